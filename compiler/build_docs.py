@@ -1,0 +1,82 @@
+"""Core segments: document cards, per-document arrays, the exact-name table."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from v8atlas.formats import schema as S
+from v8atlas.formats.platform_version import UNBOUNDED_SINCE, UNBOUNDED_UNTIL, encode_version
+from v8atlas.formats.strtable import build_string_table, sort_utf8
+from v8atlas.formats.text import name_key
+
+if TYPE_CHECKING:
+    from v8atlas.formats.writer import BundleWriter
+
+    from .pipeline import LinkContext
+
+
+def add_string_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
+    off_name, blob_name = S.table_segments(prefix)
+    offsets, blob = build_string_table(strings)
+    writer.add_array(off_name, offsets)
+    writer.add_blob(blob_name, blob)
+
+
+def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
+    # A stable order whatever the linkers did: same inputs → same ids → same bytes.
+    order = {d: i for i, d in enumerate(S.DOMAINS)}
+    docs = sorted(ctx.docs, key=lambda d: (order[d.domain], d.config or "", d.key))
+    seen: set[str] = set()
+    unique = []
+    for d in docs:
+        if d.key in seen:
+            ctx.report.warn(d.config or d.domain, f"duplicate document key {d.key!r}; kept the first",
+                            code="duplicate-key", object=d.key)
+            continue
+        seen.add(d.key)
+        unique.append(d)
+    docs = unique
+    ctx.docs = docs
+    ctx.extra["doc_index"] = {d.key: i for i, d in enumerate(docs)}
+
+    kinds = sorted({d.kind for d in docs})
+    configs = sorted({d.config for d in docs if d.config}) or []
+    configs = list(dict.fromkeys(ctx.info.get("config_order", []) + configs))
+    kind_ix = {k: i for i, k in enumerate(kinds)}
+    config_ix = {c: i for i, c in enumerate(configs)}
+
+    n = len(docs)
+    writer.add_records(S.DOC_CARDS, (d.card for d in docs))
+    writer.add_array(S.DOC_DOMAIN, np.array([order[d.domain] for d in docs], dtype="<u1"))
+    writer.add_array(S.DOC_KIND, np.array([kind_ix[d.kind] for d in docs], dtype="<u2"))
+    writer.add_array(S.DOC_CONFIG, np.array([config_ix[d.config] if d.config else S.NO_CONFIG
+                                             for d in docs], dtype="<u2"))
+    writer.add_array(S.DOC_SINCE, np.array([encode_version(d.since, UNBOUNDED_SINCE) for d in docs],
+                                           dtype="<u4"))
+    writer.add_array(S.DOC_UNTIL, np.array([encode_version(d.until, UNBOUNDED_UNTIL) for d in docs],
+                                           dtype="<u4"))
+    # Keys and titles by id: stored in id order (not sorted), read by index only.
+    for prefix, values in ((S.DOC_KEYS, [d.key for d in docs]), (S.DOC_TITLES, [d.title for d in docs])):
+        add_string_table(writer, prefix, values)
+    writer.add_json(S.DOC_META, {"kinds": kinds, "configs": configs, "count": n})
+
+    # Exact names: every name, the title and the key resolve to their document.
+    postings: dict[str, set[int]] = {}
+    for i, d in enumerate(docs):
+        for nm in (d.key, d.title, *d.names):
+            if nm:
+                postings.setdefault(name_key(nm), set()).add(i)
+    keys = sort_utf8(postings)
+    add_string_table(writer, S.NAMES, keys)
+    post_off = np.zeros(len(keys) + 1, dtype="<u4")
+    post_doc: list[int] = []
+    for j, k in enumerate(keys):
+        post_doc.extend(sorted(postings[k]))
+        post_off[j + 1] = len(post_doc)
+    writer.add_array(S.NAMES_POST_OFF, post_off)
+    writer.add_array(S.NAMES_POST_DOC, np.array(post_doc, dtype="<u4"))
+    ctx.counts["documents"] = n
+    ctx.counts["documents_by_domain"] = {dom: sum(1 for d in docs if d.domain == dom)
+                                         for dom in S.DOMAINS}
+    ctx.counts["names"] = len(keys)

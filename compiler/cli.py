@@ -1,0 +1,37 @@
+"""`v8atlas compile SOURCES... --out DIR`."""
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .sources import SourceError
+
+
+@click.command("compile")
+@click.argument("sources", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--out", "out", default="bundles", show_default=True, type=click.Path(file_okay=False),
+              help="Bundles directory: the bundle is published there and NEWEST points at it.")
+@click.option("--name", default=None, help="Bundle name (default: from v8atlas.toml or the sources).")
+@click.option("--no-cache", is_flag=True, help="Parse every source again (ignore OUT/.cache).")
+@click.option("--keep", default=5, show_default=True, type=click.IntRange(1),
+              help="Retention: keep this many newest bundles (pinned ones are always kept).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--strict", is_flag=True, help="Exit 2 when any source had errors (still publishes the rest).")
+def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: bool, keep: int,
+                quiet: bool, strict: bool) -> None:
+    """Compile configuration dumps, EDT projects, help books and dictionaries into a bundle.
+
+    The last line on stdout is the published bundle's path; progress and the report summary
+    go to stderr; the full report is in the bundle (v8atlas inspect BUNDLE --report).
+    """
+    from .pipeline import compile_bundle
+
+    try:
+        result = compile_bundle(list(sources), out, name=name, cache=not no_cache, keep=keep, quiet=quiet)
+    except SourceError as e:
+        raise click.ClickException(str(e)) from None
+    result.report.summarize(sys.stderr)
+    click.echo(str(result.bundle_path))
+    if strict and result.report.errors:
+        sys.exit(2)

@@ -1,0 +1,191 @@
+"""compile: discover → parse (cached per source) → link → build index segments → publish.
+
+Linkers turn parsed sources into documents and edges (one per domain, ``LINKERS``); builders
+turn the linked whole into bundle segments (``BUILDERS``). Both are module paths so that a
+domain can be absent from an install without breaking the others.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from v8atlas.formats.writer import BundleWriter
+
+from . import __version__
+from .documents import Doc, Edge
+from .report import CompileReport
+from .sources import Project, Source, discover, load_plugins, path_size
+
+# link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
+LINKERS = (
+    "v8atlas.compiler.config.link",
+    "v8atlas.compiler.help.link",
+    "v8atlas.compiler.dictionary",
+)
+# build(ctx: LinkContext, writer: BundleWriter) -> None, in this order.
+BUILDERS = (
+    "v8atlas.compiler.build_docs",
+    "v8atlas.compiler.config.graph",
+    "v8atlas.compiler.search.build",
+)
+
+
+@dataclass
+class LinkContext:
+    project: Project
+    report: CompileReport
+    docs: list[Doc] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)      # goes to manifest "info" (hashed)
+    counts: dict[str, Any] = field(default_factory=dict)    # goes to manifest "counts"
+    parsed: dict[str, list[tuple[Source, Any]]] = field(default_factory=dict)  # by kind
+    extra: dict[str, Any] = field(default_factory=dict)     # hand-over between linkers/builders
+
+
+class Progress:
+    """One line per step on stderr: a live line on a terminal, plain lines otherwise."""
+
+    def __init__(self, quiet: bool = False) -> None:
+        self.quiet = quiet
+        self.tty = sys.stderr.isatty()
+        self.t0 = time.perf_counter()
+
+    def step(self, message: str) -> None:
+        if self.quiet:
+            return
+        line = f"[{time.perf_counter() - self.t0:6.1f}s] {message}"
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line)
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def done(self) -> None:
+        if self.tty and not self.quiet:
+            sys.stderr.write("\n")
+
+
+def compiler_fingerprint() -> str:
+    """Version plus a hash of the compiler's own code: a changed parser invalidates the cache."""
+    h = hashlib.sha256(__version__.encode())
+    root = Path(__file__).parent
+    for p in sorted(root.rglob("*.py")):
+        h.update(p.relative_to(root).as_posix().encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _import_all(names: tuple[str, ...]) -> list[Any]:
+    mods = []
+    for name in names:
+        try:
+            mods.append(importlib.import_module(name))
+        except ModuleNotFoundError as e:
+            if e.name and name.startswith(e.name):
+                continue
+            raise
+    return mods
+
+
+def _parse_source(source: Source, plugin: Any, cache_dir: Path | None, fingerprint: str,
+                  report: CompileReport) -> Any:
+    key = hashlib.sha256(
+        f"{source.kind}\0{source.format}\0{source.fingerprint()}\0{fingerprint}\0"
+        f"{sorted(source.options.items())!r}".encode()).hexdigest()
+    cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
+    if cache_file is not None and cache_file.is_file():
+        try:
+            with open(cache_file, "rb") as f:
+                result, sub_report = pickle.load(f)
+            report.merge(sub_report)
+            return result
+        except Exception:  # a damaged cache entry is just a miss
+            cache_file.unlink(missing_ok=True)
+    sub_report = CompileReport()
+    with sub_report.timed(f"parse {source.name}"):
+        result = plugin.parse(source, sub_report)
+    report.merge(sub_report)
+    if cache_file is not None:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
+        with open(tmp, "wb") as f:
+            pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_file)
+    return result
+
+
+@dataclass
+class CompileResult:
+    bundle_path: Path
+    reused: bool
+    report: CompileReport
+    counts: dict[str, Any]
+
+
+def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None = None,
+                   cache: bool = True, keep: int | None = None, quiet: bool = False,
+                   project: Project | None = None) -> CompileResult:
+    progress = Progress(quiet)
+    report = CompileReport()
+    out_dir = Path(out)
+    with report.timed("discover"):
+        project = project or discover(paths)
+    if not project.sources:
+        raise SystemExit("nothing to compile: no sources found")
+    progress.step(f"{len(project.sources)} source(s): "
+                  + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
+    plugins = {p.KIND: p for p in load_plugins()}
+    fingerprint = compiler_fingerprint()
+    cache_dir = out_dir / ".cache" / "parsed" if cache else None
+    ctx = LinkContext(project=project, report=report)
+    for i, source in enumerate(project.sources, 1):
+        progress.step(f"parse {i}/{len(project.sources)}: {source.name}")
+        try:
+            result = _parse_source(source, plugins[source.kind], cache_dir, fingerprint, report)
+        except Exception as e:  # one broken source never takes down the others
+            report.error(source.name, f"{type(e).__name__}: {e}", code="source-failed")
+            continue
+        ctx.parsed.setdefault(source.kind, []).append((source, result))
+
+    for linker in _import_all(LINKERS):
+        label = linker.__name__.rsplit(".", 2)[-2] if linker.__name__.endswith(".link") else linker.__name__.rsplit(".", 1)[-1]
+        progress.step(f"link {label}")
+        with report.timed(f"link {label}"):
+            linker.link(ctx.parsed, ctx)
+
+    bundle_name = name or project.settings.get("name") or _default_name(project)
+    progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
+    writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
+    try:
+        for s in project.sources:
+            writer.add_source(s.kind, s.name, path_size(s.path), s.fingerprint(), format=s.format)
+        for builder in _import_all(BUILDERS):
+            with report.timed(f"build {builder.__name__.rsplit('.', 1)[-1]}"):
+                builder.build(ctx, writer)
+        writer.info.update(ctx.info)
+        writer.counts.update(ctx.counts)
+        writer.report = report.as_dict()
+        progress.step("publish")
+        path = writer.publish()
+    except BaseException:
+        writer.abort()
+        raise
+    if keep:
+        from v8atlas.formats.publish import prune
+        prune(out_dir, keep)
+    progress.step(f"{'unchanged, re-pointed' if writer.reused else 'published'} {path.name}")
+    progress.done()
+    return CompileResult(path, writer.reused, report, dict(writer.counts))
+
+
+def _default_name(project: Project) -> str:
+    kinds = {s.kind for s in project.sources}
+    return "bundle" if len(kinds) != 1 else {"configuration": "config", "help": "help"}.get(
+        kinds.pop(), "bundle")

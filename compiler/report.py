@@ -1,0 +1,77 @@
+"""The compile report: warnings, unknown elements and timings, kept with the bundle."""
+from __future__ import annotations
+
+import sys
+import time
+from collections import Counter
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from .documents import Warning_
+
+
+class CompileReport:
+    def __init__(self) -> None:
+        self.warnings: list[Warning_] = []
+        self.errors: list[Warning_] = []
+        self.unknown: Counter[str] = Counter()       # "source: what" → count
+        self.unknown_examples: dict[str, str] = {}   # first place each unknown was seen
+        self.timings: dict[str, float] = {}
+        self.sections: dict[str, Any] = {}           # domain-specific summaries (help coverage…)
+
+    def warn(self, source: str, message: str, *, code: str = "warning", file: str | None = None,
+             line: int | None = None, object: str | None = None) -> None:
+        self.warnings.append(Warning_(source, message, code, file, line, object))
+
+    def error(self, source: str, message: str, *, code: str = "error", file: str | None = None,
+              line: int | None = None, object: str | None = None) -> None:
+        """A source (or part of it) could not be compiled; the rest goes on."""
+        self.errors.append(Warning_(source, message, code, file, line, object))
+
+    def note_unknown(self, source: str, what: str, where: str = "") -> None:
+        key = f"{source}: {what}"
+        self.unknown[key] += 1
+        if where and key not in self.unknown_examples:
+            self.unknown_examples[key] = where
+
+    @contextmanager
+    def timed(self, label: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[label] = round(self.timings.get(label, 0.0) + time.perf_counter() - t0, 4)
+
+    def merge(self, other: "CompileReport") -> None:
+        self.warnings += other.warnings
+        self.errors += other.errors
+        self.unknown.update(other.unknown)
+        for k, v in other.unknown_examples.items():
+            self.unknown_examples.setdefault(k, v)
+        for k, v in other.timings.items():
+            self.timings[k] = round(self.timings.get(k, 0.0) + v, 4)
+        for k, v in other.sections.items():
+            self.sections.setdefault(k, v)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "errors": [w.as_dict() for w in self.errors],
+            "warnings": [w.as_dict() for w in self.warnings],
+            "unknown": [{"what": k, "count": n, "example": self.unknown_examples.get(k, "")}
+                        for k, n in sorted(self.unknown.items())],
+            "timings": self.timings,
+            "sections": self.sections,
+        }
+
+    def summarize(self, stream=sys.stderr, limit: int = 20) -> None:
+        """A short human summary on stderr; the full list stays in the bundle's report.json."""
+        print(f"report: {len(self.errors)} error(s), {len(self.warnings)} warning(s), "
+              f"{sum(self.unknown.values())} unknown element(s)", file=stream)
+        for w in (self.errors + self.warnings)[:limit]:
+            where = ":".join(str(x) for x in (w.file, w.line) if x is not None)
+            print(f"  {w.code}: {w.source}{' ' + where if where else ''}: {w.message}", file=stream)
+        rest = len(self.errors) + len(self.warnings) - limit
+        if rest > 0:
+            print(f"  … and {rest} more (v8atlas inspect BUNDLE --report)", file=stream)
+        for k, n in list(sorted(self.unknown.items()))[:limit]:
+            print(f"  unknown: {k} ×{n}", file=stream)

@@ -1,0 +1,197 @@
+"""Source discovery: which inputs a compile has, of which kind, with a cheap fingerprint.
+
+Every domain plugs in through a *source plugin* module (listed in ``SOURCE_PLUGINS``)::
+
+    KIND = "configuration"                       # the domain it feeds
+    def detect(path: Path) -> str | None: ...    # its format name if the path is one of its own
+    def parse(source: Source, report: CompileReport) -> object: ...   # picklable, cached
+
+A ``v8atlas.toml`` beside the sources names configurations, sets a configuration's platform
+version and attaches extensions to a base (docs/compile.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+PROJECT_FILE = "v8atlas.toml"
+
+# Order matters only for detection: the first plugin that claims a path gets it.
+SOURCE_PLUGINS = (
+    "v8atlas.compiler.config.plugin",
+    "v8atlas.compiler.help.plugin",
+    "v8atlas.compiler.dictionary",
+)
+
+_SKIP_DIRS = {".git", ".svn", "__pycache__", "node_modules", ".venv"}
+_MAX_SCAN_DEPTH = 4
+
+
+class SourceError(Exception):
+    """A source argument cannot be used; the message names it and says what was expected."""
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str                     # domain: "configuration", "help", "dictionary"
+    format: str                   # "designer", "edt", "designer-zip", "hbk", "dictionary-json"…
+    path: Path
+    name: str                     # how reports and the manifest name it (relative when possible)
+    options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+
+    def fingerprint(self) -> str:
+        return fingerprint_path(self.path)
+
+
+def load_plugins() -> list[ModuleType]:
+    plugins = []
+    for name in SOURCE_PLUGINS:
+        try:
+            plugins.append(importlib.import_module(name))
+        except ModuleNotFoundError as e:
+            # A domain not built into this install (or not written yet) is simply absent.
+            if e.name and name.startswith(e.name):
+                continue
+            raise
+    return plugins
+
+
+def fingerprint_path(path: Path) -> str:
+    """sha256 of a file's bytes; for a folder, of its listing (relative path, size, mtime)."""
+    h = hashlib.sha256()
+    if path.is_file():
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest()
+    for root, dirs, files in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for fn in sorted(files):
+            p = Path(root, fn)
+            try:
+                st = p.stat()
+            except OSError:
+                continue
+            h.update(f"{p.relative_to(path).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def path_size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def _display_name(path: Path) -> str:
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _detect(path: Path, plugins: list[ModuleType]) -> Source | None:
+    for plugin in plugins:
+        fmt = plugin.detect(path)
+        if fmt:
+            return Source(plugin.KIND, fmt, path, _display_name(path))
+    return None
+
+
+def _scan(path: Path, plugins: list[ModuleType], depth: int, found: list[Source]) -> None:
+    src = _detect(path, plugins)
+    if src is not None:
+        found.append(src)
+        return
+    if path.is_dir() and depth < _MAX_SCAN_DEPTH:
+        for child in sorted(path.iterdir()):
+            if child.name in _SKIP_DIRS or child.name.startswith("."):
+                continue
+            _scan(child, plugins, depth + 1, found)
+
+
+@dataclass
+class Project:
+    """What the sources are, after reading any v8atlas.toml."""
+    sources: list[Source]
+    settings: dict[str, Any] = field(default_factory=dict)   # the merged v8atlas.toml tables
+    project_files: list[Path] = field(default_factory=list)
+
+
+def _read_project_file(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SourceError(f"{path}: cannot read project file ({e})") from None
+
+
+def discover(paths: list[str | os.PathLike]) -> Project:
+    """Resolve command-line arguments into sources.
+
+    A folder that no plugin claims is searched (a few levels deep) for sources, so
+    ``v8atlas compile ../data/help`` finds every versioned book below it. An argument in
+    which nothing is found is an error naming it.
+    """
+    plugins = load_plugins()
+    if not plugins:
+        raise SourceError("no source plugins are installed (install v8atlas[compiler])")
+    project = Project(sources=[])
+    for arg in paths:
+        p = Path(arg)
+        if not p.exists():
+            raise SourceError(f"{p}: no such file or folder")
+        toml_path = p if p.is_file() and p.name == PROJECT_FILE else p / PROJECT_FILE
+        if toml_path.is_file():
+            settings = _read_project_file(toml_path)
+            project.project_files.append(toml_path)
+            _merge_settings(project, settings, toml_path.parent, plugins)
+            if p.is_file():
+                continue
+        found: list[Source] = []
+        _scan(p, plugins, 0, found)
+        if not found:
+            raise SourceError(
+                f"{p}: not a recognized source. Expected a Designer XML dump (a folder or .zip with "
+                f"Configuration.xml), an EDT project (src/Configuration/Configuration.mdo), a help "
+                f"book (*.hbk), a dictionary (dictionary.json/.toml) or a {PROJECT_FILE}")
+        for s in found:
+            if all(s.path.resolve() != o.path.resolve() for o in project.sources):
+                project.sources.append(s)
+    # Options from v8atlas.toml attach to sources by path.
+    for i, s in enumerate(project.sources):
+        opts = project.settings.get("_by_path", {}).get(str(s.path.resolve()))
+        if opts:
+            project.sources[i] = Source(s.kind, s.format, s.path, s.name, dict(opts))
+    return project
+
+
+def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
+                    plugins: list[ModuleType]) -> None:
+    """[[configuration]] / [[extension]] / [[help]] tables with a ``source`` path each."""
+    by_path = project.settings.setdefault("_by_path", {})
+    for table in ("configuration", "extension", "help", "dictionary"):
+        for entry in settings.get(table, []) or []:
+            if not isinstance(entry, dict) or "source" not in entry:
+                raise SourceError(f"{base / PROJECT_FILE}: every [[{table}]] needs source = \"path\"")
+            sp = (base / entry["source"]).resolve()
+            if not sp.exists():
+                raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} "
+                                  f"does not exist ({sp})")
+            opts = {k: v for k, v in entry.items() if k != "source"}
+            opts["table"] = table
+            by_path[str(sp)] = opts
+            src = _detect(sp, plugins)
+            if src is None:
+                raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
+                                  f"not a recognized source")
+            if all(sp != o.path.resolve() for o in project.sources):
+                project.sources.append(src)
+    for k, v in settings.items():
+        if k not in ("configuration", "extension", "help", "dictionary"):
+            project.settings[k] = v

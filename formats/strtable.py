@@ -1,0 +1,62 @@
+"""Sorted string tables: UTF-8 strings in one blob behind uint64 offsets, searched by bisection.
+
+Used for exact-name tables and the search term dictionary. Strings must be added sorted by
+their UTF-8 bytes (``sort_utf8``) so lookups compare bytes straight from the mapping.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+
+def sort_utf8(strings: Iterable[str]) -> list[str]:
+    return sorted(set(strings), key=lambda s: s.encode("utf-8"))
+
+
+def build_string_table(sorted_strings: list[str]) -> tuple[np.ndarray, bytes]:
+    """(offsets uint64 n+1, blob) for strings already in ``sort_utf8`` order."""
+    encoded = [s.encode("utf-8") for s in sorted_strings]
+    offsets = np.zeros(len(encoded) + 1, dtype="<u8")
+    if encoded:
+        offsets[1:] = np.cumsum([len(b) for b in encoded])
+    return offsets, b"".join(encoded)
+
+
+class StringTable:
+    def __init__(self, offsets: np.ndarray, blob: memoryview | bytes) -> None:
+        self._off = offsets
+        self._blob = blob
+        self.n = max(len(offsets) - 1, 0)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def _bytes(self, i: int) -> bytes:
+        return bytes(self._blob[int(self._off[i]):int(self._off[i + 1])])
+
+    def __getitem__(self, i: int) -> str:
+        return self._bytes(i).decode("utf-8")
+
+    def lower_bound(self, key: bytes) -> int:
+        lo, hi = 0, self.n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._bytes(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+    def find(self, s: str) -> int:
+        """Index of ``s`` or -1."""
+        key = s.encode("utf-8")
+        i = self.lower_bound(key)
+        return i if i < self.n and self._bytes(i) == key else -1
+
+    def prefix_range(self, prefix: str) -> range:
+        """Indices of every string starting with ``prefix``."""
+        key = prefix.encode("utf-8")
+        lo = self.lower_bound(key)
+        hi = self.lower_bound(key + b"\xff\xff\xff\xff")
+        return range(lo, hi)

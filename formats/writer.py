@@ -1,0 +1,219 @@
+"""BundleWriter: writes segments into a temporary directory and publishes them atomically.
+
+Everything hashed is deterministic: segment bytes depend only on what the caller adds, the
+content hash covers the format version, the compiler version and every segment's sha256.
+Time-dependent data (created_at, the compile report's timings) stays outside that hash.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import numpy as np
+import zstandard
+
+from .errors import BundleError
+from .publish import cleanup_leftovers, fsync_dir, set_newest, find_bundle_by_hash
+from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
+
+# Records are compressed one by one; below this many samples a trained dictionary does not pay.
+_DICT_MIN_RECORDS = 256
+_DICT_SIZE = 112 * 1024
+_ZSTD_LEVEL = 3
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def pack_record(obj: Any) -> bytes:
+    """The one msgpack encoding of records (writer side); see reader.unpack_record."""
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+class BundleWriter:
+    """Collects segments for one bundle; use as a context manager.
+
+    ``with BundleWriter(out_dir, "sample", compiler_version="0.1.0") as w: ...`` publishes on a
+    clean exit and removes the temporary directory on an exception, so a reader never sees a
+    half-written bundle.
+    """
+
+    def __init__(self, bundles_dir: str | os.PathLike, name: str, *, compiler_version: str) -> None:
+        if not name or any(c in name for c in "/\\") or name.startswith("."):
+            raise BundleError(f"bundle name {name!r} is not a plain folder name")
+        self.bundles_dir = Path(bundles_dir)
+        self.name = name
+        self.compiler_version = compiler_version
+        self.bundles_dir.mkdir(parents=True, exist_ok=True)
+        cleanup_leftovers(self.bundles_dir)
+        self.tmp = self.bundles_dir / f"{TEMP_PREFIX}{name}-{os.getpid()}-{secrets.token_hex(4)}"
+        self.tmp.mkdir()
+        self.segments: dict[str, dict[str, Any]] = {}
+        self.records: dict[str, dict[str, Any]] = {}
+        self.sources: list[dict[str, Any]] = []
+        self.counts: dict[str, Any] = {}
+        self.info: dict[str, Any] = {}
+        self.report: dict[str, Any] | None = None
+        self.published: Path | None = None
+        self.reused = False
+
+    # -- segments -----------------------------------------------------------------------
+    def _write(self, name: str, data: bytes | memoryview, meta: dict[str, Any]) -> None:
+        if name in self.segments:
+            raise BundleError(f"segment {name!r} added twice")
+        if not name.replace(".", "").replace("_", "").replace("-", "").isalnum():
+            raise BundleError(f"segment name {name!r} must be letters, digits, '.', '_' or '-'")
+        fname = f"{name}.bin"
+        path = self.tmp / fname
+        with open(path, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        meta.update(file=fname, size=path.stat().st_size, sha256=_sha256_file(path))
+        self.segments[name] = meta
+
+    def add_array(self, name: str, array: np.ndarray) -> None:
+        """A typed array, stored little-endian and C-contiguous; read back zero-copy."""
+        arr = np.ascontiguousarray(array)
+        if arr.dtype.byteorder == ">" or (arr.dtype.byteorder == "=" and np.little_endian is False):
+            arr = arr.astype(arr.dtype.newbyteorder("<"))
+        if arr.dtype.kind not in "iufbS":
+            raise BundleError(f"segment {name!r}: dtype {arr.dtype} is not a plain numeric/bytes type")
+        self._write(name, arr.tobytes(), {"kind": "array", "dtype": arr.dtype.newbyteorder("<").str
+                                          if arr.dtype.kind in "iuf" else arr.dtype.str,
+                                          "shape": list(arr.shape)})
+
+    def add_blob(self, name: str, data: bytes) -> None:
+        self._write(name, data, {"kind": "blob"})
+
+    def add_json(self, name: str, obj: Any) -> None:
+        """Small structured metadata (configuration list, name tables of a few entries)."""
+        data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+        self._write(name, data, {"kind": "json"})
+
+    def add_records(self, name: str, records: Iterable[Any]) -> int:
+        """msgpack records, each compressed with zstd (trained dictionary when worth it).
+
+        Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
+        when trained, ``<name>.zdict``. Returns the number of records.
+        """
+        packed = [pack_record(r) for r in records]
+        zdict = None
+        if len(packed) >= _DICT_MIN_RECORDS:
+            try:
+                # threads=0 and fixed k/d keep training deterministic for the same samples.
+                zdict = zstandard.train_dictionary(_DICT_SIZE, packed, k=1024, d=8, threads=0,
+                                                   level=_ZSTD_LEVEL)
+            except zstandard.ZstdError:
+                zdict = None
+        params = dict(level=_ZSTD_LEVEL, write_checksum=False, write_content_size=True,
+                      write_dict_id=False)
+        cctx = (zstandard.ZstdCompressor(dict_data=zdict, **params) if zdict is not None
+                else zstandard.ZstdCompressor(**params))
+        offsets = np.zeros(len(packed) + 1, dtype="<u8")
+        frames = bytearray()
+        for i, raw in enumerate(packed):
+            frames += cctx.compress(raw)
+            offsets[i + 1] = len(frames)
+        self._write(f"{name}.dat", bytes(frames), {"kind": "blob"})
+        self.add_array(f"{name}.off", offsets)
+        entry: dict[str, Any] = {"count": len(packed), "data": f"{name}.dat", "offsets": f"{name}.off",
+                                 "dict": None}
+        if zdict is not None:
+            self.add_blob(f"{name}.zdict", zdict.as_bytes())
+            entry["dict"] = f"{name}.zdict"
+        self.records[name] = entry
+        return len(packed)
+
+    # -- manifest pieces ------------------------------------------------------------------
+    def add_source(self, kind: str, name: str, size: int, sha256: str, **extra: Any) -> None:
+        self.sources.append({"kind": kind, "name": name, "size": size, "sha256": sha256, **extra})
+
+    def content_hash(self) -> str:
+        h = hashlib.sha256()
+        h.update(f"v8atlas-bundle {FORMAT_VERSION} {self.compiler_version}\n".encode())
+        for name in sorted(self.segments):
+            h.update(f"{name} {self.segments[name]['sha256']}\n".encode())
+        h.update(json.dumps(self.records, sort_keys=True).encode())
+        h.update(json.dumps(self.info, sort_keys=True, ensure_ascii=False).encode())
+        return h.hexdigest()
+
+    # -- publishing -----------------------------------------------------------------------
+    def publish(self, *, reuse_identical: bool = True) -> Path:
+        """fsync, rename into ``<name>-<UTC stamp>-<hash12>/`` and point NEWEST at it.
+
+        With ``reuse_identical`` an existing bundle of the same content hash is re-pointed
+        instead of stored twice (a no-change recompile publishes nothing new).
+        """
+        digest = self.content_hash()
+        now = datetime.now(timezone.utc)
+        manifest = {
+            "format_version": FORMAT_VERSION,
+            "compiler_version": self.compiler_version,
+            "name": self.name,
+            "content_hash": digest,
+            "created_at": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "sources": self.sources,
+            "segments": dict(sorted(self.segments.items())),
+            "records": dict(sorted(self.records.items())),
+            "counts": self.counts,
+            "info": self.info,
+        }
+        if reuse_identical:
+            existing = find_bundle_by_hash(self.bundles_dir, digest)
+            if existing is not None:
+                if self.report is not None:
+                    _write_json_atomic(existing / REPORT_NAME, self.report)
+                set_newest(self.bundles_dir, existing.name)
+                shutil.rmtree(self.tmp, ignore_errors=True)
+                self.published, self.reused = existing, True
+                return existing
+        if self.report is not None:
+            _write_json(self.tmp / REPORT_NAME, self.report)
+            manifest["report"] = REPORT_NAME
+        _write_json(self.tmp / MANIFEST_NAME, manifest)
+        fsync_dir(self.tmp)
+        final = self.bundles_dir / f"{self.name}-{now.strftime('%Y%m%dT%H%M%S%fZ')}-{digest[:12]}"
+        os.rename(self.tmp, final)
+        fsync_dir(self.bundles_dir)
+        set_newest(self.bundles_dir, final.name)
+        self.published = final
+        return final
+
+    def abort(self) -> None:
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def __enter__(self) -> "BundleWriter":
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is not None:
+            self.abort()
+        elif self.published is None:
+            self.publish()
+
+
+def _write_json(path: Path, obj: Any) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f, ensure_ascii=False, indent=1)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _write_json_atomic(path: Path, obj: Any) -> None:
+    tmp = path.with_name(f"{TEMP_PREFIX}{path.name}.{os.getpid()}")
+    _write_json(tmp, obj)
+    os.replace(tmp, path)

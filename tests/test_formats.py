@@ -1,0 +1,160 @@
+"""The bundle contract: write, publish, open by mmap, verify, refuse what is broken."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from v8atlas.formats import Bundle, BundleCorrupt, BundleFormatError, BundleNotFound
+from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune, read_newest_name,
+                                     set_newest)
+from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
+from v8atlas.formats.writer import BundleWriter
+
+
+def _records(n: int) -> list[dict]:
+    return [{"name": f"Справочник.Объект{i}", "i": i, "fields": [f"Реквизит{j}" for j in range(i % 7)]}
+            for i in range(n)]
+
+
+def write_bundle(out: Path, n: int = 400, name: str = "t", extra: int = 0) -> Path:
+    with BundleWriter(out, name, compiler_version="test") as w:
+        w.add_array("ids", np.arange(n + extra, dtype="<u4"))
+        w.add_array("scores", np.linspace(0, 1, 50, dtype="<f4").reshape(5, 10))
+        w.add_records("cards", _records(n))
+        w.add_json("meta", {"configs": ["БСП"], "ё": "ёлка"})
+        w.add_source("configuration", "src/cf", 123, "ab" * 32)
+        w.counts["documents"] = n
+    return w.published
+
+
+def test_roundtrip_arrays_records_json(tmp_path):
+    path = write_bundle(tmp_path)
+    b = Bundle.open(tmp_path)  # through NEWEST
+    assert b.path == path
+    assert b.array("ids")[399] == 399
+    assert b.array("scores").shape == (5, 10)
+    cards = b.records("cards")
+    assert len(cards) == 400
+    assert cards[123] == _records(400)[123]
+    assert cards[0]["name"] == "Справочник.Объект0"
+    assert b.json("meta")["ё"] == "ёлка"
+    assert b.verify() == []
+    assert b.manifest["records"]["cards"]["dict"] is not None  # 400 records train a dictionary
+    with pytest.raises(IndexError):
+        cards[400]
+
+
+def test_same_inputs_same_hash_and_bytes(tmp_path):
+    a = write_bundle(tmp_path / "a")
+    b = write_bundle(tmp_path / "b")
+    ma = json.loads((a / "manifest.json").read_text())
+    mb = json.loads((b / "manifest.json").read_text())
+    assert ma["content_hash"] == mb["content_hash"]
+    assert {k: v["sha256"] for k, v in ma["segments"].items()} == \
+           {k: v["sha256"] for k, v in mb["segments"].items()}
+    c = write_bundle(tmp_path / "c", extra=1)
+    assert json.loads((c / "manifest.json").read_text())["content_hash"] != ma["content_hash"]
+
+
+def test_identical_recompile_repoints_instead_of_copying(tmp_path):
+    first = write_bundle(tmp_path)
+    second = write_bundle(tmp_path)
+    assert first == second
+    assert len(list_bundles(tmp_path)) == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-")]
+
+
+def test_verify_names_corrupted_segment(tmp_path):
+    path = write_bundle(tmp_path)
+    seg = path / "ids.bin"
+    data = bytearray(seg.read_bytes())
+    data[10] ^= 0xFF
+    seg.write_bytes(bytes(data))
+    problems = Bundle.open(path).verify()
+    assert len(problems) == 1 and "'ids'" in problems[0] and "corrupted" in problems[0]
+
+
+def test_short_and_missing_segments_are_named(tmp_path):
+    path = write_bundle(tmp_path)
+    (path / "ids.bin").write_bytes(b"\0" * 8)
+    b = Bundle.open(path)
+    with pytest.raises(BundleCorrupt, match="'ids' is 8 bytes"):
+        b.array("ids")
+    (path / "cards.dat.bin").unlink()
+    assert any("'cards.dat' is missing" in p for p in Bundle.open(path).verify())
+
+
+def test_manifest_that_lies_about_shape(tmp_path):
+    path = write_bundle(tmp_path)
+    m = json.loads((path / "manifest.json").read_text())
+    m["segments"]["ids"]["shape"] = [10_000]
+    (path / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(BundleCorrupt, match="does not fit"):
+        Bundle.open(path).array("ids")
+
+
+def test_unknown_major_version_refused(tmp_path):
+    path = write_bundle(tmp_path)
+    m = json.loads((path / "manifest.json").read_text())
+    m["format_version"] = "9.0"
+    (path / "manifest.json").write_text(json.dumps(m))
+    with pytest.raises(BundleFormatError, match="format 9.0 is not readable"):
+        Bundle.open(path)
+
+
+def test_dangling_pointer_and_empty_dir(tmp_path):
+    with pytest.raises(BundleNotFound, match="no bundle here"):
+        Bundle.open(tmp_path)
+    write_bundle(tmp_path)
+    set_newest(tmp_path, "t-20000101T000000Z-000000000000")
+    with pytest.raises(BundleNotFound, match="does not exist"):
+        Bundle.open(tmp_path)
+
+
+def test_half_written_temp_dir_is_ignored_and_cleaned(tmp_path):
+    path = write_bundle(tmp_path)
+    leftover = tmp_path / ".tmp-t-999999-deadbeef"   # pid that is not running
+    leftover.mkdir()
+    (leftover / "ids.bin").write_bytes(b"half")
+    assert Bundle.open(tmp_path).path == path
+    assert [e.path for e in list_bundles(tmp_path)] == [path]
+    assert leftover in cleanup_leftovers(tmp_path)
+    assert not leftover.exists()
+
+
+def test_failed_compile_publishes_nothing(tmp_path):
+    first = write_bundle(tmp_path)
+    with pytest.raises(RuntimeError):
+        with BundleWriter(tmp_path, "t", compiler_version="test") as w:
+            w.add_array("ids", np.arange(3, dtype="<u4"))
+            raise RuntimeError("parser blew up")
+    assert read_newest_name(tmp_path) == first.name
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".tmp-") and p.is_dir()]
+
+
+def test_retention_keeps_newest_pointer_and_pinned(tmp_path):
+    paths = []
+    for i in range(5):
+        paths.append(write_bundle(tmp_path, n=300 + i))
+        time.sleep(0.002)
+    pin(paths[0])
+    set_newest(tmp_path, paths[1].name)
+    removed = prune(tmp_path, keep=2)
+    left = {e.path for e in list_bundles(tmp_path)}
+    assert left == {paths[0], paths[1], paths[3], paths[4]}
+    assert removed == [paths[2]]
+
+
+def test_string_table_lookup_and_prefix():
+    words = sort_utf8(["заказ", "заказпокупателя", "ёлка", "abc", "заказы"])
+    off, blob = build_string_table(words)
+    t = StringTable(off, blob)
+    assert t.find("заказ") >= 0 and t[t.find("заказ")] == "заказ"
+    assert t.find("заказ2") == -1
+    assert sorted(t[i] for i in t.prefix_range("заказ")) == ["заказ", "заказпокупателя", "заказы"]
+

@@ -1,0 +1,3 @@
+from v8atlas.cli import main
+
+main()
