@@ -19,6 +19,7 @@ from .platform import get_platform, search_platform
 from .relations import get_relations
 from .result import ERROR, OUTCOMES, ToolInputError, ToolResult, error_result
 from .sources import list_sources
+from .paging import decode_cursor
 from .spec import MAX_CURSOR_ARG, Param, ToolSpec
 
 log = logging.getLogger("v8atlas.server")
@@ -92,6 +93,8 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
         kwargs = spec.validate(args, from_text=from_text)
         if snap is None:
             raise ToolInputError("no_bundle", "no bundle is loaded yet (see /ready)", status=503)
+        if kwargs.get("cursor"):
+            decode_cursor(kwargs["cursor"], snap.content_hash, None)
         t0 = time.perf_counter()
         result = spec.fn(snap, **kwargs)
         log.debug("%s %s in %.2f ms", name, result.outcome, (time.perf_counter() - t0) * 1000)

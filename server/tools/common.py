@@ -99,11 +99,12 @@ def address(snap: Snapshot, doc: int) -> str:
 
 
 def finish(snap: Snapshot, tool: str, args: dict[str, Any], outcome: str, head: list[str],
-           body: list[str], data: dict[str, Any], cap: int = MAX_ANSWER_CHARS) -> ToolResult:
+           body: list[str], data: dict[str, Any], cap: int | None = None) -> ToolResult:
     """Page ``body`` under the cap; the footer says how much is left and how to get it."""
     sig = call_signature(tool, args)
     offset = decode_cursor(args.get("cursor"), snap.content_hash, sig)
     head_text = "\n".join(head)
+    cap = cap or MAX_ANSWER_CHARS
     page = Page(body, offset, cap, reserve=len(head_text) + 300)
     lines = [head_text, *page.blocks] if head_text else list(page.blocks)
     data = dict(data)

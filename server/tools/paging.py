@@ -30,8 +30,10 @@ def encode_cursor(bundle_hash: str, signature: str, offset: int) -> str:
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str | None, bundle_hash: str, signature: str) -> int:
-    """Offset the cursor continues from (0 without a cursor)."""
+def decode_cursor(cursor: str | None, bundle_hash: str, signature: str | None) -> int:
+    """Offset the cursor continues from (0 without a cursor); ``signature`` None checks the
+    cursor's form and bundle only (done before a tool runs, so a stale cursor is reported
+    as such whatever else the call gets wrong)."""
     if not cursor:
         return 0
     try:
@@ -47,7 +49,7 @@ def decode_cursor(cursor: str | None, bundle_hash: str, signature: str) -> int:
         raise ToolInputError("stale_cursor", "the cursor was issued for another bundle (the server "
                                              "has switched to a newer one since); repeat the call "
                                              "without `cursor` to restart the listing")
-    if sig != signature:
+    if signature is not None and sig != signature:
         raise ToolInputError("bad_cursor", "the cursor belongs to a call with other arguments; "
                                            "repeat that call, or this one without `cursor`")
     return off
