@@ -27,7 +27,6 @@ SessionValidator = Callable[[web.Request], "str | None | Awaitable[str | None]"]
 MAX_QUERY_STRING = 4096          # bytes of the URL query
 MAX_BODY = 256 * 1024            # bytes of a request body (tool arguments are small)
 
-_APP_KEY = "v8atlas.auth"
 _GLOBAL_VALIDATORS: list[SessionValidator] = []
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -79,6 +78,9 @@ class AuthConfig:
                             for scheme in ("http", "https"))
         return cls(api_token=_token(env, "API_TOKEN"), admin_token=_token(env, "ADMIN_TOKEN"),
                    allowed_hosts=hosts, allowed_origins=origins)
+
+
+_APP_KEY = web.AppKey("v8atlas.auth", AuthConfig)
 
 
 def _with_any_port(host: str) -> tuple[str, ...]:
