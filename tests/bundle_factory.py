@@ -180,3 +180,51 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
 def build_sample(out_dir: str | Path, *, second_config: bool = True, name: str = "fixture") -> Path:
     docs, edges, info = sample_docs(second_config)
     return build_bundle(out_dir, docs, edges=edges, info=info, name=name)
+
+
+def synthetic_docs(objects: int = 10_000, platform: int = 5_000, configs: int = 1,
+                   seed: int = 7) -> tuple[list[Doc], list[Edge], dict[str, Any]]:
+    """A bigger bundle of the same shape for benchmarks (deterministic for a seed)."""
+    import random
+    rng = random.Random(seed)
+    words = ["Заказ", "Покупатель", "Товар", "Склад", "Контрагент", "Договор", "Номенклатура", "Счет",
+             "Оплата", "Поступление", "Реализация", "Остаток", "Цена", "Валюта", "Организация", "Партнер",
+             "Сотрудник", "Подразделение", "Проект", "Задача", "Версия", "Подсистема", "Настройка", "Файл"]
+    classes = [("Справочник", "Catalog"), ("Документ", "Document"), ("РегистрСведений", "InformationRegister"),
+               ("РегистрНакопления", "AccumulationRegister"), ("ОбщийМодуль", "CommonModule"),
+               ("Перечисление", "Enum")]
+    docs: list[Doc] = []
+    edges: list[Edge] = []
+    info_configs = []
+    for ci in range(configs):
+        cfg = f"Конф{ci + 1}"
+        info_configs.append({"name": cfg, "version": f"3.1.{ci}", "platform_version": "8.3.24"})
+        titles = []
+        for i in range(objects):
+            ru, en = classes[i % len(classes)]
+            name = "".join(rng.sample(words, 3)) + str(i)
+            title = f"{ru}.{name}"
+            titles.append(title)
+            attrs = [_field(rng.choice(words) + str(j), rng.choice(["Строка(50)", "Число(15,2)", "Булево",
+                                                                     "Строка(0)", "Дата"]))
+                     for j in range(rng.randint(2, 25))]
+            for a in attrs:
+                if a["type"] == "Строка(0)":
+                    a["unlimited"] = True
+            card = {"name": name, "class": en, "synonym": " ".join(rng.sample(words, 3)).lower(),
+                    "attributes": attrs,
+                    "tabular_sections": [{"name": "Товары", "attributes": attrs[:5]}] if en == "Document" else [],
+                    "query_tables": [{"name": title, "fields": [a["name"] for a in attrs]}]}
+            docs.append(Doc("metadata", f"{cfg}/{title}", en, title, card, names=[f"{en}.{name}"],
+                            fields={"name": name}, config=cfg))
+            if i > 0 and i % 3 == 0:
+                edges.append(Edge(f"{cfg}/{title}", f"{cfg}/{titles[rng.randrange(i)]}", "attribute_type",
+                                  attrs[0]["name"]))
+    for i in range(platform):
+        name = rng.choice(words) + rng.choice(words) + str(i)
+        since = rng.choice(["8.3.5", "8.3.10", "8.3.20", None])
+        docs.append(Doc("platform", f"platform/{name}", "method", f"Тип{i % 200}.{name}", {
+            "name": name, "description": " ".join(rng.sample(words, 8)).lower(),
+            "variants": [{"syntax": f"{name}(Параметр)", "params": [{"name": "Параметр", "types": ["Строка"]}]}]},
+            names=[name], fields={"name": name}, since=since))
+    return docs, edges, {"configurations": info_configs, "help": {"loaded": ["8.3.5", "8.3.10", "8.3.20"]}}
