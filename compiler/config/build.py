@@ -50,7 +50,7 @@ CONFIG_DEFAULTS = {
     "synchronousPlatformExtensionAndAddInCallUseMode": "Use",
     "modalityUseMode": "Use",
     "dataLockControlMode": "Automatic",
-    "interfaceCompatibilityMode": "Version8_2",
+    "interfaceCompatibilityMode": "Taxi",
     "defaultRunMode": "Auto",
     "objectAutonumerationMode": "NotAutoFree",
     "keepMappingToExtendedConfigurationObjectsByIDs": "false",

@@ -357,12 +357,14 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) 
         if kind in ("Form", "Template") and belonging != ADOPTED:
             key = FIELD_PROPS["FormType" if kind == "Form" else "TemplateType"]
             child.props.setdefault(key.key, key.default)
-        if kind == "Table":
-            co = obj.find(f"{{{NS_MD}}}ChildObjects")
-            if co is not None:
-                for c in elements(co):
-                    ck = local(c)
-                    child.children.setdefault(ck, []).append(_read_child("Table", ck, c, ctx))
+        co = obj.find(f"{{{NS_MD}}}ChildObjects")
+        if co is not None:    # recalculation dimensions, external table fields/forms…
+            for c in elements(co):
+                ck = local(c)
+                if len(c) == 0 and text(c):
+                    child.children.setdefault(ck, []).append(Child(text(c)))
+                else:
+                    child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
     return child
 
 
