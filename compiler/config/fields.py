@@ -123,7 +123,9 @@ def is_unlimited(td: M.TypeDescription) -> bool:
 # An unlimited string cannot be compared, grouped, ordered, joined on or made distinct; the
 # workaround is ПОДСТРОКА(Поле, 1, N). N never exceeds 1024: the platform returns a limited
 # string only for a constant length ≤ 1024. Below that, N follows the field's meaning, read
-# from its head noun (the first word of a Russian CamelCase name, the last of an English one):
+# from the words of its name: the first word (in the name's reading order from the head: left
+# to right for Russian, right to left for English CamelCase) that is one of the words below,
+# in the nominative form — so ``ПолноеИмя`` is a name, ``ОписаниеКода`` is not a code:
 #   * identifiers — codes, keys, ids, hashes, versions, numbers, prefixes, tokens: 100
 #     (a GUID is 36 characters, a SHA-256 hex digest 64, version strings far less);
 #   * one-line human values — names, titles, presentations, paths, addresses, URLs,
@@ -144,20 +146,19 @@ _NAME_WORDS = {
 _WORD_RE = re.compile(r"[A-ZА-ЯЁ]+(?![a-zа-яё])|[A-ZА-ЯЁ]?[a-zа-яё]+|\d+")
 
 
-def head_word(name: str) -> str:
+def name_words(name: str) -> list[str]:
+    """CamelCase words of a name in head-first order (English names reversed)."""
     parts = [p.lower() for p in _WORD_RE.findall(name) if not p.isdigit()]
-    if not parts:
-        return name.lower()
-    latin = all("a" <= c <= "z" for c in parts[0])
-    return parts[-1] if latin else parts[0]
+    latin = bool(parts) and all("a" <= c <= "z" for c in "".join(parts))
+    return list(reversed(parts)) if latin else parts
 
 
 def recipe_length(name: str) -> int:
-    head = head_word(name)
-    if head in _KEY_WORDS:
-        return 100
-    if head in _NAME_WORDS:
-        return 500
+    for w in name_words(name):
+        if w in _KEY_WORDS:
+            return 100
+        if w in _NAME_WORDS:
+            return 500
     return RECIPE_MAX
 
 
