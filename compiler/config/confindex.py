@@ -76,13 +76,13 @@ class ConfigIndex:
         self.cfg = cfg
         self.objects: dict[str, M.MDObject] = {}
         self.subsystem_paths: dict[int, str] = {}     # id(subsystem) → "Subsystem.A.Subsystem.B"
-        for o in cfg.objects:
+        for o in list(cfg.languages) + cfg.objects:
             self.objects.setdefault(o.full_name, o)
         for path, s in self._subsystems():
             self.subsystem_paths[id(s)] = path
             self.objects.setdefault(path, s)
         self.by_class: dict[str, list[M.MDObject]] = defaultdict(list)
-        for o in cfg.objects:
+        for o in list(cfg.languages) + cfg.objects:
             self.by_class[o.cls].append(o)
 
         self.recorders: dict[str, list[str]] = defaultdict(list)       # register → document names

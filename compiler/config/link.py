@@ -74,7 +74,8 @@ def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
                              f"skipped (name one of them in v8atlas.toml: name = \"…\")",
                              code="duplicate-configuration")
             continue
-        platform, origin = str(opts.get("platform") or ""), "v8atlas.toml"
+        platform = str(opts.get("platform") or opts.get("platform_version") or "")
+        origin = "v8atlas.toml"
         if not platform:
             platform = cfg.platform_version or M.compatibility_to_platform(cfg.compatibility_mode)
             origin = "compatibility_mode" if platform else ""
@@ -109,7 +110,10 @@ def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
             ctx.report.warn(b.source, "extensions.overlay is not available; base+extensions view skipped",
                             code="no-overlay")
             continue
-        merged = overlay(b.cfg, *(e.cfg for e in exts))
+        problems: list[str] = []
+        merged = overlay(b.cfg, *(e.cfg for e in exts), problems=problems)
+        for p in problems:
+            ctx.report.warn(b.source, p, code="adopted-without-base")
         name = "+".join([b.name] + [e.name for e in exts])
         out.append(View(name, merged, ", ".join([b.source] + [e.source for e in exts]), b.platform,
                         b.platform_from, base_view=b.name, extensions=[e.name for e in exts]))

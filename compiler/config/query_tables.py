@@ -45,11 +45,17 @@ class QueryTable:
         return self.en if language == W.EN else self.ru
 
 
+# Values that are the platform default say nothing; they are left out of "flags".
+FLAG_DEFAULTS = {"indexing": "DontIndex", "master": False, "main_filter": False,
+                 "deny_incomplete_values": False, "fill_checking": "DontCheck", "multi_line": False,
+                 "use_in_totals": True, "balance": False, "base_dimension": False, "use": "ForItem"}
+
+
 def attribute_field(a: M.Attribute, role: str, synonym: str = "") -> Field:
     flags = {}
     for k in FLAG_KEYS:
         v = a.props.get(k)
-        if v not in (None, "", [], {}):
+        if v not in (None, "", [], {}) and (k not in FLAG_DEFAULTS or v != FLAG_DEFAULTS[k]):
             flags[k] = v if isinstance(v, (bool, int, str)) else [str(x) for x in v] if isinstance(
                 v, (list, tuple)) else str(v)
     return user_field(a.name, a.type, role, flags=flags, synonym=synonym, comment=a.comment,

@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from . import model as M
+from . import words as W
 from .confindex import ConfigIndex, as_refs, object_ref, split_handler
 
 WIDE_TYPE = 5          # more reference targets than this in one type → weak
@@ -58,18 +59,9 @@ class Rel:
     weak: bool = False
 
 
-# Reference-type class names → metadata class ("CatalogRef" → "Catalog", "CatalogObject" → …).
-_TYPE_SUFFIXES = ("TabularSectionRow", "TabularSection", "RecordManager", "RecordSet", "RecordKey",
-                  "Record", "Selection", "Manager", "Object", "List", "Ref")
-
-
 def type_class(ref_class: str) -> str:
-    if ref_class == "BusinessProcessRoutePointRef":
-        return "BusinessProcess"
-    for suffix in _TYPE_SUFFIXES:
-        if ref_class.endswith(suffix) and len(ref_class) > len(suffix):
-            return ref_class[: -len(suffix)]
-    return ref_class
+    """Metadata class of a generated type name: ``CatalogRef``/``CatalogObject`` → ``Catalog``."""
+    return W.split_generated(ref_class)[0] or ref_class
 
 
 def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[str], bool]:

@@ -121,7 +121,19 @@ GENERATED_SUFFIXES = {
     "Manager": "Менеджер", "RecordSet": "НаборЗаписей", "Record": "Запись", "RecordKey": "КлючЗаписи",
     "RecordManager": "МенеджерЗаписи", "ValueManager": "МенеджерЗначения", "ValueKey": "КлючЗначения",
     "TabularSection": "ТабличнаяЧасть", "TabularSectionRow": "СтрокаТабличнойЧасти",
+    "Builder": "Построитель",
 }
+
+
+def split_generated(name: str) -> tuple[str, str]:
+    """``ConstantValueManager`` → (``Constant``, ``ValueManager``); ("", "") if not a generated type."""
+    if name == "BusinessProcessRoutePointRef":
+        return "BusinessProcess", "RoutePointRef"
+    for suffix in sorted(GENERATED_SUFFIXES, key=len, reverse=True):
+        cls = name[: -len(suffix)]
+        if name.endswith(suffix) and cls in BY_EN:
+            return cls, suffix
+    return "", ""
 
 
 def generated_type(name: str, language: str) -> str:
@@ -130,11 +142,8 @@ def generated_type(name: str, language: str) -> str:
         return name
     if name in EXTRA_REF_TYPES:
         return EXTRA_REF_TYPES[name]
-    for suffix in sorted(GENERATED_SUFFIXES, key=len, reverse=True):
-        cls = name[: -len(suffix)]
-        if name.endswith(suffix) and cls in BY_EN:
-            return BY_EN[cls].ru + GENERATED_SUFFIXES[suffix]
-    return name
+    cls, suffix = split_generated(name)
+    return BY_EN[cls].ru + GENERATED_SUFFIXES[suffix] if cls else name
 
 
 # Standard attributes and fixed field names of query tables (domain-1c.md §2.1, §3), RU → EN.
