@@ -42,7 +42,7 @@ def fill_field_defaults(owner: str, kind: str, props: dict[str, Any], belonging:
             continue
         spec = FIELD_PROPS[name]
         if spec.key not in props:
-            props[spec.key] = _default(spec.default)
+            props[spec.key] = TypeDescription() if spec.kind == "type" else _default(spec.default)
 
 
 # Configuration properties EDT omits when they have these (first-literal) values.

@@ -139,6 +139,11 @@ def read_configuration(path: Path, report: CompileReport, source_name: str | Non
 def parse(source: Source, report: CompileReport) -> Configuration:
     cfg = read_configuration(source.path, report, source.name)
     opts = source.options or {}
+    if opts.get("name"):
+        # v8atlas.toml may address a configuration under another name (e.g. the same
+        # configuration in two formats, or two versions side by side in one bundle)
+        cfg.props["declared_name"] = cfg.name
+        cfg.name = str(opts["name"])
     if opts.get("base"):
         cfg.base_name = str(opts["base"])
     if opts.get("platform_version"):
