@@ -146,7 +146,7 @@ def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_ver
     elif first > 0:
         since, since_source = V.next_release(book_versions[first - 1]), "books"
     until = V.short(book_versions[last + 1]) if last < len(present) - 1 else None
-    name_en = r.name_en or curated.get("english", {}).get(r.name)
+    name_en = r.name_en or curated.get("english", {}).get(r.name) or r.page_en
     address = r.name if kind != "article" and kind != "section" else r.title
     key = f"query/{QUERY_PREFIX}.{address}"
     card: dict[str, Any] = {

@@ -81,7 +81,7 @@ def _english_for_sections(table: dict[tuple[str, str], list]) -> None:
         if kind != "section":
             continue
         for r in rs:
-            if r is not None and r.title_name is None:
+            if r is not None:
                 ru = r.title.split(" ", 1)[1] if " " in r.title else r.title
                 if keyword_en.get(ru):
                     r.name_en = keyword_en[ru]

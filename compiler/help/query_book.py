@@ -66,6 +66,7 @@ class QueryRecord:
     body: list[dict[str, Any]] = field(default_factory=list)   # {"p"|"pre"|"table": …} in page order
     tables: list[QueryTable] = field(default_factory=list)
     tables_dropped: bool = False
+    page_en: str | None = None      # English guessed from the page id (last resort)
 
 
 class _BlockParser(HTMLParser):
@@ -320,9 +321,9 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
         if rec.tables_dropped:
             counts["pages_without_tables"] += 1
         rec.toc_id = node_id
-        if not rec.name_en and rec.kind != "article":
+        if rec.kind != "article":
             en = _english_from_page_id(path)
-            rec.name_en = en.upper() if rec.kind in FUNCTION_KINDS else en
+            rec.page_en = en.upper() if rec.kind in FUNCTION_KINDS else en
         records.append(rec)
     return records, counts
 
