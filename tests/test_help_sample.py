@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from v8atlas.compiler.pipeline import compile_bundle
@@ -14,6 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 def _writer():
     spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod          # dataclasses look their module up by name
     spec.loader.exec_module(mod)
     return mod
 
@@ -33,8 +35,8 @@ def test_sample_compiles_with_version_filter_data(tmp_path):
     assert split["since"] == "8.3.6" and split["present_in"] == ["8.3.24.1691"]
     assert split["older_platforms"]["alternatives"][0]["caveat"]
     xml = cat.card(cat.find_key("platform/ЗаписьXML.ОткрытьФайл"))
-    assert sorted((v["since"], v["until"], len(v["params"])) for v in xml["variants"]) == \
-        [(None, "8.3.24", 2), ("8.3.24", None, 3), ("8.3.24", None, 3)]
+    assert sorted((v["since"] or "", v["until"] or "", len(v["params"])) for v in xml["variants"]) == \
+        [("", "8.3.24", 2), ("8.3.24", "", 3), ("8.3.24", "", 3)]
     assert sorted(cat.keys[d] for d in cat.lookup("СтрНайти")) == [
         "platform/Глобальный контекст.СтрНайти", "query/Запрос.СТРНАЙТИ"]
     assert not res.report.errors and not res.report.warnings
