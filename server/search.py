@@ -1,0 +1,520 @@
+"""Search over a bundle: exact names, then aliases, then BM25F over the memory-mapped index.
+
+Reads only ``formats/`` segments (written by ``compiler/search/build.py``). A query touches
+the exact-name table, the alias table and the postings of its own terms; scores accumulate
+in one dense float32 array per query (no Python loop over documents). Every hit says why it
+matched. Fallbacks (prefix, typo, keyboard layout, transliteration) are bounded and reported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from v8atlas.formats import schema as S
+from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.platform_version import encode_version
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.strtable import StringTable
+from v8atlas.formats.text import (deletions, name_key, stem_stop_words, swap_layout,
+                                  transliterate, words)
+
+
+MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
+MAX_SLOTS = 12             # words of a query that take part in ranking
+MAX_LIMIT = 100
+PREFIX_MIN = 3             # shortest partial word that expands by prefix
+PREFIX_EXPANSIONS = 8      # most frequent completions kept per partial word
+TYPO_MIN = 4
+TYPO_CANDIDATES = 6
+
+# Relative weights of the ways a query word can match a term.
+W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 1.0
+EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
+CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 1.8, 1.5, 1.15
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]+")
+
+
+@dataclass
+class Hit:
+    doc: int
+    key: str
+    title: str
+    domain: str
+    kind: str
+    score: float
+    why: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
+                "kind": self.kind, "score": round(self.score, 4), "why": self.why}
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    total: int
+    rewrites: list[str] = field(default_factory=list)   # what was done to the query, in words
+    notes: list[str] = field(default_factory=list)      # why the answer is empty or partial
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"hits": [h.as_dict() for h in self.hits], "total": self.total,
+                "rewrites": self.rewrites, "notes": self.notes}
+
+
+@dataclass
+class _Alt:
+    term: int          # term id
+    weight: float
+    reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
+
+
+@dataclass
+class _Slot:
+    word: str                      # the query word (folded surface)
+    alts: list[_Alt]
+    required: bool = True          # counts for coverage (bonus slots do not)
+    conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
+
+
+@dataclass
+class _Plan:
+    slots: list[_Slot]
+    kinds: set[int]                # metadata kinds named in the phrase ("регистр сведений")
+    kind_words: list[str]
+    query_lift: bool
+    data_question: bool
+    stop_only: bool
+
+
+class Searcher:
+    def __init__(self, bundle: Bundle) -> None:
+        self.bundle = bundle
+        self.catalog = Catalog(bundle)
+        self.n = len(self.catalog)
+        p = S.SEARCH
+        self.has_index = bundle.has(f"{p}.post_off")
+        self._stop = stem_stop_words()
+        if not self.has_index:
+            self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
+                                         "data_words": [], "synonyms": []}
+            return
+        self.terms = _table(bundle, f"{p}.terms")
+        self.post_off = bundle.array(f"{p}.post_off")
+        self.post_doc = bundle.array(f"{p}.post_doc")
+        self.post_imp = bundle.array(f"{p}.post_imp")
+        self.post_fields = bundle.array(f"{p}.post_fields")
+        self.dels = _table(bundle, f"{p}.dels")
+        self.dels_off = bundle.array(f"{p}.dels_off")
+        self.dels_term = bundle.array(f"{p}.dels_term")
+        self.alias = _table(bundle, f"{p}.alias")
+        self.alias_off = bundle.array(f"{p}.alias_off")
+        self.alias_doc = bundle.array(f"{p}.alias_doc")
+        self.prior = bundle.array(f"{p}.prior")
+        self.meta = bundle.json(f"{p}.meta")
+        # Small lookups from the meta (hundreds of entries at most, not per document).
+        kinds = self.catalog.meta.get("kinds", [])
+        kind_ix = {k: i for i, k in enumerate(kinds)}
+        self._class_phrases = sorted(
+            ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
+             for ph in c["phrases"]), key=lambda x: -len(x[0]))
+        self._data_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
+                            if c["data"] and c["kind"] in kind_ix}
+        self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
+                                     key=lambda x: -len(x))
+        self._data_words = set(self.meta["data_words"])
+        self._synonyms: dict[tuple[str, ...], list[int]] = {}
+        for g, group in enumerate(self.meta["synonyms"]):
+            for ph in group["phrases"]:
+                self._synonyms.setdefault(tuple(ph), []).append(g)
+        self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
+        self._kind_names = kinds
+
+    # --- public ---------------------------------------------------------------------------
+
+    def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
+               kind: str | Iterable[str] | None = None, platform_version: str | None = None,
+               limit: int = 10, offset: int = 0) -> SearchResult:
+        limit = max(0, min(int(limit), MAX_LIMIT))
+        offset = max(0, int(offset))
+        rewrites: list[str] = []
+        notes: list[str] = []
+        if not isinstance(query, str):
+            return SearchResult([], 0, notes=["the query must be text"])
+        text = _CONTROL.sub(" ", query)
+        if len(text) > MAX_QUERY_CHARS:
+            text = text[:MAX_QUERY_CHARS]
+            rewrites.append(f"query cut to its first {MAX_QUERY_CHARS} characters "
+                            f"(it had {len(query)})")
+        text = " ".join(text.split())
+        if not any(ch.isalnum() for ch in text):
+            return SearchResult([], 0, rewrites, ["empty query: give a name or a few words"])
+        allowed = self._filter(domains, config, kind, platform_version, notes)
+
+        scored = self._run(text, allowed)
+        if scored is None or not scored[0]:
+            # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
+            for label, alt in self._fallbacks(text):
+                alt_scored = self._run(alt, allowed)
+                if alt_scored is not None and alt_scored[0]:
+                    rewrites.append(f"{label}: {text!r} → {alt!r}")
+                    scored = alt_scored
+                    break
+        if scored is None:
+            return SearchResult([], 0, rewrites, notes + [
+                "the query has only stop words (в, на, для, как, the, of…): add the name or what it does"])
+        ranked, plan, why_extra = scored
+        if not ranked:
+            notes.append("nothing matches; try fewer words, a part of the name, or another domain")
+        page = ranked[offset:offset + limit]
+        hits = [self._hit(d, s, plan, why_extra.get(d, [])) for d, s in page]
+        if plan is not None and plan.slots and len(plan.slots) >= MAX_SLOTS:
+            notes.append(f"only the first {MAX_SLOTS} words were used")
+        return SearchResult(hits, len(ranked), rewrites, notes)
+
+    # --- the steps --------------------------------------------------------------------------
+
+    def _run(self, text: str, allowed: np.ndarray | None
+             ) -> tuple[list[tuple[int, float]], _Plan | None, dict[int, list[str]]] | None:
+        """Exact names, aliases, text. None when the query is only stop words."""
+        why: dict[int, list[str]] = {}
+        order: dict[int, float] = {}
+
+        exact = [d for d in self.catalog.lookup(text) if allowed is None or allowed[d]]
+        plan = self._plan(text) if self.has_index else None
+        bm25 = self._bm25(plan, allowed) if plan is not None and plan.slots else {}
+        for d in exact:
+            order[d] = EXACT_BONUS + bm25.get(d, 0.0) + float(self._prior(d))
+            why.setdefault(d, []).append("exact name")
+        if self.has_index and plan is not None:
+            for d, phrase in self._aliases(plan, allowed):
+                if d not in order:
+                    order[d] = ALIAS_BONUS + bm25.get(d, 0.0)
+                why.setdefault(d, []).append(f"alias «{phrase}»")
+        for d, s in bm25.items():
+            if d not in order:
+                order[d] = s
+        if not order and plan is not None and plan.stop_only:
+            return None
+        ranked = sorted(order.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ranked, plan, why
+
+    def _plan(self, text: str) -> _Plan:
+        ws = words(text)
+        base = [w for w in ws if not w.whole]
+        wholes = [w for w in ws if w.whole]
+        stems = [w.term for w in base]
+
+        query_lift = False
+        drop: set[int] = set()
+        for ph in self._query_phrases:
+            for i in _find(stems, ph):
+                if not drop.intersection(range(i, i + len(ph))):
+                    drop.update(range(i, i + len(ph)))
+                    query_lift = True
+        kinds: set[int] = set()
+        kind_words: list[str] = []
+        class_pos: set[int] = set()
+        for ph, kind_name, kix in self._class_phrases:
+            for i in _find(stems, ph):
+                span = set(range(i, i + len(ph)))
+                if span & class_pos or span & drop:
+                    continue
+                class_pos |= span
+                if kix is not None:
+                    kinds.add(kix)
+                kind_words.append(kind_name)
+        data_question = any(s in self._data_words for s in stems)
+        if class_pos and self.has_index and self.terms.find(
+                "=" + "+".join(sorted({s for i, s in enumerate(stems)
+                                       if i not in drop and s not in self._stop}))) >= 0:
+            # The class words are part of a name ("дополнительные отчеты и обработки"),
+            # not a class named in the question.
+            kinds, kind_words, class_pos = set(), [], set()
+
+        slots: list[_Slot] = []
+        kept: list[int] = []
+        for i, w in enumerate(base):
+            if i in drop or w.term in self._stop or w.surface in self._stop:
+                continue
+            kept.append(i)
+        stop_only = not kept and not class_pos
+        for i in kept[:MAX_SLOTS]:
+            w = base[i]
+            slots.append(_Slot(w.surface, self._alternatives(w.term, w.surface),
+                               required=i not in class_pos))
+        # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier.
+        for w in wholes[:4]:
+            t = self.terms.find(w.term)
+            if t >= 0:
+                slots.append(_Slot(w.surface, [_Alt(t, W_WHOLE, "")], required=False))
+        # The query *is* a name/synonym/key (any word order, class words aside).
+        content = [stems[i] for i in kept if i not in class_pos]
+        for group in {tuple(sorted(set(content))), tuple(sorted({stems[i] for i in kept}))}:
+            if group:
+                t = self.terms.find("=" + "+".join(group))
+                if t >= 0:
+                    slots.append(_Slot("whole phrase", [_Alt(t, W_WHOLE, "the whole name or phrase")],
+                                       required=False))
+        self._expand_synonyms(stems, kept, slots)
+        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+
+    def _alternatives(self, term: str, surface: str) -> list[_Alt]:
+        t = self.terms.find(term)
+        if t >= 0:
+            return [_Alt(t, W_EXACT_TERM, "")]
+        alts: list[_Alt] = []
+        if len(term) >= PREFIX_MIN:
+            for tid in self._prefix(term if len(term) <= len(surface) else surface):
+                alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
+        if not alts and len(term) >= TYPO_MIN and not term.isdigit():
+            for tid in self._typos(term):
+                alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}"))
+        return alts
+
+    def _prefix(self, prefix: str) -> list[int]:
+        r = self.terms.prefix_range(prefix)
+        if not len(r):
+            return []
+        lo, hi = r.start, r.stop
+        df = self.post_off[lo + 1:hi + 1].astype(np.int64) - self.post_off[lo:hi].astype(np.int64)
+        top = np.argsort(-df, kind="stable")[:PREFIX_EXPANSIONS]
+        return [lo + int(i) for i in top]
+
+    def _typos(self, term: str) -> list[int]:
+        """Terms one edit away (insert, delete, substitute, swap) by symmetric deletion."""
+        found: dict[int, None] = {}
+        # the term lost a letter: it is a deletion variant of a real term
+        for tid in self._del_lookup(term):
+            found[tid] = None
+        for v in dict.fromkeys(deletions(term)):
+            # the term has an extra letter: one deletion of it is a real term
+            t = self.terms.find(v)
+            if t >= 0:
+                found[t] = None
+            # a substituted or swapped letter: both lose one letter to meet
+            for tid in self._del_lookup(v):
+                found[tid] = None
+            if len(found) >= 4 * TYPO_CANDIDATES:
+                break
+        if not found:
+            return []
+        ids = np.fromiter(found, dtype=np.int64)
+        df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
+        return [int(ids[i]) for i in np.argsort(-df, kind="stable")[:TYPO_CANDIDATES]]
+
+    def _del_lookup(self, variant: str) -> np.ndarray:
+        j = self.dels.find(variant)
+        if j < 0:
+            return np.empty(0, dtype=np.int64)
+        return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
+
+    def _expand_synonyms(self, stems: list[str], kept: list[int], slots: list[_Slot]) -> None:
+        """A word or phrase of a synonym group also matches the group's other phrases."""
+        if not self._synonyms:
+            return
+        seq = [stems[i] for i in kept[:MAX_SLOTS]]
+        slot_of = {k: k for k in range(len(seq))}    # slots start with one per kept word
+        for length in range(min(self._max_syn_len, len(seq)), 0, -1):
+            for i in range(len(seq) - length + 1):
+                key = tuple(seq[i:i + length])
+                for g in self._synonyms.get(key, ()):
+                    group = self.meta["synonyms"][g]
+                    label = " ".join(key)
+                    for other in group["phrases"]:
+                        if tuple(other) == key:
+                            continue
+                        ids = [self.terms.find(t) for t in other]
+                        reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
+                        if len(other) == length:
+                            for k, tid in enumerate(ids):
+                                if tid >= 0 and (i + k) in slot_of:
+                                    slots[slot_of[i + k]].alts.append(_Alt(tid, W_SYNONYM, reason))
+                        elif all(tid >= 0 for tid in ids):
+                            # A phrase of another length counts only where all its words occur.
+                            alts = [_Alt(tid, W_SYNONYM * (length / len(other)), reason) for tid in ids]
+                            slots.append(_Slot(label, alts, required=False, conj=True))
+
+    def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
+        if not len(self.alias):
+            return []
+        key = " ".join(self.terms[a.term] for s in plan.slots if s.required for a in s.alts[:1]
+                       if not a.reason)
+        j = self.alias.find(key) if key else -1
+        if j < 0:
+            return []
+        docs = self.alias_doc[int(self.alias_off[j]):int(self.alias_off[j + 1])]
+        return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
+
+    def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> dict[int, float]:
+        n = self.n
+        score = np.zeros(n, dtype=np.float32)
+        covered = np.zeros(n, dtype=np.float32)
+        required = 0
+        for slot in plan.slots:
+            if not slot.alts:
+                if slot.required:
+                    required += 1
+                continue
+            if slot.required:
+                required += 1
+            if slot.conj:
+                self._add_conj(slot, score)
+                continue
+            if len(slot.alts) == 1:
+                a = slot.alts[0]
+                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                docs = self.post_doc[lo:hi]
+                score[docs] += self.post_imp[lo:hi] * np.float32(a.weight)
+                if slot.required:
+                    covered[docs] += 1.0
+                continue
+            best = np.zeros(n, dtype=np.float32)
+            touched = []
+            for a in slot.alts:
+                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                docs = self.post_doc[lo:hi]
+                best[docs] = np.maximum(best[docs], self.post_imp[lo:hi] * np.float32(a.weight))
+                touched.append(docs)
+            docs = np.unique(np.concatenate(touched))
+            score[docs] += best[docs]
+            if slot.required:
+                covered[docs] += 1.0
+        cand = np.flatnonzero(score > 0)
+        if allowed is not None:
+            cand = cand[allowed[cand]]
+        if not len(cand):
+            return {}
+        s = score[cand]
+        if required:
+            # Documents matching every word come first: coverage enters squared.
+            cov = np.minimum(covered[cand] / required, 1.0)
+            s = s * (0.25 + 0.75 * cov * cov)
+        s = s * self.prior[cand]
+        if plan.kinds:
+            s = s * np.where(np.isin(self.catalog.kind[cand], list(plan.kinds)), CLASS_BOOST, 1.0)
+        if plan.query_lift:
+            s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
+        if plan.data_question and self._data_kinds:
+            s = s * np.where(np.isin(self.catalog.kind[cand], list(self._data_kinds)), DATA_BOOST, 1.0)
+        return dict(zip(cand.tolist(), s.astype(np.float64).tolist()))
+
+    def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
+        common: np.ndarray | None = None
+        parts = []
+        for a in slot.alts:
+            lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+            parts.append((self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)))
+            docs = self.post_doc[lo:hi]
+            common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
+            if not len(common):
+                return
+        for docs, imp in parts:
+            score[common] += imp[np.searchsorted(docs, common)]
+
+    def _filter(self, domains: Iterable[str] | None, config: str | None,
+                kind: str | Iterable[str] | None, platform_version: str | None,
+                notes: list[str]) -> np.ndarray | None:
+        """Boolean mask of the documents the filters allow (None: all)."""
+        if not (domains or config or kind or platform_version) or not self.n:
+            return None
+        mask = np.ones(self.n, dtype=bool)
+        cat = self.catalog
+        if domains:
+            wanted = [self._domain_ix_of(d, notes) for d in ([domains] if isinstance(domains, str)
+                                                              else domains)]
+            mask &= np.isin(cat.domain, [w for w in wanted if w is not None])
+        if config:
+            c = cat.config_index(config)
+            if c is None:
+                notes.append(f"no configuration named {config!r} in this bundle; "
+                             f"known: {', '.join(cat.meta.get('configs', [])) or 'none'}")
+            is_meta = cat.domain == S.DOMAINS.index("metadata")
+            mask &= ~is_meta | (cat.config == (c if c is not None else S.NO_CONFIG))
+        if kind:
+            names = [kind] if isinstance(kind, str) else list(kind)
+            kinds = cat.meta.get("kinds", [])
+            ix = [kinds.index(k) for k in names if k in kinds]
+            if len(ix) < len(names):
+                notes.append(f"unknown kind(s): {', '.join(k for k in names if k not in kinds)}")
+            mask &= np.isin(cat.kind, ix)
+        if platform_version:
+            v = encode_version(platform_version, 0)
+            if not v:
+                notes.append(f"platform version {platform_version!r} is not like 8.3.27; ignored")
+            else:
+                mask &= (cat.since <= v) & (v < cat.until)
+        return mask
+
+    def _domain_ix_of(self, d: str, notes: list[str]) -> int | None:
+        if d in S.DOMAINS:
+            return S.DOMAINS.index(d)
+        notes.append(f"unknown domain {d!r}; domains are {', '.join(S.DOMAINS)}")
+        return None
+
+    def _fallbacks(self, text: str) -> list[tuple[str, str]]:
+        out = []
+        swapped = swap_layout(text)
+        if swapped != text:
+            out.append(("keyboard layout", swapped))
+        if re.search(r"[A-Za-z]", text):
+            tr = transliterate(text)
+            if tr != text:
+                out.append(("transliteration", tr))
+        return out
+
+    # --- explanations -------------------------------------------------------------------------
+
+    def _prior(self, d: int) -> float:
+        return float(self.prior[d]) if self.has_index else 1.0
+
+    def _hit(self, d: int, score: float, plan: _Plan | None, extra: list[str]) -> Hit:
+        cat = self.catalog
+        why = list(extra)
+        if plan is not None and self.has_index:
+            fields = self.meta["fields"]
+            matched: list[str] = []
+            for slot in plan.slots:
+                for a in slot.alts:
+                    m = self._field_mask(a.term, d)
+                    if m is None:
+                        continue
+                    names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
+                    term = self.terms[a.term]
+                    matched.append(f"{term} in {names}")
+                    if a.reason:
+                        why.append(a.reason)
+                    break
+            if matched:
+                why.insert(len(extra), "words: " + "; ".join(matched))
+            kix = int(cat.kind[d])
+            if kix in plan.kinds:
+                why.append(f"class named in the query: {cat.kind_name(d)}")
+            if plan.query_lift and cat.domain_name(d) == "query":
+                why.append("query-language phrase lifted query-language pages")
+        return Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
+                   list(dict.fromkeys(why)))
+
+    def _field_mask(self, term: int, d: int) -> int | None:
+        lo, hi = int(self.post_off[term]), int(self.post_off[term + 1])
+        i = lo + int(np.searchsorted(self.post_doc[lo:hi], d))
+        if i < hi and int(self.post_doc[i]) == d:
+            return int(self.post_fields[i])
+        return None
+
+
+def _table(bundle: Bundle, prefix: str) -> StringTable:
+    off, blob = S.table_segments(prefix)
+    return StringTable(bundle.array(off), bundle.blob(blob))
+
+
+def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:
+    n = len(phrase)
+    return [i for i in range(len(seq) - n + 1) if tuple(seq[i:i + n]) == phrase]
+
+
+__all__ = ["Hit", "SearchResult", "Searcher", "name_key"]
