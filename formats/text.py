@@ -122,9 +122,19 @@ def words(text: str) -> list[Word]:
     return out
 
 
-def index_terms(text: str) -> list[str]:
-    """Terms to index for ``text`` (parts' stems plus whole identifiers), in order."""
-    return [w.term for w in words(text)]
+def index_terms(text: str, surfaces: bool = False) -> list[str]:
+    """Terms to index for ``text`` (parts' stems plus whole identifiers), in order.
+
+    With ``surfaces`` a word whose stem differs from it is indexed in both forms: Snowball
+    stems some words of one family apart (Массив → масс, массиве → массив), and a query word
+    is looked up by its stem *and* its surface form, so either side's form can meet.
+    """
+    out = []
+    for w in words(text):
+        out.append(w.term)
+        if surfaces and not w.whole and w.surface != w.term:
+            out.append(w.surface)
+    return out
 
 
 def analyze(text: str) -> list[str]:
@@ -142,9 +152,8 @@ STOP_WORDS = frozenset(fold(w) for w in """
     ли не ни же бы как так что чтобы это этот эта эти тот та те то как какой какая какие
     где куда когда чем чего кто который которая которые мне меня мой моя нам нас есть быть
     ли либо только все всё весь вся его ее её их он она они оно я мы вы ты там тут здесь
-    нужно надо можно найти найди покажи показать хочу получить получение
+    нужно надо можно хочу
     the a an of in on at to for from by with and or is are be how what which where do does
-    find show get
 """.split())
 
 
@@ -190,16 +199,27 @@ def deletions(term: str) -> list[str]:
     return [term[:i] + term[i + 1:] for i in range(len(term))]
 
 
-def phrase_key(text: str, stop: frozenset[str] | None = None) -> str:
+def phrase_key(text: str, stop: frozenset[str] | None = None, ordered: bool = False) -> str:
     """Order-free key of a whole short phrase: "=" + its sorted distinct stems, stop words out.
 
     Indexed for names, synonyms, aliases and search keys, and computed for the query, so
     "версии подсистем", "подсистем версии" and "ВерсииПодсистем" all meet on
     "=верс+подсист": the document whose whole name is the query outranks longer names.
+    ``ordered`` gives the in-order key "=верс_подсист" (ЗадачаИсполнителя before
+    ИсполнителиЗадач for "задача исполнителя").
     """
     stop = _STOP_STEMS if stop is None else stop
-    stems = sorted({t for t in analyze(text) if t not in stop})
-    return "=" + "+".join(stems) if stems else ""
+    stems = [t for t in analyze(text) if t not in stop]
+    return whole_key(stems, ordered)
+
+
+def whole_key(stems: list[str], ordered: bool = False) -> str:
+    """``phrase_key`` of stems already analysed: "=a+b" (sorted, distinct) or "=a_b" (in order)."""
+    if not stems:
+        return ""
+    if ordered:
+        return "=" + "_".join(stems) if len(stems) > 1 else ""
+    return "=" + "+".join(sorted(set(stems)))
 
 
 _STOP_STEMS = stem_stop_words()

@@ -19,8 +19,7 @@ from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import (deletions, name_key, stem_stop_words, swap_layout,
-                                  transliterate, words)
-
+                                  transliterate, whole_key, words)
 
 MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
 MAX_SLOTS = 12             # words of a query that take part in ranking
@@ -31,7 +30,9 @@ TYPO_MIN = 4
 TYPO_CANDIDATES = 6
 
 # Relative weights of the ways a query word can match a term.
-W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 1.0
+W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
+W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+MAX_WHOLE_VARIANTS = 16
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 1.8, 1.5, 1.15
 
@@ -243,7 +244,8 @@ class Searcher:
                 continue
             kept.append(i)
         stop_only = not kept and not class_pos
-        for i in kept[:MAX_SLOTS]:
+        kept = kept[:MAX_SLOTS]
+        for i in kept:
             w = base[i]
             slots.append(_Slot(w.surface, self._alternatives(w.term, w.surface),
                                required=i not in class_pos))
@@ -252,21 +254,60 @@ class Searcher:
             t = self.terms.find(w.term)
             if t >= 0:
                 slots.append(_Slot(w.surface, [_Alt(t, W_WHOLE, "")], required=False))
-        # The query *is* a name/synonym/key (any word order, class words aside).
-        content = [stems[i] for i in kept if i not in class_pos]
-        for group in {tuple(sorted(set(content))), tuple(sorted({stems[i] for i in kept}))}:
-            if group:
-                t = self.terms.find("=" + "+".join(group))
-                if t >= 0:
-                    slots.append(_Slot("whole phrase", [_Alt(t, W_WHOLE, "the whole name or phrase")],
-                                       required=False))
-        self._expand_synonyms(stems, kept, slots)
+        subs = self._expand_synonyms([stems[i] for i in kept], slots)
+        whole = self._whole_slot(kept, slots, class_pos, subs)
+        if whole is not None:
+            slots.append(whole)
         return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+
+    def _whole_slot(self, kept: list[int], slots: list[_Slot], class_pos: set[int],
+                    subs: list[tuple[int, int, tuple[str, ...], str]]) -> _Slot | None:
+        """The query *is* a name, synonym, alias or search key (class words aside, any order,
+        or with a synonym / corrected word in place): one bonus slot of "=…" keys."""
+        base: list[list[str]] = []
+        for k, i in enumerate(kept):
+            alts = slots[k].alts
+            # A word not in the dictionary stands in by its best correction (prefix/typo).
+            base.append([self.terms[alts[0].term] if alts else "\x00"])   # \x00: never a term
+        variants: list[tuple[list[list[str]], str]] = [(base, "")]
+        for pos, length, other, reason in subs:
+            for v, why in list(variants):
+                if len(variants) >= MAX_WHOLE_VARIANTS:
+                    break
+                if any(v[p] != base[p] for p in range(pos, pos + length)):
+                    continue
+                nv = list(v)
+                nv[pos] = list(other)
+                for p in range(pos + 1, pos + length):
+                    nv[p] = []
+                variants.append((nv, why or reason))
+        found: dict[int, _Alt] = {}
+        for v, why in variants:
+            for with_class in (False, True):
+                toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
+                        for t in v[k] if t]
+                for ordered in (True, False):
+                    key = whole_key(toks, ordered)
+                    t = self.terms.find(key) if key else -1
+                    if t >= 0 and t not in found:
+                        w = W_WHOLE * (1.0 if not why else W_SYNONYM)
+                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""))
+        if not found:
+            return None
+        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
 
     def _alternatives(self, term: str, surface: str) -> list[_Alt]:
         t = self.terms.find(term)
         if t >= 0:
-            return [_Alt(t, W_EXACT_TERM, "")]
+            alts = [_Alt(t, W_EXACT_TERM, "")]
+            if surface != term:
+                # Snowball stems some words of a family apart; the surface form may meet them.
+                s = self.terms.find(surface)
+                if s >= 0:
+                    alts.append(_Alt(s, W_EXACT_TERM, ""))
+            return alts
+        if surface != term and (s := self.terms.find(surface)) >= 0:
+            return [_Alt(s, W_EXACT_TERM, "")]
         alts: list[_Alt] = []
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
@@ -313,12 +354,15 @@ class Searcher:
             return np.empty(0, dtype=np.int64)
         return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
 
-    def _expand_synonyms(self, stems: list[str], kept: list[int], slots: list[_Slot]) -> None:
-        """A word or phrase of a synonym group also matches the group's other phrases."""
+    def _expand_synonyms(self, seq: list[str], slots: list[_Slot]
+                         ) -> list[tuple[int, int, tuple[str, ...], str]]:
+        """A word or phrase of a synonym group also matches the group's other phrases.
+
+        Returns the substitutions made (position, length, other phrase, reason) so the whole-
+        phrase keys can try them too."""
+        subs: list[tuple[int, int, tuple[str, ...], str]] = []
         if not self._synonyms:
-            return
-        seq = [stems[i] for i in kept[:MAX_SLOTS]]
-        slot_of = {k: k for k in range(len(seq))}    # slots start with one per kept word
+            return subs
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
             for i in range(len(seq) - length + 1):
                 key = tuple(seq[i:i + length])
@@ -328,16 +372,19 @@ class Searcher:
                     for other in group["phrases"]:
                         if tuple(other) == key:
                             continue
-                        ids = [self.terms.find(t) for t in other]
                         reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
+                        subs.append((i, length, tuple(other), reason))
+                        ids = [self.terms.find(t) for t in other]
                         if len(other) == length:
                             for k, tid in enumerate(ids):
-                                if tid >= 0 and (i + k) in slot_of:
-                                    slots[slot_of[i + k]].alts.append(_Alt(tid, W_SYNONYM, reason))
+                                if tid >= 0:
+                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason))
                         elif all(tid >= 0 for tid in ids):
                             # A phrase of another length counts only where all its words occur.
-                            alts = [_Alt(tid, W_SYNONYM * (length / len(other)), reason) for tid in ids]
+                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason)
+                                    for tid in ids]
                             slots.append(_Slot(label, alts, required=False, conj=True))
+        return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
         if not len(self.alias):
@@ -485,7 +532,8 @@ class Searcher:
                         continue
                     names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
                     term = self.terms[a.term]
-                    matched.append(f"{term} in {names}")
+                    if not term.startswith("="):
+                        matched.append(f"{term} in {names}")
                     if a.reason:
                         why.append(a.reason)
                     break

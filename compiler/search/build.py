@@ -133,7 +133,16 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             # Class words belong to the metadata documents; fill in if a domain left them out.
             fields["class"] = class_words[d.kind]
             missing_class += 1
-        wholes = {phrase_key(p) for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
+        wholes = set()
+        for f in WHOLE_FROM:
+            for p in str(fields.get(f) or "").split("|"):
+                wholes.add(phrase_key(p))
+                wholes.add(phrase_key(p, ordered=True))
+                if f in ("name", "english") and "." in p:
+                    # A member's own name ("Глобальный контекст.СтрДлина" → "СтрДлина").
+                    tail = p.rsplit(".", 1)[1]
+                    wholes.add(phrase_key(tail))
+                    wholes.add(phrase_key(tail, ordered=True))
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
@@ -143,7 +152,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             if i is None or not text:
                 continue
             terms = sorted(text) if f == "whole" else index_terms(
-                text if isinstance(text, str) else " ".join(map(str, text)))
+                text if isinstance(text, str) else " ".join(map(str, text)), surfaces=True)
             if not terms:
                 continue
             entry.append((i, Counter(terms)))
@@ -220,9 +229,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
 
     # Class prior per document: a data question gets the catalog before the picture.
     prior_by_kind = {c["kind"]: float(c["prior"]) for c in classes["classes"]}
+    element_prior = {k: float(v) for k, v in classes.get("element_priors", {}).items()}
     writer.add_array(f"{prefix}.prior", np.array(
-        [prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else 1.0 for d in docs],
-        dtype="<f4"))
+        [prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
+         for d in docs], dtype="<f4"))
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"]}
                 for g in ctx.extra.get("search_synonyms", [])]
