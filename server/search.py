@@ -122,6 +122,8 @@ class Searcher:
         self._class_phrases = sorted(
             ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
+        self._phrase_heads = {ph[0] for ph, _, _ in self._class_phrases} | {
+            tuple(p)[0] for p in self.meta["query_phrases"]}   # a phrase can start only there
         self._data_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                             if c["data"] and c["kind"] in kind_ix}
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
@@ -133,6 +135,7 @@ class Searcher:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
         self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
+        self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
 
     # --- public ---------------------------------------------------------------------------
@@ -156,53 +159,68 @@ class Searcher:
             return SearchResult([], 0, rewrites, ["empty query: give a name or a few words"])
         allowed = self._filter(domains, config, kind, platform_version, notes)
 
-        scored = self._run(text, allowed)
-        if scored is None or not scored[0]:
+        want = offset + limit
+        scored = self._run(text, allowed, want)
+        if scored is None or not scored[1]:
             # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
             for label, alt in self._fallbacks(text):
-                alt_scored = self._run(alt, allowed)
-                if alt_scored is not None and alt_scored[0]:
+                alt_scored = self._run(alt, allowed, want)
+                if alt_scored is not None and alt_scored[1]:
                     rewrites.append(f"{label}: {text!r} → {alt!r}")
                     scored = alt_scored
                     break
         if scored is None:
             return SearchResult([], 0, rewrites, notes + [
                 "the query has only stop words (в, на, для, как, the, of…): add the name or what it does"])
-        ranked, plan, why_extra = scored
-        if not ranked:
+        ranked, total, plan, why_extra = scored
+        if not total:
             notes.append("nothing matches; try fewer words, a part of the name, or another domain")
         page = ranked[offset:offset + limit]
-        hits = [self._hit(d, s, plan, why_extra.get(d, [])) for d, s in page]
-        if plan is not None and plan.slots and len(plan.slots) >= MAX_SLOTS:
+        hits = self._hits(page, plan, why_extra)
+        if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
             notes.append(f"only the first {MAX_SLOTS} words were used")
-        return SearchResult(hits, len(ranked), rewrites, notes)
+        return SearchResult(hits, total, rewrites, notes)
 
     # --- the steps --------------------------------------------------------------------------
 
-    def _run(self, text: str, allowed: np.ndarray | None
-             ) -> tuple[list[tuple[int, float]], _Plan | None, dict[int, list[str]]] | None:
-        """Exact names, aliases, text. None when the query is only stop words."""
+    def _run(self, text: str, allowed: np.ndarray | None, want: int
+             ) -> tuple[list[tuple[int, float]], int, _Plan | None, dict[int, list[str]]] | None:
+        """Exact names, then aliases, then text; the best ``want`` documents and the total.
+        None when the query is only stop words."""
         why: dict[int, list[str]] = {}
-        order: dict[int, float] = {}
-
-        exact = [d for d in self.catalog.lookup(text) if allowed is None or allowed[d]]
+        bonus: dict[int, float] = {}
+        for d in self.catalog.lookup(text):
+            if allowed is None or allowed[d]:
+                bonus[d] = EXACT_BONUS + self._prior(d)
+                why.setdefault(d, []).append("exact name")
         plan = self._plan(text) if self.has_index else None
-        bm25 = self._bm25(plan, allowed) if plan is not None and plan.slots else {}
-        for d in exact:
-            order[d] = EXACT_BONUS + bm25.get(d, 0.0) + float(self._prior(d))
-            why.setdefault(d, []).append("exact name")
-        if self.has_index and plan is not None:
+        if plan is not None:
             for d, phrase in self._aliases(plan, allowed):
-                if d not in order:
-                    order[d] = ALIAS_BONUS + bm25.get(d, 0.0)
+                bonus.setdefault(d, ALIAS_BONUS)
                 why.setdefault(d, []).append(f"alias «{phrase}»")
-        for d, s in bm25.items():
-            if d not in order:
-                order[d] = s
-        if not order and plan is not None and plan.stop_only:
+        if plan is not None and plan.slots:
+            cand, scores = self._bm25(plan, allowed)
+        else:
+            cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
+        if not bonus and not len(cand) and plan is not None and plan.stop_only:
             return None
-        ranked = sorted(order.items(), key=lambda kv: (-kv[1], kv[0]))
-        return ranked, plan, why
+        if bonus:
+            extra = np.fromiter(bonus, dtype=np.int64)
+            add = np.fromiter(bonus.values(), dtype=np.float64)
+            pos = np.searchsorted(cand, extra)
+            hit = (pos < len(cand)) & (cand[np.minimum(pos, max(len(cand) - 1, 0))] == extra) \
+                if len(cand) else np.zeros(len(extra), dtype=bool)
+            scores = scores.copy()
+            scores[pos[hit]] += add[hit]
+            cand = np.concatenate([cand, extra[~hit]])
+            scores = np.concatenate([scores, add[~hit]])
+        total = len(cand)
+        if not total:
+            return [], 0, plan, why
+        k = min(want, total)
+        top = np.argpartition(-scores, k - 1)[:k] if k < total else np.arange(total)
+        order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
+        return order, total, plan, why
 
     def _plan(self, text: str) -> _Plan:
         ws = words(text)
@@ -212,7 +230,8 @@ class Searcher:
 
         query_lift = False
         drop: set[int] = set()
-        for ph in self._query_phrases:
+        heads = {st for st in stems if st in self._phrase_heads}
+        for ph in (p for p in self._query_phrases if p[0] in heads):
             for i in _find(stems, ph):
                 if not drop.intersection(range(i, i + len(ph))):
                     drop.update(range(i, i + len(ph)))
@@ -220,7 +239,7 @@ class Searcher:
         kinds: set[int] = set()
         kind_words: list[str] = []
         class_pos: set[int] = set()
-        for ph, kind_name, kix in self._class_phrases:
+        for ph, kind_name, kix in (c for c in self._class_phrases if c[0][0] in heads):
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & class_pos or span & drop:
@@ -282,13 +301,17 @@ class Searcher:
                     nv[p] = []
                 variants.append((nv, why or reason))
         found: dict[int, _Alt] = {}
+        tried: set[str] = set()
         for v, why in variants:
-            for with_class in (False, True):
+            for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
                         for t in v[k] if t]
                 for ordered in (True, False):
                     key = whole_key(toks, ordered)
-                    t = self.terms.find(key) if key else -1
+                    if not key or key in tried:
+                        continue
+                    tried.add(key)
+                    t = self.terms.find(key)
                     if t >= 0 and t not in found:
                         w = W_WHOLE * (1.0 if not why else W_SYNONYM)
                         found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""))
@@ -397,7 +420,8 @@ class Searcher:
         docs = self.alias_doc[int(self.alias_off[j]):int(self.alias_off[j + 1])]
         return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
 
-    def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> dict[int, float]:
+    def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate documents (ascending ids) and their scores."""
         n = self.n
         score = np.zeros(n, dtype=np.float32)
         covered = np.zeros(n, dtype=np.float32)
@@ -435,7 +459,7 @@ class Searcher:
         if allowed is not None:
             cand = cand[allowed[cand]]
         if not len(cand):
-            return {}
+            return cand, np.empty(0)
         s = score[cand]
         if required:
             # Documents matching every word come first: coverage enters squared.
@@ -448,7 +472,7 @@ class Searcher:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.data_question and self._data_kinds:
             s = s * np.where(np.isin(self.catalog.kind[cand], list(self._data_kinds)), DATA_BOOST, 1.0)
-        return dict(zip(cand.tolist(), s.astype(np.float64).tolist()))
+        return cand, s.astype(np.float64)
 
     def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
         common: np.ndarray | None = None
@@ -519,45 +543,93 @@ class Searcher:
     def _prior(self, d: int) -> float:
         return float(self.prior[d]) if self.has_index else 1.0
 
-    def _hit(self, d: int, score: float, plan: _Plan | None, extra: list[str]) -> Hit:
+    def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
+              extra: dict[int, list[str]]) -> list[Hit]:
+        """Hits of one page with their explanations: which words matched in which fields."""
         cat = self.catalog
-        why = list(extra)
-        if plan is not None and self.has_index:
+        docs = np.array([d for d, _ in page], dtype=np.int64)
+        why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
+        if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
-            matched: list[str] = []
+            matched: dict[int, list[str]] = {d: [] for d, _ in page}
             for slot in plan.slots:
+                done = np.zeros(len(docs), dtype=bool)
                 for a in slot.alts:
-                    m = self._field_mask(a.term, d)
-                    if m is None:
+                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    plist = self.post_doc[lo:hi]
+                    pos = plist.searchsorted(docs)
+                    ok = (pos < len(plist)) & ~done
+                    ok[ok] &= plist[pos[ok]] == docs[ok]
+                    if not ok.any():
                         continue
-                    names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
                     term = self.terms[a.term]
-                    if not term.startswith("="):
-                        matched.append(f"{term} in {names}")
-                    if a.reason:
-                        why.append(a.reason)
-                    break
-            if matched:
-                why.insert(len(extra), "words: " + "; ".join(matched))
-            kix = int(cat.kind[d])
-            if kix in plan.kinds:
-                why.append(f"class named in the query: {cat.kind_name(d)}")
-            if plan.query_lift and cat.domain_name(d) == "query":
-                why.append("query-language phrase lifted query-language pages")
-        return Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
-                   list(dict.fromkeys(why)))
+                    for j in np.flatnonzero(ok).tolist():
+                        d = int(docs[j])
+                        if not term.startswith("="):
+                            m = int(self.post_fields[lo + int(pos[j])])
+                            names = self._mask_names.get(m)
+                            if names is None:
+                                names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
+                                if len(self._mask_names) < 4096:
+                                    self._mask_names[m] = names
+                            matched[d].append(f"{term} in {names}")
+                        if a.reason:
+                            why[d].append(a.reason)
+                    done |= ok
+                    if done.all():
+                        break
+            for d, _ in page:
+                if matched[d]:
+                    why[d].insert(len(extra.get(d, [])), "words: " + "; ".join(matched[d]))
+                if plan.kinds and int(cat.kind[d]) in plan.kinds:
+                    why[d].append(f"class named in the query: {cat.kind_name(d)}")
+                if plan.query_lift and cat.domain_name(d) == "query":
+                    why[d].append("query-language phrase lifted query-language pages")
+        return [Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
+                    list(dict.fromkeys(why[d]))) for d, score in page]
 
-    def _field_mask(self, term: int, d: int) -> int | None:
-        lo, hi = int(self.post_off[term]), int(self.post_off[term + 1])
-        i = lo + int(np.searchsorted(self.post_doc[lo:hi], d))
-        if i < hi and int(self.post_doc[i]) == d:
-            return int(self.post_fields[i])
-        return None
+
+class _Table(StringTable):
+    """A sorted string table found through its fixed-width head array (``<prefix>.head``):
+    numpy narrows to the strings sharing the first bytes, Python compares only those."""
+
+    def __init__(self, offsets: np.ndarray, blob: memoryview, head: np.ndarray | None) -> None:
+        super().__init__(offsets, blob)
+        self._head = head
+        self._width = head.dtype.itemsize if head is not None else 0
+
+    def _range(self, key: bytes) -> tuple[int, int]:
+        h = key[:self._width]
+        return (int(self._head.searchsorted(h, "left")), int(self._head.searchsorted(h, "right")))
+
+    def find(self, s: str) -> int:
+        key = s.encode("utf-8")
+        if self._head is None or not self.n:
+            return super().find(s)
+        lo, hi = self._range(key)
+        if len(key) < self._width:   # the head is the whole string: at most one candidate
+            return lo if lo < hi and self._bytes(lo) == key else -1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._bytes(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n and self._bytes(lo) == key else -1
+
+    def prefix_range(self, prefix: str) -> range:
+        key = prefix.encode("utf-8")
+        if self._head is None or len(key) >= self._width or not self.n:
+            return super().prefix_range(prefix)
+        lo = int(self._head.searchsorted(key, "left"))
+        hi = int(self._head.searchsorted(key + b"\xff" * (self._width - len(key)), "right"))
+        return range(lo, hi)
 
 
-def _table(bundle: Bundle, prefix: str) -> StringTable:
+def _table(bundle: Bundle, prefix: str) -> _Table:
     off, blob = S.table_segments(prefix)
-    return StringTable(bundle.array(off), bundle.blob(blob))
+    head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
+    return _Table(bundle.array(off), bundle.blob(blob), head)
 
 
 def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:

@@ -2,7 +2,8 @@
 
 Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 
-* ``search.terms.off/.blob``   sorted string table of terms (``formats/text.py`` terms)
+* ``search.terms.off/.blob``   sorted string table of terms (``formats/text.py`` terms),
+                               ``search.terms.head``: their first 24 bytes (S24) for lookups
 * ``search.post_off``          uint64, V+1: CSR offsets into the postings, one run per term
 * ``search.post_doc``          uint32 doc ids, ascending within a run
 * ``search.post_imp``          float32 BM25F impact idf·wtf·(k1+1)/(wtf+k1) of that term in that doc
@@ -86,11 +87,19 @@ def _phrase_terms(phrases: list[str]) -> list[list[str]]:
     return out
 
 
+PREFIX_BYTES = 24   # fixed-width head of every table string: lookups bisect it in numpy
+
+
 def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
+    """A sorted string table plus ``<prefix>.head``: each string's first PREFIX_BYTES bytes
+    as a fixed-width ``S`` array (same order), so the server finds a string with one numpy
+    searchsorted instead of a Python bisection over the blob."""
     off_name, blob_name = S.table_segments(prefix)
     offsets, blob = build_string_table(strings)
     writer.add_array(off_name, offsets)
     writer.add_blob(blob_name, blob)
+    writer.add_array(f"{prefix}.head", np.array([s.encode("utf-8")[:PREFIX_BYTES] for s in strings],
+                                                dtype=f"S{PREFIX_BYTES}"))
 
 
 def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarray, np.ndarray]:
