@@ -55,6 +55,7 @@ FIELDS: dict[str, FieldSpec] = {
     "alias": FieldSpec(6.0, 0.2),         # dictionary aliases of this object
     "synonym": FieldSpec(5.0, 0.4),       # the object's synonym (presentation)
     "english": FieldSpec(4.0, 0.3),       # English name of a platform/query element
+    "name_en": FieldSpec(4.0, 0.3),       # the same, as the help domain names it
     "keys": FieldSpec(4.0, 0.3),          # query-language search keys (never shown)
     "class": FieldSpec(1.2, 0.0),         # class words: "регистр сведений", "InformationRegister"
     "owner": FieldSpec(1.5, 0.3),         # owner type of a member: "Массив"
@@ -66,7 +67,7 @@ FIELDS: dict[str, FieldSpec] = {
     # (formats.text.phrase_key), so a query that *is* a name beats names that contain it.
     "whole": FieldSpec(8.0, 0.0),
 }
-WHOLE_FROM = ("name", "synonym", "english", "alias", "keys")
+WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
 K1 = 1.2
 MAX_FIELDS = 16        # the field mask is uint16
@@ -143,15 +144,17 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             fields["class"] = class_words[d.kind]
             missing_class += 1
         wholes = set()
-        for f in WHOLE_FROM:
-            for p in str(fields.get(f) or "").split("|"):
-                wholes.add(phrase_key(p))
-                wholes.add(phrase_key(p, ordered=True))
-                if f in ("name", "english") and "." in p:
-                    # A member's own name ("Глобальный контекст.СтрДлина" → "СтрДлина").
-                    tail = p.rsplit(".", 1)[1]
-                    wholes.add(phrase_key(tail))
-                    wholes.add(phrase_key(tail, ordered=True))
+        phrases = [p for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")]
+        for nm in (d.title, *d.names):
+            phrases.append(nm)
+            if nm.count(".") == 1:
+                # The object's or member's own name: "РегистрСведений.КурсыВалют" → КурсыВалют,
+                # "Глобальный контекст.СтрДлина" → СтрДлина. Deeper addresses (a register's
+                # virtual table) are not the object itself.
+                phrases.append(nm.rsplit(".", 1)[1])
+        for p in phrases:
+            wholes.add(phrase_key(p))
+            wholes.add(phrase_key(p, ordered=True))
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
