@@ -112,7 +112,7 @@ def register_session_validator(*args: Any) -> None:
 
 
 def register_open_path(app: web.Application, prefix: str) -> None:
-    """A path (exact, or a prefix when it ends with '/') reachable without a token."""
+    """A path (exact; a prefix when it ends with '/', except "/" itself) reachable without a token."""
     config(app).open_paths.append(prefix)
 
 
@@ -172,7 +172,7 @@ async def _session_role(cfg: AuthConfig, request: web.Request) -> str | None:
 
 def _is_open(cfg: AuthConfig, path: str) -> bool:
     for p in cfg.open_paths:
-        if path == p or (p.endswith("/") and path.startswith(p)):
+        if path == p or (len(p) > 1 and p.endswith("/") and path.startswith(p)):
             return True
     return False
 
