@@ -45,6 +45,10 @@ def measure(path: Path) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
+_SKIP_BODIES = shutil.ignore_patterns("*.bsl", "Form.xml", "Template.*", "Picture.*", "*.png", "*.bin",
+                                      "Rights.xml", "Help", "Help.xml", "Schedule.xml", "*.html")
+
+
 def replicate(src: Path, copies: int, dst: Path) -> Path:
     """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump."""
     shutil.copytree(src, dst)
@@ -64,6 +68,8 @@ def replicate(src: Path, copies: int, dst: Path) -> Path:
             text = (folder / f"{name}.xml").read_text(encoding="utf-8-sig").replace(
                 f"<Name>{name}</Name>", f"<Name>{new}</Name>", 1)
             (dst / folder.name / f"{new}.xml").write_text(text, encoding="utf-8")
+            if (folder / name).is_dir():   # the descriptor files the reader opens (not bodies/modules)
+                shutil.copytree(folder / name, dst / folder.name / new, ignore=_SKIP_BODIES)
             extra.append(f"<{cls}>{new}</{cls}>")
     (dst / "Configuration.xml").write_text(head + "<ChildObjects>" + children + "\n".join(extra)
                                            + "</ChildObjects>" + tail, encoding="utf-8")

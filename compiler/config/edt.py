@@ -383,6 +383,13 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                 ref = text(e)
                 cls, _, obj_name = ref.partition(".")
                 children.append((cls if obj_name else EDT_COLLECTION[n], obj_name or ref))
+    # An extension project names its base project in DT-INF/PROJECT.PMF ("Base-Project: X").
+    pmf = files.read("DT-INF/PROJECT.PMF")
+    if pmf:
+        for line in pmf.decode("utf-8", "replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "Base-Project" and value.strip():
+                cfg.base_name = value.strip()
     cfg.script_variant = cfg.script_variant or "Russian"
     cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
     finish_config_props(cfg.props, cfg.is_extension)
