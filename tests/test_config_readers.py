@@ -206,3 +206,40 @@ def test_overlay_adds_own_objects_and_marks_extension_children():
     assert [a.name for a in g.attributes].count("Артикул") == 1
     assert merged.find("Catalog", "Мр_Цвета").origin == "МоёРасширение"
     assert base.find("Catalog", "Мр_Цвета") is None        # the base view is untouched
+
+
+def test_malformed_configuration_xml_fails_the_source_naming_file_and_line(tmp_path):
+    root = _copy_sample(tmp_path)
+    cx = root / "Configuration.xml"
+    cx.write_text(cx.read_text(encoding="utf-8-sig").replace("</Properties>", "", 1), encoding="utf-8")
+    with pytest.raises(ConfigSourceError, match=r"Configuration\.xml:\d+: malformed XML"):
+        read(root)
+
+
+def test_edt_malformed_object_is_reported_and_the_rest_compiles(tmp_path):
+    root = tmp_path / "edt"
+    shutil.copytree(EDT, root)
+    bad = root / "src" / "Catalogs" / "Склады" / "Склады.mdo"
+    bad.write_text(bad.read_text(encoding="utf-8")[:-30], encoding="utf-8")
+    cfg, r = read(root)
+    assert cfg.find("Catalog", "Склады") is None and cfg.find("Catalog", "Партнеры") is not None
+    assert [(e.code, e.file) for e in r.errors] == [("xml", "src/Catalogs/Склады/Склады.mdo")]
+    assert r.errors[0].line
+
+
+def test_english_script_variant_is_kept(tmp_path):
+    root = _copy_sample(tmp_path)
+    cx = root / "Configuration.xml"
+    cx.write_text(cx.read_text(encoding="utf-8-sig").replace(
+        "<ScriptVariant>Russian</ScriptVariant>", "<ScriptVariant>English</ScriptVariant>"), encoding="utf-8")
+    cfg, _ = read(root)
+    assert cfg.script_variant == "English"
+
+
+def test_bom_and_no_bom_read_the_same(tmp_path):
+    root = _copy_sample(tmp_path)
+    for f in root.rglob("*.xml"):
+        f.write_bytes(f.read_bytes().removeprefix(b"\xef\xbb\xbf"))
+    a, _ = read(DESIGNER)
+    b, _ = read(root)
+    assert diff(config_dict(a), config_dict(b)) == []

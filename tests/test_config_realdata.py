@@ -117,3 +117,28 @@ def test_mdclasses_twins_agree(name):
     left = [d for d in diff(config_dict(a), config_dict(b))
             if not any(d.startswith("objects/" + x) for x in TWINS_EXPLAINED[name])]
     assert left == []
+
+
+def test_designer_extension_keeps_adopted_objects_minimal():
+    ext = read_configuration(extracted(MDCLASSES) / EXT / "designer/mdclasses_ext/src/cf", CompileReport())
+    assert ext.is_extension and ext.name_prefix == "Расш_" and ext.extension_purpose == "Customization"
+    adopted = [o for o in ext.objects if o.belonging == "Adopted"]
+    assert adopted and all(o.extended_uuid for o in adopted)
+    cat = next(o for o in adopted if o.cls == "Catalog")
+    assert "code_length" not in cat.props          # no defaults invented for what the base controls
+
+
+def test_edt_solution_extensions_attach_to_their_base_and_overlay():
+    from v8atlas.compiler.config.extensions import attach, overlay
+    sol = extracted(MDCLASSES) / "src/test/resources/solutions/sol1"
+    cfgs = [read_configuration(sol / n, CompileReport()) for n in ("Конфигурация", "Расширение1", "Расширение2")]
+    assert [c.base_name for c in cfgs[1:]] == ["Конфигурация", "Конфигурация"]   # DT-INF/PROJECT.PMF
+    pairs, problems = attach(cfgs)
+    assert not problems and [e.name for e in pairs[0].extensions] == ["Расширение1", "Расширение2"]
+    problems2: list[str] = []
+    merged = overlay(pairs[0].base, *pairs[0].extensions, problems=problems2)
+    assert not problems2
+    assert merged.find("Catalog", "Справочник2").extended_by == ["Расширение2"]
+    assert merged.find("Catalog", "Расш1_Справочник3").origin == "Расширение1"
+    assert merged.extensions == ["Расширение1", "Расширение2"]
+    assert len(merged.objects) > len(cfgs[0].objects)

@@ -368,10 +368,15 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) 
     return child
 
 
-def _predefined_items(el: etree._Element) -> list[PredefinedItem]:
+_PREDEFINED_TEXT = {"AccountType": "account_type", "Order": "order", "ActionPeriodIsBasic": "action_period_is_basic"}
+_PREDEFINED_BOOL = {"OffBalance": "off_balance"}
+
+
+def _predefined_items(el: etree._Element, ctx: "_Ctx") -> list[PredefinedItem]:
     out = []
     for it in elements(el):
         if local(it) != "Item":
+            ctx.unknown(f"Predefined element {local(it)}")
             continue
         item = PredefinedItem(name="", uuid=it.get("id", ""))
         for c in elements(it):
@@ -385,12 +390,15 @@ def _predefined_items(el: etree._Element) -> list[PredefinedItem]:
             elif n == "IsFolder":
                 item.is_folder = _bool(text(c))
             elif n == "ChildItems":
-                item.children = _predefined_items(c)
+                item.children = _predefined_items(c, ctx)
             elif n == "Type":
                 item.props["type"] = type_description(c)
-            elif n in ("AccountType", "OffBalance"):
-                item.props[{"AccountType": "account_type", "OffBalance": "off_balance"}[n]] = (
-                    _bool(text(c)) if n == "OffBalance" else text(c))
+            elif n in _PREDEFINED_TEXT:
+                item.props[_PREDEFINED_TEXT[n]] = text(c)
+            elif n in _PREDEFINED_BOOL:
+                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
+            else:   # chart-of-accounts ext dimension types, accounting flags…: counted, not kept
+                ctx.unknown(f"Predefined item property {n}")
         out.append(item)
     return out
 
@@ -401,7 +409,7 @@ def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[Predefine
     if data is None:
         return []
     try:
-        return _predefined_items(parse_bytes(data, rel))
+        return _predefined_items(parse_bytes(data, rel), _Ctx(ctx.source, ctx.report, rel))
     except XmlError as e:
         ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
         return []

@@ -241,7 +241,11 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
     return child
 
 
-def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
+_PREDEFINED_TEXT = {"accountType": "account_type", "order": "order", "actionPeriodIsBasic": "action_period_is_basic"}
+_PREDEFINED_BOOL = {"offBalance": "off_balance"}
+
+
+def _predefined_items(els: list[etree._Element], ctx: _Ctx) -> list[PredefinedItem]:
     out = []
     for it in els:
         item = PredefinedItem(name="", uuid=it.get("id", ""))
@@ -251,7 +255,7 @@ def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
             if n == "name":
                 item.name = text(c)
             elif n == "code":
-                v = c.find("value")
+                v = next((x for x in elements(c) if local(x) == "value"), None)
                 item.code = text(v) if v is not None else text(c)
             elif n == "description":
                 item.description = text(c)
@@ -261,11 +265,13 @@ def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
                 kids.append(c)
             elif n == "type":
                 item.props["type"] = type_description(c)
-            elif n == "accountType":
-                item.props["account_type"] = text(c)
-            elif n == "offBalance":
-                item.props["off_balance"] = _bool(text(c))
-        item.children = _predefined_items(kids)
+            elif n in _PREDEFINED_TEXT:
+                item.props[_PREDEFINED_TEXT[n]] = text(c)
+            elif n in _PREDEFINED_BOOL:
+                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
+            else:
+                ctx.unknown(f"Predefined item property {n}")
+        item.children = _predefined_items(kids, ctx)
         out.append(item)
     return out
 
@@ -302,7 +308,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
             items = []
             for p in els:
                 items.extend(e for e in elements(p) if local(e) == "items")
-            obj.predefined = _predefined_items(items)
+            obj.predefined = _predefined_items(items, ctx)
             continue
         if cls == "Subsystem" and n == "subsystems":
             for e in els:
