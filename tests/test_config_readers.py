@@ -243,3 +243,21 @@ def test_bom_and_no_bom_read_the_same(tmp_path):
     a, _ = read(DESIGNER)
     b, _ = read(root)
     assert diff(config_dict(a), config_dict(b)) == []
+
+
+def test_edt_unknown_metadata_kind_is_kept_and_reported(tmp_path):
+    root = tmp_path / "edt"
+    shutil.copytree(EDT, root)
+    cm = root / "src" / "Configuration" / "Configuration.mdo"
+    cm.write_text(cm.read_text(encoding="utf-8").replace(
+        "</mdclass:Configuration>", "  <hologramPanels>HologramPanel.Витрина</hologramPanels>\n"
+        "  <sparkle>yes</sparkle>\n</mdclass:Configuration>"), encoding="utf-8")
+    (root / "src" / "HologramPanels" / "Витрина").mkdir(parents=True)
+    (root / "src" / "HologramPanels" / "Витрина" / "Витрина.mdo").write_text(
+        '<mdclass:HologramPanel xmlns:mdclass="http://g5.1c.ru/v8/dt/metadata/mdclass" uuid="1">'
+        "<name>Витрина</name></mdclass:HologramPanel>", encoding="utf-8")
+    cfg, r = read(root)
+    obj = cfg.find("HologramPanel", "Витрина")
+    assert obj is not None and not obj.known
+    assert any("metadata kind HologramPanel" in k for k in r.unknown)
+    assert any("Configuration property sparkle" in k for k in r.unknown)

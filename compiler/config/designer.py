@@ -550,6 +550,8 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                 cfg.props[n[0].lower() + n[1:]] = text(p)
             elif n == "DefaultRoles":
                 cfg.props["defaultRoles"] = ref_list(p)
+            elif n not in _COMMON_NAMES and n not in IGNORED:
+                report.note_unknown(source, f"Configuration property {n}", "Configuration.xml")
     cfg.script_variant = cfg.script_variant or "Russian"
     cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
     finish_config_props(cfg.props, cfg.is_extension)

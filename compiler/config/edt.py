@@ -389,6 +389,15 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                 ref = text(e)
                 cls, _, obj_name = ref.partition(".")
                 children.append((cls if obj_name else EDT_COLLECTION[n], obj_name or ref))
+        elif n in _COMMON or n in EDT_IGNORED or edt_to_designer(n) in IGNORED:
+            continue
+        elif all("." in text(e) and not len(e) for e in els):
+            # a collection of a kind this reader does not know: its items are "Kind.Name"
+            for e in els:
+                cls, _, obj_name = text(e).partition(".")
+                children.append((cls, obj_name))
+        else:
+            report.note_unknown(source, f"Configuration property {n}", CONFIG_MDO)
     # An extension project names its base project in DT-INF/PROJECT.PMF ("Base-Project: X").
     pmf = files.read("DT-INF/PROJECT.PMF")
     if pmf:
