@@ -80,6 +80,8 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("sources", nargs="*", type=Path)
     ap.add_argument("--copies", type=int, default=0)
+    ap.add_argument("--compile", action="store_true",
+                    help="also run `v8atlas compile` on SSL 3.1.12 twice (cold, then no change)")
     args = ap.parse_args()
     if args.sources:
         sources = [(str(p), p) for p in args.sources]
@@ -100,7 +102,29 @@ def main() -> int:
             rows.append((label, m))
             print(f"{label:24s} objects {m['objects']:6d}  wall {m['wall_s']:6.2f} s  "
                   f"peak RSS {m['peak_rss_mb']:5d} MB  ({m['objects'] / max(m['wall_s'], 1e-9):.0f} objects/s)")
+        if args.compile:
+            src = sources[1][1] if not args.sources else sources[0][1]
+            out = Path(tmp) / "bundles"
+            for label in ("cold compile", "no-change compile"):
+                m = compile_once(src, out)
+                print(f"{label:24s} wall {m['wall_s']:6.2f} s  peak RSS {m['peak_rss_mb']:5d} MB  ({m['result']})")
     return 0
+
+
+def compile_once(src: Path, out: Path) -> dict:
+    """``v8atlas compile SRC --out OUT`` in a child; wall time and the children's peak RSS."""
+    code = ("import json, resource, subprocess, sys, time\n"
+            "t = time.perf_counter()\n"
+            "p = subprocess.run([sys.argv[1], 'compile', sys.argv[2], '--out', sys.argv[3]],"
+            " capture_output=True, text=True)\n"
+            "wall = time.perf_counter() - t\n"
+            "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+            "last = (p.stderr.strip().splitlines() or [''])[-1]\n"
+            "print(json.dumps({'wall_s': round(wall, 2), 'peak_rss_mb': round(rss / 1024), 'result': last[-60:]}))\n")
+    exe = str(Path(sys.executable).with_name("v8atlas"))
+    res = subprocess.run([sys.executable, "-c", code, exe, str(src), str(out)], check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(res.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

@@ -226,25 +226,20 @@ class _Ctx:
         self.report.note_unknown(self.source, what, self.file)
 
 
+_T_NAME = f"{{{NS_MD}}}Name"
+_T_SYNONYM = f"{{{NS_MD}}}Synonym"
+_T_COMMENT = f"{{{NS_MD}}}Comment"
+_T_BELONGING = f"{{{NS_MD}}}ObjectBelonging"
+_T_EXTENDED = f"{{{NS_MD}}}ExtendedConfigurationObject"
+
+
 def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
-    """name, synonym, comment, belonging, extended uuid."""
-    name = comment = ext = ""
-    syn: dict[str, str] = {}
-    belonging = OWN
-    if props_el is not None:
-        for p in elements(props_el):
-            n = local(p)
-            if n == "Name":
-                name = text(p)
-            elif n == "Synonym":
-                syn = local_string(p)
-            elif n == "Comment":
-                comment = text(p)
-            elif n == "ObjectBelonging":
-                belonging = ADOPTED if text(p) == "Adopted" else OWN
-            elif n == "ExtendedConfigurationObject":
-                ext = text(p)
-    return name, syn, comment, belonging, ext
+    """name, synonym, comment, belonging, extended uuid (lxml's find scans in C)."""
+    if props_el is None:
+        return "", {}, "", OWN, ""
+    belonging = ADOPTED if text(props_el.find(_T_BELONGING)) == "Adopted" else OWN
+    return (text(props_el.find(_T_NAME)), local_string(props_el.find(_T_SYNONYM)),
+            text(props_el.find(_T_COMMENT)), belonging, text(props_el.find(_T_EXTENDED)))
 
 
 _COMMON_NAMES = frozenset({"Name", "Synonym", "Comment", "ObjectBelonging",
