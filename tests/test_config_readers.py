@@ -69,6 +69,10 @@ def test_sample_model_content():
     cm = cfg.find("CommonModule", "ОбщегоНазначения")
     assert cm.props["server"] and cm.props["server_call"] and not cm.props["global"]
     assert cfg.find("ExchangePlan", "ОбменСФилиалом").props["content"][0]["metadata"] == "Catalog.Номенклатура"
+    bp = cfg.find("BusinessProcess", "Согласование")
+    assert bp.props["task"] == "Task.ЗадачаИсполнителя"
+    assert [(p.name, p.props["kind"]) for p in bp.other_children["RoutePoint"]] == [
+        ("Старт", "Start"), ("Согласовать", "Activity"), ("Завершение", "Completion")]
 
 
 def test_designer_resolves_locally_redeclared_prefixes():

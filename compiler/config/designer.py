@@ -22,6 +22,7 @@ from ..report import CompileReport
 from .build import fill_field_defaults, fill_object_defaults, finish_config_props
 from .classes import FOLDER
 from .files import SourceFiles, open_spec
+from .flowchart import route_points
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -498,7 +499,19 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         obj.predefined = _read_predefined(files, base, ctx)
     if cls == "ExchangePlan":
         obj.props["content"] = _read_exchange_content(files, base, ctx)
+    if cls == "BusinessProcess":
+        _read_route_points(files, f"{base}/Ext/Flowchart.xml", obj, ctx)
     return obj
+
+
+def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: "_Ctx") -> None:
+    data = files.read(rel)
+    if data is None:
+        return
+    try:
+        obj.other_children["RoutePoint"] = route_points(data, rel, ctx.unknown)
+    except XmlError as e:
+        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
 
 
 # ---------------------------------------------------------------------------------------

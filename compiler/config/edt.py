@@ -17,7 +17,7 @@ from lxml import etree
 from ..report import CompileReport
 from .build import fill_field_defaults, fill_object_defaults, finish_config_props
 from .classes import EDT_COLLECTION, FOLDER
-from .designer import CONFIG_SINGLETONS, POOL_THRESHOLD, _jobs, config_type_ref
+from .designer import CONFIG_SINGLETONS, POOL_THRESHOLD, _jobs, _read_route_points, config_type_ref
 from .files import SourceFiles, open_spec
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -338,6 +338,8 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         elif dn not in IGNORED:
             ctx.unknown(f"{cls} property {n}")
     fill_object_defaults(cls, obj.props, belonging)
+    if cls == "BusinessProcess":
+        _read_route_points(files, f"{base}/Flowchart.scheme", obj, ctx)
     return obj
 
 
