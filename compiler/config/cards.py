@@ -87,7 +87,7 @@ def properties(obj: M.MDObject, language: str) -> dict[str, Any]:
     return out
 
 
-def field_entry(f: Field, language: str, *, detail: bool = True) -> dict[str, Any]:
+def field_entry(f: Field, language: str, *, detail: bool = True, queryable: bool = True) -> dict[str, Any]:
     """One field: name (configuration's language), alias (the other one, when different), type…"""
     name = f.name(language)
     other = f.ru if language == W.EN else f.en
@@ -103,7 +103,8 @@ def field_entry(f: Field, language: str, *, detail: bool = True) -> dict[str, An
         e["role"] = f.role
     if is_unlimited(f.type):
         e["unlimited"] = True
-        e["recipe"] = recipe(name, language)
+        if queryable:   # the recipe is for query texts; reports/data processors have no tables
+            e["recipe"] = recipe(name, language)
     if detail:
         if f.synonym:
             e["synonym"] = f.synonym
@@ -134,15 +135,15 @@ def table_entry(t: QueryTable, language: str) -> dict[str, Any]:
     return e
 
 
-def _child(c: M.Child, cfg: M.Configuration, kind_key: str = "") -> dict[str, Any]:
+def _child(c: M.Child, cfg: M.Configuration, prop: str = "", key: str = "") -> dict[str, Any]:
     e: dict[str, Any] = {"name": c.name}
     syn = pick_synonym(c.synonym, cfg) if c.synonym else ""
     if syn:
         e["synonym"] = syn
     if c.comment:
         e["comment"] = c.comment
-    if kind_key and c.props.get(kind_key):
-        e["type"] = str(c.props[kind_key])
+    if prop and c.props.get(prop):
+        e[key] = str(c.props[prop])
     if c.origin:
         e["origin"] = c.origin
     return e
@@ -164,11 +165,12 @@ def _predefined(items: list[M.PredefinedItem]) -> list[dict[str, Any]]:
     return out
 
 
-def _fields(items: list[M.Attribute], role: str, cfg: M.Configuration, language: str) -> list[dict[str, Any]]:
+def _fields(items: list[M.Attribute], role: str, cfg: M.Configuration, language: str,
+            queryable: bool) -> list[dict[str, Any]]:
     out = []
     for a in items:
         f = attribute_field(a, role, pick_synonym(a.synonym, cfg) if a.synonym else "")
-        out.append(field_entry(f, language))
+        out.append(field_entry(f, language, queryable=queryable))
     return out
 
 
@@ -219,7 +221,7 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                              ("addressing_attributes", obj.addressing_attributes, "addressing_attribute"),
                              ("columns", obj.columns, "column")):
         if items:
-            card[key] = _fields(items, role, cfg, language)
+            card[key] = _fields(items, role, cfg, language, bool(tables))
     if obj.tabular_sections:
         card["tabular_sections"] = []
         for ts in obj.tabular_sections:
@@ -229,19 +231,20 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                 e["synonym"] = syn
             if ts.comment:
                 e["comment"] = ts.comment
-            e["attributes"] = _fields(ts.attributes, "attribute", cfg, language)
+            e["attributes"] = _fields(ts.attributes, "attribute", cfg, language, bool(tables))
             if ts.origin:
                 e["origin"] = ts.origin
             card["tabular_sections"].append(e)
     common = ix.common_attributes_of.get(obj.full_name, [])
     if common:
         card["common_attributes"] = [ca.name for ca in common]
-    for key, items, kind_key in (("enum_values", obj.enum_values, ""), ("forms", obj.forms, "form_type"),
-                                 ("templates", obj.templates, "template_type"),
-                                 ("commands", obj.commands, "group"),
-                                 ("recalculations", obj.recalculations, "")):
+    for key, items, prop, out_key in (("enum_values", obj.enum_values, "", ""),
+                                      ("forms", obj.forms, "form_type", "type"),
+                                      ("templates", obj.templates, "template_type", "type"),
+                                      ("commands", obj.commands, "group", "group"),
+                                      ("recalculations", obj.recalculations, "", "")):
         if items:
-            card[key] = [_child(x, cfg, kind_key) for x in items]
+            card[key] = [_child(x, cfg, prop, out_key) for x in items]
     if obj.other_children:
         card["other_children"] = {k: [_child(x, cfg) for x in v]
                                   for k, v in sorted(obj.other_children.items()) if v}

@@ -360,10 +360,12 @@ def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     # Субконто: the real table of ext-dimension values
     ru_s, en_s = _table(obj, "Субконто", W.TABLES["Субконто"])
     recorder = next((f for f in std if f.ru == "Регистратор"), None)
+    _, _, pvh = ix.chart_of_accounts(obj)
     sub_fields = ([recorder] if recorder else []) + [
         fixed_field("НомерСтроки", t_number()),
         fixed_field("ВидДвижения", M.TypeRef(M.PLATFORM, name="AccountingRecordType")),
-        fixed_field("Вид"), fixed_field("Значение")] + adjust
+        fixed_field("Вид", *([t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else [])),
+        fixed_field("Значение", *([M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []))] + adjust
     out.append(QueryTable(ru_s, en_s, AUXILIARY, [], sub_fields,
                           note="field list unverified (domain-1c.md §3.1)"))
     return out
