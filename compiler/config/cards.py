@@ -12,7 +12,7 @@ from . import model as M
 from . import words as W
 from .confindex import ConfigIndex, as_refs
 from .fields import Field, is_unlimited, recipe, render_type
-from .query_tables import QueryTable, attribute_field
+from .query_tables import QueryTable, attribute_field, journal_columns
 from .standard import pick_synonym
 
 CARD_SCHEMA = 1
@@ -218,10 +218,14 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                              ("accounting_flags", obj.accounting_flags, "accounting_flag"),
                              ("ext_dimension_accounting_flags", obj.ext_dimension_accounting_flags,
                               "ext_dimension_accounting_flag"),
-                             ("addressing_attributes", obj.addressing_attributes, "addressing_attribute"),
-                             ("columns", obj.columns, "column")):
+                             ("addressing_attributes", obj.addressing_attributes, "addressing_attribute")):
         if items:
             card[key] = _fields(items, role, cfg, language, bool(tables))
+    if obj.columns:
+        card["columns"] = []
+        for col, f in zip(obj.columns, journal_columns(obj, ix)):
+            f.synonym = pick_synonym(col.synonym, cfg) if col.synonym else ""
+            card["columns"].append(field_entry(f, language))
     if obj.tabular_sections:
         card["tabular_sections"] = []
         for ts in obj.tabular_sections:

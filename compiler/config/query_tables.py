@@ -168,11 +168,12 @@ def business_process(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     return [_main(obj, ix)] + _tabular_sections(obj) + [points]
 
 
-def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
+def journal_columns(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
+    """Columns of a document journal; a column's type is the union of the attributes it maps (§4.7)."""
     columns = []
     for col in obj.columns:
         f = attribute_field(col, "column")
-        if f.type.empty:   # a column's type is the union of the attributes it maps (§4.7)
+        if f.type.empty:
             members: list[M.TypeRef] = []
             for ref in as_refs(col.props.get("references")):
                 a = ix.attribute(ref)
@@ -181,8 +182,12 @@ def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
                         members.append(t)
             f.type = M.TypeDescription(members)
         columns.append(f)
+    return columns
+
+
+def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + columns)]
+    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + journal_columns(obj, ix))]
 
 
 def constant(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
