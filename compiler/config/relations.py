@@ -6,11 +6,11 @@ module), scheduled jobs (method's module), defined types, characteristic types, 
 registers, subsystem content, exchange-plan content, functional options, common attributes.
 
 Weak relations (hidden by default) are those that say little about either end:
-* a type that admits more than ``WIDE_TYPE`` reference targets (wide composite types, or a
-  whole class such as ``СправочникСсылка`` — expanded to every object of the class);
+* a type that admits more than ``WIDE_TYPE`` reference targets (wide composite types, a
+  whole class such as ``СправочникСсылка`` — expanded to every object of the class — or
+  ``ЛюбаяСсылка``, expanded to every object of every reference class);
 * an attribute typed by a defined type that more than ``USED_EVERYWHERE`` objects use
   (``ОпределяемыйТип.ВладелецФайлов``-like plumbing).
-``ЛюбаяСсылка`` (any reference) names no object: it gives no edge, the card shows the type.
 """
 from __future__ import annotations
 
@@ -66,7 +66,8 @@ def type_class(ref_class: str) -> str:
 
 def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[str], bool]:
     """(objects a type points to, wide?) — REF/CONFIG_TYPE → one object, REF_SET → a whole class,
-    DEFINED_TYPE → the defined type, CHARACTERISTIC → the chart of characteristic types."""
+    ANY_REF → every reference object, DEFINED_TYPE → the defined type, CHARACTERISTIC → the chart
+    of characteristic types."""
     if not isinstance(td, M.TypeDescription):
         return [], False
     out: list[str] = []
@@ -77,6 +78,9 @@ def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[st
         elif t.kind in (M.REF_SET, M.CONFIG_TYPE) and not t.name:
             wide = True
             out += [o.full_name for o in ix.by_class.get(type_class(t.ref_class), [])]
+        elif t.kind == M.ANY_REF:
+            wide = True
+            out += [o.full_name for c in W.CLASSES if c.ref for o in ix.by_class.get(c.en, [])]
         elif t.kind == M.DEFINED_TYPE:
             out.append(f"DefinedType.{t.name}")
         elif t.kind == M.CHARACTERISTIC:
