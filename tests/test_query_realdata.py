@@ -14,13 +14,14 @@ SSL = "БиблиотекаСтандартныхПодсистем"
 
 # Top-level objects by class, from the data README (Subsystems: 3 + 84 nested).
 README_COUNTS = {
-    "ОбщаяКартинка": 571, "ОбщийМодуль": 561, "РегистрСведений": 192, "Константа": 173, "Роль": 107,
-    "ОбщаяФорма": 105, "Перечисление": 104, "ЭлементСтиля": 93, "ПодпискаНаСобытие": 91, "Обработка": 78,
-    "ФункциональнаяОпция": 76, "Справочник": 74, "ОпределяемыйТип": 72, "ОбщаяКоманда": 62,
-    "ПараметрСеанса": 62, "ПакетXDTO": 53, "РегламентноеЗадание": 51, "Отчет": 41, "ОбщийМакет": 15,
-    "WebСервис": 13, "Документ": 11, "ОбщийРеквизит": 7, "ГруппаКоманд": 6, "ПланВидовХарактеристик": 4,
-    "ПараметрФункциональныхОпций": 4, "Подсистема": 87, "ЖурналДокументов": 2, "HTTPСервис": 2,
-    "БизнесПроцесс": 1, "ПланОбмена": 1, "КритерийОтбора": 1, "Язык": 1, "ХранилищеНастроек": 1, "Задача": 1,
+    "CommonPicture": 571, "CommonModule": 561, "InformationRegister": 192, "Constant": 173, "Role": 107,
+    "CommonForm": 105, "Enum": 104, "StyleItem": 93, "EventSubscription": 91, "DataProcessor": 78,
+    "FunctionalOption": 76, "Catalog": 74, "DefinedType": 72, "CommonCommand": 62, "SessionParameter": 62,
+    "XDTOPackage": 53, "ScheduledJob": 51, "Report": 41, "CommonTemplate": 15, "WebService": 13,
+    "Document": 11, "CommonAttribute": 7, "CommandGroup": 6, "ChartOfCharacteristicTypes": 4,
+    "FunctionalOptionsParameter": 4, "Subsystem": 87, "DocumentJournal": 2, "HTTPService": 2,
+    "BusinessProcess": 1, "ExchangePlan": 1, "FilterCriterion": 1, "Language": 1, "SettingsStorage": 1,
+    "Task": 1,
 }
 
 

@@ -201,7 +201,7 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
         "base": view.base_view,
         "extensions": view.extensions,
         "objects": sum(by_class.values()),
-        "counts_by_class": {W.class_words(k).name(language): n for k, n in sorted(
+        "counts_by_class": {k: n for k, n in sorted(
             by_class.items(), key=lambda kv: (W.CLASS_ORDER.get(kv[0], 999), kv[0]))},
         "relations": len(rels),
         "weak_relations": sum(1 for r in rels if r.weak),
