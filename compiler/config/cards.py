@@ -135,7 +135,9 @@ def table_entry(t: QueryTable, language: str) -> dict[str, Any]:
     return e
 
 
-def _child(c: M.Child, cfg: M.Configuration, prop: str = "", key: str = "") -> dict[str, Any]:
+def _child(c: M.Child | M.TabularSection, cfg: M.Configuration, prop: str = "", key: str = "",
+           **extra: Any) -> dict[str, Any]:
+    """A named child: name, synonym, comment, one property under ``key``, ``extra``, origin."""
     e: dict[str, Any] = {"name": c.name}
     syn = pick_synonym(c.synonym, cfg) if c.synonym else ""
     if syn:
@@ -144,6 +146,7 @@ def _child(c: M.Child, cfg: M.Configuration, prop: str = "", key: str = "") -> d
         e["comment"] = c.comment
     if prop and c.props.get(prop):
         e[key] = str(c.props[prop])
+    e.update(extra)
     if c.origin:
         e["origin"] = c.origin
     return e
@@ -227,18 +230,9 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
             f.synonym = pick_synonym(col.synonym, cfg) if col.synonym else ""
             card["columns"].append(field_entry(f, language))
     if obj.tabular_sections:
-        card["tabular_sections"] = []
-        for ts in obj.tabular_sections:
-            e: dict[str, Any] = {"name": ts.name}
-            syn = pick_synonym(ts.synonym, cfg) if ts.synonym else ""
-            if syn:
-                e["synonym"] = syn
-            if ts.comment:
-                e["comment"] = ts.comment
-            e["attributes"] = _fields(ts.attributes, "attribute", cfg, language, bool(tables))
-            if ts.origin:
-                e["origin"] = ts.origin
-            card["tabular_sections"].append(e)
+        card["tabular_sections"] = [
+            _child(ts, cfg, attributes=_fields(ts.attributes, "attribute", cfg, language, bool(tables)))
+            for ts in obj.tabular_sections]
     common = ix.common_attributes_of.get(obj.full_name, [])
     if common:
         card["common_attributes"] = [ca.name for ca in common]

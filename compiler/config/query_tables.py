@@ -227,11 +227,16 @@ def external_data_source(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
 
 # -- registers -----------------------------------------------------------------------------------
 
+def _register_main(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
+    """Standard attributes, dimensions, resources, attributes, common attributes (§3.1)."""
+    return (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
+            + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
+            + _common_attributes(obj, ix))
+
+
 def information_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    fields = (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
-              + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
-              + _common_attributes(obj, ix))
+    fields = _register_main(obj, ix)
     out = [QueryTable(ru, en, OBJECT, [], fields)]
     if STD.periodic(obj):   # СрезПервых/СрезПоследних only for periodic registers (§3.3)
         note = ("Регистратор/НомерСтроки/Активность in slices unverified (domain-1c.md §3.3)"
@@ -247,10 +252,7 @@ def _in_totals(dims: list[M.Attribute]) -> list[M.Attribute]:
 
 def accumulation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    main = (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
-            + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
-            + _common_attributes(obj, ix))
-    out = [QueryTable(ru, en, OBJECT, [], main)]
+    out = [QueryTable(ru, en, OBJECT, [], _register_main(obj, ix))]
     res = _attrs(obj.resources, "resource")
     totals_dims = _attrs(_in_totals(obj.dimensions), "dimension")
     # Dimensions with UseInTotals off still appear in Обороты (Addendum).
@@ -289,15 +291,7 @@ def _split(items: list[M.Attribute], role: str, corr: bool, dr: str = "Дт", cr
 
 def _account_fields(ix: ConfigIndex, obj: M.MDObject, side: str = "", kinds: bool = False,
                     stem: str = "Счет", sub: str = "Субконто") -> list[Field]:
-    chart, n, pvh = ix.chart_of_accounts(obj)
-    acc = [t_ref("ChartOfAccounts", chart)] if chart else []
-    val = [M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []
-    kind = [t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else []
-    out = [fixed_field(stem + side, *acc, role="generated")]
-    out += [fixed_field(f"{sub}{side}{i}", *val, role="generated") for i in range(1, n + 1)]
-    if kinds:
-        out += [fixed_field(f"ВидСубконто{side}{i}", *kind, role="generated") for i in range(1, n + 1)]
-    return out
+    return STD.account_fields(obj, ix, side, kinds=kinds, stem=stem, sub=sub, role="generated")
 
 
 def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
@@ -390,8 +384,7 @@ def _base_registers(obj: M.MDObject, ix: ConfigIndex) -> list[M.MDObject]:
 def calculation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
     dims = _attrs(obj.dimensions, "dimension")
-    main = (STD.standard_attributes(obj, ix) + dims + _attrs(obj.resources, "resource")
-            + _attrs(obj.attributes, "attribute") + _common_attributes(obj, ix))
+    main = _register_main(obj, ix)
     out = [QueryTable(ru, en, OBJECT, [], main)]
     if as_bool(obj.props.get("action_period")):
         names = ("Регистратор", "НомерСтроки", "ВидРасчета", "ПериодРегистрации", "ПериодДействия",
