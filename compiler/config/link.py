@@ -184,7 +184,6 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
                                       ", ".join(obj.extended_by)))
     return {
         "name": view.name,
-        "source": view.source,
         "configuration_name": cfg.name,
         "synonym": dict(sorted(cfg.synonym.items())),
         "version": cfg.version,
@@ -214,9 +213,12 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     pairs = _configurations(parsed_by_kind.get(KIND, []))
     if not pairs:
         return
-    infos = [link_view(v, ctx) for v in _views(pairs, ctx)]
+    views = _views(pairs, ctx)
+    infos = [link_view(v, ctx) for v in views]
     ctx.info["configurations"] = infos
     ctx.info["config_order"] = [i["name"] for i in infos]
     ctx.extra["config_platforms"] = {i["name"]: i["platform_version"] for i in infos}
-    ctx.counts["configurations"] = {i["name"]: {"objects": i["objects"], "relations": i["relations"],
-                                                "weak_relations": i["weak_relations"]} for i in infos}
+    # Source paths depend on where the compile ran: kept out of the hashed info, here only.
+    ctx.counts["configurations"] = {i["name"]: {"source": v.source, "objects": i["objects"],
+                                                "relations": i["relations"], "weak_relations": i["weak_relations"]}
+                                    for v, i in zip(views, infos)}
