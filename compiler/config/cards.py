@@ -152,7 +152,7 @@ def _child(c: M.Child | M.TabularSection, cfg: M.Configuration, prop: str = "", 
     return e
 
 
-def _predefined(items: list[M.PredefinedItem]) -> list[dict[str, Any]]:
+def _predefined(items: list[M.PredefinedItem], language: str) -> list[dict[str, Any]]:
     out = []
     for p in items:
         e: dict[str, Any] = {"name": p.name}
@@ -162,8 +162,10 @@ def _predefined(items: list[M.PredefinedItem]) -> list[dict[str, Any]]:
             e["description"] = p.description
         if p.is_folder:
             e["is_folder"] = True
+        if p.props:   # charts: account type, off-balance, value type…
+            e["properties"] = {k: _value(v, language) for k, v in sorted(p.props.items())}
         if p.children:
-            e["children"] = _predefined(p.children)
+            e["children"] = _predefined(p.children, language)
         out.append(e)
     return out
 
@@ -247,7 +249,7 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
         card["other_children"] = {k: [_child(x, cfg) for x in v]
                                   for k, v in sorted(obj.other_children.items()) if v}
     if obj.predefined:
-        card["predefined"] = _predefined(obj.predefined)
+        card["predefined"] = _predefined(obj.predefined, language)
     if obj.subsystems:
         card["subsystems"] = [s.name for s in obj.subsystems]
     if tables:
