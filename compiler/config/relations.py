@@ -5,7 +5,8 @@ movements, based-on, owners, journals' documents, event subscriptions (sources a
 module), scheduled jobs (method's module), defined types, characteristic types, charts used by
 registers, subsystem content, exchange-plan content, functional options, common attributes.
 
-Weak relations (hidden by default) are those that say little about either end:
+Weak relations (hidden by default) are those that say little about either end (an event
+subscription's sources are not: code runs for each of them; only a whole-class source is weak):
 * a type that admits more than ``WIDE_TYPE`` reference targets (wide composite types, a
   whole class such as ``СправочникСсылка`` — expanded to every object of the class — or
   ``ЛюбаяСсылка``, expanded to every object of every reference class);
@@ -120,10 +121,15 @@ def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[R
         yield Rel(path, r, JOURNAL_DOCUMENT)
     cls = obj.cls
     if cls == "EventSubscription":
-        targets, wide = type_targets(p.get("source"), ix)
+        # Code runs when any listed object is written: that says something about each of them,
+        # however many there are. Only a whole class (every catalog…) is weak.
+        src = p.get("source")
+        targets, _ = type_targets(src, ix)
+        whole_class = isinstance(src, M.TypeDescription) and any(
+            not t.name and t.kind in (M.CONFIG_TYPE, M.REF_SET, M.ANY_REF) for t in src.types)
         event = str(p.get("event") or "")
         for t in targets:
-            yield Rel(path, t, SUBSCRIPTION_SOURCE, event, wide)
+            yield Rel(path, t, SUBSCRIPTION_SOURCE, event, whole_class)
         if p.get("handler"):
             module, proc = split_handler(str(p["handler"]))
             yield Rel(path, module, SUBSCRIPTION_HANDLER, proc)
