@@ -142,3 +142,31 @@ def test_sample_relations_in_bundle(bundle):
     assert {"subscription_source", "subscription_handler"} <= kinds
     job = next(d for d in range(len(cat)) if cat.config_name(d) == CONFIG and cat.kind_name(d) == "ScheduledJob")
     assert [n.kind for n in graph.neighbors(job, "out")] == ["scheduled_job_method"]
+
+
+def test_english_script_variant_of_the_sample(tmp_path):
+    """The Designer sample with <ScriptVariant>English: answers in English, both spellings resolve."""
+    import shutil
+    src = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", src)
+    xml = src / "Configuration.xml"
+    text = xml.read_text(encoding="utf-8-sig")
+    assert "<ScriptVariant>Russian</ScriptVariant>" in text
+    xml.write_text(text.replace("<ScriptVariant>Russian</ScriptVariant>",
+                                "<ScriptVariant>English</ScriptVariant>"), encoding="utf-8")
+    result = compile_bundle([src], tmp_path / "out", quiet=True, cache=False)
+    cat = Catalog(Bundle.open(result.bundle_path))
+    reg = cat.find_key(f"{CONFIG}/РегистрНакопления.ОстаткиТоваров")
+    assert cat.titles[reg] == "AccumulationRegister.ОстаткиТоваров"
+    assert cat.lookup("AccumulationRegister.ОстаткиТоваров.BalanceAndTurnovers") == [reg]
+    assert cat.lookup("РегистрНакопления.ОстаткиТоваров.ОстаткиИОбороты") == [reg]
+    card = cat.card(reg)
+    assert card["language"] == "en" and card["class_name"] == "AccumulationRegister"
+    tables = {t["name"]: t for t in card["query_tables"]}
+    bt = tables["AccumulationRegister.ОстаткиТоваров.BalanceAndTurnovers"]
+    assert "КоличествоClosingBalance" in [f["name"] for f in bt["fields"]]
+    assert [f["name"] for f in card["standard_attributes"]] == [
+        "Period", "Recorder", "LineNumber", "Active", "RecordType"]
+    nom = cat.card(cat.find_key(f"{CONFIG}/Справочник.Номенклатура"))
+    desc = next(a for a in nom["attributes"] if a.get("unlimited"))
+    assert desc["type"] == "String (unlimited)" and desc["recipe"].startswith("SUBSTRING(")

@@ -148,3 +148,13 @@ def test_graph_rejects_bad_direction(tmp_path):
     cat, graph, _ = compile_graph(tmp_path, sample())
     with pytest.raises(ValueError):
         graph.neighbors(0, "sideways")
+
+
+def test_bundle_without_graph_has_no_neighbors(tmp_path):
+    ctx = LinkContext(project=Project([]), report=CompileReport())
+    link({"configuration": [(Source("configuration", "designer", tmp_path, "s", {}), sample())]}, ctx)
+    writer = BundleWriter(tmp_path / "b", "t", compiler_version="test")
+    build_docs.build(ctx, writer)                      # no graph builder
+    graph = Graph(Bundle.open(writer.publish()))
+    assert not graph.available
+    assert graph.neighbors(0, "both", include_weak=True) == [] and graph.count(0, "both") == 0
