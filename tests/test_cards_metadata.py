@@ -69,6 +69,8 @@ def test_russian_card_names_and_fields():
     assert comment["recipe"] == "ПОДСТРОКА(Comment, 1, 1024)"
     main = card["query_tables"][0]
     assert main["name"] == "Справочник.Товары" and main["unlimited"] == ["ИмяПредопределенныхДанных", "Comment"]
+    assert main["fields"][-1] == {"name": "Представление", "alias": "Presentation", "role": "virtual",
+                                  "unverified": True}
     doc = docs_by_key(ctx)["Магазин/Документ.Продажа"].card
     assert doc["movements"] == {"registers": ["РегистрНакопления.Stock"]}
     assert doc["tabular_sections"][0]["attributes"][1]["type"] == "Число(15,3)"

@@ -120,10 +120,20 @@ def _tabular_sections(obj: M.MDObject) -> list[QueryTable]:
     return out
 
 
+def virtual_fields(obj: M.MDObject) -> list[Field]:
+    """Fields a query may read but ``*`` does not return (§2.2 note): Представление on tables with
+    Ссылка, МоментВремени on documents. The list is marked unverified by domain-1c.md."""
+    out = [fixed_field("Представление", role="virtual", unverified=True)]
+    if obj.cls in ("Document", "DocumentJournal"):
+        out.append(fixed_field("МоментВремени", M.TypeRef(M.PLATFORM, name="PointInTime"), role="virtual",
+                               unverified=True))
+    return out
+
+
 def _main(obj: M.MDObject, ix: ConfigIndex, extra: list[Field] | None = None) -> QueryTable:
     ru, en = _table(obj)
     fields = STD.standard_attributes(obj, ix) + (extra or []) + _attrs(obj.attributes, "attribute")
-    return QueryTable(ru, en, OBJECT, [], fields + _common_attributes(obj, ix))
+    return QueryTable(ru, en, OBJECT, [], fields + _common_attributes(obj, ix) + virtual_fields(obj))
 
 
 def reference_object(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
@@ -187,7 +197,8 @@ def journal_columns(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
 
 def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + journal_columns(obj, ix))]
+    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + journal_columns(obj, ix)
+                       + virtual_fields(obj))]
 
 
 def constant(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:

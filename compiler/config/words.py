@@ -195,6 +195,7 @@ TYPES = {
     "ТаблицаЗначений": "ValueTable", "СписокЗначений": "ValueList", "ДеревоЗначений": "ValueTree",
     "СтандартныйПериод": "StandardPeriod", "ФиксированныйМассив": "FixedArray", "Массив": "Array",
     "Структура": "Structure", "Соответствие": "Map", "ДинамическийСписок": "DynamicList",
+    "МоментВремени": "PointInTime",
 }
 TYPES_BY_EN = {v: k for k, v in TYPES.items()}
 
