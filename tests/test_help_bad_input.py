@@ -125,3 +125,24 @@ def test_coverage_per_configuration(tmp_path):
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
     assert cov["Древняя"]["status"] == "missing"
     assert ctx.report.sections["help"]["unused_versions"] == []
+
+
+def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample):
+    def query_book(files: dict[str, bytes]) -> bytes:
+        files = dict(files)
+        files.pop("__toc__", None)
+        book = "\ufeff{7,\"SyntaxHelperQueries\",{1,1,{\"#\",\"q\"}},0}".encode()
+        return write_container([("Book", book), ("FileStorage", sample._zip(files))], chain_page=512)
+
+    new_files = sample.build_query()
+    old_files = {k: v for k, v in new_files.items() if k != "StrFind"}
+    new_files["FUTURE"] = "\ufeff<html><body><H1>Функция БУДУЩЕЕ</H1><PRE>БУДУЩЕЕ(&lt;X&gt;)</PRE></body></html>".encode()
+    old = _write(tmp_path, "old/shquery_ru.hbk", query_book(old_files))
+    new = _write(tmp_path, "new/shquery_ru.hbk", query_book(new_files))
+    import subprocess
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "compare_help_books.py"), str(old), str(new), "--all"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert any(l.startswith("function\tБУДУЩЕЕ\t") and l.endswith("MISSING VERSION") for l in lines), lines
+    assert any(l.startswith("function\tСТРНАЙТИ\t") and l.endswith("8.3.20") for l in lines), lines
