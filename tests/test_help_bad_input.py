@@ -3,9 +3,7 @@ sources still compile."""
 from __future__ import annotations
 
 import importlib.util
-import io
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest

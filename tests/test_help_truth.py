@@ -7,7 +7,6 @@ publish) and the checks read the published bundle through ``Catalog``, as the se
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

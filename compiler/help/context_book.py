@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .hbk import Book, normalize_path
-from .pages import PageRecord, Variant, parse_page, split_bilingual
+from .pages import PageRecord, parse_page, split_bilingual
 
 GLOBAL_RU = "Глобальный контекст"
 GLOBAL_EN = "Global context"
@@ -185,7 +185,3 @@ def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str])
     return ElementRecord(name, kind, path, node_id, name_en, owner_ru, owner_en, member_ru,
                          member_en if kind != "constructor" else None, rec=rec,
                          generic=member_ru.startswith("<"))
-
-
-def variant_param_counts(variants: list[Variant]) -> list[int]:
-    return [len(v.params) for v in variants]

@@ -19,9 +19,6 @@ from .brace import BraceError, parse_bytes
 
 __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 
-_ELEMENTS = ("Book", "FileStorage", "PackBlock")
-
-
 class HelpBookError(Exception):
     """The help book cannot be used at all; the message names the book and the element."""
 

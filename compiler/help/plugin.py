@@ -48,10 +48,7 @@ def detect(path: Path) -> str | None:
 
 def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
     name = source.name
-    try:
-        book = open_book(source.path, label=name)
-    except HelpBookError as e:
-        raise HelpBookError(str(e)) from None
+    book = open_book(source.path, label=name)      # HelpBookError names the book and element
     n_warn = 0
 
     def warn(page: str, message: str) -> None:
