@@ -46,7 +46,7 @@ def _variants(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]
     out = []
     for k, idx in sorted(seen.items(), key=lambda kv: kv[1]):
         present = [k in keys for keys in per_book_keys]
-        spans = presence_runs(present, book_versions)
+        spans = presence_runs(present, book_versions, m.span)
         for b in spans:
             out.append({**protos[idx], **b.as_dict()})
     return out
@@ -55,7 +55,7 @@ def _variants(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]
 def _availability(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]]:
     vals = [(tuple(r.rec.availability), r.rec.availability_note) if r is not None and r.rec else None
             for r in m.per_book]
-    return [{"value": list(v[0]), "note": v[1], **b.as_dict()} for v, b in runs(vals, book_versions)
+    return [{"value": list(v[0]), "note": v[1], **b.as_dict()} for v, b in runs(vals, book_versions, m.span)
             if v[0] or v[1]]
 
 
@@ -63,7 +63,7 @@ def _deprecation(m: MergedElement, book_versions: list[str]) -> list[dict[str, A
     vals = [(r.rec.deprecated_since, tuple(r.replacement)) if r is not None and r.rec and r.rec.deprecated
             else None for r in m.per_book]
     out = []
-    for v, b in runs(vals, book_versions):
+    for v, b in runs(vals, book_versions, m.span):
         out.append({"deprecated_since": v[0], "replacement": list(v[1]),
                     "replacement_keys": [platform_key(x) for x in v[1]],
                     "marked_since": b.since, "until": b.until})
