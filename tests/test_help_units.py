@@ -109,3 +109,16 @@ def test_packblock_without_body_falls_back_to_file_storage(tmp_path):
     res = compile_bundle([book], tmp_path / "out", cache=False, quiet=True)
     assert any(w.object == "PackBlock" and "no table of contents" in w.message for w in res.report.warnings)
     assert res.report.sections["help"]["books"][0]["elements"] > 30
+
+
+def test_unknown_chapter_is_kept_and_named():
+    page = NEW.replace("<HR>", '<p class="V8SH_chapter">Странная глава:</p>Текст главы.<HR>')
+    rec, _ = parse_page(page, "p.html")
+    assert rec.unknown_chapters == ["Странная глава"] and "Текст главы." in rec.notes
+
+
+def test_language_book_page_without_owner_title():
+    page = ('<H1 class=V8SH_pagetitle>Строка (String)</H1><p class="V8SH_chapter">Описание:</p>Текст.'
+            '<p class="V8SH_chapter">Пример:</p><pre class="V8SH_codesample">А = "x";</pre><HR>')
+    rec, _ = parse_page(page, "def_String")
+    assert rec.page_title == "Строка (String)" and rec.examples == ['А = "x";']

@@ -19,7 +19,7 @@ GLOBAL_RU = "Глобальный контекст"
 GLOBAL_EN = "Global context"
 
 ELEMENT_KINDS = ("global_context", "global_method", "global_property", "global_event", "type",
-                 "enum", "method", "property", "event", "constructor", "enum_value")
+                 "enum", "method", "property", "event", "constructor", "enum_value", "language")
 
 
 @dataclass
@@ -67,8 +67,13 @@ def _resolve_href(href: str, page: str) -> str | None:
     return normalize_path(posixpath.normpath(posixpath.join(base, h.replace("\\", "/"))))
 
 
-def read_context_book(book: Book, warn: Warn) -> tuple[list[ElementRecord], dict[str, int]]:
-    """All elements of a shcntx-style book, plus counts (pages, catalogs, skipped…)."""
+def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
+                      ) -> tuple[list[ElementRecord], dict[str, int]]:
+    """All elements of a shcntx-style book, plus counts (pages, catalogs, skipped…).
+
+    ``warn(page, message)`` gets page problems; ``unknown(page, what)`` gets chapters the
+    parser does not know (kept as notes), defaulting to ``warn``.
+    """
     counts = {"pages": 0, "catalogs": 0, "broken_pages": 0, "pages_outside_toc": 0}
     visited: set[str] = set()
     items: list[tuple[int | None, str]] = []
@@ -101,6 +106,8 @@ def read_context_book(book: Book, warn: Warn) -> tuple[list[ElementRecord], dict
         rec, page_warnings = parse_page(text, path)
         for w in page_warnings:
             warn(path, w)
+        for chapter in rec.unknown_chapters:
+            (unknown or warn)(path, f"chapter {chapter!r}")
         if not rec.title and not rec.page_title:
             counts["broken_pages"] += 1
             continue
@@ -149,6 +156,10 @@ def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str])
         page_ru, page_en = split_bilingual(rec.page_title)
         if path == "objects/Global context.html" or page_ru == GLOBAL_RU:
             return ElementRecord(GLOBAL_RU, "global_context", path, node_id, page_en or GLOBAL_EN, rec=rec)
+        if set(rec.chapters) - {"Свойства", "Методы", "События", "Конструкторы", "Значения"}:
+            # A page with a title and chapters but no V8SH_title: a language-book page
+            # (shlang: primitive types, statements, operators, directives).
+            return ElementRecord(page_ru, "language", path, node_id, page_en, rec=rec)
         return None                                    # a catalog/section page
     if not rec.heading:
         if title_ru == GLOBAL_RU or path == "objects/Global context.html":
