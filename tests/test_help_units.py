@@ -122,3 +122,20 @@ def test_language_book_page_without_owner_title():
             '<p class="V8SH_chapter">Пример:</p><pre class="V8SH_codesample">А = "x";</pre><HR>')
     rec, _ = parse_page(page, "def_String")
     assert rec.page_title == "Строка (String)" and rec.examples == ['А = "x";']
+
+
+def test_same_full_name_twice_in_one_book_keeps_both():
+    from v8atlas.compiler.help.context_book import ElementRecord
+    from v8atlas.compiler.help.merge import merge_books
+    from v8atlas.compiler.help.cards import platform_doc
+    a = ElementRecord("Форма", "type", "objects/c1/Form.html", 1, "Form")
+    b = ElementRecord("Форма", "type", "objects/c2/Form.html", 2, "Form")
+    for el in (a, b):
+        el.rec, _ = parse_page(f'<h1 class="V8SH_pagetitle">Форма (Form)</h1><p class="V8SH_title">Форма (Form)</p>'
+                               f'<p class="V8SH_chapter">Описание:</p>{el.page}<HR>', el.page)
+    warnings = []
+    versions, merged = merge_books([("8.3.23", [a, b]), ("8.3.24", [a, b])], lambda v, m: warnings.append(m))
+    keys = sorted(platform_doc(m, versions, {}, True).key for m in merged)
+    assert keys == ["platform/Форма#type", "platform/Форма#type2"]
+    assert len(merged) == 2 and all(m.present_in(versions) == versions for m in merged)
+    assert warnings and "occurrence #2" in warnings[0]

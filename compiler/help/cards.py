@@ -15,9 +15,12 @@ QUERY_PREFIX = "Запрос"
 QUERY_PREFIX_EN = "Query"
 
 
-def platform_key(name: str, kind: str = "", *, shared: bool = False) -> str:
+def platform_key(name: str, kind: str = "", *, shared: bool = False, duplicate: int = 0) -> str:
     """``platform/Массив.Найти``; a name two kinds share (property and method ИнтернетПрокси.Пароль)
-    gets ``#kind`` on both keys so that each stays addressable."""
+    gets ``#kind`` on both keys so that each stays addressable; a repeated name of one kind gets
+    ``#kind2``, ``#kind3`` on its repeats."""
+    if duplicate:
+        return f"platform/{name}#{kind}{duplicate + 1}"
     return f"platform/{name}#{kind}" if shared else f"platform/{name}"
 
 
@@ -128,7 +131,7 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "description": "\n".join(x for x in [rec.description, *(v["description"] for v in card["variants"])] if x),
         "params": " ".join(param_names),
     }
-    return Doc(domain=PLATFORM, key=platform_key(m.name, m.kind, shared=shared_name), kind=m.kind, title=m.name,
+    return Doc(domain=PLATFORM, key=platform_key(m.name, m.kind, shared=shared_name, duplicate=m.duplicate), kind=m.kind, title=m.name,
                card=card, names=names, fields=fields, since=V.short(m.since) if m.since else None,
                until=m.until)
 

@@ -67,6 +67,7 @@ class MergedElement:
     since: str | None = None
     since_source: str | None = None                  # "mark" | "books" | None
     until: str | None = None
+    duplicate: int = 0                               # n-th repeat of a full name within one version
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -104,10 +105,19 @@ def merge_books(books: list[tuple[str, list[ElementRecord]]],
                 m = merged.setdefault(key, MergedElement(el.name, el.kind, [None] * len(books)))
                 if key not in order:
                     order.append(key)
-            if m.per_book[i] is not None:
-                warn(version, f"element {el.name!r} appears twice in the {version} books "
-                              f"({m.per_book[i].page}, {el.page}); kept the first")
-                continue
+            dup = 0
+            while m.per_book[i] is not None:
+                # The same full name twice in one version (two sections documenting a type
+                # of the same name): keep both, the n-th occurrence merges with the n-th of
+                # the other versions.
+                dup += 1
+                key = f"{el.name}\0{el.kind}\0{dup}"
+                m = merged.setdefault(key, MergedElement(el.name, el.kind, [None] * len(books), duplicate=dup))
+                if key not in order:
+                    order.append(key)
+            if dup:
+                warn(version, f"element {el.name!r} ({el.kind}) appears {dup + 1} times in the {version} "
+                              f"books; {el.page} is kept as occurrence #{dup + 1}")
             m.per_book[i] = el
     for m in (merged[k] for k in order):
         _bounds(m, book_versions)
