@@ -207,3 +207,18 @@ def test_report_section_and_info(compiled):
     info = cat.bundle.manifest["info"]["help"] if hasattr(cat.bundle, "manifest") else None
     if info is not None:
         assert info["query_versions"] == ["8.3.27.2130"]
+
+
+def test_query_tables_are_not_in_search_fields():
+    from v8atlas.compiler.help import link as help_link, plugin
+    from v8atlas.compiler.pipeline import LinkContext
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    project = discover([data_path("help", "8.3.27.2130", "shquery_ru.hbk")])
+    ctx = LinkContext(project=project, report=CompileReport())
+    ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
+    help_link.link(ctx.parsed, ctx)
+    case = next(d for d in ctx.docs if d.key == "query/Запрос.ВЫБОР")
+    text = " ".join(case.fields.values())
+    assert "Вычисляет одно из значений" in text and "Крупная" not in text
+    assert any("Крупная" in cell for row in case.card["tables"][0]["rows"] for cell in row)
