@@ -139,3 +139,27 @@ def test_same_full_name_twice_in_one_book_keeps_both():
     assert keys == ["platform/Форма#type", "platform/Форма#type2"]
     assert len(merged) == 2 and all(m.present_in(versions) == versions for m in merged)
     assert warnings and "occurrence #2" in warnings[0]
+
+
+def test_pages_without_owner_titles_are_still_classified(tmp_path):
+    import re
+    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    files = mod.build_context(mod.MID, False)
+    strip = lambda b: re.sub(rb'<p class="V8SH_(title|heading)">.*?</p>', b"", b)   # noqa: E731
+    member = next(k for k in files if k.endswith(".html") and "/Array/methods/Find" in k)
+    files[member] = strip(files[member])
+    files["objects/catalog2/Array.html"] = strip(files["objects/catalog2/Array.html"])
+    book = tmp_path / "8.3.23" / "shcntx_ru.hbk"
+    book.parent.mkdir()
+    book.write_bytes(mod.make_book(files, "SyntaxHelperContext", "x"))
+    res = compile_bundle([book], tmp_path / "out", cache=False, quiet=True)
+    from v8atlas.formats import Bundle
+    from v8atlas.formats.catalog import Catalog
+    cat = Catalog(Bundle.open(res.bundle_path))
+    d = cat.find_key("platform/Массив.Найти")
+    assert d is not None and cat.kind_name(d) == "method" and cat.card(d)["owner_en"] == "Array"
+    t = cat.find_key("platform/Массив")
+    assert t is not None and cat.kind_name(t) == "type"

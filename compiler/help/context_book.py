@@ -146,8 +146,22 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
     return elements, counts
 
 
+def _fill_missing_titles(rec: PageRecord) -> None:
+    """A member page without V8SH_title/heading: owner and member from the page title."""
+    if rec.title or not rec.page_title or _kind_from_path(rec.path) is None:
+        return
+    ru, en = split_bilingual(rec.page_title)
+    if "." not in ru:
+        return
+    owner_ru, member_ru = ru.split(".", 1)
+    owner_en, member_en = en.split(".", 1) if en and "." in en else (None, None)
+    rec.title = f"{owner_ru} ({owner_en})" if owner_en else owner_ru
+    rec.heading = rec.heading or (f"{member_ru} ({member_en})" if member_en else member_ru)
+
+
 def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str]) -> ElementRecord | None:
     node = book.toc.get(node_id) if node_id is not None else None
+    _fill_missing_titles(rec)
     title_ru, title_en = split_bilingual(rec.title) if rec.title else (None, None)
     if node is not None and title_en is None and not rec.heading:
         title_en = node.titles.get("en")
@@ -156,11 +170,15 @@ def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str])
         page_ru, page_en = split_bilingual(rec.page_title)
         if path == "objects/Global context.html" or page_ru == GLOBAL_RU:
             return ElementRecord(GLOBAL_RU, "global_context", path, node_id, page_en or GLOBAL_EN, rec=rec)
-        if set(rec.chapters) - {"Свойства", "Методы", "События", "Конструкторы", "Значения"}:
-            # A page with a title and chapters but no V8SH_title: a language-book page
-            # (shlang: primitive types, statements, operators, directives).
-            return ElementRecord(page_ru, "language", path, node_id, page_en, rec=rec)
-        return None                                    # a catalog/section page
+        if not rec.chapters:
+            return None                                # a catalog/section page
+        if path.startswith("objects/") and _kind_from_path(path) is None:
+            # A shcntx type/enum page that lacks V8SH_title: the page title names it.
+            kind = "enum" if rec.enum_values or page_ru in enums else "type"
+            return ElementRecord(page_ru, kind, path, node_id, page_en, rec=rec, generic="<" in page_ru)
+        # Title and chapters but no V8SH_title outside objects/: a language-book page
+        # (shlang: primitive types, statements, operators, directives).
+        return ElementRecord(page_ru, "language", path, node_id, page_en, rec=rec)
     if not rec.heading:
         if title_ru == GLOBAL_RU or path == "objects/Global context.html":
             return ElementRecord(GLOBAL_RU, "global_context", path, node_id, title_en or GLOBAL_EN, rec=rec)
