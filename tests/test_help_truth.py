@@ -204,9 +204,11 @@ def test_report_section_and_info(compiled):
     section = result.report.sections["help"]
     assert section["platform_versions_loaded"] == ["8.3.5.1570", "8.3.23.1997", "8.3.27.2130"]
     assert {b["version_source"] for b in section["books"]} == {"path"}
-    info = cat.bundle.manifest["info"]["help"] if hasattr(cat.bundle, "manifest") else None
-    if info is not None:
-        assert info["query_versions"] == ["8.3.27.2130"]
+    info = cat.bundle.info["help"]
+    assert info["platform_versions"] == ["8.3.5.1570", "8.3.23.1997", "8.3.27.2130"]
+    assert info["query_versions"] == ["8.3.27.2130"]
+    assert sorted(b["elements"] for b in info["books"].values()) == [117, 1006, 1409, 1430]
+    assert cat.bundle.counts["help_query_elements"] == 117
 
 
 def test_query_tables_are_not_in_search_fields():
