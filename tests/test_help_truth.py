@@ -86,6 +86,9 @@ def test_every_platform_element_of_every_book(compiled, truth):
                     problems.append(f"{where}: replacement {dep[0]['replacement']!r} != {t.get('replacement')!r}")
             if "param_counts" in t:
                 variants = [v for v in card["variants"] if valid_at(v, version)]
+                newest = version == truth["cross_version"]["versions"][-1]
+                if newest and [len(v["params"]) for v in variants] != t["param_counts"]:
+                    problems.append(f"{where}: variants not in page order of the newest book")
                 if sorted(len(v["params"]) for v in variants) != sorted(t["param_counts"]):
                     problems.append(f"{where}: param counts {[len(v['params']) for v in variants]} != {t['param_counts']}")
                 else:

@@ -46,8 +46,14 @@ def _variants(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]
                                            returns_description=r.rec.returns_description)
                 keys.append(k)
         per_book_keys.append(keys)
+    def order(k: tuple) -> tuple[int, int]:
+        # Variants of the newest book first, in its page order; older-only variants after.
+        last = max(i for i, keys in enumerate(per_book_keys) if k in keys)
+        return -last, per_book_keys[last].index(k)
+
     out = []
-    for k, idx in sorted(seen.items(), key=lambda kv: kv[1]):
+    for k in sorted(seen, key=order):
+        idx = seen[k]
         present = [k in keys for keys in per_book_keys]
         spans = presence_runs(present, book_versions, m.span)
         for b in spans:
