@@ -139,10 +139,12 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     missing_class = 0
     for d in docs:
         fields = dict(d.fields)
-        if d.domain == "metadata" and "class" not in fields and d.kind in class_words:
-            # Class words belong to the metadata documents; fill in if a domain left them out.
-            fields["class"] = class_words[d.kind]
-            missing_class += 1
+        if d.domain == "metadata" and d.kind in class_words:
+            # Class words come with the metadata documents; ours (classes.json, spaced so
+            # "регистр сведений" matches word by word) are added, and count when they were absent.
+            if not fields.get("class"):
+                missing_class += 1
+            fields["class"] = f"{fields.get('class') or ''} {class_words[d.kind]}".strip()
         wholes = set()
         phrases = [p for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")]
         for nm in (d.title, *d.names):
