@@ -32,7 +32,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
-from v8atlas.formats.text import analyze, deletions, index_terms, phrase_key
+from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -115,6 +115,7 @@ def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarra
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
     n = len(docs)
+    stop = stem_stop_words()
     classes = load_classes()
     class_words = {c["kind"]: " ".join(c["ru"] + c["en"]) for c in classes["classes"]}
 
@@ -145,18 +146,22 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             if not fields.get("class"):
                 missing_class += 1
             fields["class"] = f"{fields.get('class') or ''} {class_words[d.kind]}".strip()
-        wholes = set()
-        phrases = [p for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")]
+        phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
         for nm in (d.title, *d.names):
-            phrases.append(nm)
-            if nm.count(".") == 1:
+            dots = nm.count(".")
+            if dots == 0:
+                phrases.add(nm)
+            elif dots == 1:
                 # The object's or member's own name: "РегистрСведений.КурсыВалют" → КурсыВалют,
                 # "Глобальный контекст.СтрДлина" → СтрДлина. Deeper addresses (a register's
-                # virtual table) are not the object itself.
-                phrases.append(nm.rsplit(".", 1)[1])
+                # virtual table) are not the object itself; exact names find those.
+                phrases.add(nm)
+                phrases.add(nm.rsplit(".", 1)[1])
+        wholes = set()
         for p in phrases:
-            wholes.add(phrase_key(p))
-            wholes.add(phrase_key(p, ordered=True))
+            stems = [t for t in analyze(p) if t not in stop]
+            wholes.add(whole_key(stems))
+            wholes.add(whole_key(stems, ordered=True))
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
@@ -231,7 +236,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     doc_index: dict[str, int] = ctx.extra.get("doc_index", {})
     aliases: dict[str, set[int]] = {}
     for a in ctx.extra.get("search_aliases", []):
-        key = " ".join(analyze(a["phrase"]))
+        key = " ".join(t for t in analyze(a["phrase"]) if t not in stop)
         ids = {doc_index[k] for k in a["keys"] if k in doc_index}
         if key and ids:
             aliases.setdefault(key, set()).update(ids)
