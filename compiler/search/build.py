@@ -154,8 +154,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             elif dots == 1:
                 # The object's or member's own name: "РегистрСведений.КурсыВалют" → КурсыВалют,
                 # "Глобальный контекст.СтрДлина" → СтрДлина. Deeper addresses (a register's
-                # virtual table) are not the object itself; exact names find those.
-                phrases.add(nm)
+                # virtual table) are not the object itself; exact names find those. A metadata
+                # class prefix stays out: "общий модуль пользователи" names a class, not a name.
+                if d.domain != "metadata":
+                    phrases.add(nm)
                 phrases.add(nm.rsplit(".", 1)[1])
         wholes = set()
         for p in phrases:
