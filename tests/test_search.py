@@ -7,7 +7,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from search_sets.standin import build_bundle
+try:   # tests/ is a package once tests/__init__.py exists (other branches add it)
+    from tests.search_sets.standin import build_bundle
+except ImportError:
+    from search_sets.standin import build_bundle
 from v8atlas.cli import main
 from v8atlas.compiler.documents import Doc
 from v8atlas.formats import Bundle

@@ -23,7 +23,10 @@ def real_bundle(tmp_path_factory) -> Path:
     for mod in ("v8atlas.compiler.config.plugin", "v8atlas.compiler.help.plugin"):
         if importlib.util.find_spec(mod) is None:
             pytest.skip(f"{mod} is not in this checkout")
-    realdata = pytest.importorskip("realdata")
+    try:
+        from tests import realdata
+    except ImportError:
+        realdata = pytest.importorskip("realdata")
     ssl = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
     help_dir = realdata.data_path("help")
     from v8atlas.compiler.pipeline import compile_bundle
