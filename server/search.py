@@ -552,21 +552,24 @@ class Searcher:
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
+            page_docs = docs.tolist()
             for slot in plan.slots:
-                done = np.zeros(len(docs), dtype=bool)
+                todo = set(range(len(page_docs)))
                 for a in slot.alts:
                     lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
                     plist = self.post_doc[lo:hi]
-                    pos = plist.searchsorted(docs)
-                    ok = (pos < len(plist)) & ~done
-                    ok[ok] &= plist[pos[ok]] == docs[ok]
-                    if not ok.any():
-                        continue
-                    term = self.terms[a.term]
-                    for j in np.flatnonzero(ok).tolist():
-                        d = int(docs[j])
+                    # One vectorised bisection per term; then plain Python on ≤ limit items.
+                    pos = plist.searchsorted(docs).tolist()
+                    term = None
+                    for j in list(todo):
+                        p = pos[j]
+                        if p >= hi - lo or int(plist[p]) != page_docs[j]:
+                            continue
+                        todo.discard(j)
+                        d = page_docs[j]
+                        term = term or self.terms[a.term]
                         if not term.startswith("="):
-                            m = int(self.post_fields[lo + int(pos[j])])
+                            m = int(self.post_fields[lo + p])
                             names = self._mask_names.get(m)
                             if names is None:
                                 names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
@@ -575,8 +578,7 @@ class Searcher:
                             matched[d].append(f"{term} in {names}")
                         if a.reason:
                             why[d].append(a.reason)
-                    done |= ok
-                    if done.all():
+                    if not todo:
                         break
             for d, _ in page:
                 if matched[d]:
