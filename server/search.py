@@ -451,7 +451,9 @@ class Searcher:
                 docs = self.post_doc[lo:hi]
                 best[docs] = np.maximum(best[docs], self.post_imp[lo:hi] * np.float32(a.weight))
                 touched.append(docs)
-            docs = np.unique(np.concatenate(touched))
+            # The union of the alternatives' documents: a scan of the dense array is cheaper
+            # than sorting the postings while the corpus is small.
+            docs = np.flatnonzero(best) if n <= 200_000 else np.unique(np.concatenate(touched))
             score[docs] += best[docs]
             if slot.required:
                 covered[docs] += 1.0
@@ -467,12 +469,18 @@ class Searcher:
             s = s * (0.25 + 0.75 * cov * cov)
         s = s * self.prior[cand]
         if plan.kinds:
-            s = s * np.where(np.isin(self.catalog.kind[cand], list(plan.kinds)), CLASS_BOOST, 1.0)
+            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, 1.0)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.data_question and self._data_kinds:
-            s = s * np.where(np.isin(self.catalog.kind[cand], list(self._data_kinds)), DATA_BOOST, 1.0)
+            s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
         return cand, s.astype(np.float64)
+
+    def _kind_table(self, kinds: set[int]) -> np.ndarray:
+        """kind index → bool, for one vectorised lookup per candidate array."""
+        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
+        table[[k for k in kinds if k < len(table)]] = True
+        return table
 
     def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
         common: np.ndarray | None = None
