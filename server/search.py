@@ -71,6 +71,7 @@ class _Alt:
     term: int          # term id
     weight: float
     reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
+    text: str = ""     # the term itself when known (saves decoding it from the table)
 
 
 @dataclass
@@ -287,7 +288,7 @@ class Searcher:
         for k, i in enumerate(kept):
             alts = slots[k].alts
             # A word not in the dictionary stands in by its best correction (prefix/typo).
-            base.append([self.terms[alts[0].term] if alts else "\x00"])   # \x00: never a term
+            base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
         variants: list[tuple[list[list[str]], str]] = [(base, "")]
         for pos, length, other, reason in subs:
             for v, why in list(variants):
@@ -314,7 +315,7 @@ class Searcher:
                     t = self.terms.find(key)
                     if t >= 0 and t not in found:
                         w = W_WHOLE * (1.0 if not why else W_SYNONYM)
-                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""))
+                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
         if not found:
             return None
         return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
@@ -322,15 +323,15 @@ class Searcher:
     def _alternatives(self, term: str, surface: str) -> list[_Alt]:
         t = self.terms.find(term)
         if t >= 0:
-            alts = [_Alt(t, W_EXACT_TERM, "")]
+            alts = [_Alt(t, W_EXACT_TERM, "", term)]
             if surface != term:
                 # Snowball stems some words of a family apart; the surface form may meet them.
                 s = self.terms.find(surface)
                 if s >= 0:
-                    alts.append(_Alt(s, W_EXACT_TERM, ""))
+                    alts.append(_Alt(s, W_EXACT_TERM, "", surface))
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
-            return [_Alt(s, W_EXACT_TERM, "")]
+            return [_Alt(s, W_EXACT_TERM, "", surface)]
         alts: list[_Alt] = []
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
@@ -575,7 +576,7 @@ class Searcher:
                             continue
                         todo.discard(j)
                         d = page_docs[j]
-                        term = term or self.terms[a.term]
+                        term = term or a.text or self.terms[a.term]
                         if not term.startswith("="):
                             m = int(self.post_fields[lo + p])
                             names = self._mask_names.get(m)
