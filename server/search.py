@@ -80,6 +80,7 @@ class _Slot:
     alts: list[_Alt]
     required: bool = True          # counts for coverage (bonus slots do not)
     conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
+    covers: int = 0                # words of the query this bonus slot stands for (coverage)
 
 
 @dataclass
@@ -407,7 +408,10 @@ class Searcher:
                             # A phrase of another length counts only where all its words occur.
                             alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason)
                                     for tid in ids]
-                            slots.append(_Slot(label, alts, required=False, conj=True))
+                            # "учетные записи" ↔ "пользователь": a document with the synonym
+                            # covers the words it replaces.
+                            covers = sum(1 for k in range(i, i + length) if slots[k].required)
+                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers))
         return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
@@ -435,7 +439,9 @@ class Searcher:
             if slot.required:
                 required += 1
             if slot.conj:
-                self._add_conj(slot, score)
+                common = self._add_conj(slot, score)
+                if slot.covers and common is not None:
+                    covered[common] += float(slot.covers)
                 continue
             if len(slot.alts) == 1:
                 a = slot.alts[0]
@@ -483,7 +489,8 @@ class Searcher:
         table[[k for k in kinds if k < len(table)]] = True
         return table
 
-    def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
+    def _add_conj(self, slot: _Slot, score: np.ndarray) -> np.ndarray | None:
+        """Add a phrase slot's impacts where all its words occur; returns those documents."""
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
@@ -492,9 +499,10 @@ class Searcher:
             docs = self.post_doc[lo:hi]
             common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
             if not len(common):
-                return
+                return None
         for docs, imp in parts:
             score[common] += imp[np.searchsorted(docs, common)]
+        return common
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
                 kind: str | Iterable[str] | None, platform_version: str | None,
