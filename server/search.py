@@ -81,6 +81,7 @@ class _Slot:
     required: bool = True          # counts for coverage (bonus slots do not)
     conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
     covers: int = 0                # words of the query this bonus slot stands for (coverage)
+    span: range = range(0)         # the word slots a synonym phrase slot stands in for
 
 
 @dataclass
@@ -411,7 +412,8 @@ class Searcher:
                             # "учетные записи" ↔ "пользователь": a document with the synonym
                             # covers the words it replaces.
                             covers = sum(1 for k in range(i, i + length) if slots[k].required)
-                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers))
+                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers,
+                                               span=range(i, i + length)))
         return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
@@ -431,7 +433,9 @@ class Searcher:
         score = np.zeros(n, dtype=np.float32)
         covered = np.zeros(n, dtype=np.float32)
         required = 0
+        slot_docs: list[np.ndarray | None] = []      # documents each word slot matched
         for slot in plan.slots:
+            slot_docs.append(None)
             if not slot.alts:
                 if slot.required:
                     required += 1
@@ -439,7 +443,10 @@ class Searcher:
             if slot.required:
                 required += 1
             if slot.conj:
-                common = self._add_conj(slot, score)
+                # Only for documents the replaced words themselves missed: a synonym phrase
+                # stands in for its words, it does not add to them.
+                seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
+                common = self._add_conj(slot, score, np.concatenate(seen) if seen else None)
                 if slot.covers and common is not None:
                     covered[common] += float(slot.covers)
                 continue
@@ -448,6 +455,7 @@ class Searcher:
                 lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
                 docs = self.post_doc[lo:hi]
                 score[docs] += self.post_imp[lo:hi] * np.float32(a.weight)
+                slot_docs[-1] = docs
                 if slot.required:
                     covered[docs] += 1.0
                 continue
@@ -462,6 +470,7 @@ class Searcher:
             # than sorting the postings while the corpus is small.
             docs = np.flatnonzero(best) if n <= 200_000 else np.unique(np.concatenate(touched))
             score[docs] += best[docs]
+            slot_docs[-1] = docs
             if slot.required:
                 covered[docs] += 1.0
         cand = np.flatnonzero(score > 0)
@@ -489,8 +498,10 @@ class Searcher:
         table[[k for k in kinds if k < len(table)]] = True
         return table
 
-    def _add_conj(self, slot: _Slot, score: np.ndarray) -> np.ndarray | None:
-        """Add a phrase slot's impacts where all its words occur; returns those documents."""
+    def _add_conj(self, slot: _Slot, score: np.ndarray, exclude: np.ndarray | None
+                  ) -> np.ndarray | None:
+        """Add a phrase slot's impacts where all its words occur (except ``exclude``);
+        returns those documents."""
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
@@ -498,6 +509,10 @@ class Searcher:
             parts.append((self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)))
             docs = self.post_doc[lo:hi]
             common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
+            if not len(common):
+                return None
+        if exclude is not None and len(exclude):
+            common = common[~np.isin(common, exclude)]
             if not len(common):
                 return None
         for docs, imp in parts:
