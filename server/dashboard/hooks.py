@@ -1,0 +1,81 @@
+"""The few things the dashboard needs from the server, each behind one small adapter.
+
+The server (server/app.py, server/auth.py, server/state.py) is another engineer's code; when
+a hook is missing here, the adapter falls back to the documented environment variables so the
+dashboard still works (and the fallback is named in docs/dashboard.md).
+"""
+from __future__ import annotations
+
+import inspect
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+
+def configured_tokens(app: Any) -> tuple[str | None, str | None]:
+    """(API_TOKEN, ADMIN_TOKEN) as the server uses them; empty means "not set"."""
+    try:
+        from v8atlas.server import auth  # type: ignore[attr-defined]
+        getter = getattr(auth, "configured_tokens", None)
+        if getter is not None:
+            api, admin = getter(app)
+            return api or None, admin or None
+    except ImportError:
+        pass
+    return os.environ.get("API_TOKEN") or None, os.environ.get("ADMIN_TOKEN") or None
+
+
+def register_session_validator(app: Any, validator: Callable[[Any], str | None]) -> bool:
+    """Let the server's token middleware accept a dashboard session for /api reads."""
+    try:
+        from v8atlas.server import auth  # type: ignore[attr-defined]
+    except ImportError:
+        return False
+    register = getattr(auth, "register_session_validator", None)
+    if register is None:
+        return False
+    params = inspect.signature(register).parameters
+    if len(params) >= 2:
+        register(app, validator)
+    else:
+        register(validator)
+    return True
+
+
+def current_bundle(state: Any) -> Any:
+    for attr in ("bundle", "current_bundle"):
+        value = getattr(state, attr, None)
+        if callable(value) and not hasattr(value, "manifest"):
+            value = value()
+        if value is not None and hasattr(value, "manifest"):
+            return value
+    snapshot = getattr(state, "current", None)
+    snapshot = snapshot() if callable(snapshot) else snapshot
+    return getattr(snapshot, "bundle", None)
+
+
+def bundles_dir(state: Any) -> Path | None:
+    for attr in ("bundles_dir", "bundles", "root"):
+        value = getattr(state, attr, None)
+        if isinstance(value, (str, os.PathLike)):
+            return Path(value)
+    bundle = current_bundle(state)
+    return Path(bundle.path).parent if bundle is not None else None
+
+
+def state_sources(state: Any) -> list[str] | None:
+    value = getattr(state, "sources", None)
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, (str, os.PathLike)) for v in value):
+        return [str(v) for v in value]
+    return None
+
+
+async def reload(state: Any) -> str:
+    """Switch the server to the newest bundle (the logic of POST /admin/reload)."""
+    fn = getattr(state, "reload", None)
+    if fn is None:
+        raise RuntimeError("this server's state has no reload(); restart the server to serve the new bundle")
+    result = fn()
+    if inspect.isawaitable(result):
+        result = await result
+    return "" if result is None else str(result)

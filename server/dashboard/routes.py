@@ -1,0 +1,375 @@
+"""Dashboard routes: page shells, login/logout, bundle facts, alias writes, recompile + reload."""
+from __future__ import annotations
+
+import asyncio
+import calendar
+import hmac
+import json
+import logging
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from aiohttp import web
+
+from . import aliases, hooks, pages
+from .rebuild import RebuildUnavailable, plan_sources, run_compile
+from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
+
+log = logging.getLogger("v8atlas.dashboard")
+
+PAGES = ("sources", "search", "card", "graph", "alias")
+MAX_FORM_BYTES = 64 * 1024
+DASHBOARD_KEY = web.AppKey("v8atlas_dashboard", object)
+
+
+class Dashboard:
+    def __init__(self, app: web.Application, state: Any) -> None:
+        self.app = app
+        self.state = state
+        self.api_token, self.admin_token = hooks.configured_tokens(app)
+        self.codec = SessionCodec(derive_secret(self.api_token, self.admin_token, env_secret()))
+        self.rebuild_lock = asyncio.Lock()
+        self.last_rebuild: dict[str, Any] | None = None
+
+    # -- who is asking -------------------------------------------------------------------
+    @property
+    def reads_open(self) -> bool:
+        return not self.api_token and not self.admin_token
+
+    def session_of(self, request: web.Request) -> Session | None:
+        """The valid session, None without a cookie; SessionInvalid for a bad one."""
+        cookie = request.cookies.get(COOKIE_NAME)
+        if not cookie:
+            return None
+        session = self.codec.verify(cookie)
+        if session.is_admin and not self.admin_token:
+            raise SessionInvalid("the admin token is no longer configured")
+        return session
+
+    def validate_for_api(self, request: web.Request) -> str | None:
+        """Hook for the server's token middleware: a session grants its role to /api reads.
+
+        Anything but GET/HEAD also needs the session's CSRF token in X-CSRF-Token and a
+        same-origin request, so a cookie alone can never make a cross-site write.
+        """
+        try:
+            session = self.session_of(request)
+        except SessionInvalid:
+            return None
+        if session is None:
+            return None
+        if request.method not in ("GET", "HEAD"):
+            if not same_origin(request) or not self.codec.csrf_ok(session, request.headers.get("X-CSRF-Token")):
+                return None
+        return session.role
+
+    # -- responses -----------------------------------------------------------------------
+    def to_login(self, request: web.Request, notice: str = "") -> web.Response:
+        target = request.path_qs if request.method == "GET" else "/sources"
+        location = f"/login?next={quote(target, safe='')}"
+        if notice:
+            location += f"&reason={quote(notice, safe='')}"
+        resp = web.HTTPFound(location)
+        resp.del_cookie(COOKIE_NAME, path="/")
+        return resp
+
+    def html(self, body: str, status: int = 200) -> web.Response:
+        resp = web.Response(text=body, status=status, content_type="text/html", charset="utf-8")
+        resp.headers["Content-Security-Policy"] = (
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'")
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        resp.headers["Referrer-Policy"] = "same-origin"
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    def refuse(self, request: web.Request, title: str, text: str, status: int,
+               session: Session | None = None) -> web.Response:
+        return self.html(pages.message_page(
+            title, text, links=[("/sources", "К источникам")],
+            role=session.role if session else None,
+            csrf=self.codec.csrf_token(session) if session else None), status)
+
+    async def reader(self, request: web.Request) -> Session | None | web.Response:
+        """The session for a read page, or the response that replaces the page."""
+        try:
+            session = self.session_of(request)
+        except SessionInvalid as e:
+            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+        if session is None and not self.reads_open:
+            return self.to_login(request)
+        return session
+
+    # -- pages ---------------------------------------------------------------------------
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        who = await self.reader(request)
+        if isinstance(who, web.StreamResponse):
+            return who
+        name = request.match_info.get("page") or "sources"
+        if name not in PAGES:
+            raise web.HTTPNotFound()
+        csrf = self.codec.csrf_token(who) if who else ""
+        return self.html(pages.shell(name, role=who.role if who else None, csrf=csrf,
+                                     admin_enabled=bool(self.admin_token)))
+
+    async def root(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound("/sources")
+
+    async def login_form(self, request: web.Request) -> web.Response:
+        reason = request.query.get("reason", "")[:200]
+        return self.html(pages.login_page(_safe_next(request.query.get("next")), notice=reason,
+                                          admin_only=bool(self.admin_token) and not self.api_token))
+
+    async def login(self, request: web.Request) -> web.StreamResponse:
+        if not same_origin(request):
+            return self.refuse(request, "Запрос отклонён",
+                               "Вход принимается только с формы этого сервера (другой Origin).", 403)
+        form = await _form(request)
+        token = form.get("token", "")
+        next_url = _safe_next(form.get("next"))
+        role = None
+        if self.admin_token and _token_eq(token, self.admin_token):
+            role = "admin"
+        elif self.api_token and _token_eq(token, self.api_token):
+            role = "read"
+        elif self.reads_open:
+            return self.html(pages.login_page(next_url, error=(
+                "На этом сервере токены не заданы: чтение открыто, правка словаря выключена "
+                "(задайте ADMIN_TOKEN при запуске сервера).")), 400)
+        if role is None:
+            await asyncio.sleep(0.2)  # slows guessing a little; comparison is constant-time anyway
+            return self.html(pages.login_page(next_url, error="Неверный токен."), 401)
+        _, cookie = self.codec.issue(role)
+        resp = web.HTTPFound(next_url)
+        resp.set_cookie(COOKIE_NAME, cookie, httponly=True, samesite="Strict", path="/",
+                        max_age=self.codec.ttl_s, secure=request.secure)
+        return resp
+
+    async def logout(self, request: web.Request) -> web.StreamResponse:
+        resp = web.HTTPFound("/login")
+        resp.del_cookie(COOKIE_NAME, path="/")
+        return resp
+
+    # -- data the API does not carry: bundle facts and the compile report ---------------
+    async def bundle_facts(self, request: web.Request) -> web.Response:
+        who = await self.reader(request)
+        if isinstance(who, web.StreamResponse):
+            return web.json_response({"outcome": "error", "error": {
+                "code": "unauthorized", "message": "log in first"}}, status=401)
+        bundle = hooks.current_bundle(self.state)
+        if bundle is None:
+            return web.json_response({"outcome": "unavailable", "error": {
+                "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
+        manifest = bundle.manifest
+        report = _read_report(Path(bundle.path), manifest)
+        created = manifest.get("created_at", "")
+        return web.json_response({
+            "id": bundle.id, "name": manifest.get("name"), "content_hash": manifest.get("content_hash"),
+            "created_at": created, "age_s": _age_s(created),
+            "compiler_version": manifest.get("compiler_version"),
+            "format_version": manifest.get("format_version"),
+            "sources": manifest.get("sources") or [], "counts": manifest.get("counts") or {},
+            "info": manifest.get("info") or {},
+            "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
+            "configs": _configs(bundle),
+            "last_rebuild": self.last_rebuild,
+        }, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
+
+    async def dictionary_facts(self, request: web.Request) -> web.Response:
+        who = await self.reader(request)
+        if isinstance(who, web.StreamResponse):
+            return web.json_response({"outcome": "error", "error": {
+                "code": "unauthorized", "message": "log in first"}}, status=401)
+        result: dict[str, Any] = {"admin_enabled": bool(self.admin_token),
+                                  "is_admin": bool(who and who.is_admin)}
+        try:
+            plan = self._plan()
+            result.update(dictionary=str(plan.dictionary), origin=plan.origin,
+                          sources=[str(p) for p in plan.sources], missing=plan.missing)
+            data = aliases.read_dictionary(plan.dictionary)
+            result["aliases"] = data.get("aliases") or {}
+        except (RebuildUnavailable, aliases.AliasError) as e:
+            result["problem"] = str(e)
+        bundle = hooks.current_bundle(self.state)
+        result["configs"] = _configs(bundle) if bundle is not None else []
+        return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    def _plan(self):
+        bundle = hooks.current_bundle(self.state)
+        manifest = bundle.manifest if bundle is not None else {}
+        return plan_sources(manifest, hooks.state_sources(self.state))
+
+    # -- writes --------------------------------------------------------------------------
+    async def admin(self, request: web.Request) -> tuple[Session, dict[str, str]] | web.Response:
+        """Checks shared by every write: admin configured, same origin, admin session, CSRF."""
+        if not self.admin_token:
+            return self.refuse(request, "Правка выключена",
+                               "На этом сервере не задан ADMIN_TOKEN: словарь можно менять только "
+                               "в файле и командой v8atlas dict.", 404)
+        if not same_origin(request):
+            return self.refuse(request, "Запрос отклонён",
+                               "Запрос пришёл с другого сайта (Origin не совпадает с этим сервером). "
+                               "Изменения принимаются только с форм самого v8atlas.", 403)
+        try:
+            session = self.session_of(request)
+        except SessionInvalid as e:
+            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+        form = await _form(request)
+        if session is None or not self.codec.csrf_ok(session, form.get("csrf")):
+            return self.refuse(request, "Запрос отклонён",
+                               "В форме нет действительного CSRF-токена этой сессии. Откройте форму "
+                               "заново и отправьте её ещё раз.", 403, session)
+        if not session.is_admin:
+            return self.refuse(request, "Нужен токен администратора",
+                               "Изменять словарь может только администратор: выйдите и войдите с "
+                               "ADMIN_TOKEN.", 403, session)
+        return session, form
+
+    async def save_alias(self, request: web.Request) -> web.Response:
+        checked = await self.admin(request)
+        if isinstance(checked, web.StreamResponse):
+            return checked
+        session, form = checked
+        csrf = self.codec.csrf_token(session)
+        try:
+            phrase = aliases.clean_phrase(form.get("phrase", ""))
+            targets = aliases.clean_targets(form.get("targets", ""))
+            config = form.get("config", "").strip()
+            plan = self._plan()
+            aliases.set_alias(plan.dictionary, config, phrase, targets)
+        except (aliases.AliasError, RebuildUnavailable) as e:
+            return self.html(pages.message_page(
+                "Синоним не сохранён", str(e), links=[(f"/alias?phrase={quote(form.get('phrase', '')[:200])}", "Назад к форме")],
+                role=session.role, csrf=csrf), 400)
+        log.info("dashboard: alias %r → %s (%s) written to %s", phrase, targets, config, plan.dictionary)
+        if form.get("then") == "rebuild":
+            return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.")
+        return self.html(pages.document("Синоним сохранён", _saved_body(phrase, targets, config, plan, csrf),
+                                        active="/alias", role=session.role, csrf=csrf))
+
+    async def rebuild(self, request: web.Request) -> web.Response:
+        checked = await self.admin(request)
+        if isinstance(checked, web.StreamResponse):
+            return checked
+        return await self._rebuild(checked[0])
+
+    async def _rebuild(self, session: Session, note: str = "") -> web.Response:
+        csrf = self.codec.csrf_token(session)
+        if self.rebuild_lock.locked():
+            return self.html(pages.message_page(
+                "Сборка уже идёт", "Другая пересборка ещё не закончилась; обновите страницу источников позже.",
+                kind="info", links=[("/sources", "К источникам")], role=session.role, csrf=csrf), 409)
+        async with self.rebuild_lock:
+            try:
+                plan = self._plan()
+            except RebuildUnavailable as e:
+                return self.html(pages.message_page("Пересборка невозможна", str(e),
+                                                    role=session.role, csrf=csrf), 409)
+            target = hooks.bundles_dir(self.state)
+            if target is None:
+                return self.html(pages.message_page("Пересборка невозможна",
+                                                    "Сервер не знает своей папки пакетов (bundles).",
+                                                    role=session.role, csrf=csrf), 409)
+            result = await run_compile(plan, target)
+            if result.ok:
+                try:
+                    result.reload_message = await hooks.reload(self.state) or "перезагружено"
+                except Exception as e:  # the old bundle keeps serving; say why
+                    result.ok = False
+                    result.reload_message = f"перезагрузка не удалась: {e}"
+            self.last_rebuild = {"ok": result.ok, "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                 "seconds": round(result.seconds, 1), "bundle": result.bundle_path,
+                                 "reload": result.reload_message}
+        title = "Пересобрано и перезагружено" if result.ok else "Пересборка не удалась"
+        text = (f"{note} " if note else "") + (
+            f"Компиляция заняла {result.seconds:.1f} с; сервер отвечает по новому пакету "
+            f"({Path(result.bundle_path or '').name})." if result.ok else
+            f"Код выхода {result.exit_code}; {result.reload_message or 'сервер продолжает отвечать по прежнему пакету'}.")
+        return self.html(pages.message_page(
+            title, text, kind="ok" if result.ok else "error", detail=result.log,
+            links=[("/search", "К поиску"), ("/sources", "К источникам")],
+            role=session.role, csrf=csrf), 200 if result.ok else 500)
+
+
+def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: str) -> str:
+    esc = pages.esc
+    items = "".join(f"<li><code>{esc(t)}</code></li>" for t in targets)
+    return f"""<section class="message ok"><h1>Синоним сохранён</h1>
+<p>«{esc(phrase)}» → (конфигурация {esc(config)})</p><ul>{items}</ul>
+<p>Записано в <code>{esc(plan.dictionary)}</code>. Ответы изменятся после пересборки пакета и
+перезагрузки сервера: <code>v8atlas compile …</code>, затем <code>POST /admin/reload</code>.</p>
+<form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
+<button type="submit">Пересобрать и перезагрузить сейчас</button></form>
+<p class=actions><a class=button href="/alias">К словарю</a>
+<a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
+
+
+def same_origin(request: web.Request) -> bool:
+    """A browser names the page that sent a POST in Origin (or Referer); it must be this host.
+
+    With neither header (curl, scripts) the request is not a browser's cross-site one; the
+    CSRF token and the SameSite cookie still guard it.
+    """
+    source = request.headers.get("Origin") or request.headers.get("Referer")
+    if source is None:
+        return True
+    if source == "null":
+        return False
+    return urlsplit(source).netloc.lower() == (request.host or "").lower()
+
+
+def _token_eq(given: str, expected: str) -> bool:
+    return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+
+def _safe_next(value: str | None) -> str:
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return "/sources"
+    if value.startswith(("/login", "/logout")):
+        return "/sources"
+    return value[:2000]
+
+
+async def _form(request: web.Request) -> dict[str, str]:
+    if request.content_length and request.content_length > MAX_FORM_BYTES:
+        raise web.HTTPRequestEntityTooLarge(MAX_FORM_BYTES, request.content_length)
+    try:
+        data = await request.post()
+    except ValueError:
+        return {}
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+def _reason_ru(reason: str) -> str:
+    return {
+        "the session has expired": "срок сессии истёк",
+        "the session cookie is malformed": "cookie сессии повреждена",
+        "the session cookie names an unknown role": "cookie сессии повреждена",
+        "the admin token is no longer configured": "токен администратора больше не задан",
+    }.get(reason, "cookie сессии выдана не этим сервером (или токены сменились)")
+
+
+def _read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
+    name = manifest.get("report") or "report.json"
+    try:
+        data = json.loads((path / str(name)).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def _configs(bundle: Any) -> list[str]:
+    try:
+        from v8atlas.formats.catalog import Catalog
+        return list(Catalog(bundle).meta.get("configs") or [])
+    except Exception:
+        return []
+
+
+def _age_s(created: str) -> int | None:
+    try:
+        return int(time.time() - calendar.timegm(time.strptime(created, "%Y-%m-%dT%H:%M:%SZ")))
+    except (ValueError, OverflowError):
+        return None

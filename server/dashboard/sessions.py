@@ -1,0 +1,118 @@
+"""Dashboard sessions: a login turns a token into a signed, expiring cookie.
+
+The cookie holds no token: only the role it grants ("read" or "admin"), a random session
+id and an expiry, signed with HMAC-SHA256. Nothing is stored server-side, so replicas that
+share the tokens (or ``V8ATLAS_SESSION_SECRET``) accept each other's sessions; rotating a
+token invalidates every session signed with the old one.
+
+The CSRF token of a session is derived from its id with the same key, so forms carry it
+without the server remembering anything.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import time
+from dataclasses import dataclass
+
+COOKIE_NAME = "v8atlas_session"
+DEFAULT_TTL_S = 8 * 3600
+ROLES = ("read", "admin")
+
+
+@dataclass(frozen=True)
+class Session:
+    role: str          # "read" or "admin"
+    sid: str           # random id; the CSRF token is derived from it
+    expires: int       # unix seconds
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+class SessionInvalid(Exception):
+    """A cookie that is not ours, was altered, or has expired; ``reason`` is shown to the person."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def derive_secret(api_token: str | None, admin_token: str | None, explicit: str | None = None) -> bytes:
+    """The signing key: an explicit secret, else one derived from the configured tokens.
+
+    Derived from the tokens, replicas agree on it with no extra setting, and changing a
+    token logs everybody out. With no token at all (an open server) a per-process random
+    key is enough: the session then only carries the CSRF token.
+    """
+    if explicit:
+        return hashlib.sha256(b"v8atlas-session-explicit\0" + explicit.encode("utf-8")).digest()
+    if api_token or admin_token:
+        material = f"{api_token or ''}\0{admin_token or ''}".encode("utf-8")
+        return hmac.new(material, b"v8atlas dashboard session v1", hashlib.sha256).digest()
+    return secrets.token_bytes(32)
+
+
+class SessionCodec:
+    """Signs and verifies session cookies; makes and checks CSRF tokens."""
+
+    def __init__(self, secret: bytes, ttl_s: int = DEFAULT_TTL_S) -> None:
+        self._key = secret
+        self.ttl_s = ttl_s
+
+    def _sign(self, payload: bytes) -> str:
+        return _b64(hmac.new(self._key, b"cookie\0" + payload, hashlib.sha256).digest())
+
+    def issue(self, role: str, now: float | None = None) -> tuple[Session, str]:
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        now = time.time() if now is None else now
+        session = Session(role, secrets.token_urlsafe(16), int(now) + self.ttl_s)
+        payload = json.dumps({"r": session.role, "s": session.sid, "e": session.expires},
+                             separators=(",", ":")).encode("utf-8")
+        return session, f"{_b64(payload)}.{self._sign(payload)}"
+
+    def verify(self, cookie: str, now: float | None = None) -> Session:
+        now = time.time() if now is None else now
+        body, _, sig = cookie.partition(".")
+        if not body or not sig or len(cookie) > 512:
+            raise SessionInvalid("the session cookie is malformed")
+        try:
+            payload = _unb64(body)
+        except (ValueError, TypeError):
+            raise SessionInvalid("the session cookie is malformed") from None
+        if not hmac.compare_digest(self._sign(payload), sig):
+            raise SessionInvalid("the session cookie was not issued by this server (or the tokens changed)")
+        try:
+            data = json.loads(payload)
+            session = Session(str(data["r"]), str(data["s"]), int(data["e"]))
+        except (ValueError, KeyError, TypeError):
+            raise SessionInvalid("the session cookie is malformed") from None
+        if session.role not in ROLES:
+            raise SessionInvalid("the session cookie names an unknown role")
+        if session.expires <= now:
+            raise SessionInvalid("the session has expired")
+        return session
+
+    def csrf_token(self, session: Session) -> str:
+        return _b64(hmac.new(self._key, b"csrf\0" + session.sid.encode("ascii"), hashlib.sha256).digest())
+
+    def csrf_ok(self, session: Session, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(self.csrf_token(session), token or "")
+
+
+def env_secret() -> str | None:
+    return os.environ.get("V8ATLAS_SESSION_SECRET") or None

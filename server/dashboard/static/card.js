@@ -1,0 +1,125 @@
+/* Cards: exactly the text an agent receives, with detail and platform-version switches. */
+"use strict";
+(async () => {
+  const { el, api, getJson, params, url, outcomeBadge, errorBox, agentText, configSelect, setStatus, hitsOf, nameOf } = V8;
+  const p = params();
+  const name = (p.get("name") || "").trim().slice(0, 300);
+  const config = p.get("config") || "";
+  const kind = p.get("kind") || "";
+  const detail = ["brief", "fields", "full"].includes(p.get("detail")) ? p.get("detail") : "brief";
+  const version = p.get("version") || "";
+  const facts = await getJson("/ui/bundle");
+  const configs = facts.configs || [];
+  document.getElementById("name").value = name;
+  document.getElementById("kind").value = kind;
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  const body = document.getElementById("card-body");
+  const switches = document.getElementById("switches");
+  if (!name) return;
+  document.title = `${name} — v8atlas`;
+  document.getElementById("card-title").textContent = name;
+  setStatus(body, "Загрузка…");
+  const effectiveConfig = config || (configs.length === 1 ? configs[0] : "");
+
+  let result, isPlatform = kind === "platform";
+  if (!isPlatform) {
+    result = await api("get_object", { name, config: effectiveConfig, detail });
+    // Not an object of the configuration: maybe a platform element (Массив.Найти).
+    if (!kind && (result.outcome === "not_found" || result.outcome === "error")) {
+      const platform = await api("get_platform", { name, config: effectiveConfig, version });
+      if (platform.outcome !== "not_found" && platform.outcome !== "error") {
+        result = platform;
+        isPlatform = true;
+      }
+    }
+  } else {
+    result = await api("get_platform", { name, config: effectiveConfig, version });
+  }
+
+  renderSwitches(isPlatform, result);
+  render(result, isPlatform);
+
+  function renderSwitches(platform, res) {
+    const parts = [];
+    if (!platform) {
+      const labels = { brief: "кратко", fields: "поля", full: "полностью" };
+      parts.push(el("span", { class: "switch-label", text: "Детали:" }),
+        el("span", { class: "segmented", role: "group", "data-testid": "detail-switch" },
+          ["brief", "fields", "full"].map((d) => el("a", {
+            href: url("/card", { name, config, kind, detail: d }), class: d === detail ? "active" : "",
+            "aria-current": d === detail ? "page" : null, text: labels[d] }))));
+      parts.push(el("a", { class: "button", href: url("/graph", { name, config: effectiveConfig }), text: "Граф связей" }));
+    } else {
+      const versions = helpVersions(res.data, facts);
+      const select = el("select", { id: "version", "aria-label": "версия платформы" },
+        el("option", { value: "", text: effectiveConfig ? `версия конфигурации ${effectiveConfig}` : "версия по умолчанию" }),
+        versions.map((v) => el("option", { value: v, text: v, selected: v === version })));
+      select.addEventListener("change", () => {
+        window.location.assign(url("/card", { name, config, kind: "platform", version: select.value }));
+      });
+      parts.push(el("span", { class: "switch-label", text: "Версия платформы:" }), select);
+    }
+    switches.replaceChildren(...parts);
+  }
+
+  function render(res, platform) {
+    if (res.outcome === "error" && !res.text) {
+      body.replaceChildren(errorBox(res, "Не удалось открыть"));
+      return;
+    }
+    const names = new Set();
+    collectNames(res.data, names);
+    const ctx = { config: effectiveConfig, names, self: name };
+    const head = el("p", { class: "result-head" }, outcomeBadge(res.outcome),
+      platform ? " элемент платформы" : " объект метаданных");
+    const children = [head];
+    if (res.outcome === "not_found" || res.outcome === "ambiguous") {
+      const candidates = hitsOf(res.data);
+      if (candidates.length) {
+        children.push(el("p", { text: res.outcome === "ambiguous" ? "Уточните, какой из них:" : "Похожие имена (догадки):" }),
+          el("ul", { class: "candidates" }, candidates.map((c) => el("li", {},
+            el("a", { href: url("/card", { name: nameOf(c), config: c.config || effectiveConfig, kind }), text: nameOf(c) })))));
+      }
+    }
+    children.push(agentText(res.text || "", ctx));
+    const cursor = res.data && res.data.cursor;
+    if (cursor) children.push(moreButton(cursor, ctx, platform));
+    body.replaceChildren(...children);
+  }
+
+  function moreButton(cursor, ctx, platform) {
+    const button = el("button", { type: "button", text: "Показать дальше" });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      const next = await api(platform ? "get_platform" : "get_object", { name, config: effectiveConfig, detail, cursor });
+      button.replaceWith(agentText(next.text || "", ctx), ...(next.data && next.data.cursor ? [moreButton(next.data.cursor, ctx, platform)] : []));
+    });
+    return button;
+  }
+
+  /** Names the answer itself references (links, types, candidates): they become card links. */
+  function collectNames(data, out, depth = 0) {
+    if (!data || depth > 4) return;
+    if (Array.isArray(data)) { data.forEach((x) => collectNames(x, out, depth + 1)); return; }
+    if (typeof data !== "object") return;
+    for (const [k, v] of Object.entries(data)) {
+      if (["links", "see_also", "types", "related", "returns", "type_names"].includes(k)) {
+        for (const x of [].concat(v)) if (typeof x === "string" && x.length < 200) out.add(x);
+          else if (x && typeof x === "object" && (x.name || x.full_name)) out.add(x.full_name || x.name);
+      } else if (typeof v === "object") collectNames(v, out, depth + 1);
+    }
+  }
+
+  function helpVersions(data, factsData) {
+    const found = new Set();
+    const visit = (x, depth) => {
+      if (!x || depth > 5) return;
+      if (typeof x === "string") { if (/^8\.\d+\.\d+(\.\d+)?$/.test(x)) found.add(x); return; }
+      if (Array.isArray(x)) { x.forEach((y) => visit(y, depth + 1)); return; }
+      if (typeof x === "object") Object.entries(x).forEach(([k, v]) => { if (!/until|since|compat/i.test(k)) visit(v, depth + 1); });
+    };
+    visit(data && (data.versions || data.help_versions || data.available_versions), 0);
+    visit(factsData && factsData.info && (factsData.info.help_versions || factsData.info.help), 0);
+    return [...found].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  }
+})();

@@ -1,0 +1,167 @@
+/* Relations graph: one step around an object, drawn by Cytoscape.js (vendored). */
+"use strict";
+(async () => {
+  const { el, api, getJson, params, url, errorBox, configSelect } = V8;
+  const MIN_LIMIT = 15, MAX_LIMIT = 400;
+  const PALETTE = {
+    Catalog: "#2f7ed8", Document: "#d9822b", Enum: "#8e6bbf", InformationRegister: "#2a9d8f",
+    AccumulationRegister: "#c0392b", AccountingRegister: "#a93226", CalculationRegister: "#922b21",
+    ChartOfCharacteristicTypes: "#16a085", ChartOfAccounts: "#117a65", ChartOfCalculationTypes: "#0e6655",
+    ExchangePlan: "#7f8c8d", BusinessProcess: "#b7950b", Task: "#d4ac0d", CommonModule: "#5d6d7e",
+    Constant: "#af7ac5", DocumentJournal: "#dc7633", Report: "#45b39d", DataProcessor: "#5499c7",
+    DefinedType: "#a04000", Subsystem: "#839192", Role: "#6c3483", SessionParameter: "#b03a2e",
+  };
+  const CLASS_RU = {
+    Catalog: "Справочник", Document: "Документ", Enum: "Перечисление", InformationRegister: "Регистр сведений",
+    AccumulationRegister: "Регистр накопления", AccountingRegister: "Регистр бухгалтерии",
+    CalculationRegister: "Регистр расчёта", ChartOfCharacteristicTypes: "План видов характеристик",
+    ChartOfAccounts: "План счетов", ChartOfCalculationTypes: "План видов расчёта", ExchangePlan: "План обмена",
+    BusinessProcess: "Бизнес-процесс", Task: "Задача", CommonModule: "Общий модуль", Constant: "Константа",
+    DocumentJournal: "Журнал документов", Report: "Отчёт", DataProcessor: "Обработка",
+    DefinedType: "Определяемый тип", Subsystem: "Подсистема", Role: "Роль", SessionParameter: "Параметр сеанса",
+  };
+  const colour = (kind) => PALETTE[kind] || `hsl(${[...String(kind)].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7)}, 45%, 50%)`;
+
+  const p = params();
+  let name = (p.get("name") || "").trim().slice(0, 300);
+  let config = p.get("config") || "";
+  const askedLimit = parseInt(p.get("limit") || "40", 10);
+  const limit = Math.min(MAX_LIMIT, Math.max(MIN_LIMIT, Number.isFinite(askedLimit) ? askedLimit : 40));
+  const weak = p.get("weak") === "1";
+  const facts = await getJson("/ui/bundle");
+  const configs = facts.configs || [];
+  if (!config && configs.length === 1) config = configs[0];
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  document.getElementById("name").value = name;
+  document.getElementById("limit").value = String(limit);
+  document.getElementById("weak").checked = weak;
+  const status = document.getElementById("graph-status");
+  const box = document.getElementById("graph");
+  const tip = document.getElementById("edge-tip");
+  const notices = [];
+  if (p.get("limit") && limit !== askedLimit) notices.push(`лимит ${p.get("limit")} вне диапазона ${MIN_LIMIT}…${MAX_LIMIT}: взят ${limit}`);
+  if (!name) {
+    status.textContent = "Введите полное имя объекта, например Справочник.Пользователи.";
+    return;
+  }
+  if (typeof cytoscape !== "function") {
+    status.replaceChildren(errorBox({ error: { message: "библиотека графа не загрузилась (static/vendor/cytoscape.min.js)" } }));
+    return;
+  }
+  const cy = cytoscape({
+    container: box, wheelSensitivity: 0.3, minZoom: 0.1, maxZoom: 4,
+    style: [
+      { selector: "node", style: { "background-color": "data(colour)", label: "data(label)", "font-size": 11,
+        "text-valign": "bottom", "text-margin-y": 4, color: "#1f2933", "text-outline-color": "#fff",
+        "text-outline-width": 2, width: 22, height: 22, "border-width": 1, "border-color": "#fff" } },
+      { selector: "node.centre", style: { width: 40, height: 40, "font-size": 14, "font-weight": "bold",
+        "border-width": 4, "border-color": "#1f2933" } },
+      { selector: "edge", style: { width: 1.5, "line-color": "#9aa5b1", "target-arrow-color": "#9aa5b1",
+        "target-arrow-shape": "triangle", "curve-style": "bezier", "arrow-scale": 1.1, "font-size": 10,
+        "text-background-color": "#fff", "text-background-opacity": 0.9, "text-background-padding": 2 } },
+      { selector: "edge.weak", style: { "line-style": "dashed", opacity: 0.6 } },
+      { selector: "edge.hover", style: { label: "data(label)", width: 3, "line-color": "#1f2933",
+        "target-arrow-color": "#1f2933", "z-index": 10 } },
+      { selector: "node.hover", style: { "border-color": "#1f2933", "border-width": 3 } },
+    ],
+  });
+  cy.on("tap", "node", (evt) => {
+    const target = evt.target.data("name");
+    if (target && target !== name) load(target, true);
+  });
+  cy.on("mouseover", "edge", (evt) => {
+    const e = evt.target;
+    e.addClass("hover");
+    tip.textContent = `${e.data("srcName")} → ${e.data("dstName")}: ${e.data("label")}${e.data("weak") ? " (слабая)" : ""}`;
+    tip.hidden = false;
+  });
+  cy.on("mouseout", "edge", (evt) => { evt.target.removeClass("hover"); tip.hidden = true; });
+  cy.on("mouseover", "node", (evt) => { evt.target.addClass("hover"); box.style.cursor = "pointer"; });
+  cy.on("mouseout", "node", (evt) => { evt.target.removeClass("hover"); box.style.cursor = ""; });
+  window.addEventListener("popstate", () => {
+    const n = new URLSearchParams(location.search).get("name");
+    if (n && n !== name) load(n, false);
+  });
+  window.v8graph = cy;   // for the end-to-end test and for poking around in the console
+  await load(name, false);
+
+  async function fetchNeighbourhood(centre) {
+    const args = { name: centre, config, limit, weak: weak ? "true" : "" };
+    let res = await api("get_relations", args);
+    if (res.outcome === "error" || !res.data) return res;
+    const nodes = [...(res.data.nodes || [])], edges = [...(res.data.edges || [])];
+    let cursor = res.data.cursor, pages = 0;
+    // A server that pages its answer: follow the cursor until the chosen limit is reached.
+    while (cursor && nodes.length - 1 < limit && pages++ < 20) {
+      const next = await api("get_relations", Object.assign({}, args, { cursor }));
+      if (!next.data) break;
+      const seen = new Set(nodes.map((n) => n.id));
+      for (const n of next.data.nodes || []) if (!seen.has(n.id)) nodes.push(n);
+      edges.push(...(next.data.edges || []));
+      cursor = next.data.cursor;
+    }
+    res.data = Object.assign({}, res.data, { nodes, edges });
+    return res;
+  }
+
+  async function load(centre, push) {
+    status.textContent = `Загрузка связей ${centre}…`;
+    const res = await fetchNeighbourhood(centre);
+    if (res.outcome === "error" || res.outcome === "not_found" || res.outcome === "ambiguous" || !res.data || !(res.data.nodes || []).length) {
+      status.replaceChildren(errorBox({ error: { message: (res.error && res.error.message) || res.text || "нет данных" } },
+        res.outcome === "not_found" ? `«${centre}» не найден` : "Граф не построен"));
+      return;
+    }
+    name = centre;
+    if (push) history.pushState({}, "", url("/graph", { name, config, limit, weak: weak ? "1" : "" }));
+    document.getElementById("name").value = name;
+    document.getElementById("graph-title").replaceChildren("Связи: ", el("a", { href: url("/card", { name, config }), text: name }));
+    document.title = `Связи ${name} — v8atlas`;
+    draw(res.data);
+  }
+
+  function draw(data) {
+    const byId = new Map();
+    for (const n of data.nodes || []) byId.set(String(n.id), n);
+    const centreNode = (data.nodes || []).find((n) => n.name === name || n.id === (data.center || data.centre)) || data.nodes[0];
+    const centreId = String(centreNode.id);
+    const neighbours = (data.nodes || []).filter((n) => String(n.id) !== centreId).slice(0, limit);
+    const keep = new Set([centreId, ...neighbours.map((n) => String(n.id))]);
+    const edges = (data.edges || []).filter((e) => keep.has(String(e.src)) && keep.has(String(e.dst)) && (weak || !e.weak));
+    const elements = [];
+    for (const n of [centreNode, ...neighbours]) {
+      elements.push({ group: "nodes", classes: String(n.id) === centreId ? "centre" : "",
+        data: { id: String(n.id), name: n.name || n.title, label: shortLabel(n), kind: n.kind, colour: colour(n.kind) } });
+    }
+    edges.forEach((e, i) => {
+      elements.push({ group: "edges", classes: e.weak ? "weak" : "", data: { id: `e${i}`, source: String(e.src), target: String(e.dst),
+        label: [e.kind, e.label].filter(Boolean).join(": "), weak: !!e.weak,
+        srcName: (byId.get(String(e.src)) || {}).name || e.src, dstName: (byId.get(String(e.dst)) || {}).name || e.dst } });
+    });
+    cy.elements().remove();
+    cy.add(elements);
+    cy.layout({ name: "concentric", concentric: (node) => (node.hasClass("centre") ? 2 : 1), levelWidth: () => 1,
+      minNodeSpacing: 28, animate: false, fit: true, padding: 30 }).run();
+    const total = typeof data.total === "number" ? data.total : neighbours.length;
+    const shown = neighbours.length;
+    status.replaceChildren(el("strong", { text: `показано ${shown} из ${total}` }),
+      ` соседей · связей на экране: ${edges.length}` + (weak ? " (включая слабые)" : " (слабые скрыты)"),
+      ...notices.map((n) => el("span", { class: "notice-inline", text: ` · ${n}` })));
+    box.dataset.centre = name;
+    legend([centreNode, ...neighbours]);
+  }
+
+  function shortLabel(n) {
+    const full = n.name || n.title || String(n.id);
+    return full.length > 40 ? `${full.slice(0, 38)}…` : full;
+  }
+
+  function legend(nodes) {
+    const kinds = new Map();
+    for (const n of nodes) kinds.set(n.kind, (kinds.get(n.kind) || 0) + 1);
+    document.getElementById("legend").replaceChildren(el("h3", { text: "Классы" }),
+      el("ul", {}, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, count]) => el("li", {},
+        el("span", { class: "swatch", style: `background:${colour(k)}` }), `${CLASS_RU[k] || k || "?"} (${count})`))),
+      el("p", { class: "hint", text: "пунктир — слабая связь" }));
+  }
+})();

@@ -1,0 +1,76 @@
+/* Sources: bundle identity, the list_sources answer (configurations, help versions), the compile report. */
+"use strict";
+(async () => {
+  const { el, api, getJson, agentText, formatAge, errorBox } = V8;
+  const bundleBox = document.getElementById("bundle");
+  const listingBox = document.getElementById("listing-body");
+  const reportBox = document.getElementById("report-body");
+
+  const [facts, listing] = await Promise.all([getJson("/ui/bundle"), api("list_sources", {})]);
+
+  if (facts.error) {
+    bundleBox.replaceChildren(errorBox(facts, "Пакет"));
+  } else {
+    const counts = Object.entries(facts.counts || {}).filter(([, v]) => typeof v !== "object");
+    bundleBox.replaceChildren(
+      el("h2", { text: "Пакет" }),
+      el("dl", { class: "facts", "data-testid": "bundle-facts" },
+        el("dt", { text: "Идентификатор" }), el("dd", {}, el("code", { text: facts.id })),
+        el("dt", { text: "Собран" }), el("dd", { text: `${facts.created_at || "?"} (${formatAge(facts.age_s)} назад)` }),
+        el("dt", { text: "Хеш содержимого" }), el("dd", {}, el("code", { title: facts.content_hash, text: (facts.content_hash || "").slice(0, 16) })),
+        el("dt", { text: "Компилятор / формат" }), el("dd", { text: `${facts.compiler_version || "?"} / ${facts.format_version || "?"}` }),
+        el("dt", { text: "Конфигурации" }), el("dd", { text: (facts.configs || []).join(", ") || "нет" }),
+        counts.length ? [el("dt", { text: "Счётчики" }), el("dd", { text: counts.map(([k, v]) => `${k}: ${v}`).join(" · ") })] : null),
+      sourcesTable(facts.sources || []),
+      facts.last_rebuild ? el("p", { class: facts.last_rebuild.ok ? "notice" : "error-text",
+        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null);
+  }
+
+  if (listing.outcome === "error" && !listing.text) listingBox.replaceChildren(errorBox(listing, "list_sources"));
+  else listingBox.replaceChildren(agentText(listing.text || "", {}));
+
+  if (!facts.error) reportBox.replaceChildren(reportView(facts.report || {}));
+
+  function sourcesTable(sources) {
+    if (!sources.length) return el("p", { text: "Источники не записаны в манифесте." });
+    return el("table", { class: "grid" },
+      el("thead", {}, el("tr", {}, ["Вид", "Источник", "Формат", "Размер", "sha256"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, sources.map((s) => el("tr", {},
+        el("td", { text: s.kind || "" }), el("td", {}, el("code", { text: s.name || "" })),
+        el("td", { text: s.format || "" }), el("td", { class: "num", text: size(s.size) }),
+        el("td", {}, el("code", { title: s.sha256 || "", text: (s.sha256 || "").slice(0, 12) }))))));
+  }
+
+  function size(n) {
+    if (typeof n !== "number") return "";
+    if (n > 1 << 20) return `${(n / (1 << 20)).toFixed(1)} МБ`;
+    if (n > 1024) return `${(n / 1024).toFixed(0)} КБ`;
+    return `${n} Б`;
+  }
+
+  function reportView(report) {
+    const errors = report.errors || [], warnings = report.warnings || [], unknown = report.unknown || [];
+    const wrap = el("div", {});
+    wrap.append(el("p", { "data-testid": "report-summary",
+      text: `Ошибок: ${errors.length}, предупреждений: ${warnings.length}, неизвестных элементов: ${unknown.length}` }));
+    const rows = [...errors.map((w) => ["ошибка", w]), ...warnings.map((w) => ["предупреждение", w])];
+    if (rows.length) {
+      const byCode = new Map();
+      for (const [, w] of rows) byCode.set(w.code || "warning", (byCode.get(w.code || "warning") || 0) + 1);
+      wrap.append(el("p", { class: "hint", text: "По кодам: " + [...byCode].map(([c, n]) => `${c} × ${n}`).join(", ") }));
+      const limit = 300;
+      wrap.append(el("table", { class: "grid report" },
+        el("thead", {}, el("tr", {}, ["", "Код", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
+        el("tbody", {}, rows.slice(0, limit).map(([level, w]) => el("tr", { class: level === "ошибка" ? "row-error" : "" },
+          el("td", { text: level }), el("td", {}, el("code", { text: w.code || "" })), el("td", { text: w.source || "" }),
+          el("td", { text: [w.object, w.file, w.line].filter((x) => x !== undefined && x !== null).join(":") }),
+          el("td", { text: w.message || "" }))))));
+      if (rows.length > limit) wrap.append(el("p", { class: "hint", text: `Показаны ${limit} из ${rows.length}; полный список: v8atlas inspect BUNDLE --report` }));
+    }
+    if (unknown.length) {
+      wrap.append(el("h3", { text: "Неизвестные элементы источников" }),
+        el("ul", {}, unknown.slice(0, 100).map((u) => el("li", {}, el("code", { text: u.what }), ` × ${u.count}`, u.example ? ` (например, ${u.example})` : ""))));
+    }
+    return wrap;
+  }
+})();

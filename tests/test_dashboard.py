@@ -1,0 +1,236 @@
+"""Dashboard over HTTP, in process: login and sessions, CSRF and origin checks, alias writes,
+recompile + reload, and bad input answered with clear pages (the browser tests are in
+tests/test_dashboard_e2e.py)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from v8atlas.server.dashboard import rebuild as rebuild_mod
+from v8atlas.server.dashboard.aliases import AliasError, clean_phrase, clean_targets, set_alias
+from v8atlas.server.dashboard.rebuild import RebuildResult, plan_sources
+from v8atlas.server.dashboard.sessions import COOKIE_NAME, SessionCodec, SessionInvalid
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_dashboard_fixture import CONFIG, StubState, build_stub_app, write_stub_bundle  # noqa: E402
+
+API, ADMIN = "read-token-123", "admin-token-456"
+
+
+@pytest.fixture
+def stub(tmp_path, monkeypatch):
+    monkeypatch.setenv("API_TOKEN", API)
+    monkeypatch.setenv("ADMIN_TOKEN", ADMIN)
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    monkeypatch.setenv("V8ATLAS_SOURCES", str(sources))
+    write_stub_bundle(tmp_path / "bundles")
+    state = StubState(tmp_path / "bundles", sources / "dictionary.json")
+    return state
+
+
+def run(coro_fn, state):
+    """Run ``coro_fn(client)`` against the stub app on an in-process test server."""
+    async def main():
+        app = build_stub_app(state, API, ADMIN)
+        async with TestClient(TestServer(app)) as client:
+            return await coro_fn(client)
+    return asyncio.run(main())
+
+
+async def login(client, token, follow=False):
+    return await client.post("/login", data={"token": token, "next": "/sources"}, allow_redirects=follow)
+
+
+def csrf_from(html: str) -> str:
+    m = re.search(r'name="v8-csrf" content="([^"]+)"', html)
+    assert m, "page has no CSRF token"
+    return m.group(1)
+
+
+# -- sessions -------------------------------------------------------------------------------
+
+def test_session_cookie_roundtrip_forgery_and_expiry():
+    codec = SessionCodec(b"k" * 32, ttl_s=60)
+    session, cookie = codec.issue("admin", now=1000)
+    assert codec.verify(cookie, now=1010) == session
+    body, sig = cookie.split(".")
+    forged = body.replace(body[-2:], "AA") + "." + sig
+    with pytest.raises(SessionInvalid):
+        codec.verify(forged, now=1010)
+    with pytest.raises(SessionInvalid, match="expired"):
+        codec.verify(cookie, now=1061)
+    with pytest.raises(SessionInvalid):
+        SessionCodec(b"other" * 8).verify(cookie, now=1010)
+    assert codec.csrf_ok(session, codec.csrf_token(session))
+    assert not codec.csrf_ok(session, "x")
+
+
+def test_pages_need_login_and_the_token_never_reaches_a_page(stub):
+    async def go(client):
+        r = await client.get("/search?q=x", allow_redirects=False)
+        assert r.status == 302 and r.headers["Location"].startswith("/login?next=")
+        bad = await login(client, "wrong")
+        assert bad.status == 401 and "Неверный токен" in await bad.text()
+        r = await login(client, API)
+        assert r.status == 302 and r.headers["Location"] == "/sources"
+        cookie = r.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and API not in cookie
+        page = await client.get("/sources")
+        html = await page.text()
+        assert page.status == 200 and API not in html and ADMIN not in html
+        assert 'content="read"' in html
+        api = await client.get("/api/list_sources")           # the session opens the API too
+        assert api.status == 200 and (await api.json())["outcome"] == "list"
+    run(go, stub)
+
+
+def test_forged_or_expired_cookie_leads_to_the_login_page(stub):
+    async def go(client):
+        client.session.cookie_jar.update_cookies({COOKIE_NAME: "eyJyIjoiYWRtaW4ifQ.c2lnbmF0dXJl"})
+        r = await client.get("/alias", allow_redirects=False)
+        assert r.status == 302 and "/login" in r.headers["Location"]
+        page = await client.get(r.headers["Location"])
+        assert "Сессия недействительна" in await page.text()
+        api = await client.get("/api/list_sources")
+        assert api.status == 401
+        codec = SessionCodec(b"x" * 32, ttl_s=-10)
+        _, expired = codec.issue("admin")
+        client.session.cookie_jar.update_cookies({COOKIE_NAME: expired})
+        r = await client.get("/sources", allow_redirects=False)
+        assert r.status == 302 and "/login" in r.headers["Location"]
+    run(go, stub)
+
+
+def test_login_page_escapes_what_the_url_carries(stub):
+    async def go(client):
+        r = await client.get("/login", params={"next": '/x"><script>alert(1)</script>',
+                                               "reason": "<img src=x onerror=alert(1)>"})
+        html = await r.text()
+        assert "<script>alert" not in html and "<img src=x" not in html
+        assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    run(go, stub)
+
+
+# -- writes: origin, CSRF, admin ------------------------------------------------------------
+
+def test_cross_site_post_is_refused(stub):
+    async def go(client):
+        await login(client, ADMIN)
+        csrf = csrf_from(await (await client.get("/alias")).text())
+        r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
+                                              "targets": "Справочник.Контрагенты"},
+                              headers={"Origin": "https://evil.example"})
+        assert r.status == 403 and "другого сайта" in await r.text()
+        r = await client.post("/alias", data={"config": CONFIG, "phrase": "x", "targets": "Справочник.Контрагенты"})
+        assert r.status == 403 and "CSRF" in await r.text()
+        r = await client.post("/api/list_sources", headers={"Origin": "https://evil.example"})
+        assert r.status in (401, 403, 405)
+        assert not stub.dictionary.exists()
+    run(go, stub)
+
+
+def test_alias_needs_an_admin_session(stub):
+    async def go(client):
+        await login(client, API)
+        csrf = csrf_from(await (await client.get("/alias")).text())
+        r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "покупка",
+                                              "targets": "Документ.ЗаказПокупателя"})
+        assert r.status == 403 and "администратор" in await r.text()
+        assert not stub.dictionary.exists()
+    run(go, stub)
+
+
+def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
+    payload = '<script>alert("ё")</script> заказ'
+
+    async def go(client):
+        await login(client, ADMIN)
+        csrf = csrf_from(await (await client.get("/alias")).text())
+        r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": payload,
+                                              "targets": "Документ.ЗаказПокупателя\n"})
+        html = await r.text()
+        assert r.status == 200 and "Синоним сохранён" in html
+        assert "<script>alert" not in html and "&lt;script&gt;" in html
+        assert "пересборки" in html          # says how the change reaches the answers
+        data = json.loads(stub.dictionary.read_text(encoding="utf-8"))
+        assert data["aliases"][CONFIG][payload] == ["Документ.ЗаказПокупателя"]
+        facts = await (await client.get("/ui/dictionary")).json()
+        assert facts["aliases"][CONFIG][payload] == ["Документ.ЗаказПокупателя"]
+        bad = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
+                                                "targets": "<b>не имя</b>"})
+        assert bad.status == 400 and "&lt;b&gt;" in await bad.text()
+    run(go, stub)
+
+
+def test_alias_then_rebuild_runs_compile_and_reload(stub, monkeypatch):
+    calls = []
+
+    async def fake_compile(plan, bundles_dir, timeout_s=0):
+        calls.append((plan.compile_args(), bundles_dir))
+        return RebuildResult(True, ["v8atlas", "compile"], 0, 0.1, "published", str(stub.bundle.path))
+    monkeypatch.setattr("v8atlas.server.dashboard.routes.run_compile", fake_compile)
+
+    async def go(client):
+        await login(client, ADMIN)
+        csrf = csrf_from(await (await client.get("/alias")).text())
+        r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "покупка",
+                                              "targets": "Документ.ЗаказПокупателя", "then": "rebuild"})
+        assert r.status == 200 and "перезагружено" in (await r.text()).lower()
+        assert stub.reloads == 1 and calls and calls[0][1] == stub.bundles_dir
+        hits = await (await client.get("/api/search_metadata", params={"query": "покупка"})).json()
+        assert hits["data"]["results"][0]["why"][0].startswith("alias")
+    run(go, stub)
+
+
+def test_unknown_page_and_bad_api_input_are_clear(stub):
+    async def go(client):
+        await login(client, API)
+        r = await client.get("/nope")
+        assert r.status == 404
+        r = await client.get("/api/get_relations", params={"name": "Документ.ЗаказПокупателя", "limit": "100000"})
+        assert r.status == 400 and (await r.json())["error"]["message"]
+    run(go, stub)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+def test_alias_input_rules():
+    assert clean_phrase("  заказ   клиента ") == "заказ клиента"
+    with pytest.raises(AliasError):
+        clean_phrase("")
+    with pytest.raises(AliasError):
+        clean_phrase("a\x00b")
+    assert clean_targets("Документ.ЗаказПокупателя\n\nДокумент.ЗаказПокупателя") == ["Документ.ЗаказПокупателя"]
+    with pytest.raises(AliasError):
+        clean_targets("Заказ покупателя")
+
+
+def test_set_alias_keeps_other_keys(tmp_path):
+    path = tmp_path / "dictionary.json"
+    path.write_text(json.dumps({"synonyms": [["клиент", "покупатель"]]}, ensure_ascii=False), encoding="utf-8")
+    set_alias(path, "БСП", "версии подсистем", ["РегистрСведений.ВерсииПодсистем"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["synonyms"] == [["клиент", "покупатель"]]
+    assert data["aliases"] == {"БСП": {"версии подсистем": ["РегистрСведений.ВерсииПодсистем"]}}
+
+
+def test_plan_sources_from_manifest(tmp_path, monkeypatch):
+    monkeypatch.delenv("V8ATLAS_SOURCES", raising=False)
+    monkeypatch.delenv("V8ATLAS_DICTIONARY", raising=False)
+    (tmp_path / "src" / "cf").mkdir(parents=True)
+    (tmp_path / "src" / "cf" / "Configuration.xml").write_text("<x/>")
+    (tmp_path / "src" / "v8atlas.toml").write_text("")
+    manifest = {"sources": [{"kind": "configuration", "name": "src/cf"}, {"kind": "help", "name": "gone.hbk"}]}
+    plan = plan_sources(manifest, cwd=tmp_path)
+    assert plan.missing == ["gone.hbk"]
+    assert plan.sources[0].name == "v8atlas.toml" and plan.dictionary == tmp_path / "src" / "dictionary.json"
+    assert plan.compile_args()[-1].endswith("dictionary.json")
+    with pytest.raises(rebuild_mod.RebuildUnavailable, match="V8ATLAS_SOURCES"):
+        plan_sources({"sources": [{"name": "nowhere"}]}, cwd=tmp_path)
