@@ -144,7 +144,7 @@ class Searcher:
     # --- public ---------------------------------------------------------------------------
 
     def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
-               kind: str | Iterable[str] | None = None, platform_version: str | None = None,
+               kind: str | Iterable[str] | None = None, platform_version: str | int | None = None,
                limit: int = 10, offset: int = 0) -> SearchResult:
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
@@ -520,7 +520,7 @@ class Searcher:
         return common
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
-                kind: str | Iterable[str] | None, platform_version: str | None,
+                kind: str | Iterable[str] | None, platform_version: str | int | None,
                 notes: list[str]) -> np.ndarray | None:
         """Boolean mask of the documents the filters allow (None: all)."""
         if not (domains or config or kind or platform_version) or not self.n:
@@ -546,7 +546,9 @@ class Searcher:
                 notes.append(f"unknown kind(s): {', '.join(k for k in names if k not in kinds)}")
             mask &= np.isin(cat.kind, ix)
         if platform_version:
-            v = encode_version(platform_version, 0)
+            # "8.3.27", or already encoded (formats.platform_version) as the server's tools pass it.
+            v = int(platform_version) if isinstance(platform_version, (int, np.integer)) \
+                else encode_version(str(platform_version), 0)
             if not v:
                 notes.append(f"platform version {platform_version!r} is not like 8.3.27; ignored")
             else:

@@ -187,6 +187,9 @@ def test_filters_domain_config_kind_version(searcher):
     new = [h.title for h in searcher.search("СтарыйМетод", platform_version="8.3.20").hits]
     assert "Глобальный контекст.СтарыйМетод" not in new
     assert searcher.search("СтарыйМетод", platform_version="8.3.9").hits[0].title == "Глобальный контекст.СтарыйМетод"
+    from v8atlas.formats.platform_version import encode_version
+    encoded = [h.title for h in searcher.search("СтарыйМетод", platform_version=encode_version("8.3.20")).hits]
+    assert "Глобальный контекст.СтарыйМетод" not in encoded
     r = searcher.search("пользователи", config="НетТакой")
     assert any("no configuration named" in n for n in r.notes)
 
