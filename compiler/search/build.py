@@ -22,7 +22,6 @@ listed gets ``DEFAULT_FIELD``.
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -182,8 +181,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         per_doc.append(entry)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
-    # Pass 2: BM25F pseudo-frequency per (term, doc), then impacts.
-    postings: dict[str, list[tuple[int, float, int]]] = {}
+    # Pass 2: BM25F pseudo-frequency per (term, doc); impacts and the CSR order in numpy.
+    p_term: list[str] = []
+    p_doc: list[int] = []
+    p_wtf: list[float] = []
+    p_mask: list[int] = []
     for doc_id, entry in enumerate(per_doc):
         wtf: dict[str, float] = {}
         mask: dict[str, int] = {}
@@ -194,26 +196,26 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             for t, tf in counts.items():
                 wtf[t] = wtf.get(t, 0.0) + spec.weight * tf / norm
                 mask[t] = mask.get(t, 0) | (1 << i)
-        for t, w in wtf.items():
-            postings.setdefault(t, []).append((doc_id, w, mask[t]))
+        p_term.extend(wtf)
+        p_doc.extend([doc_id] * len(wtf))
+        p_wtf.extend(wtf.values())
+        p_mask.extend(mask[t] for t in wtf)
 
-    terms = sort_utf8(postings)
+    terms = sort_utf8(p_term)
+    term_ix = {t: j for j, t in enumerate(terms)}
+    tid = np.fromiter((term_ix[t] for t in p_term), dtype=np.int64, count=len(p_term))
+    docs_arr = np.array(p_doc, dtype=np.int64)
+    order = np.lexsort((docs_arr, tid))            # by term, then doc id ascending
+    tid, docs_arr = tid[order], docs_arr[order]
+    w = np.array(p_wtf, dtype=np.float64)[order]
+    df = np.bincount(tid, minlength=len(terms))
+    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    total = len(tid)
     post_off = np.zeros(len(terms) + 1, dtype="<u8")
-    total = sum(len(postings[t]) for t in terms)
-    post_doc = np.empty(total, dtype="<u4")
-    post_imp = np.empty(total, dtype="<f4")
-    post_fields = np.empty(total, dtype="<u2")
-    pos = 0
-    for j, t in enumerate(terms):
-        plist = postings[t]            # doc ids ascending: docs were walked in order
-        df = len(plist)
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        for doc_id, w, m in plist:
-            post_doc[pos] = doc_id
-            post_imp[pos] = idf * w * (K1 + 1.0) / (w + K1)
-            post_fields[pos] = m
-            pos += 1
-        post_off[j + 1] = pos
+    post_off[1:] = np.cumsum(df)
+    post_doc = docs_arr.astype("<u4")
+    post_imp = (idf[tid] * w * (K1 + 1.0) / (w + K1)).astype("<f4")
+    post_fields = np.array(p_mask, dtype=np.int64)[order].astype("<u2")
 
     prefix = S.SEARCH
     _add_table(writer, f"{prefix}.terms", terms)
