@@ -309,13 +309,17 @@ class Searcher:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
                         for t in v[k] if t]
-                for ordered in (True, False):
+                # The in-order key "=a_b" is indexed only beside its order-free "=a+b": look
+                # it up only when that one exists.
+                for ordered in (False, True):
                     key = whole_key(toks, ordered)
                     if not key or key in tried:
-                        continue
+                        break
                     tried.add(key)
                     t = self.terms.find(key)
-                    if t >= 0 and t not in found:
+                    if t < 0:
+                        break
+                    if t not in found:
                         w = W_WHOLE * (1.0 if not why else W_SYNONYM)
                         found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
         if not found:
@@ -428,51 +432,65 @@ class Searcher:
         return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
 
     def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate documents (ascending ids) and their scores."""
+        """Candidate documents (ascending ids) and their scores.
+
+        Every slot contributes (doc, value) pairs — a multi-alternative slot its best value per
+        document — and two ``bincount``s add them up: a handful of numpy calls per slot, none
+        per document."""
         n = self.n
-        score = np.zeros(n, dtype=np.float32)
-        covered = np.zeros(n, dtype=np.float32)
+        parts_doc: list[np.ndarray] = []
+        parts_val: list[np.ndarray] = []
+        parts_cov: list[np.ndarray] = []
         required = 0
         slot_docs: list[np.ndarray | None] = []      # documents each word slot matched
         for slot in plan.slots:
             slot_docs.append(None)
-            if not slot.alts:
-                if slot.required:
-                    required += 1
-                continue
             if slot.required:
                 required += 1
+            if not slot.alts:
+                continue
             if slot.conj:
                 # Only for documents the replaced words themselves missed: a synonym phrase
                 # stands in for its words, it does not add to them.
                 seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
-                common = self._add_conj(slot, score, np.concatenate(seen) if seen else None)
-                if slot.covers and common is not None:
-                    covered[common] += float(slot.covers)
+                got = self._conj(slot, np.concatenate(seen) if seen else None)
+                if got is not None:
+                    parts_doc.append(got[0])
+                    parts_val.append(got[1])
+                    if slot.covers:
+                        parts_cov.extend([got[0]] * slot.covers)
                 continue
             if len(slot.alts) == 1:
                 a = slot.alts[0]
                 lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
                 docs = self.post_doc[lo:hi]
-                score[docs] += self.post_imp[lo:hi] * np.float32(a.weight)
-                slot_docs[-1] = docs
-                if slot.required:
-                    covered[docs] += 1.0
-                continue
-            best = np.zeros(n, dtype=np.float32)
-            touched = []
-            for a in slot.alts:
-                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
-                docs = self.post_doc[lo:hi]
-                best[docs] = np.maximum(best[docs], self.post_imp[lo:hi] * np.float32(a.weight))
-                touched.append(docs)
-            # The union of the alternatives' documents: a scan of the dense array is cheaper
-            # than sorting the postings while the corpus is small.
-            docs = np.flatnonzero(best) if n <= 200_000 else np.unique(np.concatenate(touched))
-            score[docs] += best[docs]
+                vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
+            else:
+                ds, vs = [], []
+                for a in slot.alts:
+                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    ds.append(self.post_doc[lo:hi])
+                    vs.append(self.post_imp[lo:hi] * np.float32(a.weight))
+                d = np.concatenate(ds)
+                v = np.concatenate(vs)
+                # best alternative per document: sort by (doc, -value), keep each doc's first
+                order = np.lexsort((-v, d))
+                d, v = d[order], v[order]
+                first = np.empty(len(d), dtype=bool)
+                if len(d):
+                    first[0] = True
+                    np.not_equal(d[1:], d[:-1], out=first[1:])
+                docs, vals = d[first], v[first]
+            parts_doc.append(docs)
+            parts_val.append(vals)
             slot_docs[-1] = docs
             if slot.required:
-                covered[docs] += 1.0
+                parts_cov.append(docs)
+        if not parts_doc:
+            return np.empty(0, dtype=np.int64), np.empty(0)
+        score = np.bincount(np.concatenate(parts_doc), weights=np.concatenate(parts_val), minlength=n)
+        covered = (np.bincount(np.concatenate(parts_cov), minlength=n) if parts_cov
+                   else np.zeros(n, dtype=np.int64))
         cand = np.flatnonzero(score > 0)
         if allowed is not None:
             cand = cand[allowed[cand]]
@@ -498,16 +516,14 @@ class Searcher:
         table[[k for k in kinds if k < len(table)]] = True
         return table
 
-    def _add_conj(self, slot: _Slot, score: np.ndarray, exclude: np.ndarray | None
-                  ) -> np.ndarray | None:
-        """Add a phrase slot's impacts where all its words occur (except ``exclude``);
-        returns those documents."""
+    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
             lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
-            parts.append((self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)))
             docs = self.post_doc[lo:hi]
+            parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
             common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
             if not len(common):
                 return None
@@ -515,9 +531,10 @@ class Searcher:
             common = common[~np.isin(common, exclude)]
             if not len(common):
                 return None
+        vals = np.zeros(len(common), dtype=np.float64)
         for docs, imp in parts:
-            score[common] += imp[np.searchsorted(docs, common)]
-        return common
+            vals += imp[np.searchsorted(docs, common)]
+        return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
                 kind: str | Iterable[str] | None, platform_version: str | int | None,
