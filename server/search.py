@@ -524,11 +524,11 @@ class Searcher:
             lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
             docs = self.post_doc[lo:hi]
             parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
-            common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
+            common = docs if common is None else common[_member(common, docs)]
             if not len(common):
                 return None
         if exclude is not None and len(exclude):
-            common = common[~np.isin(common, exclude)]
+            common = common[~_member(common, np.sort(exclude))]
             if not len(common):
                 return None
         vals = np.zeros(len(common), dtype=np.float64)
@@ -683,6 +683,15 @@ def _table(bundle: Bundle, prefix: str) -> _Table:
     off, blob = S.table_segments(prefix)
     head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
     return _Table(bundle.array(off), bundle.blob(blob), head)
+
+
+def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
+    """Boolean mask: which ``values`` occur in ``sorted_pool`` (one bisection, no sort)."""
+    if not len(sorted_pool):
+        return np.zeros(len(values), dtype=bool)
+    pos = sorted_pool.searchsorted(values)
+    np.minimum(pos, len(sorted_pool) - 1, out=pos)
+    return sorted_pool[pos] == values
 
 
 def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:
