@@ -179,6 +179,10 @@ class Searcher:
         if not total:
             notes.append("nothing matches; try fewer words, a part of the name, or another domain")
         page = ranked[offset:offset + limit]
+        if rewrites and total:
+            # Each hit found through a rewrite says so (the dashboard shows hits one by one).
+            for d, _ in page:
+                why_extra.setdefault(d, []).extend(rewrites)
         hits = self._hits(page, plan, why_extra)
         if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
             notes.append(f"only the first {MAX_SLOTS} words were used")

@@ -171,6 +171,7 @@ def test_keyboard_layout_and_transliteration_fallbacks(searcher):
     r = searcher.search("gjkmpjdfntkb")          # "пользователи" typed on the Latin layout
     assert r.hits and r.hits[0].title == "Справочник.Пользователи"
     assert r.rewrites and r.rewrites[0].startswith("keyboard layout")
+    assert any(w.startswith("keyboard layout") for w in r.hits[0].why)
     r = searcher.search("kursy valyut")
     assert r.hits[0].title == "РегистрСведений.КурсыВалют"
     assert any(x.startswith("transliteration") for x in r.rewrites)
