@@ -19,7 +19,7 @@ from .routes import DASHBOARD_KEY, Dashboard
 # Paths the dashboard answers itself (its own session checks), for the server's middleware.
 PUBLIC_PREFIXES = ("/static/", "/login")
 DASHBOARD_PATHS = ("/", "/sources", "/search", "/card", "/graph", "/alias", "/login", "/logout",
-                   "/rebuild", "/ui/bundle", "/ui/dictionary")
+                   "/rebuild", "/ui/bundle", "/ui/dictionary", "/ui/platform")
 
 
 def setup(app: web.Application, state: Any) -> Dashboard:
@@ -33,6 +33,7 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_get("/{page:sources|search|card|graph|alias}", dash.page, name="dashboard-page")
     r.add_get("/ui/bundle", dash.bundle_facts)
     r.add_get("/ui/dictionary", dash.dictionary_facts)
+    r.add_get("/ui/platform", dash.platform_card)
     r.add_post("/alias", dash.save_alias)
     r.add_post("/rebuild", dash.rebuild)
     r.add_static("/static/", STATIC, name="dashboard-static", append_version=False)

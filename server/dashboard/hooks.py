@@ -54,6 +54,17 @@ def current_bundle(state: Any) -> Any:
     return getattr(snapshot, "bundle", None)
 
 
+def current_snapshot(state: Any) -> Any:
+    """The server's current Snapshot (what the tools run on), if the state exposes one."""
+    for attr in ("snapshot", "current", "snap"):
+        value = getattr(state, attr, None)
+        if callable(value) and not hasattr(value, "catalog"):
+            value = value()
+        if value is not None and hasattr(value, "catalog"):
+            return value
+    return None
+
+
 def bundles_dir(state: Any) -> Path | None:
     for attr in ("bundles_dir", "bundles", "root"):
         value = getattr(state, attr, None)

@@ -64,7 +64,7 @@ def login_page(next_url: str, notice: str = "", error: str = "", admin_only: boo
     <label for="token">{esc(which)}</label>
     <input id="token" name="token" type="password" required autofocus>
     <input type="hidden" name="next" value="{esc(next_url)}">
-    <button type="submit">Войти</button>
+    <button type="submit" class="primary">Войти</button>
   </form>
   <p class="hint">Токен не сохраняется в странице и адресе: сервер выдаёт подписанную cookie
   сессии (HttpOnly, SameSite=Strict), которая истекает через несколько часов.</p>

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 from aiohttp import web
 
 from . import aliases, hooks, pages
+from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
 
@@ -174,6 +175,7 @@ class Dashboard:
             "info": manifest.get("info") or {},
             "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
             "configs": _configs(bundle),
+            "counts_by_class": _counts_by_class(bundle),
             "last_rebuild": self.last_rebuild,
         }, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
 
@@ -189,12 +191,30 @@ class Dashboard:
             result.update(dictionary=str(plan.dictionary), origin=plan.origin,
                           sources=[str(p) for p in plan.sources], missing=plan.missing)
             data = aliases.read_dictionary(plan.dictionary)
-            result["aliases"] = data.get("aliases") or {}
+            result["aliases"] = aliases.aliases_by_config(data)
         except (RebuildUnavailable, aliases.AliasError) as e:
             result["problem"] = str(e)
         bundle = hooks.current_bundle(self.state)
         result["configs"] = _configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def platform_card(self, request: web.Request) -> web.Response:
+        who = await self.reader(request)
+        if isinstance(who, web.StreamResponse):
+            return web.json_response({"outcome": "error", "error": {
+                "code": "unauthorized", "message": "log in first"}}, status=401)
+        snap = hooks.current_snapshot(self.state)
+        if snap is None:
+            return web.json_response({"outcome": "error", "error": {
+                "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
+        q = request.query
+        name = q.get("name", "")[:500]
+        if not name.strip():
+            return web.json_response({"outcome": "error", "error": {
+                "code": "bad_argument", "message": "name is required"}}, status=400)
+        body, status = get_platform_at(snap, name, q.get("version", ""), q.get("config") or None,
+                                       q.get("cursor") or None)
+        return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):
         bundle = hooks.current_bundle(self.state)
@@ -301,7 +321,7 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <p>Записано в <code>{esc(plan.dictionary)}</code>. Ответы изменятся после пересборки пакета и
 перезагрузки сервера: <code>v8atlas compile …</code>, затем <code>POST /admin/reload</code>.</p>
 <form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
-<button type="submit">Пересобрать и перезагрузить сейчас</button></form>
+<button type="submit" class="primary">Пересобрать и перезагрузить сейчас</button></form>
 <p class=actions><a class=button href="/alias">К словарю</a>
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
 
@@ -366,6 +386,30 @@ def _configs(bundle: Any) -> list[str]:
         return list(Catalog(bundle).meta.get("configs") or [])
     except Exception:
         return []
+
+
+def _counts_by_class(bundle: Any) -> dict[str, dict[str, int]]:
+    """Objects per class per configuration, counted over the per-document arrays (no cards read)."""
+    try:
+        import numpy as np
+
+        from v8atlas.formats import schema as S
+        from v8atlas.formats.catalog import Catalog
+        catalog = Catalog(bundle)
+        if not len(catalog):
+            return {}
+        metadata = np.asarray(catalog.domain) == S.DOMAINS.index("metadata")
+        configs, kinds = np.asarray(catalog.config)[metadata], np.asarray(catalog.kind)[metadata]
+        out: dict[str, dict[str, int]] = {}
+        for c in np.unique(configs):
+            ks, ns = np.unique(kinds[configs == c], return_counts=True)
+            name = catalog.meta["configs"][int(c)] if int(c) != S.NO_CONFIG else "—"
+            out[name] = {catalog.meta["kinds"][int(k)]: int(n)
+                         for k, n in sorted(zip(ks, ns), key=lambda kn: -kn[1])}
+        return out
+    except Exception:  # an old or partial bundle: the page shows what it can
+        log.debug("counts by class unavailable", exc_info=True)
+        return {}
 
 
 def _age_s(created: str) -> int | None:

@@ -11,7 +11,6 @@
   const configs = info.configs || [];
   const chosen = p.get("config") || (configs.length === 1 ? configs[0] : "");
   const select = configSelect(configs, chosen, { id: "config", required: true });
-  if (configs.length === 1) select.remove(0);
   document.getElementById("config-slot").replaceChildren(select);
 
   const access = document.getElementById("access");

@@ -273,7 +273,9 @@ const V8 = (() => {
 
   function nameOf(item) {
     if (typeof item === "string") return item;
-    return item.full_name || item.name || item.address || item.title || item.key || "";
+    // Tool data names a document by its key ("БСП/Справочник.X") and its title (the full name
+    // to ask with); the title is what a person reads and what the tools resolve.
+    return item.full_name || item.title || item.address || item.name || item.key || "";
   }
 
   function whyOf(item) {
@@ -297,8 +299,8 @@ const V8 = (() => {
 
   function configSelect(configs, selected, attrs) {
     const select = el("select", Object.assign({ name: "config" }, attrs || {}));
-    select.append(el("option", { value: "", text: configs.length > 1 ? "— конфигурация —" : "(единственная)" }));
-    for (const c of configs) select.append(el("option", { value: c, text: c, selected: c === selected }));
+    if (configs.length !== 1) select.append(el("option", { value: "", text: configs.length ? "— конфигурация —" : "(нет конфигураций)" }));
+    for (const c of configs) select.append(el("option", { value: c, text: c, selected: c === selected || configs.length === 1 }));
     return select;
   }
 

@@ -86,13 +86,13 @@
   await load(name, false);
 
   async function fetchNeighbourhood(centre) {
-    const args = { name: centre, config, limit, weak: weak ? "true" : "" };
+    const args = { name: centre, config, weak: weak ? "true" : "" };
     let res = await api("get_relations", args);
     if (res.outcome === "error" || !res.data) return res;
     const nodes = [...(res.data.nodes || [])], edges = [...(res.data.edges || [])];
     let cursor = res.data.cursor, pages = 0;
     // A server that pages its answer: follow the cursor until the chosen limit is reached.
-    while (cursor && nodes.length - 1 < limit && pages++ < 20) {
+    while (cursor && nodes.length - 1 < limit && pages++ < 40) {
       const next = await api("get_relations", Object.assign({}, args, { cursor }));
       if (!next.data) break;
       const seen = new Set(nodes.map((n) => n.id));
@@ -123,36 +123,53 @@
   function draw(data) {
     const byId = new Map();
     for (const n of data.nodes || []) byId.set(String(n.id), n);
-    const centreNode = (data.nodes || []).find((n) => n.name === name || n.id === (data.center || data.centre)) || data.nodes[0];
+    const centreId0 = data.object ? data.object.id : (data.center ?? data.centre);
+    const centreNode = (data.nodes || []).find((n) => n.id === centreId0) ||
+      (data.nodes || []).find((n) => nodeName(n) === name) || data.nodes[0];
     const centreId = String(centreNode.id);
-    const neighbours = (data.nodes || []).filter((n) => String(n.id) !== centreId).slice(0, limit);
+    const neighbours = (data.nodes || []).filter((n) => String(n.id) !== centreId).slice(0, limit)
+      .sort((a, b) => String(a.kind).localeCompare(String(b.kind)) || nodeName(a).localeCompare(nodeName(b)));
+    // Rings of growing size keep hundreds of neighbours readable; a class stays together.
+    const ringOf = new Map();
+    let ring = 1, room = 20, used = 0;
+    for (const n of neighbours) {
+      if (used === room) { ring += 1; room = Math.round(room * 1.6); used = 0; }
+      ringOf.set(String(n.id), ring);
+      used += 1;
+    }
     const keep = new Set([centreId, ...neighbours.map((n) => String(n.id))]);
     const edges = (data.edges || []).filter((e) => keep.has(String(e.src)) && keep.has(String(e.dst)) && (weak || !e.weak));
     const elements = [];
     for (const n of [centreNode, ...neighbours]) {
       elements.push({ group: "nodes", classes: String(n.id) === centreId ? "centre" : "",
-        data: { id: String(n.id), name: n.name || n.title, label: shortLabel(n), kind: n.kind, colour: colour(n.kind) } });
+        data: { id: String(n.id), name: nodeName(n), label: shortLabel(n), kind: n.kind, colour: colour(n.kind),
+          ring: ringOf.get(String(n.id)) || 0 } });
     }
     edges.forEach((e, i) => {
       elements.push({ group: "edges", classes: e.weak ? "weak" : "", data: { id: `e${i}`, source: String(e.src), target: String(e.dst),
         label: [e.kind, e.label].filter(Boolean).join(": "), weak: !!e.weak,
-        srcName: (byId.get(String(e.src)) || {}).name || e.src, dstName: (byId.get(String(e.dst)) || {}).name || e.dst } });
+        srcName: nodeName(byId.get(String(e.src)) || { name: String(e.src) }),
+        dstName: nodeName(byId.get(String(e.dst)) || { name: String(e.dst) }) } });
     });
     cy.elements().remove();
     cy.add(elements);
-    cy.layout({ name: "concentric", concentric: (node) => (node.hasClass("centre") ? 2 : 1), levelWidth: () => 1,
+    cy.layout({ name: "concentric", concentric: (node) => 1000 - node.data("ring"), levelWidth: () => 1,
       minNodeSpacing: 28, animate: false, fit: true, padding: 30 }).run();
-    const total = typeof data.total === "number" ? data.total : neighbours.length;
-    const shown = neighbours.length;
-    status.replaceChildren(el("strong", { text: `показано ${shown} из ${total}` }),
-      ` соседей · связей на экране: ${edges.length}` + (weak ? " (включая слабые)" : " (слабые скрыты)"),
+    // The server counts edges (after hiding weak ones); the limit counts neighbours.
+    const total = typeof data.total === "number" ? data.total : edges.length;
+    status.replaceChildren(el("strong", { text: `показано ${edges.length} из ${total}` }),
+      ` связей · соседей на экране: ${neighbours.length} (лимит ${limit})` + (weak ? " · слабые связи показаны" : ` · слабые скрыты${data.weak_hidden ? ` (${data.weak_hidden})` : ""}`),
       ...notices.map((n) => el("span", { class: "notice-inline", text: ` · ${n}` })));
     box.dataset.centre = name;
     legend([centreNode, ...neighbours]);
   }
 
+  function nodeName(n) {
+    return V8.nameOf(n) || String(n.id);
+  }
+
   function shortLabel(n) {
-    const full = n.name || n.title || String(n.id);
+    const full = nodeName(n);
     return full.length > 40 ? `${full.slice(0, 38)}…` : full;
   }
 

@@ -29,7 +29,7 @@
   function results(result, side) {
     if (result.outcome === "error" && !hitsOf(result.data).length) return errorBox(result, "Ошибка");
     const hits = hitsOf(result.data);
-    const head = el("p", { class: "result-head" }, outcomeBadge(result.outcome), ` ${hits.length} совпадений`);
+    const head = el("p", { class: "result-head" }, outcomeBadge(result.outcome), ` совпадений: ${hits.length}`);
     if (!hits.length) return el("div", {}, head, agentText(result.text || "", { config: effectiveConfig }));
     const list = el("ol", { class: "hits", "data-testid": `hits-${side}` });
     for (const hit of hits) {

@@ -12,7 +12,7 @@
     bundleBox.replaceChildren(errorBox(facts, "Пакет"));
   } else {
     const counts = Object.entries(facts.counts || {}).filter(([, v]) => typeof v !== "object");
-    bundleBox.replaceChildren(
+    bundleBox.replaceChildren(...[
       el("h2", { text: "Пакет" }),
       el("dl", { class: "facts", "data-testid": "bundle-facts" },
         el("dt", { text: "Идентификатор" }), el("dd", {}, el("code", { text: facts.id })),
@@ -23,13 +23,49 @@
         counts.length ? [el("dt", { text: "Счётчики" }), el("dd", { text: counts.map(([k, v]) => `${k}: ${v}`).join(" · ") })] : null),
       sourcesTable(facts.sources || []),
       facts.last_rebuild ? el("p", { class: facts.last_rebuild.ok ? "notice" : "error-text",
-        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null);
+        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null].filter(Boolean));
   }
 
   if (listing.outcome === "error" && !listing.text) listingBox.replaceChildren(errorBox(listing, "list_sources"));
-  else listingBox.replaceChildren(agentText(listing.text || "", {}));
+  else listingBox.replaceChildren(...configsView(listing.data || {}, facts.counts_by_class || {}),
+    ...helpView((listing.data || {}).help || {}),
+    el("details", { class: "raw-answer" }, el("summary", { text: "ответ агенту целиком (list_sources)" }),
+      agentText(listing.text || "", {})));
 
   if (!facts.error) reportBox.replaceChildren(reportView(facts.report || {}));
+
+  function configsView(data, byClass) {
+    const configs = data.configs || data.configurations || [];
+    if (!configs.length) return [el("p", { text: "Конфигурации не загружены: инструменты метаданных отвечают «недоступно»." })];
+    const rows = configs.map((c) => el("tr", {},
+      el("td", {}, el("strong", { text: c.name }), c.synonym ? el("div", { class: "hint", text: c.synonym }) : null),
+      el("td", { text: c.version || "?" }),
+      el("td", {}, c.platform_version ? el("span", { text: c.platform_version }) : el("span", { class: "error-text", text: "неизвестна" }),
+        c.platform_source ? el("div", { class: "hint", text: `откуда: ${c.platform_source}` }) : null),
+      el("td", { text: c.compatibility_mode || "—" }),
+      el("td", { class: "num", text: c.objects ?? "" }),
+      el("td", { text: [c.base ? `расширение ${c.base}` : "", ...(c.extensions || [])].filter(Boolean).join(", ") || "—" })));
+    const out = [el("h3", { text: "Конфигурации" }), el("table", { class: "grid", "data-testid": "configs" },
+      el("thead", {}, el("tr", {}, ["Конфигурация", "Версия", "Платформа и её источник", "Режим совместимости", "Объектов", "Расширения"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, rows))];
+    for (const c of configs) {
+      const kinds = Object.entries(byClass[c.name] || {});
+      if (!kinds.length) continue;
+      out.push(el("details", { class: "by-class" }, el("summary", { text: `${c.name}: объекты по классам (${kinds.length})` }),
+        el("ul", { class: "class-counts" }, kinds.map(([k, n]) => el("li", {}, el("span", { text: k }), el("span", { class: "num", text: n }))))));
+    }
+    return out;
+  }
+
+  function helpView(help) {
+    const line = (label, v, cls) => (v && (!Array.isArray(v) || v.length)) ?
+      el("tr", {}, el("th", { text: label }), el("td", { class: cls || "", text: Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v) })) : null;
+    const rows = [line("загружены", help.loaded), line("нужны, но не загружены", help.missing, "error-text"),
+      line("загружены, но не нужны", help.unused), line("язык запросов", help.query)].filter(Boolean);
+    return [el("h3", { text: "Справка платформы" }),
+      rows.length ? el("table", { class: "grid help", "data-testid": "help-versions" }, el("tbody", {}, rows)) :
+        el("p", { text: "Справка платформы не загружена." })];
+  }
 
   function sourcesTable(sources) {
     if (!sources.length) return el("p", { text: "Источники не записаны в манифесте." });
