@@ -1,0 +1,1 @@
+"""Configuration domain: readers (Designer XML, EDT) → model → query model, relations, cards."""

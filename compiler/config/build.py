@@ -1,0 +1,66 @@
+"""Helpers both readers share: defaults for omitted properties and the reader's result shape."""
+from __future__ import annotations
+
+from typing import Any
+
+from .model import ADOPTED, TypeDescription
+from .spec import CLASS_KEYS, FIELD_PROPS, field_keys, object_prop
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if value is None:
+        return None
+    return value
+
+
+def fill_object_defaults(cls: str, props: dict[str, Any], belonging: str) -> None:
+    """Give every kept property of ``cls`` its default when the source omitted it.
+
+    Adopted objects (extensions) are left alone: they state only what the extension controls,
+    an omitted property there means "as in the base", not "default".
+    """
+    if belonging == ADOPTED:
+        return
+    for name in CLASS_KEYS.get(cls, ()):
+        spec = object_prop(cls, name)
+        if spec is None or spec.key in props:
+            continue
+        if spec.kind == "type":
+            props[spec.key] = TypeDescription()
+        else:
+            props[spec.key] = _default(spec.default)
+
+
+def fill_field_defaults(owner: str, kind: str, props: dict[str, Any], belonging: str) -> None:
+    """Defaults for the properties a ``kind`` child of ``owner`` has (``Type`` lives on the field)."""
+    if belonging == ADOPTED:
+        return
+    for name in field_keys(owner, kind):
+        if name == "Type":
+            continue
+        spec = FIELD_PROPS[name]
+        if spec.key not in props:
+            props[spec.key] = TypeDescription() if spec.kind == "type" else _default(spec.default)
+
+
+# Configuration properties EDT omits when they have these (first-literal) values.
+CONFIG_DEFAULTS = {
+    "synchronousPlatformExtensionAndAddInCallUseMode": "Use",
+    "modalityUseMode": "Use",
+    "dataLockControlMode": "Automatic",
+    "interfaceCompatibilityMode": "Taxi",
+    "defaultRunMode": "Auto",
+    "objectAutonumerationMode": "NotAutoFree",
+    "keepMappingToExtendedConfigurationObjectsByIDs": "false",
+}
+
+
+def finish_config_props(props: dict[str, Any], is_extension: bool) -> None:
+    for k in [k for k, v in props.items() if v in ("", [])]:
+        del props[k]
+    for k, v in CONFIG_DEFAULTS.items():
+        if k == "keepMappingToExtendedConfigurationObjectsByIDs" and not is_extension:
+            continue
+        props.setdefault(k, v)

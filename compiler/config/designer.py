@@ -1,0 +1,618 @@
+"""Designer XML reader (DumpConfigToFiles, hierarchical layout) → ``Configuration``.
+
+Reads ``Configuration.xml``, then one ``<Folder>/<Name>.xml`` per listed object (plus
+``Ext/Predefined.xml``, ``Ext/Content.xml`` of exchange plans, ``Forms/<F>.xml`` and
+``Templates/<T>.xml`` for their kind, nested subsystems). Form bodies, templates and modules
+are not opened. Each object file is parsed, turned into its model and dropped; with many
+objects the files are spread over a process pool.
+
+Type prefixes are resolved through each element's in-scope namespace map, so a local
+re-declaration (``<v8:Type xmlns:d5p1="…/current-config">d5p1:CatalogRef.X</v8:Type>``) reads
+the same as ``cfg:CatalogRef.X``.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from lxml import etree
+
+from ..report import CompileReport
+from .build import fill_field_defaults, fill_object_defaults, finish_config_props
+from .classes import FOLDER
+from .files import SourceFiles, open_spec
+from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
+                    DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
+                    VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
+                    TabularSection, TypeDescription, TypeRef, compatibility_to_platform)
+from .spec import (CHILD_COLLECTIONS, FIELD_PROPS, IGNORED, TYPED_KINDS, field_keys,
+                   object_prop)
+from .xmlsafe import XmlError, elements, local, parse_bytes, text
+
+NS_MD = "http://v8.1c.ru/8.3/MDClasses"
+NS_XR = "http://v8.1c.ru/8.3/xcf/readable"
+NS_V8 = "http://v8.1c.ru/8.1/data/core"
+NS_CFG = "http://v8.1c.ru/8.1/data/enterprise/current-config"
+NS_XS = "http://www.w3.org/2001/XMLSchema"
+NS_XSI = "http://www.w3.org/2001/XMLSchema-instance"
+
+_XS_TYPES = {"string": STRING, "decimal": NUMBER, "dateTime": DATE, "boolean": BOOLEAN,
+             "base64Binary": BINARY}
+_V8_TYPES = {"ValueStorage": VALUE_STORAGE, "UUID": UUID, "Null": NULL}
+
+POOL_THRESHOLD = 300     # objects; below this a pool costs more than it saves
+
+
+def _jobs() -> int:
+    env = os.environ.get("V8ATLAS_JOBS")
+    if env and env.isdigit():
+        return max(1, int(env))
+    return min(2, os.cpu_count() or 1)
+
+
+# ---------------------------------------------------------------------------------------
+# Value decoding
+
+
+def local_string(el: etree._Element | None) -> dict[str, str]:
+    out: dict[str, str] = {}
+    if el is None:
+        return out
+    for item in elements(el):
+        lang = content = ""
+        for c in elements(item):
+            n = local(c)
+            if n == "lang":
+                lang = text(c)
+            elif n == "content":
+                content = text(c)
+        if lang or content:
+            out[lang] = content
+    return out
+
+
+def ref_list(el: etree._Element) -> list[str]:
+    return [text(c) for c in elements(el) if text(c)]
+
+
+def config_type_ref(value: str) -> TypeRef:
+    """``CatalogRef.X`` / ``DefinedType.X`` / ``CatalogObject.X`` / ``AnyIBRef`` (no prefix)."""
+    head, _, rest = value.partition(".")
+    if head in ("AnyIBRef", "AnyRef"):
+        return TypeRef(ANY_REF)
+    if head == "DefinedType":
+        return TypeRef(DEFINED_TYPE, name=rest)
+    if head == "Characteristic":
+        return TypeRef(CHARACTERISTIC, name=rest)
+    if head.endswith("Ref"):
+        return TypeRef(REF, ref_class=head, name=rest) if rest else TypeRef(REF_SET, ref_class=head)
+    return TypeRef(CONFIG_TYPE, ref_class=head, name=rest)
+
+
+# Designer spells a few platform types differently from EDT; the model uses EDT's names.
+PLATFORM_RENAMES = {"ValueListType": "ValueList", "SettingsComposer": "DataCompositionSettingsComposer"}
+CONFIG_SINGLETONS = frozenset({"ConstantsSet", "ReportBuilder"})     # current-config types without an object name
+
+
+def _qname(el: etree._Element, value: str) -> tuple[str, str]:
+    prefix, sep, name = value.partition(":")
+    if not sep:
+        return (el.nsmap.get(None, ""), value)
+    return (el.nsmap.get(prefix, ""), name)
+
+
+def type_member(el: etree._Element, value: str) -> TypeRef:
+    ns, name = _qname(el, value)
+    if ns == NS_XS:
+        kind = _XS_TYPES.get(name)
+        return TypeRef(kind) if kind else TypeRef(PLATFORM, name=name)
+    if ns == NS_CFG:
+        return config_type_ref(name)
+    if ns == NS_V8:
+        kind = _V8_TYPES.get(name)
+        return TypeRef(kind) if kind else TypeRef(PLATFORM, name=PLATFORM_RENAMES.get(name, name))
+    if ns:
+        return TypeRef(PLATFORM, name=PLATFORM_RENAMES.get(name, name))
+    return TypeRef(OTHER, name=value)
+
+
+def type_description(el: etree._Element) -> TypeDescription:
+    members: list[TypeRef] = []
+    quals: dict[str, etree._Element] = {}
+    for c in elements(el):
+        n = local(c)
+        if n in ("Type", "TypeSet"):
+            members.append(type_member(c, text(c)))
+        elif n == "TypeId":
+            members.append(TypeRef(OTHER, name=text(c)))
+        elif n.endswith("Qualifiers"):
+            quals[n] = c
+    for m in members:
+        if m.kind == STRING:
+            q = quals.get("StringQualifiers")
+            m.length = 0
+            if q is not None:
+                for c in elements(q):
+                    if local(c) == "Length":
+                        m.length = int(text(c) or 0)
+                    elif local(c) == "AllowedLength":
+                        m.fixed = text(c) == "Fixed"
+        elif m.kind == NUMBER:
+            q = quals.get("NumberQualifiers")
+            if q is not None:
+                for c in elements(q):
+                    n = local(c)
+                    if n == "Digits":
+                        m.digits = int(text(c) or 0)
+                    elif n == "FractionDigits":
+                        m.fraction = int(text(c) or 0)
+                    elif n == "AllowedSign":
+                        m.nonnegative = text(c) == "Nonnegative"
+            if m.digits is None:
+                m.digits, m.fraction = 0, 0
+        elif m.kind == DATE:
+            q = quals.get("DateQualifiers")
+            m.date_fractions = "DateTime"
+            if q is not None:
+                for c in elements(q):
+                    if local(c) == "DateFractions":
+                        m.date_fractions = text(c) or "DateTime"
+        elif m.kind == BINARY:
+            q = quals.get("BinaryDataQualifiers")
+            m.length = 0
+            if q is not None:
+                for c in elements(q):
+                    if local(c) == "Length":
+                        m.length = int(text(c) or 0)
+                    elif local(c) == "AllowedLength":
+                        m.fixed = text(c) == "Fixed"
+    return TypeDescription(members)
+
+
+def _bool(s: str) -> bool:
+    return s.strip().lower() == "true"
+
+
+def _int(s: str) -> int:
+    try:
+        return int(s.strip() or 0)
+    except ValueError:
+        return 0
+
+
+def decode(kind: str, el: etree._Element) -> Any:
+    if kind == "bool":
+        return _bool(text(el))
+    if kind == "int":
+        return _int(text(el))
+    if kind in ("str", "ref"):
+        return text(el)
+    if kind == "refs":
+        return ref_list(el)
+    if kind == "type":
+        return type_description(el)
+    if kind == "lstr":
+        return local_string(el)
+    if kind == "qname":
+        value = text(el)
+        if not value:
+            return ""
+        ns, name = _qname(el, value)
+        return f"{{{ns}}}{name}" if ns else name
+    if kind == "common_attribute_content":
+        items = []
+        for it in elements(el):
+            d = {local(c): text(c) for c in elements(it)}
+            items.append({"metadata": d.get("Metadata", ""), "use": d.get("Use", "Auto") or "Auto",
+                          "conditional_separation": d.get("ConditionalSeparation", "")})
+        return items
+    raise ValueError(kind)
+
+
+# ---------------------------------------------------------------------------------------
+# Object files
+
+
+class _Ctx:
+    """Where we are, for reports: source name and the file being read."""
+
+    def __init__(self, source: str, report: CompileReport, file: str) -> None:
+        self.source = source
+        self.report = report
+        self.file = file
+
+    def unknown(self, what: str) -> None:
+        self.report.note_unknown(self.source, what, self.file)
+
+
+def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
+    """name, synonym, comment, belonging, extended uuid."""
+    name = comment = ext = ""
+    syn: dict[str, str] = {}
+    belonging = OWN
+    if props_el is not None:
+        for p in elements(props_el):
+            n = local(p)
+            if n == "Name":
+                name = text(p)
+            elif n == "Synonym":
+                syn = local_string(p)
+            elif n == "Comment":
+                comment = text(p)
+            elif n == "ObjectBelonging":
+                belonging = ADOPTED if text(p) == "Adopted" else OWN
+            elif n == "ExtendedConfigurationObject":
+                ext = text(p)
+    return name, syn, comment, belonging, ext
+
+
+_COMMON_NAMES = frozenset({"Name", "Synonym", "Comment", "ObjectBelonging",
+                           "ExtendedConfigurationObject"})
+
+
+def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
+    """Only what differs from the platform default (EDT lists only those)."""
+    out: dict[str, dict[str, Any]] = {}
+    for sa in elements(el):
+        name = sa.get("name", "")
+        d: dict[str, Any] = {}
+        for c in elements(sa):
+            n = local(c)
+            if n == "Synonym":
+                syn = local_string(c)
+                if syn:
+                    d["synonym"] = syn
+            elif n == "FillChecking" and text(c) not in ("", "DontCheck"):
+                d["fill_checking"] = text(c)
+        if name and d:
+            out[name] = d
+    return out
+
+
+def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: _Ctx) -> tuple[dict, TypeDescription | None]:
+    keys = field_keys(owner, kind)
+    props: dict[str, Any] = {}
+    typ = None
+    std: dict[str, dict[str, Any]] = {}
+    for p in elements(props_el):
+        n = local(p)
+        if n in _COMMON_NAMES:
+            continue
+        if n == "Type" and "Type" in keys:
+            typ = type_description(p)
+            continue
+        if n == "StandardAttributes":
+            std = _standard_attributes(p)
+            if std:
+                props["standard_attributes"] = std
+            continue
+        if n in keys:
+            spec = FIELD_PROPS[n]
+            props[spec.key] = decode(spec.kind, p)
+        elif n not in IGNORED and n not in FIELD_PROPS:
+            ctx.unknown(f"{kind} property {n}")
+    return props, typ
+
+
+def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
+    """An inline child (attribute, tabular section, command, enum value, URL template…)."""
+    props_el = el.find(f"{{{NS_MD}}}Properties")
+    name, syn, comment, belonging, _ = _common(props_el)
+    uuid = el.get("uuid", "")
+    props, typ = _field_props(owner, kind, props_el, ctx) if props_el is not None else ({}, None)
+    fill_field_defaults(owner, kind, props, belonging)
+    if kind in TYPED_KINDS:
+        return Attribute(name, uuid, syn, comment, typ or TypeDescription(), props, belonging)
+    if kind == "TabularSection":
+        std = props.pop("standard_attributes", {})
+        ts = TabularSection(name, uuid, syn, comment, [], props, std, belonging)
+        co = el.find(f"{{{NS_MD}}}ChildObjects")
+        if co is not None:
+            for c in elements(co):
+                if local(c) == "Attribute":
+                    ts.attributes.append(_read_child(f"{owner}.TabularSection", "Attribute", c, ctx))
+                else:
+                    ctx.unknown(f"TabularSection child {local(c)}")
+        return ts
+    child = Child(name, uuid, syn, comment, props, {}, belonging)
+    if typ is not None:
+        child.props["type"] = typ
+    co = el.find(f"{{{NS_MD}}}ChildObjects")
+    if co is not None:
+        for c in elements(co):
+            ck = local(c)
+            child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
+    return child
+
+
+def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) -> Child:
+    """A child with its own file (form, template, recalculation): its kind property only."""
+    child = Child(name)
+    sub = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
+           "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}.get(kind)
+    if sub is None:
+        return child
+    rel = f"{base}/{sub}/{name}.xml"
+    data = files.read(rel)
+    if data is None:
+        return child
+    try:
+        root = parse_bytes(data, rel)
+    except XmlError as e:
+        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file,
+                         line=e.line)
+        return child
+    for obj in elements(root):
+        child.uuid = obj.get("uuid", "")
+        props_el = obj.find(f"{{{NS_MD}}}Properties")
+        if props_el is None:
+            continue
+        _, syn, comment, belonging, _ = _common(props_el)
+        child.synonym, child.comment, child.belonging = syn, comment, belonging
+        for p in elements(props_el):
+            n = local(p)
+            if n in ("FormType", "TemplateType"):
+                child.props[FIELD_PROPS[n].key] = text(p)
+        if kind in ("Form", "Template") and belonging != ADOPTED:
+            key = FIELD_PROPS["FormType" if kind == "Form" else "TemplateType"]
+            child.props.setdefault(key.key, key.default)
+        co = obj.find(f"{{{NS_MD}}}ChildObjects")
+        if co is not None:    # recalculation dimensions, external table fields/forms…
+            for c in elements(co):
+                ck = local(c)
+                if len(c) == 0 and text(c):
+                    child.children.setdefault(ck, []).append(Child(text(c)))
+                else:
+                    child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
+    return child
+
+
+def _predefined_items(el: etree._Element) -> list[PredefinedItem]:
+    out = []
+    for it in elements(el):
+        if local(it) != "Item":
+            continue
+        item = PredefinedItem(name="", uuid=it.get("id", ""))
+        for c in elements(it):
+            n = local(c)
+            if n == "Name":
+                item.name = text(c)
+            elif n == "Code":
+                item.code = text(c)
+            elif n == "Description":
+                item.description = text(c)
+            elif n == "IsFolder":
+                item.is_folder = _bool(text(c))
+            elif n == "ChildItems":
+                item.children = _predefined_items(c)
+            elif n == "Type":
+                item.props["type"] = type_description(c)
+            elif n in ("AccountType", "OffBalance"):
+                item.props[{"AccountType": "account_type", "OffBalance": "off_balance"}[n]] = (
+                    _bool(text(c)) if n == "OffBalance" else text(c))
+        out.append(item)
+    return out
+
+
+def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[PredefinedItem]:
+    rel = f"{base}/Ext/Predefined.xml"
+    data = files.read(rel)
+    if data is None:
+        return []
+    try:
+        return _predefined_items(parse_bytes(data, rel))
+    except XmlError as e:
+        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+        return []
+
+
+def _read_exchange_content(files: SourceFiles, base: str, ctx: _Ctx) -> list[dict[str, str]]:
+    rel = f"{base}/Ext/Content.xml"
+    data = files.read(rel)
+    if data is None:
+        return []
+    try:
+        root = parse_bytes(data, rel)
+    except XmlError as e:
+        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+        return []
+    out = []
+    for it in elements(root):
+        d = {local(c): text(c) for c in elements(it)}
+        out.append({"metadata": d.get("Metadata", ""), "auto_record": d.get("AutoRecord", "Deny")})
+    return out
+
+
+_PREDEFINED_CLASSES = frozenset({"Catalog", "ChartOfCharacteristicTypes", "ChartOfAccounts",
+                                 "ChartOfCalculationTypes"})
+
+
+def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,
+                known: bool = True) -> MDObject | None:
+    """Parse one object file into its model; problems go to ``report`` and give None."""
+    data = files.read(rel)
+    if data is None:
+        report.error(source, f"{cls} listed in Configuration.xml but its file {rel} is missing",
+                     code="missing-file", file=rel)
+        return None
+    try:
+        root = parse_bytes(data, rel)
+    except XmlError as e:
+        report.error(source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+        return None
+    ctx = _Ctx(source, report, rel)
+    obj_el = next(elements(root), None)
+    if obj_el is None:
+        report.error(source, f"{rel}: no object element inside MetaDataObject", code="empty", file=rel)
+        return None
+    el_cls = local(obj_el)
+    if known and el_cls != cls:
+        report.warn(source, f"{rel}: file holds a {el_cls}, expected {cls}", code="class-mismatch", file=rel)
+    props_el = obj_el.find(f"{{{NS_MD}}}Properties")
+    name, syn, comment, belonging, ext = _common(props_el)
+    obj = MDObject(cls=el_cls if not known else cls, name=name, uuid=obj_el.get("uuid", ""),
+                   synonym=syn, comment=comment, known=known, belonging=belonging,
+                   extended_uuid=ext, source_file=rel)
+    if props_el is not None:
+        for p in elements(props_el):
+            n = local(p)
+            if n in _COMMON_NAMES:
+                continue
+            if n == "StandardAttributes":
+                obj.standard_attributes = _standard_attributes(p)
+                continue
+            spec = object_prop(cls, n)
+            if spec is not None and known:
+                obj.props[spec.key] = decode(spec.kind, p)
+            elif n not in IGNORED:
+                ctx.unknown(f"{cls} property {n}")
+    fill_object_defaults(cls, obj.props, belonging)
+    base = rel[:-4]   # folder of the object's own files: Catalogs/X
+    co = obj_el.find(f"{{{NS_MD}}}ChildObjects")
+    if co is not None:
+        for c in elements(co):
+            kind = local(c)
+            if cls == "Subsystem" and kind == "Subsystem":
+                sub = read_object(files, source, "Subsystem", f"{base}/Subsystems/{text(c)}.xml", report)
+                if sub is not None:
+                    obj.subsystems.append(sub)
+                continue
+            target = CHILD_COLLECTIONS.get(kind)
+            if target is None:
+                ctx.unknown(f"{cls} child {kind}")
+                continue
+            if len(c) == 0 and text(c):          # bare name: the child has its own file
+                child: Any = _bare_child(files, base, kind, text(c), ctx)
+            else:
+                child = _read_child(cls, kind, c, ctx)
+            field_name = target[0]
+            if field_name == "other":
+                obj.other_children.setdefault(kind, []).append(child)
+            else:
+                getattr(obj, field_name).append(child)
+    if cls in _PREDEFINED_CLASSES:
+        obj.predefined = _read_predefined(files, base, ctx)
+    if cls == "ExchangePlan":
+        obj.props["content"] = _read_exchange_content(files, base, ctx)
+    return obj
+
+
+# ---------------------------------------------------------------------------------------
+# Configuration.xml
+
+
+_CONFIG_PROPS = {
+    "Version": "version", "Vendor": "vendor", "CompatibilityMode": "compatibility_mode",
+    "ConfigurationExtensionCompatibilityMode": "extension_compatibility_mode",
+    "ScriptVariant": "script_variant", "NamePrefix": "name_prefix",
+    "ConfigurationExtensionPurpose": "extension_purpose",
+}
+# Configuration properties kept in ``Configuration.props`` (text values).
+_CONFIG_EXTRA = ("DefaultRunMode", "DataLockControlMode", "ModalityUseMode",
+                 "InterfaceCompatibilityMode", "SynchronousPlatformExtensionAndAddInCallUseMode",
+                 "ObjectAutonumerationMode", "KeepMappingToExtendedConfigurationObjectsByIDs",
+                 "DefaultStyle", "BriefInformation", "Copyright")
+
+
+def read_configuration_header(files: SourceFiles, source: str, report: CompileReport
+                              ) -> tuple[Configuration, list[tuple[str, str]]]:
+    data = files.read("Configuration.xml")
+    if data is None:
+        raise FileNotFoundError("Configuration.xml")
+    root = parse_bytes(data, "Configuration.xml")   # malformed header: whole source fails
+    if local(root) != "MetaDataObject":
+        raise ValueError(f"Configuration.xml: root element is <{local(root)}>, expected <MetaDataObject>")
+    cfg_el = next(elements(root), None)
+    if cfg_el is None or local(cfg_el) != "Configuration":
+        found = local(cfg_el) if cfg_el is not None else "nothing"
+        raise ValueError(f"Configuration.xml holds {found}, expected <Configuration>")
+    props_el = cfg_el.find(f"{{{NS_MD}}}Properties")
+    name, syn, comment, belonging, _ = _common(props_el)
+    cfg = Configuration(name=name, uuid=cfg_el.get("uuid", ""), synonym=syn, comment=comment,
+                        format="designer", format_version=root.get("version", ""))
+    if props_el is not None:
+        for p in elements(props_el):
+            n = local(p)
+            if n in _CONFIG_PROPS:
+                setattr(cfg, _CONFIG_PROPS[n], text(p))
+            elif n == "DefaultLanguage":
+                cfg.default_language = text(p).partition(".")[2] or text(p)
+            elif n in _CONFIG_EXTRA:
+                cfg.props[n[0].lower() + n[1:]] = text(p)
+            elif n == "DefaultRoles":
+                cfg.props["defaultRoles"] = ref_list(p)
+    cfg.script_variant = cfg.script_variant or "Russian"
+    cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
+    finish_config_props(cfg.props, cfg.is_extension)
+    cfg.platform_version = compatibility_to_platform(cfg.compatibility_mode)
+    if cfg.is_extension and not cfg.platform_version:
+        cfg.platform_version = compatibility_to_platform(cfg.extension_compatibility_mode)
+    children: list[tuple[str, str]] = []
+    co = cfg_el.find(f"{{{NS_MD}}}ChildObjects")
+    if co is not None:
+        for c in elements(co):
+            children.append((local(c), text(c)))
+    return cfg, children
+
+
+# ---------------------------------------------------------------------------------------
+# Whole source
+
+_worker_files: dict[tuple, SourceFiles] = {}
+
+
+def _worker(args: tuple) -> tuple[list[MDObject | None], CompileReport]:
+    spec, source, tasks = args
+    files = _worker_files.get(spec)
+    if files is None:
+        files = _worker_files[spec] = open_spec(spec)
+    report = CompileReport()
+    out = [read_object(files, source, cls, rel, report, known) for cls, rel, known in tasks]
+    return out, report
+
+
+def _object_path(files: SourceFiles, cls: str, name: str) -> tuple[str, bool]:
+    folder = FOLDER.get(cls)
+    if folder:
+        return f"{folder}/{name}.xml", True
+    # An unknown kind: guess the folder the way every known class does (English plural).
+    for guess in (cls + "s", cls + "es", cls):
+        if files.exists(f"{guess}/{name}.xml"):
+            return f"{guess}/{name}.xml", False
+    return f"{cls}s/{name}.xml", False
+
+
+def read_designer(files: SourceFiles, source: str, report: CompileReport) -> Configuration:
+    cfg, children = read_configuration_header(files, source, report)
+    tasks: list[tuple[str, str, bool]] = []
+    for cls, name in children:
+        rel, known = _object_path(files, cls, name)
+        if not known:
+            report.warn(source, f"unknown metadata kind {cls} ({cls}.{name}): kept as a generic object",
+                        code="unknown-kind", file="Configuration.xml", object=f"{cls}.{name}")
+            report.note_unknown(source, f"metadata kind {cls}", "Configuration.xml")
+            if not files.exists(rel):
+                cfg.objects.append(MDObject(cls=cls, name=name, known=False))
+                continue
+        tasks.append((cls, rel, known))
+    results: list[MDObject | None]
+    jobs = _jobs()
+    if jobs > 1 and len(tasks) >= POOL_THRESHOLD:
+        chunk = max(32, len(tasks) // (jobs * 8))
+        batches = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
+        results = []
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for out, sub in pool.map(_worker, [(files.spec(), source, b) for b in batches]):
+                results.extend(out)
+                report.merge(sub)
+    else:
+        results = [read_object(files, source, cls, rel, report, known) for cls, rel, known in tasks]
+    for (cls, rel, known), obj in zip(tasks, results):
+        if obj is None:
+            continue
+        if cls == "Language":
+            cfg.languages.append(obj)
+        else:
+            cfg.objects.append(obj)
+    return cfg

@@ -1,0 +1,100 @@
+"""Read a source's files from a folder or a zip archive (members are read, never extracted)."""
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from .zipsafe import check_zip
+
+
+class SourceFiles:
+    """Files of one source, addressed by POSIX paths relative to the source root."""
+
+    def read(self, rel: str) -> bytes | None:   # None when absent
+        raise NotImplementedError
+
+    def exists(self, rel: str) -> bool:
+        raise NotImplementedError
+
+    def listdir(self, rel: str) -> list[str]:
+        raise NotImplementedError
+
+    def spec(self) -> tuple[str, str, str]:
+        """What a worker process needs to reopen these files."""
+        raise NotImplementedError
+
+
+class FolderFiles(SourceFiles):
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def read(self, rel: str) -> bytes | None:
+        try:
+            with open(self.root / rel, "rb") as f:
+                return f.read()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return None
+
+    def exists(self, rel: str) -> bool:
+        return (self.root / rel).exists()
+
+    def listdir(self, rel: str) -> list[str]:
+        try:
+            return sorted(os.listdir(self.root / rel))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def spec(self) -> tuple[str, str, str]:
+        return ("folder", str(self.root), "")
+
+
+class ZipFiles(SourceFiles):
+    """A zip archive (checked by ``check_zip``); ``prefix`` is the source root inside it."""
+
+    def __init__(self, path: Path, prefix: str = "", zf: zipfile.ZipFile | None = None) -> None:
+        self.path = Path(path)
+        self.zf = zf or zipfile.ZipFile(self.path)
+        self.prefix = prefix.strip("/")
+        self._names = {i.filename.rstrip("/"): i for i in self.zf.infolist()}
+        self._dirs: dict[str, set[str]] = {}
+        for name in self._names:
+            parts = PurePosixPath(name).parts
+            for i in range(len(parts)):
+                self._dirs.setdefault("/".join(parts[:i]), set()).add(parts[i])
+
+    def _full(self, rel: str) -> str:
+        return f"{self.prefix}/{rel}" if self.prefix else rel
+
+    def read(self, rel: str) -> bytes | None:
+        info = self._names.get(self._full(rel))
+        if info is None or info.is_dir():
+            return None
+        return self.zf.read(info)
+
+    def exists(self, rel: str) -> bool:
+        full = self._full(rel).rstrip("/")
+        return full in self._names or full in self._dirs
+
+    def listdir(self, rel: str) -> list[str]:
+        return sorted(self._dirs.get(self._full(rel).rstrip("/"), ()))
+
+    def all_names(self) -> list[str]:
+        return list(self._names)
+
+    def spec(self) -> tuple[str, str, str]:
+        return ("zip", str(self.path), self.prefix)
+
+
+def open_spec(spec: tuple[str, str, str]) -> SourceFiles:
+    kind, path, prefix = spec
+    if kind == "folder":
+        return FolderFiles(Path(path))
+    return ZipFiles(Path(path), prefix)
+
+
+def open_zip(path: Path) -> ZipFiles:
+    """Open and check a zip; the returned files are rooted at the archive root."""
+    zf = zipfile.ZipFile(path)
+    check_zip(zf, path)
+    return ZipFiles(path, "", zf)

@@ -1,0 +1,222 @@
+"""Configuration linker: parsed configurations → metadata documents, relation edges, config info.
+
+``link(parsed_by_kind, ctx)`` reads ``parsed_by_kind["configuration"]`` as (Source,
+Configuration) pairs and, for every *view*, appends one ``Doc`` per object and the ``Edge``s
+between them:
+
+* a base configuration is a view named after it (``БСП``);
+* a base with extensions attached (``[[extension]] base = "БСП"`` in v8atlas.toml, the
+  extension's own ``base_name``, or the only base there is) gets a second view
+  ``БСП+Расширение`` (``+``-joined extension names) built by ``extensions.overlay``; its
+  documents mark what each extension adopted or added and point to the base view's documents
+  with ``adopted_from`` edges;
+* an extension whose base is not in the compile is a view of its own.
+
+Names: a configuration is called what v8atlas.toml says (source option ``name``), else what
+it calls itself. Its platform version is the toml's ``platform``, else the one its
+compatibility mode implies. Two sources claiming one name are an error naming both; the
+second is skipped.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from v8atlas.compiler.documents import METADATA, Doc, Edge
+
+from . import model as M
+from . import words as W
+from .cards import build_card, full_names
+from .confindex import ConfigIndex
+from .query_tables import query_tables
+from .relations import ADOPTED_FROM, Rel, relations, split_dangling
+from .standard import standard_attributes
+
+KIND = "configuration"
+MAX_DANGLING_WARNINGS = 20
+
+
+@dataclass
+class View:
+    name: str                     # how the bundle addresses it
+    cfg: M.Configuration
+    source: str                   # source display name(s)
+    platform: str
+    platform_from: str            # "v8atlas.toml" / "compatibility_mode" / ""
+    base_view: str = ""           # base+extensions view: the base view's name
+    extensions: list[str] = field(default_factory=list)
+    standalone_extension: bool = False
+
+
+def doc_key(view: str, path: str) -> str:
+    """``БСП/Справочник.Пользователи`` (Russian class words whatever the script variant)."""
+    return f"{view}/{W.ref_name(path, W.RU)}"
+
+
+def _configurations(parsed: list[tuple[Any, Any]]) -> list[tuple[Any, M.Configuration]]:
+    out = []
+    for source, result in parsed:
+        items = result if isinstance(result, (list, tuple)) else [result]
+        out += [(source, c) for c in items if isinstance(c, M.Configuration)]
+    return out
+
+
+def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
+    named: dict[str, View] = {}
+    for source, cfg in pairs:
+        opts = getattr(source, "options", {}) or {}
+        name = str(opts.get("name") or cfg.name or getattr(source, "name", "configuration"))
+        if name in named:
+            ctx.report.error(getattr(source, "name", name),
+                             f"configuration name {name!r} is claimed by two sources: "
+                             f"{named[name].source} and {getattr(source, 'name', '?')}; the second is "
+                             f"skipped (name one of them in v8atlas.toml: name = \"…\")",
+                             code="duplicate-configuration")
+            continue
+        platform = str(opts.get("platform") or opts.get("platform_version") or "")
+        origin = "v8atlas.toml"
+        if not platform:
+            platform = cfg.platform_version or M.compatibility_to_platform(cfg.compatibility_mode)
+            origin = "compatibility_mode" if platform else ""
+        view = View(name, cfg, getattr(source, "name", ""), platform, origin)
+        view.base_view = str(opts.get("base") or cfg.base_name or "")   # for extensions: wanted base
+        named[name] = view
+    bases = [v for v in named.values() if not v.cfg.is_extension]
+    attached: dict[str, list[View]] = defaultdict(list)
+    out: list[View] = []
+    for v in named.values():
+        if not v.cfg.is_extension:
+            continue
+        base = v.base_view or (bases[0].name if len(bases) == 1 else "")
+        if base not in {b.name for b in bases}:
+            ctx.report.warn(v.source, f"extension {v.name!r}: base configuration "
+                            f"{base or '(not named)'!r} is not among the sources; compiled on its own "
+                            f"(attach it with [[extension]] base = \"…\" in v8atlas.toml)",
+                            code="extension-without-base")
+            v.base_view, v.standalone_extension = "", True
+            continue
+        v.base_view = base
+        attached[base].append(v)
+    for b in bases:
+        b.base_view = ""
+        out.append(b)
+        exts = attached.get(b.name, [])
+        if not exts:
+            continue
+        try:
+            from .extensions import overlay
+        except ImportError:
+            ctx.report.warn(b.source, "extensions.overlay is not available; base+extensions view skipped",
+                            code="no-overlay")
+            continue
+        problems: list[str] = []
+        merged = overlay(b.cfg, *(e.cfg for e in exts), problems=problems)
+        for p in problems:
+            ctx.report.warn(b.source, p, code="adopted-without-base")
+        name = "+".join([b.name] + [e.name for e in exts])
+        out.append(View(name, merged, ", ".join([b.source] + [e.source for e in exts]), b.platform,
+                        b.platform_from, base_view=b.name, extensions=[e.name for e in exts]))
+    out += [v for v in named.values() if v.standalone_extension]
+    return out
+
+
+def _relation_counts(rels: list[Rel]) -> dict[str, dict[str, Any]]:
+    counts: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for r in rels:
+        suffix = "_weak" if r.weak else ""
+        counts[r.src]["out" + suffix][r.kind] += 1
+        counts[r.dst]["in" + suffix][r.kind] += 1
+    return {path: {k: dict(sorted(c.items())) for k, c in sorted(d.items())} for path, d in counts.items()}
+
+
+def _search_fields(obj: M.MDObject) -> dict[str, str]:
+    names = [a.name for group in (obj.attributes, obj.dimensions, obj.resources, obj.addressing_attributes,
+                                  obj.columns) for a in group]
+    for ts in obj.tabular_sections:
+        names.append(ts.name)
+        names += [a.name for a in ts.attributes]
+    out = {"name": obj.name, "class": W.class_search_words(obj.cls)}
+    if obj.synonym:
+        out["synonym"] = " ".join(dict.fromkeys(obj.synonym.values()))
+    if obj.comment:
+        out["comment"] = obj.comment
+    if names:
+        out["attributes"] = " ".join(names)
+    return out
+
+
+def link_view(view: View, ctx: Any) -> dict[str, Any]:
+    """Docs and edges of one view; returns its configuration info for the manifest."""
+    cfg = view.cfg
+    language = W.lang(cfg.script_variant)
+    ix = ConfigIndex(cfg)
+    rels, dangling = split_dangling(relations(ix), ix)
+    if dangling and not view.standalone_extension:
+        for r in dangling[:MAX_DANGLING_WARNINGS]:
+            ctx.report.warn(view.source, f"{r.src} refers to {r.dst} ({r.kind}), which is not in "
+                            f"configuration {view.name!r}", code="dangling-reference",
+                            object=W.ref_name(r.src, language))
+    counts_by_path = _relation_counts(rels)
+    by_class: Counter = Counter()
+    for path, obj in ix.objects.items():
+        by_class[obj.cls] += 1
+        std = standard_attributes(obj, ix)
+        tables = query_tables(obj, ix)
+        card = build_card(obj, path, ix, view.name, std, tables, counts_by_path.get(path, {}), language,
+                          extension_view=bool(view.extensions))
+        fn = full_names(obj, path)
+        names = [fn[W.RU], fn[W.EN], obj.name]
+        if card.get("ref_type"):
+            names += [card["ref_type"], card["ref_type_alias"]]
+        for t in tables:
+            names += [t.ru, t.en]
+        ctx.docs.append(Doc(METADATA, doc_key(view.name, path), obj.cls, fn[language], card,
+                            list(dict.fromkeys(names)), _search_fields(obj), config=view.name))
+    for r in rels:
+        ctx.edges.append(Edge(doc_key(view.name, r.src), doc_key(view.name, r.dst), r.kind, r.label, r.weak))
+    adopted = 0
+    if view.base_view:
+        for path, obj in ix.objects.items():
+            if obj.extended_by:
+                adopted += 1
+                ctx.edges.append(Edge(doc_key(view.name, path), doc_key(view.base_view, path), ADOPTED_FROM,
+                                      ", ".join(obj.extended_by)))
+    return {
+        "name": view.name,
+        "source": view.source,
+        "configuration_name": cfg.name,
+        "synonym": dict(sorted(cfg.synonym.items())),
+        "version": cfg.version,
+        "vendor": cfg.vendor,
+        "platform_version": view.platform,
+        "platform_version_from": view.platform_from,
+        "compatibility_mode": cfg.compatibility_mode,
+        "script_variant": cfg.script_variant,
+        "language": language,
+        "format": cfg.format,
+        "format_version": cfg.format_version,
+        "is_extension": cfg.is_extension,
+        "name_prefix": cfg.name_prefix,
+        "base": view.base_view,
+        "extensions": view.extensions,
+        "objects": sum(by_class.values()),
+        "counts_by_class": {W.class_words(k).name(language): n for k, n in sorted(
+            by_class.items(), key=lambda kv: (W.CLASS_ORDER.get(kv[0], 999), kv[0]))},
+        "relations": len(rels),
+        "weak_relations": sum(1 for r in rels if r.weak),
+        "dangling_references": len(dangling),
+        "adopted_objects": adopted,
+    }
+
+
+def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
+    pairs = _configurations(parsed_by_kind.get(KIND, []))
+    if not pairs:
+        return
+    infos = [link_view(v, ctx) for v in _views(pairs, ctx)]
+    ctx.info["configurations"] = infos
+    ctx.info["config_order"] = [i["name"] for i in infos]
+    ctx.extra["config_platforms"] = {i["name"]: i["platform_version"] for i in infos}
+    ctx.counts["configurations"] = {i["name"]: {"objects": i["objects"], "relations": i["relations"],
+                                                "weak_relations": i["weak_relations"]} for i in infos}

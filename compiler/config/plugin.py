@@ -1,0 +1,163 @@
+"""Source plugin for configurations: detects Designer dumps (folder or .zip) and EDT projects.
+
+``detect(path)`` → ``"designer"``, ``"designer-zip"``, ``"edt"`` or None;
+``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
+A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
+``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
+"""
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+from ..report import CompileReport
+from ..sources import Source
+from .designer import read_designer
+from .edt import CONFIG_MDO, read_edt
+from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
+from .model import Configuration
+from .xmlsafe import XmlError
+from .zipsafe import UnsafeZip
+
+KIND = "configuration"
+
+# What a folder that is *almost* a configuration looks like: the message names it.
+_EXTERNAL_ROOTS = ("ExternalDataProcessor", "ExternalReport")
+
+
+class ConfigSourceError(Exception):
+    """The source cannot be read as a configuration; the message says what was expected."""
+
+
+def detect(path: Path) -> str | None:
+    if path.is_dir():
+        if (path / "Configuration.xml").is_file():
+            return "designer"
+        if (path / CONFIG_MDO).is_file():
+            return "edt"
+        return None
+    if path.suffix.lower() == ".zip" and path.is_file():
+        try:
+            with zipfile.ZipFile(path) as zf:
+                names = zf.namelist()
+        except (zipfile.BadZipFile, OSError):
+            return None
+        if any(n.rstrip("/").endswith("Configuration.xml") for n in names):
+            return "designer-zip"
+        if any(n.endswith(CONFIG_MDO) for n in names):
+            return "edt-zip"
+    return None
+
+
+def _zip_root(zf: ZipFiles, marker: str) -> str | None:
+    """The shallowest folder inside the archive that holds ``marker``."""
+    best = None
+    for n in zf.all_names():
+        if n == marker or n.endswith("/" + marker):
+            prefix = n[: -len(marker)].rstrip("/")
+            if best is None or prefix.count("/") < best.count("/"):
+                best = prefix
+    return best
+
+
+def open_source(path: Path) -> tuple[str, SourceFiles]:
+    """(format, files rooted at the configuration) or a clear ConfigSourceError."""
+    if path.is_dir():
+        if (path / "Configuration.xml").is_file():
+            return "designer", FolderFiles(path)
+        if (path / CONFIG_MDO).is_file():
+            return "edt", FolderFiles(path)
+        raise ConfigSourceError(_not_a_configuration(path, sorted(p.name for p in path.iterdir())[:12]))
+    if path.suffix.lower() == ".zip":
+        try:
+            zf = open_zip(path)
+        except zipfile.BadZipFile as e:
+            raise ConfigSourceError(f"{path}: not a readable zip archive ({e})") from None
+        for fmt, marker in (("designer", "Configuration.xml"), ("edt", CONFIG_MDO)):
+            root = _zip_root(zf, marker)
+            if root is not None:
+                return fmt, ZipFiles(path, root, zf.zf)
+        raise ConfigSourceError(_not_a_configuration(path, sorted(zf.all_names())[:12]))
+    raise ConfigSourceError(f"{path}: expected a folder or a .zip with a configuration dump")
+
+
+def _looks_external(path: Path, found: list[str]) -> bool:
+    """An external data processor/report dump (Designer X.xml or EDT src/External*)."""
+    if any(n.startswith(("ExternalDataProcessors", "ExternalReports", "src/External")) for n in found):
+        return True
+    if path.is_dir():
+        if (path / "src" / "ExternalDataProcessors").is_dir() or (path / "src" / "ExternalReports").is_dir():
+            return True
+        if path.name in ("ExternalDataProcessors", "ExternalReports"):
+            return True
+        for x in path.glob("*.xml"):
+            try:
+                head = x.open("rb").read(4096)
+            except OSError:
+                continue
+            if any(f"<{r} ".encode() in head for r in _EXTERNAL_ROOTS):
+                return True
+    return False
+
+
+def _not_a_configuration(path: Path, found: list[str]) -> str:
+    hint = ""
+    if _looks_external(path, found):
+        hint = (" (this is an external data processor/report dump: it belongs to no configuration "
+                "and is not compiled)")
+    return (f"{path}: not a configuration dump{hint}. Expected Configuration.xml (Designer "
+            f"DumpConfigToFiles) or {CONFIG_MDO} (EDT project) at its root; found: "
+            f"{', '.join(found) if found else 'nothing'}")
+
+
+def read_configuration(path: Path, report: CompileReport, source_name: str | None = None
+                       ) -> Configuration:
+    """Read a configuration from a folder or zip; raises ConfigSourceError for a whole-source failure."""
+    name = source_name or str(path)
+    try:
+        fmt, files = open_source(path)
+    except UnsafeZip as e:
+        raise ConfigSourceError(str(e)) from None
+    try:
+        if fmt == "designer":
+            cfg = read_designer(files, name, report)
+        else:
+            cfg = read_edt(files, name, report)
+    except XmlError as e:
+        raise ConfigSourceError(f"{path}: {e}") from None
+    except ValueError as e:
+        raise ConfigSourceError(f"{path}: {e}") from None
+    cfg.source = name
+    if not cfg.name:
+        raise ConfigSourceError(f"{path}: the configuration has no <Name>")
+    if cfg.script_variant not in ("Russian", "English"):
+        raise ConfigSourceError(f"{path}: unsupported script variant {cfg.script_variant!r} "
+                                f"(expected Russian or English)")
+    return cfg
+
+
+def parse(source: Source, report: CompileReport) -> Configuration:
+    cfg = read_configuration(source.path, report, source.name)
+    opts = source.options or {}
+    if opts.get("name"):
+        # v8atlas.toml may address a configuration under another name (e.g. the same
+        # configuration in two formats, or two versions side by side in one bundle)
+        cfg.props["declared_name"] = cfg.name
+        cfg.name = str(opts["name"])
+    if opts.get("base"):
+        cfg.base_name = str(opts["base"])
+    if opts.get("platform_version"):
+        cfg.platform_version = str(opts["platform_version"])
+    if opts.get("table") == "extension" and not cfg.is_extension:
+        report.warn(source.name, f"listed as [[extension]] but {cfg.name} is not an extension "
+                    f"(no ObjectBelonging=Adopted / ConfigurationExtensionPurpose)", code="not-extension")
+    counts: dict[str, int] = {}
+    for o in cfg.objects:
+        counts[o.cls] = counts.get(o.cls, 0) + 1
+    if cfg.languages:
+        counts["Language"] = len(cfg.languages)
+    report.sections.setdefault("configurations", {})[cfg.name] = {
+        "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
+        "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
+        "is_extension": cfg.is_extension}
+    return cfg

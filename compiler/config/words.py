@@ -1,0 +1,313 @@
+"""Russian ↔ English words of the configuration domain: one table per role, one entry per fact.
+
+Everything the query model and the cards name in two languages comes from here: metadata
+classes (singular, plural, ref type, query-table prefix), standard attribute and generated
+field names, table names, virtual-table parameters, platform type names. Sources:
+domain-1c.md §1.2, §2.1, §3 and domain-1c.json; English spellings the domain spec marks
+unverified are noted beside them (docs/cards-metadata.md repeats the list).
+
+A configuration's *script variant* picks the language its answers use (``lang()``); both
+spellings are stored so lookups accept either.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RU = "ru"
+EN = "en"
+
+
+def lang(script_variant: str) -> str:
+    """``"English"`` → ``"en"``; anything else (``"Russian"``, empty) → ``"ru"``."""
+    return EN if (script_variant or "").strip().lower() == "english" else RU
+
+
+@dataclass(frozen=True)
+class ClassWords:
+    en: str               # English singular = model's MDObject.cls = XML element name
+    ru: str               # Russian singular, used in code and full names
+    en_plural: str        # Designer/EDT folder, Metadata.<collection>
+    ru_plural: str
+    query: bool = False   # has a query table "<Class>.<Name>"
+    ref: bool = False     # has a reference type "<Class>Ref.<Name>" / "<Класс>Ссылка.<Имя>"
+
+    def name(self, language: str) -> str:
+        return self.en if language == EN else self.ru
+
+    def ref_type(self, language: str) -> str:
+        return self.en + "Ref" if language == EN else self.ru + "Ссылка"
+
+
+# domain-1c.md §1.2, in Configuration.xml ChildObjects order.
+CLASSES: tuple[ClassWords, ...] = (
+    ClassWords("Language", "Язык", "Languages", "Языки"),
+    ClassWords("Subsystem", "Подсистема", "Subsystems", "Подсистемы"),
+    ClassWords("StyleItem", "ЭлементСтиля", "StyleItems", "ЭлементыСтиля"),
+    ClassWords("Style", "Стиль", "Styles", "Стили"),
+    ClassWords("CommonPicture", "ОбщаяКартинка", "CommonPictures", "ОбщиеКартинки"),
+    ClassWords("Interface", "Интерфейс", "Interfaces", "Интерфейсы"),
+    ClassWords("SessionParameter", "ПараметрСеанса", "SessionParameters", "ПараметрыСеанса"),
+    ClassWords("Role", "Роль", "Roles", "Роли"),
+    ClassWords("CommonTemplate", "ОбщийМакет", "CommonTemplates", "ОбщиеМакеты"),
+    ClassWords("FilterCriterion", "КритерийОтбора", "FilterCriteria", "КритерииОтбора", query=True),
+    ClassWords("CommonModule", "ОбщийМодуль", "CommonModules", "ОбщиеМодули"),
+    ClassWords("CommonAttribute", "ОбщийРеквизит", "CommonAttributes", "ОбщиеРеквизиты"),
+    ClassWords("ExchangePlan", "ПланОбмена", "ExchangePlans", "ПланыОбмена", query=True, ref=True),
+    ClassWords("XDTOPackage", "ПакетXDTO", "XDTOPackages", "ПакетыXDTO"),
+    ClassWords("WebService", "WebСервис", "WebServices", "WebСервисы"),
+    ClassWords("HTTPService", "HTTPСервис", "HTTPServices", "HTTPСервисы"),
+    ClassWords("WSReference", "WSСсылка", "WSReferences", "WSСсылки"),
+    ClassWords("EventSubscription", "ПодпискаНаСобытие", "EventSubscriptions", "ПодпискиНаСобытия"),
+    ClassWords("ScheduledJob", "РегламентноеЗадание", "ScheduledJobs", "РегламентныеЗадания"),
+    ClassWords("SettingsStorage", "ХранилищеНастроек", "SettingsStorages", "ХранилищаНастроек"),
+    ClassWords("FunctionalOption", "ФункциональнаяОпция", "FunctionalOptions", "ФункциональныеОпции"),
+    ClassWords("FunctionalOptionsParameter", "ПараметрФункциональныхОпций",
+               "FunctionalOptionsParameters", "ПараметрыФункциональныхОпций"),
+    ClassWords("DefinedType", "ОпределяемыйТип", "DefinedTypes", "ОпределяемыеТипы"),
+    ClassWords("CommonCommand", "ОбщаяКоманда", "CommonCommands", "ОбщиеКоманды"),
+    ClassWords("CommandGroup", "ГруппаКоманд", "CommandGroups", "ГруппыКоманд"),
+    ClassWords("Constant", "Константа", "Constants", "Константы", query=True),
+    ClassWords("CommonForm", "ОбщаяФорма", "CommonForms", "ОбщиеФормы"),
+    ClassWords("Catalog", "Справочник", "Catalogs", "Справочники", query=True, ref=True),
+    ClassWords("Document", "Документ", "Documents", "Документы", query=True, ref=True),
+    ClassWords("DocumentNumerator", "НумераторДокументов", "DocumentNumerators", "НумераторыДокументов"),
+    ClassWords("Sequence", "Последовательность", "Sequences", "Последовательности", query=True),
+    ClassWords("DocumentJournal", "ЖурналДокументов", "DocumentJournals", "ЖурналыДокументов", query=True),
+    ClassWords("Enum", "Перечисление", "Enums", "Перечисления", query=True, ref=True),
+    ClassWords("Report", "Отчет", "Reports", "Отчеты"),
+    ClassWords("DataProcessor", "Обработка", "DataProcessors", "Обработки"),
+    ClassWords("InformationRegister", "РегистрСведений", "InformationRegisters", "РегистрыСведений",
+               query=True),
+    ClassWords("AccumulationRegister", "РегистрНакопления", "AccumulationRegisters",
+               "РегистрыНакопления", query=True),
+    ClassWords("ChartOfCharacteristicTypes", "ПланВидовХарактеристик", "ChartsOfCharacteristicTypes",
+               "ПланыВидовХарактеристик", query=True, ref=True),
+    ClassWords("ChartOfAccounts", "ПланСчетов", "ChartsOfAccounts", "ПланыСчетов", query=True, ref=True),
+    ClassWords("AccountingRegister", "РегистрБухгалтерии", "AccountingRegisters", "РегистрыБухгалтерии",
+               query=True),
+    ClassWords("ChartOfCalculationTypes", "ПланВидовРасчета", "ChartsOfCalculationTypes",
+               "ПланыВидовРасчета", query=True, ref=True),
+    ClassWords("CalculationRegister", "РегистрРасчета", "CalculationRegisters", "РегистрыРасчета",
+               query=True),
+    ClassWords("BusinessProcess", "БизнесПроцесс", "BusinessProcesses", "БизнесПроцессы", query=True,
+               ref=True),
+    ClassWords("Task", "Задача", "Tasks", "Задачи", query=True, ref=True),
+    ClassWords("ExternalDataSource", "ВнешнийИсточникДанных", "ExternalDataSources",
+               "ВнешниеИсточникиДанных", query=True),
+    ClassWords("IntegrationService", "СервисИнтеграции", "IntegrationServices", "СервисыИнтеграции"),
+    ClassWords("Bot", "Бот", "Bots", "Боты"),
+    ClassWords("WebSocketClient", "WebSocketКлиент", "WebSocketClients", "WebSocketКлиенты"),
+    ClassWords("PaletteColor", "ЦветПалитры", "PaletteColors", "ЦветаПалитры"),
+)
+BY_EN: dict[str, ClassWords] = {c.en: c for c in CLASSES}
+BY_RU: dict[str, ClassWords] = {c.ru: c for c in CLASSES}
+CLASS_ORDER: dict[str, int] = {c.en: i for i, c in enumerate(CLASSES)}
+
+
+def class_words(cls: str) -> ClassWords:
+    """Words of a class by its English name; an unknown class names itself in both languages."""
+    return BY_EN.get(cls) or ClassWords(cls, cls, cls, cls)
+
+
+# Reference types that are not "<Class>Ref" of a ref class (domain-1c.md §1.2, §4.6).
+EXTRA_REF_TYPES = {
+    "BusinessProcessRoutePointRef": "ТочкаМаршрутаБизнесПроцессаСсылка",
+    "ExternalDataSourceTableRef": "ВнешнийИсточникДанныхТаблицаСсылка",
+}
+
+# Suffixes of generated types (domain-1c.md §1.3): "CatalogObject" = Catalog + Object.
+GENERATED_SUFFIXES = {
+    "Ref": "Ссылка", "Object": "Объект", "Selection": "Выборка", "List": "Список",
+    "Manager": "Менеджер", "RecordSet": "НаборЗаписей", "Record": "Запись", "RecordKey": "КлючЗаписи",
+    "RecordManager": "МенеджерЗаписи", "ValueManager": "МенеджерЗначения", "ValueKey": "КлючЗначения",
+    "TabularSection": "ТабличнаяЧасть", "TabularSectionRow": "СтрокаТабличнойЧасти",
+    "Builder": "Построитель",
+}
+
+
+def split_generated(name: str) -> tuple[str, str]:
+    """``ConstantValueManager`` → (``Constant``, ``ValueManager``); ("", "") if not a generated type."""
+    if name == "BusinessProcessRoutePointRef":
+        return "BusinessProcess", "RoutePointRef"
+    for suffix in sorted(GENERATED_SUFFIXES, key=len, reverse=True):
+        cls = name[: -len(suffix)]
+        if name.endswith(suffix) and cls in BY_EN:
+            return cls, suffix
+    return "", ""
+
+
+def generated_type(name: str, language: str) -> str:
+    """``CatalogObject`` → ``СправочникОбъект`` (ru) or itself (en); unknown names unchanged."""
+    if language == EN:
+        return name
+    if name in EXTRA_REF_TYPES:
+        return EXTRA_REF_TYPES[name]
+    cls, suffix = split_generated(name)
+    return BY_EN[cls].ru + GENERATED_SUFFIXES[suffix] if cls else name
+
+
+# Standard attributes and fixed field names of query tables (domain-1c.md §2.1, §3), RU → EN.
+FIELDS = {
+    "Ссылка": "Ref", "ПометкаУдаления": "DeletionMark", "Код": "Code", "Наименование": "Description",
+    "Владелец": "Owner", "Родитель": "Parent", "ЭтоГруппа": "IsFolder", "Предопределенный": "Predefined",
+    "ИмяПредопределенныхДанных": "PredefinedDataName", "Дата": "Date", "Номер": "Number",
+    "Проведен": "Posted", "Период": "Period", "Регистратор": "Recorder", "НомерСтроки": "LineNumber",
+    "Активность": "Active", "ВидДвижения": "RecordType", "Счет": "Account", "СчетДт": "AccountDr",
+    "СчетКт": "AccountCr", "УточнениеПериода": "PeriodAdjustment", "Порядок": "Order", "Вид": "Type",
+    "Забалансовый": "OffBalance", "ТипЗначения": "ValueType", "ЭтотУзел": "ThisNode",
+    "НомерОтправленного": "SentNo", "НомерПринятого": "ReceivedNo", "ДатаОбмена": "ExchangeDate",
+    "Стартован": "Started", "Завершен": "Completed", "ВедущаяЗадача": "HeadTask", "Выполнена": "Executed",
+    "БизнесПроцесс": "BusinessProcess", "ТочкаМаршрута": "RoutePoint", "ВидРасчета": "CalculationType",
+    "ПериодРегистрации": "RegistrationPeriod", "Сторно": "ReversingEntry",
+    "ПериодДействия": "ActionPeriod", "ПериодДействияНачало": "BegOfActionPeriod",
+    "ПериодДействияКонец": "EndOfActionPeriod", "БазовыйПериодНачало": "BegOfBasePeriod",
+    "БазовыйПериодКонец": "EndOfBasePeriod", "ПериодДействияБазовый": "ActionPeriodIsBasic",
+    "Тип": "Type", "ТолькоОбороты": "TurnoversOnly", "ВидСубконто": "ExtDimensionType",
+    "Значение": "Value", "Узел": "Node", "НомерСообщения": "MessageNo",
+    "ОбъектПерерасчета": "RecalculationObject", "КорСчет": "BalancedAccount",
+    "Представление": "Presentation", "МоментВремени": "PointInTime",
+    # period fields of Обороты / ОстаткиИОбороты (§3.2)
+    "ПериодСекунда": "SecondPeriod", "ПериодМинута": "MinutePeriod", "ПериодЧас": "HourPeriod",
+    "ПериодДень": "DayPeriod", "ПериодНеделя": "WeekPeriod", "ПериодДекада": "TenDaysPeriod",
+    "ПериодМесяц": "MonthPeriod", "ПериодКвартал": "QuarterPeriod", "ПериодПолугодие": "HalfYearPeriod",
+    "ПериодГод": "YearPeriod",
+}
+
+# Numbered field stems: Субконто1..N, СубконтоДт1..N … (§2.1, §3.4).
+NUMBERED_FIELDS = {
+    "Субконто": "ExtDimension", "СубконтоДт": "ExtDimensionDr", "СубконтоКт": "ExtDimensionCr",
+    "ВидСубконто": "ExtDimensionType", "ВидСубконтоДт": "ExtDimensionTypeDr",
+    "ВидСубконтоКт": "ExtDimensionTypeCr", "КорСубконто": "BalancedExtDimension",
+}
+
+# Suffixes appended to dimension/resource names in virtual tables (§3.2–3.5, Addendum).
+# English forms beyond Balance (confirmed by the issue's "QuantityBalance") and the
+# …SplittedBalance… set (Addendum) are unverified.
+SUFFIXES = {
+    "Остаток": "Balance", "Приход": "Receipt", "Расход": "Expense", "Оборот": "Turnover",
+    "НачальныйОстаток": "OpeningBalance", "КонечныйОстаток": "ClosingBalance",
+    "ОстатокДт": "BalanceDr", "ОстатокКт": "BalanceCr",
+    "РазвернутыйОстатокДт": "SplittedBalanceDr", "РазвернутыйОстатокКт": "SplittedBalanceCr",
+    "НачальныйОстатокДт": "OpeningBalanceDr", "НачальныйОстатокКт": "OpeningBalanceCr",
+    "НачальныйРазвернутыйОстатокДт": "OpeningSplittedBalanceDr",
+    "НачальныйРазвернутыйОстатокКт": "OpeningSplittedBalanceCr",
+    "ОборотДт": "TurnoverDr", "ОборотКт": "TurnoverCr",
+    "КонечныйОстатокДт": "ClosingBalanceDr", "КонечныйОстатокКт": "ClosingBalanceCr",
+    "КонечныйРазвернутыйОстатокДт": "ClosingSplittedBalanceDr",
+    "КонечныйРазвернутыйОстатокКт": "ClosingSplittedBalanceCr",
+    "КорОборот": "BalancedTurnover", "КорОборотДт": "BalancedTurnoverDr",
+    "КорОборотКт": "BalancedTurnoverCr",
+    "Кор": "Balanced", "Дт": "Dr", "Кт": "Cr", "База": "Base",
+    "ПериодДействия": "ActionPeriod", "ФактическийПериодДействия": "ActualActionPeriod",
+    "ПериодРегистрации": "RegistrationPeriod", "БазовыйПериод": "BasePeriod",
+}
+
+# Table names after the object name: virtual tables and fixed sub-tables (§3.6).
+TABLES = {
+    "СрезПоследних": "SliceLast", "СрезПервых": "SliceFirst", "Остатки": "Balance",
+    "Обороты": "Turnovers", "ОстаткиИОбороты": "BalanceAndTurnovers", "ОборотыДтКт": "DrCrTurnovers",
+    "ДвиженияССубконто": "RecordsWithExtDimensions", "Субконто": "ExtDimensions",
+    "ФактическийПериодДействия": "ActualActionPeriod", "ДанныеГрафика": "ScheduleData",
+    "Границы": "Boundaries", "ЗадачиПоИсполнителю": "TaskByPerformer", "ТочкиМаршрута": "RoutePoints",
+    "Изменения": "Changes", "ВидыСубконто": "ExtDimensionTypes",
+    "БазовыеВидыРасчета": "BaseCalculationTypes", "ВедущиеВидыРасчета": "LeadingCalculationTypes",
+    "ВытесняющиеВидыРасчета": "DisplacingCalculationTypes", "Константы": "Constants", "База": "Base",
+    "Таблица": "Table", "Куб": "Cube", "ТаблицаИзмерения": "DimensionTable",
+}
+
+# Virtual-table parameters (positional; names are for the reader of the answer), §3.2–3.6.
+PARAMS = {
+    "Период": "Period", "Условие": "Condition", "НачалоПериода": "BeginOfPeriod",
+    "КонецПериода": "EndOfPeriod", "Периодичность": "Periodicity", "МетодДополнения": "AdditionMethod",
+    "УсловиеСчета": "AccountCondition", "Субконто": "ExtDimensions",
+    "УсловиеКорСчета": "BalancedAccountCondition", "КорСубконто": "BalancedExtDimensions",
+    "УсловиеСчетаДт": "AccountConditionDr", "СубконтоДт": "ExtDimensionsDr",
+    "УсловиеСчетаКт": "AccountConditionCr", "СубконтоКт": "ExtDimensionsCr", "Порядок": "Order",
+    "Первые": "Top", "Исполнитель": "Performer",
+    "ИзмеренияОсновногоРегистра": "MainRegisterDimensions",
+    "ИзмеренияБазовогоРегистра": "BaseRegisterDimensions", "Разрезы": "Slices", "Значение": "Value",
+}
+
+# Type names (§2.1, §4.6) and the platform types the model can name, RU → EN.
+TYPES = {
+    "Строка": "String", "Число": "Number", "Дата": "Date", "ДатаВремя": "DateTime", "Время": "Time",
+    "Булево": "Boolean", "ДвоичныеДанные": "BinaryData", "ХранилищеЗначения": "ValueStorage",
+    "УникальныйИдентификатор": "UUID", "Null": "Null", "ЛюбаяСсылка": "AnyRef",
+    "ОпределяемыйТип": "DefinedType", "Характеристика": "Characteristic", "ОписаниеТипов": "TypeDescription",
+    "ВидДвиженияНакопления": "AccumulationRecordType", "ВидДвиженияБухгалтерии": "AccountingRecordType",
+    "ВидСчета": "AccountType", "Тип": "Type", "Составной": "Composite",
+    "ТаблицаЗначений": "ValueTable", "СписокЗначений": "ValueList", "ДеревоЗначений": "ValueTree",
+    "СтандартныйПериод": "StandardPeriod", "ФиксированныйМассив": "FixedArray", "Массив": "Array",
+    "Структура": "Structure", "Соответствие": "Map", "ДинамическийСписок": "DynamicList",
+}
+TYPES_BY_EN = {v: k for k, v in TYPES.items()}
+
+# Qualifier words inside rendered types.
+UNLIMITED = {RU: "неогр.", EN: "unlimited"}
+NONNEGATIVE = {RU: "неотр.", EN: "nonneg."}
+FIXED = {RU: "фикс.", EN: "fixed"}
+
+# Query functions used in recipes (domain-1c.md §5.2).
+SUBSTRING = {RU: "ПОДСТРОКА", EN: "SUBSTRING"}
+
+
+def word(table: dict[str, str], ru: str, language: str) -> str:
+    """The word in ``language``; a word the table lacks is a user name and stays as is."""
+    return table.get(ru, ru) if language == EN else ru
+
+
+def field_name(ru: str, language: str) -> str:
+    """A fixed field name, including numbered stems: ``Субконто2`` → ``ExtDimension2``."""
+    if language != EN:
+        return ru
+    if ru in FIELDS:
+        return FIELDS[ru]
+    stem = ru.rstrip("0123456789")
+    if stem != ru and stem in NUMBERED_FIELDS:
+        return NUMBERED_FIELDS[stem] + ru[len(stem):]
+    return ru
+
+
+def suffixed(base: str, suffix_ru: str, language: str) -> str:
+    """``Количество`` + ``Остаток`` → ``КоличествоОстаток`` / ``КоличествоBalance``."""
+    return base + word(SUFFIXES, suffix_ru, language)
+
+
+def type_name(ru: str, language: str) -> str:
+    return word(TYPES, ru, language)
+
+
+def class_search_words(cls: str) -> str:
+    """Class words a searcher may type, both languages, singular and plural."""
+    c = class_words(cls)
+    return " ".join(dict.fromkeys(w.lower() for w in (c.ru, c.ru_plural, c.en, c.en_plural)))
+
+
+# Child kinds inside MDObjectRef paths (domain-1c.md §1.2 "Child metadata kinds"), EN → RU.
+CHILD_KINDS = {
+    "Attribute": "Реквизит", "TabularSection": "ТабличнаяЧасть", "Dimension": "Измерение",
+    "Resource": "Ресурс", "EnumValue": "ЗначениеПеречисления", "Form": "Форма", "Template": "Макет",
+    "Command": "Команда", "Column": "Графа", "AccountingFlag": "ПризнакУчета",
+    "ExtDimensionAccountingFlag": "ПризнакУчетаСубконто", "Recalculation": "Перерасчет",
+    "AddressingAttribute": "РеквизитАдресации", "StandardAttribute": "СтандартныйРеквизит",
+    "StandardTabularSection": "СтандартнаяТабличнаяЧасть", "Predefined": "Предопределенный",
+    "URLTemplate": "ШаблонURL", "Method": "Метод", "Operation": "Операция", "Parameter": "Параметр",
+    "Table": "Таблица", "Field": "Поле", "Cube": "Куб", "DimensionTable": "ТаблицаИзмерений",
+    "Function": "Функция", "IntegrationServiceChannel": "КаналСервисаИнтеграции",
+    "Subsystem": "Подсистема",
+}
+
+
+def ref_name(ref: str, language: str) -> str:
+    """An MDObjectRef in a language: ``Catalog.X.Attribute.Y`` → ``Справочник.X.Реквизит.Y``.
+
+    Class and child-kind words sit at even positions; names at odd ones stay as they are.
+    A text that does not start with a known class is returned unchanged.
+    """
+    parts = ref.split(".")
+    if language == EN or parts[0] not in BY_EN:
+        return ref
+    out = [BY_EN[parts[0]].ru]
+    for i, p in enumerate(parts[1:], 1):
+        out.append(CHILD_KINDS.get(p, p) if i % 2 == 0 else p)
+    return ".".join(out)

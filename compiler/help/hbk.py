@@ -1,0 +1,223 @@
+"""A 1C help book (.hbk): descriptor (``Book``), pages (``FileStorage``), TOC (``PackBlock``).
+
+hbk-format.md §2. The container is read with the bounded v8 container reader; the two ZIP
+elements are opened with ``zipfile`` from memory. Entry names are checked (no ``..``, no
+absolute paths) before anything is read, and pages are decoded as UTF-8 (BOM tolerated)
+with a cp1251 fallback that is reported, never silent.
+"""
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from v8atlas.compiler.v8container import Container, ContainerError
+
+from .brace import BraceError, parse_bytes
+
+__all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
+
+_ELEMENTS = ("Book", "FileStorage", "PackBlock")
+
+
+class HelpBookError(Exception):
+    """The help book cannot be used at all; the message names the book and the element."""
+
+
+@dataclass
+class TocNode:
+    id: int
+    parent: int
+    children: list[int]
+    titles: dict[str, str]          # language ("ru", "en", "#") → title
+    path: str                       # normalized FileStorage entry, "" for folder nodes
+
+    @property
+    def title(self) -> str:
+        return self.titles.get("ru") or self.titles.get("#") or next(iter(self.titles.values()), "")
+
+
+@dataclass
+class Book:
+    path: str                                  # how reports name it
+    name: str                                  # v8help host: SyntaxHelperContext, SyntaxHelperQueries…
+    tags: list[str]
+    toc: dict[int, TocNode]
+    toc_order: list[int]                       # node ids in file order
+    storage: zipfile.ZipFile
+    entries: dict[str, zipfile.ZipInfo]        # safe entry name → info
+    problems: list[tuple[str, str]] = field(default_factory=list)   # (element/entry, message)
+
+    def has_page(self, path: str) -> bool:
+        return path in self.entries
+
+    def page_bytes(self, path: str) -> bytes:
+        return self.storage.read(self.entries[path])
+
+    def page_text(self, path: str) -> tuple[str, str | None]:
+        """(text, problem): UTF-8 with BOM expected; invalid UTF-8 is decoded as cp1251 and reported."""
+        raw = self.page_bytes(path)
+        try:
+            return raw.decode("utf-8-sig"), None
+        except UnicodeDecodeError as e:
+            return raw.decode("cp1251", errors="replace"), (
+                f"invalid UTF-8 at byte {e.start} (0x{raw[e.start]:02x}); decoded as cp1251")
+
+    def html_pages(self) -> list[str]:
+        return [n for n in self.entries
+                if not n.endswith((".st", "__categories__")) and not n.endswith("/")]
+
+
+def normalize_path(path: str) -> str:
+    """TOC/link path → FileStorage entry: ``\\`` → ``/``, ``//`` collapsed, leading ``/`` dropped."""
+    p = path.replace("\\", "/")
+    p = re.sub(r"/{2,}", "/", p)
+    return p.lstrip("/")
+
+
+def _safe_entry(name: str) -> bool:
+    if not name or name.startswith("/") or re.match(r"^[A-Za-z]:", name):
+        return False
+    return ".." not in PurePosixPath(name.replace("\\", "/")).parts
+
+
+def _open_zip(data: bytes, book: str, element: str) -> zipfile.ZipFile:
+    if not data.startswith(b"PK"):
+        raise HelpBookError(f"{book}: element {element} is not a ZIP archive "
+                            f"(starts with {data[:4]!r})")
+    try:
+        return zipfile.ZipFile(io.BytesIO(data))
+    except zipfile.BadZipFile as e:
+        raise HelpBookError(f"{book}: element {element} is not a valid ZIP archive ({e})") from None
+
+
+def _decode_entry_name(info: zipfile.ZipInfo) -> str:
+    # zipfile decodes names without the UTF-8 flag as cp437; real books use ASCII, but if
+    # non-ASCII names ever appear, UTF-8 then cp1251 is the order the spec suggests.
+    if info.flag_bits & 0x800:
+        return info.filename
+    try:
+        raw = info.filename.encode("cp437")
+    except UnicodeEncodeError:
+        return info.filename
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1251", errors="replace")
+
+
+def _parse_toc(data: bytes, book: str) -> tuple[dict[int, TocNode], list[int]]:
+    try:
+        tree = parse_bytes(data)
+    except BraceError as e:
+        raise HelpBookError(f"{book}: PackBlock: table of contents is not valid brace text: {e}") from None
+    if not isinstance(tree, list) or not tree or not isinstance(tree[0], int):
+        raise HelpBookError(f"{book}: PackBlock: table of contents does not start with a node count")
+    nodes: dict[int, TocNode] = {}
+    order: list[int] = []
+    for raw in tree[1:]:
+        node = _toc_node(raw)
+        if node is None:
+            raise HelpBookError(f"{book}: PackBlock: malformed TOC node {str(raw)[:120]}")
+        if node.id not in nodes:
+            order.append(node.id)
+        nodes[node.id] = node
+    return nodes, order
+
+
+def _toc_node(raw: object) -> TocNode | None:
+    # {id, parent, nchild, child…, {n, n, {n, nnames, {lang, title}…}, "path"}}
+    if not isinstance(raw, list) or len(raw) < 4 or not all(isinstance(x, int) for x in raw[:3]):
+        return None
+    node_id, parent, nchild = raw[0], raw[1], raw[2]
+    children = [c for c in raw[3:3 + nchild] if isinstance(c, int)]
+    props = raw[3 + nchild] if len(raw) > 3 + nchild else None
+    titles: dict[str, str] = {}
+    path = ""
+    if isinstance(props, list):
+        names = next((p for p in props if isinstance(p, list)), None)
+        if isinstance(names, list):
+            for pair in names[2:]:
+                if isinstance(pair, list) and len(pair) >= 2:
+                    titles.setdefault(str(pair[0]), str(pair[1]))
+        strings = [p for p in props if isinstance(p, str)]
+        if strings:
+            path = normalize_path(strings[-1])
+    return TocNode(node_id, parent if parent != node_id else 0, children, titles, path)
+
+
+def open_book(path: str | Path, *, label: str | None = None) -> Book:
+    """Open a help book; raises ``HelpBookError`` (or ``ContainerError``) naming book and element."""
+    p = Path(path)
+    name = label or str(p)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise HelpBookError(f"{name}: cannot read ({e.strerror})") from None
+    try:
+        cont = Container(data, name=name)
+    except ContainerError as e:
+        raise HelpBookError(str(e)) from None
+    missing = [e for e in ("FileStorage",) if e not in cont]
+    if missing:
+        raise HelpBookError(f"{name}: not a help book: no {', '.join(missing)} element "
+                            f"(elements: {', '.join(cont.names()[:12])})")
+    problems: list[tuple[str, str]] = []
+    try:
+        storage_bytes = cont.read("FileStorage")
+    except ContainerError as e:
+        raise HelpBookError(str(e)) from None
+    storage = _open_zip(storage_bytes, name, "FileStorage")
+    entries: dict[str, zipfile.ZipInfo] = {}
+    for info in storage.infolist():
+        if info.is_dir():
+            continue
+        entry = _decode_entry_name(info)
+        if not _safe_entry(entry):
+            problems.append((f"FileStorage/{entry}", "unsafe ZIP entry name (absolute or with '..'); skipped"))
+            continue
+        entries[normalize_path(entry)] = info
+
+    book_name, tags = "", []
+    if "Book" in cont:
+        try:
+            desc = parse_bytes(cont.read("Book"))
+            if isinstance(desc, list) and len(desc) > 1 and isinstance(desc[1], str):
+                book_name = desc[1]
+            tags = [x for x in desc[3:] if isinstance(x, str)] if isinstance(desc, list) else []
+        except (BraceError, ContainerError) as e:
+            problems.append(("Book", f"descriptor unreadable: {e}"))
+    else:
+        problems.append(("Book", "element missing; book name guessed from its pages"))
+
+    toc: dict[int, TocNode] = {}
+    order: list[int] = []
+    pack = cont.element("PackBlock") if "PackBlock" in cont else None
+    if pack is None or pack.data_addr is None:
+        problems.append(("PackBlock", "no table of contents; pages are taken from FileStorage"))
+    else:
+        try:
+            pz = _open_zip(cont.read(pack), name, "PackBlock")
+            infos = [i for i in pz.infolist() if not i.is_dir()]
+            if not infos:
+                raise HelpBookError(f"{name}: PackBlock: ZIP archive has no entries")
+            entry = next((i for i in infos if i.filename == "0"), infos[0])
+            toc, order = _parse_toc(pz.read(entry), name)
+        except ContainerError as e:
+            raise HelpBookError(str(e)) from None
+    if not book_name:
+        book_name = _guess_book_name(p.name, entries)
+    return Book(name, book_name, tags, toc, order, storage, entries, problems)
+
+
+def _guess_book_name(filename: str, entries: dict[str, zipfile.ZipInfo]) -> str:
+    low = filename.lower()
+    if low.startswith("shquery"):
+        return "SyntaxHelperQueries"
+    if low.startswith("shlang"):
+        return "SyntaxHelperLanguage"
+    if low.startswith("shcntx") or any(e.startswith("objects/") for e in entries):
+        return "SyntaxHelperContext"
+    return filename.rsplit(".", 1)[0]

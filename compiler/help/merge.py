@@ -1,0 +1,111 @@
+"""Merge element records of several platform versions into one record per element.
+
+The model is "book epochs": a configuration on platform V is answered from the newest loaded
+book not newer than V (or the oldest book when V predates them all). Everything that can
+change between books — presence, syntax variants, availability, deprecation — gets since/until
+bounds in book versions (``since`` = first book that has it, unbounded when that is the oldest
+book; ``until`` = first later book that lacks it). The element's own ``since`` prefers the page's
+since-mark, which is more precise than the books' spacing (docs/help.md, "Merge rules").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Sequence
+
+from . import versions as V
+from .context_book import ElementRecord
+
+
+@dataclass
+class Bounds:
+    since: str | None
+    until: str | None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"since": self.since, "until": self.until}
+
+
+def runs(values: Sequence[Hashable | None], book_versions: list[str]) -> list[tuple[Any, Bounds]]:
+    """Consecutive equal non-None values → (value, bounds) in book versions (short form)."""
+    out: list[tuple[Any, Bounds]] = []
+    n = len(values)
+    i = 0
+    while i < n:
+        if values[i] is None:
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and values[j + 1] == values[i]:
+            j += 1
+        out.append((values[i], Bounds(None if i == 0 else V.short(book_versions[i]),
+                                      V.short(book_versions[j + 1]) if j + 1 < n else None)))
+        i = j + 1
+    return out
+
+
+def presence_runs(present: Sequence[bool], book_versions: list[str]) -> list[Bounds]:
+    return [b for _, b in runs([True if p else None for p in present], book_versions)]
+
+
+@dataclass
+class MergedElement:
+    name: str
+    kind: str
+    per_book: list[ElementRecord | None]            # aligned with the sorted book versions
+    since: str | None = None
+    since_source: str | None = None                  # "mark" | "books" | None
+    until: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def newest(self) -> ElementRecord:
+        return next(r for r in reversed(self.per_book) if r is not None)
+
+    def present_in(self, book_versions: list[str]) -> list[str]:
+        return [v for v, r in zip(book_versions, self.per_book) if r is not None]
+
+
+def merge_books(books: list[tuple[str, list[ElementRecord]]],
+                warn: Callable[[str, str], None]) -> tuple[list[str], list[MergedElement]]:
+    """``books``: (version, elements) in any order → (sorted versions, merged elements)."""
+    books = sorted(books, key=lambda b: V.key(b[0]))
+    book_versions = [v for v, _ in books]
+    merged: dict[str, MergedElement] = {}
+    order: list[str] = []
+    for i, (version, elements) in enumerate(books):
+        for el in elements:
+            key = el.name
+            m = merged.get(key)
+            if m is None:
+                m = MergedElement(el.name, el.kind, [None] * len(books))
+                merged[key] = m
+                order.append(key)
+            elif m.kind != el.kind:
+                # Same full name, different kind in two books: keep them apart.
+                key = f"{el.name}\0{el.kind}"
+                m = merged.setdefault(key, MergedElement(el.name, el.kind, [None] * len(books)))
+                if key not in order:
+                    order.append(key)
+            if m.per_book[i] is not None:
+                warn(version, f"element {el.name!r} appears twice in the {version} books "
+                              f"({m.per_book[i].page}, {el.page}); kept the first")
+                continue
+            m.per_book[i] = el
+    for m in (merged[k] for k in order):
+        _bounds(m, book_versions)
+    return book_versions, [merged[k] for k in order]
+
+
+def _bounds(m: MergedElement, book_versions: list[str]) -> None:
+    present = [r is not None for r in m.per_book]
+    first = present.index(True)
+    last = len(present) - 1 - present[::-1].index(True)
+    mark = next((r.rec.since for r in m.per_book if r is not None and r.rec and r.rec.since), None)
+    if mark:
+        m.since, m.since_source = mark, "mark"
+    elif first > 0:
+        # Absent from an older book and no mark: it appeared after that book. The lowest such
+        # release keeps elements that the old book documented elsewhere (shlang) visible.
+        m.since, m.since_source = V.next_release(book_versions[first - 1]), "books"
+    if last < len(present) - 1:
+        m.until = V.short(book_versions[last + 1])

@@ -1,0 +1,385 @@
+"""Syntax-helper pages (shcntx/shlang) → element records, for both markups (hbk-format.md §3).
+
+Pages are one line of loosely formed HTML: chapter markers are ``<p class="V8SH_chapter">``
+(8.3.6+) or ``<div class="V8SH_chapter"> <p …>Title:</div>`` (8.3.5 and older, with an
+unclosed ``<p>``), and a chapter's content is everything up to the next marker or ``<HR>``.
+Parameter rubrics leave their ``<p>`` unclosed too. A tree parser re-nests such markup in
+ways that differ between parsers, so the page is cut into chapters with anchored regular
+expressions over the raw text and only small fragments are turned into text.
+
+``parse_page(html, path)`` returns a ``PageRecord`` (a plain dataclass, picklable) plus a list
+of warnings; it never raises on odd markup: what cannot be read is reported.
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["PageRecord", "Variant", "Param", "parse_page", "split_bilingual", "html_to_text",
+           "AVAILABILITY_TOKENS"]
+
+# Page text → stable token (hbk-format.md §3.2); unknown values are kept as written.
+AVAILABILITY_TOKENS = {
+    "тонкий клиент": "ТонкийКлиент",
+    "веб-клиент": "ВебКлиент",
+    "мобильный клиент": "МобильныйКлиент",
+    "сервер": "Сервер",
+    "толстый клиент": "ТолстыйКлиент",
+    "внешнее соединение": "ВнешнееСоединение",
+    "мобильное приложение (клиент)": "МобильноеПриложениеКлиент",
+    "мобильное приложение (сервер)": "МобильноеПриложениеСервер",
+    "мобильный автономный сервер": "МобильныйАвтономныйСервер",
+    # English (root books)
+    "thin client": "ТонкийКлиент",
+    "web-client": "ВебКлиент",
+    "web client": "ВебКлиент",
+    "mobile client": "МобильныйКлиент",
+    "server": "Сервер",
+    "thick client": "ТолстыйКлиент",
+    "external connection": "ВнешнееСоединение",
+    "mobile application (client)": "МобильноеПриложениеКлиент",
+    "mobile application (server)": "МобильноеПриложениеСервер",
+    "mobile standalone server": "МобильныйАвтономныйСервер",
+}
+
+
+@dataclass(slots=True)
+class Param:
+    name: str
+    required: bool | None             # None: no flag on the page (event parameters)
+    types: list[str] = field(default_factory=list)
+    description: str = ""
+    default: str | None = None
+    variadic: str | None = None       # "range" (<A1-A10>) or "ellipsis" (<A1>,...,<AN>)
+
+    def as_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"name": self.name, "required": self.required, "types": self.types}
+        if self.description:
+            d["description"] = self.description
+        if self.default is not None:
+            d["default"] = self.default
+        if self.variadic:
+            d["variadic"] = self.variadic
+        return d
+
+
+@dataclass(slots=True)
+class Variant:
+    title: str | None = None
+    syntax: str = ""
+    params: list[Param] = field(default_factory=list)
+    description: str = ""
+
+    def signature_key(self) -> tuple:
+        return tuple((p.name, p.required, tuple(p.types)) for p in self.params)
+
+
+@dataclass
+class PageRecord:
+    path: str
+    markup: str                              # "new" | "old"
+    page_title: str = ""                     # <h1 class=V8SH_pagetitle>
+    title: str = ""                          # V8SH_title (owner or the type itself)
+    heading: str = ""                        # V8SH_heading (member), "" on type pages
+    chapters: list[str] = field(default_factory=list)
+    variants: list[Variant] = field(default_factory=list)
+    returns: list[str] = field(default_factory=list)
+    returns_description: str = ""
+    has_returns: bool = False
+    description: str = ""
+    usage: str | None = None                 # "read_only" | "read_write" | other text
+    prop_type: list[str] = field(default_factory=list)
+    availability: list[str] = field(default_factory=list)
+    availability_note: str = ""
+    collection_of: list[str] = field(default_factory=list)
+    members: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # chapter → [(title, href)]
+    enum_values: list[tuple[str, str]] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    see_also: list[tuple[str, str]] = field(default_factory=list)             # (title, href)
+    since: str | None = None
+    since_compat: str | None = None
+    deprecated: bool = False
+    deprecated_since: str | None = None
+    replacement_links: list[tuple[str, str]] = field(default_factory=list)   # (title, href)
+    changed_in: list[str] = field(default_factory=list)
+
+
+_FLAGS = re.I | re.S
+_PAGETITLE = re.compile(r'<h1\b[^>]*class="?V8SH_pagetitle"?[^>]*>(.*?)</h1>', _FLAGS)
+_TITLE = re.compile(r'<(p|div)\b[^>]*class="?V8SH_title"?[^>]*>(.*?)</\1>', _FLAGS)
+_HEADING = re.compile(r'<(p|div)\b[^>]*class="?V8SH_heading"?[^>]*>(.*?)</\1>', _FLAGS)
+_CHAPTER = re.compile(r'<(p|div)\b[^>]*class="?V8SH_chapter"?[^>]*>(.*?)</\1>', _FLAGS)
+_HR = re.compile(r"<hr\b[^>]*>", re.I)
+_DEPRECATED = re.compile(r'<div\b[^>]*class="?__DEPRECATED_SHOW_STYLE__"?[^>]*>(.*?)(?:</ul>\s*</div>|</div>)', _FLAGS)
+_SINCE_BANNER = re.compile(r'<div\b[^>]*class="?__SINCE_SHOW_STYLE__"?[^>]*>(.*?)</div>', _FLAGS)
+_VERSION_INFO = re.compile(r'<p\b[^>]*class="?V8SH_versionInfo"?[^>]*>(.*?)</p>', _FLAGS)
+_RUBRIC = re.compile(r'<div\b[^>]*class="?V8SH_rubric"?[^>]*>(.*?)</div>', _FLAGS)
+_LINK = re.compile(r'<a\b[^>]*?href\s*=\s*("([^"]*)"|\'([^\']*)\'|([^\s>]+))[^>]*>(.*?)</a>', _FLAGS)
+_TAG = re.compile(r"<[^>]*>")
+_BR = re.compile(r"<br\s*/?>", re.I)
+_BLOCK_END = re.compile(r"</(p|div|li|tr|h\d)>|<(p|div|li|tr)\b[^>]*>", re.I)
+_PRE = re.compile(r"<pre\b[^>]*>(.*?)</pre>", _FLAGS)
+_FIRST_P = re.compile(r"<p\b[^>]*>(.*?)</p>", _FLAGS)
+
+_VER = r"(\d+\.\d+(?:\.\d+){0,2})"
+_SINCE_RE = re.compile(r"Доступ\w*,?\s+начиная\s+с\s+версии\s+" + _VER +
+                       r"(?:\s*\(в\s+режиме\s+совместимости\s+с\s+версией\s+" + _VER + r")?", re.I)
+_SINCE_EN = re.compile(r"Available\s+since\s+version\s+" + _VER, re.I)
+_DEPR_RE = re.compile(r"Не\s+рекомендуется\s+использовать,?\s+начиная\s+с\s+версии\s+" + _VER, re.I)
+_DEPR_EN = re.compile(r"(?:Not\s+recommended|Deprecated)[^.]*?version\s+" + _VER, re.I)
+_CHANGED_RE = re.compile(r"(?:Описание\s+изменено\s+в\s+версии|Description\s+changed\s+in\s+version)\s+" + _VER, re.I)
+_DEFAULT_RE = re.compile(r"Значение\s+по\s+умолчанию:\s*(.*?)\.?\s*$", re.I | re.M)
+_TYPE_PREFIX = re.compile(r"^\s*(?:Тип|Type):\s*", re.I)
+
+# Chapter titles (without the trailing colon), Russian and English, → role.
+_ROLES = {
+    "вариант синтаксиса": "variant", "syntax variant": "variant",
+    "синтаксис": "syntax", "syntax": "syntax",
+    "параметры": "params", "parameters": "params",
+    "возвращаемое значение": "returns", "return value": "returns", "returned value": "returns",
+    "описание варианта метода": "variant_description", "method variant description": "variant_description",
+    "описание": "description", "description": "description",
+    "использование": "usage", "use": "usage", "usage": "usage",
+    "доступность": "availability", "availability": "availability",
+    "замечание": "note", "примечание": "note", "note": "note",
+    "пример": "example", "example": "example",
+    "см. также": "see_also", "see also": "see_also",
+    "использование в версии": "version", "version usage": "version",
+    "свойства": "members", "properties": "members",
+    "методы": "members", "methods": "members",
+    "события": "members", "events": "members",
+    "конструкторы": "members", "constructors": "members",
+    "значения": "values", "values": "values",
+    "элементы коллекции": "collection", "collection items": "collection",
+}
+
+
+def html_to_text(fragment: str, *, keep_lines: bool = False) -> str:
+    """Tags dropped, entities decoded, ``<br>``/block ends → newlines (kept or squeezed)."""
+    s = _BR.sub("\n", fragment)
+    s = _BLOCK_END.sub("\n", s)
+    s = _TAG.sub("", s)
+    s = htmllib.unescape(s).replace("\xa0", " ")
+    if keep_lines:
+        lines = [ln.rstrip() for ln in s.split("\n")]
+        while lines and not lines[0].strip():
+            lines.pop(0)
+        while lines and not lines[-1].strip():
+            lines.pop()
+        return "\n".join(lines)
+    parts = [" ".join(ln.split()) for ln in s.split("\n")]
+    return "\n".join(p for p in parts if p)
+
+
+_LATINISH = re.compile(r"^[\x20-\x7E]+$")
+
+
+def split_bilingual(text: str) -> tuple[str, str | None]:
+    """``Русское (English)`` → (ru, en); only an ASCII parenthesised tail counts as English."""
+    t = " ".join(text.split())
+    m = re.match(r"^(.*\S)\s*\(([^()]*)\)\s*$", t)
+    if m and _LATINISH.match(m.group(2)) and re.search(r"[A-Za-z]", m.group(2)):
+        return m.group(1).strip(), m.group(2).strip()
+    return t, None
+
+
+def _links(fragment: str) -> list[tuple[str, str]]:
+    out = []
+    for m in _LINK.finditer(fragment):
+        href = m.group(2) or m.group(3) or m.group(4) or ""
+        out.append((html_to_text(m.group(5)), htmllib.unescape(href)))
+    return out
+
+
+def _types(fragment: str) -> tuple[list[str], str]:
+    """``Тип: <a>T1</a>, T2. <br>rest`` → ([T1, T2], rest-as-text)."""
+    text = html_to_text(fragment)
+    first, _, rest = text.partition("\n")
+    if not _TYPE_PREFIX.match(first):
+        return [], text
+    body = _TYPE_PREFIX.sub("", first).strip()
+    # the list ends at ". " (sentence end) — types themselves never contain ". "
+    head, sep, tail = body.partition(". ")
+    head = head.rstrip(".").strip()
+    types = [t.strip() for t in re.split(r",\s*|\s+или\s+|;\s*", head) if t.strip()]
+    rest_text = "\n".join(x for x in (tail.strip(), rest.strip()) if x)
+    return types, rest_text
+
+
+def _param_name(head_text: str) -> tuple[str, str | None]:
+    """Rubric head text (decoded) → (name, variadic kind)."""
+    text = re.sub(r"\s*\((?:обязательный|необязательный|required|optional)\)\s*$", "", head_text.strip(),
+                  flags=re.I)
+    m = re.match(r"^<([^<>]+)>\s*,\s*\.\.\.\s*,\s*<([^<>]+)>$", text)
+    if m:
+        return f"{m.group(1).strip()}-{m.group(2).strip()}", "ellipsis"
+    if text.startswith("<") and text.endswith(">"):
+        text = text[1:-1].strip()          # one level only: "<<ЗначениеN>>" keeps its inner brackets
+    if re.match(r"^[^\s<>-]+\d+\s*-\s*[^\s<>-]+$", text) or re.match(r"^[^\s<>-]+-[^\s<>-]+$", text):
+        return re.sub(r"\s*-\s*", "-", text), "range"
+    return text, None
+
+
+def _params(fragment: str) -> list[Param]:
+    params: list[Param] = []
+    pieces = _RUBRIC.split(fragment)
+    # split() with one group yields [before, head1, body1, head2, body2, …]
+    for i in range(1, len(pieces), 2):
+        head = html_to_text(pieces[i])
+        body = pieces[i + 1] if i + 1 < len(pieces) else ""
+        low = head.lower()
+        required: bool | None = None
+        if "(необязательный)" in low or "(optional)" in low:
+            required = False
+        elif "(обязательный)" in low or "(required)" in low:
+            required = True
+        name, variadic = _param_name(head)
+        types, rest = _types(body)
+        default = None
+        m = _DEFAULT_RE.search(rest)
+        if m:
+            default = m.group(1).strip()
+        params.append(Param(name, required, types, rest, default, variadic))
+    return params
+
+
+def _example(fragment: str) -> str:
+    m = _PRE.search(fragment)
+    if m:
+        return htmllib.unescape(_TAG.sub("", _BR.sub("\n", m.group(1)))).replace("\xa0", " ").strip("\n")
+    s = _BR.sub("\n", fragment)
+    s = re.sub(r"</?(table|tbody|tr|td|font)\b[^>]*>", "", s, flags=re.I)
+    return html_to_text(s, keep_lines=True)
+
+
+def _versions(text: str, rec: PageRecord) -> None:
+    for m in _SINCE_RE.finditer(text):
+        if rec.since is None:
+            rec.since = m.group(1)
+            rec.since_compat = m.group(2)
+        elif m.group(2) and rec.since_compat is None:
+            rec.since_compat = m.group(2)
+    if rec.since is None:
+        m = _SINCE_EN.search(text)
+        if m:
+            rec.since = m.group(1)
+    m = _DEPR_RE.search(text) or _DEPR_EN.search(text)
+    if m:
+        rec.deprecated = True
+        rec.deprecated_since = rec.deprecated_since or m.group(1)
+    for m in _CHANGED_RE.finditer(text):
+        if m.group(1) not in rec.changed_in:
+            rec.changed_in.append(m.group(1))
+
+
+def parse_page(page: str, path: str) -> tuple[PageRecord, list[str]]:
+    """One page → record + warnings (strings, to be reported with the book and page name)."""
+    warnings: list[str] = []
+    rec = PageRecord(path=path, markup="new")
+    m = _PAGETITLE.search(page)
+    if m:
+        rec.page_title = html_to_text(m.group(1))
+    m = _TITLE.search(page)
+    if m:
+        rec.title = html_to_text(m.group(2))
+        if m.group(1).lower() == "div":
+            rec.markup = "old"
+    m = _HEADING.search(page)
+    if m:
+        rec.heading = html_to_text(m.group(2))
+    if not rec.page_title and not rec.title:
+        warnings.append("no page title (V8SH_pagetitle/V8SH_title); page skipped")
+        return rec, warnings
+
+    # Deprecation block (top) and since banner; the bottom "Использование в версии" is read below.
+    m = _DEPRECATED.search(page)
+    if m:
+        block = m.group(1)
+        _versions(html_to_text(block), rec)
+        rec.deprecated = True
+        rec.replacement_links = _links(block)
+    m = _SINCE_BANNER.search(page)
+    if m:
+        _versions(html_to_text(m.group(1)), rec)
+
+    markers = list(_CHAPTER.finditer(page))
+    hr = _HR.search(page, markers[-1].end() if markers else 0)
+    page_end = hr.start() if hr else len(page)
+    current: Variant | None = None
+    for i, mk in enumerate(markers):
+        if mk.group(1).lower() == "div":
+            rec.markup = "old"
+        title = html_to_text(mk.group(2))
+        end = markers[i + 1].start() if i + 1 < len(markers) else page_end
+        hr_in = _HR.search(page, mk.end(), end)
+        body = page[mk.end():hr_in.start() if hr_in else end]
+        key, _, rest_title = title.partition(":")
+        role = _ROLES.get(key.strip().lower())
+        rec.chapters.append(key.strip())
+        if role is None:
+            warnings.append(f"unknown chapter {title!r}; kept as a note")
+            rec.notes.append(html_to_text(body))
+            continue
+        if role == "variant":
+            current = Variant(title=rest_title.strip() or None)
+            rec.variants.append(current)
+        elif role == "syntax":
+            if current is None or current.syntax:
+                current = Variant()
+                rec.variants.append(current)
+            current.syntax = html_to_text(body)
+        elif role == "params":
+            if current is None:
+                current = Variant()
+                rec.variants.append(current)
+            current.params.extend(_params(body))
+        elif role == "variant_description":
+            if current is not None:
+                current.description = html_to_text(body)
+        elif role == "returns":
+            rec.has_returns = True
+            rec.returns, rec.returns_description = _types(body)
+        elif role == "description":
+            types, text = _types(body)
+            if types and not rec.prop_type:
+                rec.prop_type = types
+            rec.description = text if types else html_to_text(body)
+        elif role == "usage":
+            u = html_to_text(body).strip().rstrip(".").lower()
+            rec.usage = {"только чтение": "read_only", "чтение и запись": "read_write",
+                         "read only": "read_only", "read and write": "read_write",
+                         "read-only": "read_only"}.get(u, u or None)
+        elif role == "availability":
+            pm = _FIRST_P.search(body)
+            first = html_to_text(pm.group(1) if pm else _BR.split(body)[0]).strip().rstrip(".")
+            for item in first.split(","):
+                item = item.strip()
+                if item:
+                    rec.availability.append(AVAILABILITY_TOKENS.get(item.lower(), item))
+            rest = body[pm.end():] if pm else ""
+            rec.availability_note = html_to_text(rest)
+        elif role == "example":
+            ex = _example(body)
+            if ex:
+                rec.examples.append(ex)
+        elif role == "note":
+            rec.notes.append(html_to_text(body))
+        elif role == "see_also":
+            rec.see_also.extend(_links(body))
+        elif role == "version":
+            for vm in _VERSION_INFO.finditer(body):
+                _versions(html_to_text(vm.group(1)), rec)
+            if not _VERSION_INFO.search(body):
+                _versions(html_to_text(body), rec)
+        elif role == "members":
+            rec.members[key.strip()] = _links(body)
+        elif role == "values":
+            rec.enum_values = _links(body)
+        elif role == "collection":
+            first = re.split(r"<br\s*/?>\s*<br\s*/?>", body, maxsplit=1, flags=re.I)[0]
+            rec.collection_of = [t.strip() for t in html_to_text(first).replace("\n", ",").split(",")
+                                 if t.strip()]
+    return rec, warnings

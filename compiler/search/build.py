@@ -1,0 +1,267 @@
+"""Full-text index: BM25F over weighted document fields, with precomputed per-posting impacts.
+
+Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
+
+* ``search.terms.off/.blob``   sorted string table of terms (``formats/text.py`` terms),
+                               ``search.terms.head``: their first 24 bytes (S24) for lookups
+* ``search.post_off``          uint64, V+1: CSR offsets into the postings, one run per term
+* ``search.post_doc``          uint32 doc ids, ascending within a run
+* ``search.post_imp``          float32 BM25F impact idf·wtf·(k1+1)/(wtf+k1) of that term in that doc
+* ``search.post_fields``       uint16 bit mask of the fields the term occurs in (explanations)
+* ``search.dels.off/.blob``    sorted one-deletion variants of terms (typo tolerance) …
+* ``search.dels_off/_term``    … and the CSR of term ids each variant comes from
+* ``search.alias.off/.blob``   sorted alias phrase keys (stems joined by spaces) …
+* ``search.alias_off/_doc``    … and the CSR of the documents each alias names
+* ``search.prior``             float32 per doc: class prior (data objects before pictures)
+* ``search.meta``              json: fields and weights, class phrases, query phrases,
+                               synonym groups with their origin, counts
+
+Field weights are declared once, here (``FIELDS``); a field a domain adds that is not
+listed gets ``DEFAULT_FIELD``.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from v8atlas.formats import schema as S
+from v8atlas.formats.strtable import build_string_table, sort_utf8
+from v8atlas.formats.text import analyze, deletions, index_terms, phrase_key
+
+if TYPE_CHECKING:
+    from v8atlas.formats.writer import BundleWriter
+
+    from ..pipeline import LinkContext
+
+DATA_DIR = Path(__file__).parent / "data"
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    weight: float   # BM25F field weight
+    b: float        # length normalisation inside the field (short name fields barely need it)
+
+
+# The one declaration of field weights (docs/search.md explains the choice).
+FIELDS: dict[str, FieldSpec] = {
+    "name": FieldSpec(6.0, 0.3),          # identifier: ЗаказПокупателя / РАЗНОСТЬДАТ / Массив.Найти
+    "alias": FieldSpec(6.0, 0.2),         # dictionary aliases of this object
+    "synonym": FieldSpec(5.0, 0.4),       # the object's synonym (presentation)
+    "english": FieldSpec(4.0, 0.3),       # English name of a platform/query element
+    "name_en": FieldSpec(4.0, 0.3),       # the same, as the help domain names it
+    "keys": FieldSpec(4.0, 0.3),          # query-language search keys (never shown)
+    "class": FieldSpec(1.2, 0.0),         # class words: "регистр сведений", "InformationRegister"
+    "owner": FieldSpec(1.5, 0.3),         # owner type of a member: "Массив"
+    "comment": FieldSpec(1.0, 0.5),
+    "params": FieldSpec(0.8, 0.5),        # parameter names
+    "attributes": FieldSpec(0.6, 0.6),    # attribute names: "objects with field X"
+    "description": FieldSpec(0.5, 0.75),
+    # Not a text field: order-free keys of whole names/synonyms/aliases/keys
+    # (formats.text.phrase_key), so a query that *is* a name beats names that contain it.
+    "whole": FieldSpec(8.0, 0.0),
+}
+WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
+DEFAULT_FIELD = FieldSpec(1.0, 0.5)
+K1 = 1.2
+MAX_FIELDS = 16        # the field mask is uint16
+TYPO_MIN, TYPO_MAX = 4, 16   # term lengths that get a deletion neighbourhood
+
+
+def load_classes() -> dict[str, Any]:
+    with open(DATA_DIR / "classes.json", encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _phrase_terms(phrases: list[str]) -> list[list[str]]:
+    out = []
+    for p in phrases:
+        t = analyze(p)
+        if t and t not in out:
+            out.append(t)
+    return out
+
+
+PREFIX_BYTES = 24   # fixed-width head of every table string: lookups bisect it in numpy
+
+
+def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
+    """A sorted string table plus ``<prefix>.head``: each string's first PREFIX_BYTES bytes
+    as a fixed-width ``S`` array (same order), so the server finds a string with one numpy
+    searchsorted instead of a Python bisection over the blob."""
+    off_name, blob_name = S.table_segments(prefix)
+    offsets, blob = build_string_table(strings)
+    writer.add_array(off_name, offsets)
+    writer.add_blob(blob_name, blob)
+    writer.add_array(f"{prefix}.head", np.array([s.encode("utf-8")[:PREFIX_BYTES] for s in strings],
+                                                dtype=f"S{PREFIX_BYTES}"))
+
+
+def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    off = np.zeros(len(keys) + 1, dtype="<u4")
+    values: list[int] = []
+    for j, k in enumerate(keys):
+        values.extend(sorted(groups[k]))
+        off[j + 1] = len(values)
+    return off, np.array(values, dtype=dtype)
+
+
+def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
+    docs = ctx.docs                  # sorted and numbered by build_docs
+    n = len(docs)
+    classes = load_classes()
+    class_words = {c["kind"]: " ".join(c["ru"] + c["en"]) for c in classes["classes"]}
+
+    # Field numbering: the declared ones first (stable masks), then any a domain added.
+    field_names = list(FIELDS)
+    for d in docs:
+        for f in d.fields:
+            if f not in field_names:
+                field_names.append(f)
+    if len(field_names) > MAX_FIELDS:
+        dropped = field_names[MAX_FIELDS:]
+        ctx.report.warn("search", f"more than {MAX_FIELDS} search fields; not indexed: {dropped}",
+                        code="search-fields")
+        field_names = field_names[:MAX_FIELDS]
+    field_ix = {f: i for i, f in enumerate(field_names)}
+    specs = [FIELDS.get(f, DEFAULT_FIELD) for f in field_names]
+
+    # Pass 1: per-doc, per-field term counts and field lengths.
+    per_doc: list[list[tuple[int, Counter[str]]]] = []
+    field_len_sum = np.zeros(len(field_names))
+    field_docs = np.zeros(len(field_names))
+    missing_class = 0
+    for d in docs:
+        fields = dict(d.fields)
+        if d.domain == "metadata" and "class" not in fields and d.kind in class_words:
+            # Class words belong to the metadata documents; fill in if a domain left them out.
+            fields["class"] = class_words[d.kind]
+            missing_class += 1
+        wholes = set()
+        phrases = [p for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")]
+        for nm in (d.title, *d.names):
+            phrases.append(nm)
+            if nm.count(".") == 1:
+                # The object's or member's own name: "РегистрСведений.КурсыВалют" → КурсыВалют,
+                # "Глобальный контекст.СтрДлина" → СтрДлина. Deeper addresses (a register's
+                # virtual table) are not the object itself.
+                phrases.append(nm.rsplit(".", 1)[1])
+        for p in phrases:
+            wholes.add(phrase_key(p))
+            wholes.add(phrase_key(p, ordered=True))
+        wholes.discard("")
+        if wholes:
+            fields["whole"] = wholes
+        entry = []
+        for f, text in fields.items():
+            i = field_ix.get(f)
+            if i is None or not text:
+                continue
+            terms = sorted(text) if f == "whole" else index_terms(
+                text if isinstance(text, str) else " ".join(map(str, text)), surfaces=True)
+            if not terms:
+                continue
+            entry.append((i, Counter(terms)))
+            field_len_sum[i] += len(terms)
+            field_docs[i] += 1
+        per_doc.append(entry)
+    avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
+
+    # Pass 2: BM25F pseudo-frequency per (term, doc), then impacts.
+    postings: dict[str, list[tuple[int, float, int]]] = {}
+    for doc_id, entry in enumerate(per_doc):
+        wtf: dict[str, float] = {}
+        mask: dict[str, int] = {}
+        for i, counts in entry:
+            spec = specs[i]
+            length = sum(counts.values())
+            norm = 1.0 - spec.b + spec.b * length / avg_len[i]
+            for t, tf in counts.items():
+                wtf[t] = wtf.get(t, 0.0) + spec.weight * tf / norm
+                mask[t] = mask.get(t, 0) | (1 << i)
+        for t, w in wtf.items():
+            postings.setdefault(t, []).append((doc_id, w, mask[t]))
+
+    terms = sort_utf8(postings)
+    post_off = np.zeros(len(terms) + 1, dtype="<u8")
+    total = sum(len(postings[t]) for t in terms)
+    post_doc = np.empty(total, dtype="<u4")
+    post_imp = np.empty(total, dtype="<f4")
+    post_fields = np.empty(total, dtype="<u2")
+    pos = 0
+    for j, t in enumerate(terms):
+        plist = postings[t]            # doc ids ascending: docs were walked in order
+        df = len(plist)
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        for doc_id, w, m in plist:
+            post_doc[pos] = doc_id
+            post_imp[pos] = idf * w * (K1 + 1.0) / (w + K1)
+            post_fields[pos] = m
+            pos += 1
+        post_off[j + 1] = pos
+
+    prefix = S.SEARCH
+    _add_table(writer, f"{prefix}.terms", terms)
+    writer.add_array(f"{prefix}.post_off", post_off)
+    writer.add_array(f"{prefix}.post_doc", post_doc)
+    writer.add_array(f"{prefix}.post_imp", post_imp)
+    writer.add_array(f"{prefix}.post_fields", post_fields)
+
+    # Typo tolerance: every one-deletion variant of a word term → the terms it comes from.
+    dels: dict[str, set[int]] = {}
+    for j, t in enumerate(terms):
+        if TYPO_MIN <= len(t) <= TYPO_MAX and not t.isdigit() and not t.startswith("="):
+            for v in deletions(t):
+                dels.setdefault(v, set()).add(j)
+    del_keys = sort_utf8(dels)
+    _add_table(writer, f"{prefix}.dels", del_keys)
+    d_off, d_term = _csr(del_keys, dels, "<u4")
+    writer.add_array(f"{prefix}.dels_off", d_off)
+    writer.add_array(f"{prefix}.dels_term", d_term)
+
+    # Aliases: phrase key → documents (a phrase may name objects in several configurations).
+    doc_index: dict[str, int] = ctx.extra.get("doc_index", {})
+    aliases: dict[str, set[int]] = {}
+    for a in ctx.extra.get("search_aliases", []):
+        key = " ".join(analyze(a["phrase"]))
+        ids = {doc_index[k] for k in a["keys"] if k in doc_index}
+        if key and ids:
+            aliases.setdefault(key, set()).update(ids)
+    alias_keys = sort_utf8(aliases)
+    _add_table(writer, f"{prefix}.alias", alias_keys)
+    a_off, a_doc = _csr(alias_keys, aliases, "<u4")
+    writer.add_array(f"{prefix}.alias_off", a_off)
+    writer.add_array(f"{prefix}.alias_doc", a_doc)
+
+    # Class prior per document: a data question gets the catalog before the picture.
+    prior_by_kind = {c["kind"]: float(c["prior"]) for c in classes["classes"]}
+    element_prior = {k: float(v) for k, v in classes.get("element_priors", {}).items()}
+    writer.add_array(f"{prefix}.prior", np.array(
+        [prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
+         for d in docs], dtype="<f4"))
+
+    synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"]}
+                for g in ctx.extra.get("search_synonyms", [])]
+    writer.add_json(f"{prefix}.meta", {
+        "version": FORMAT_VERSION,
+        "k1": K1,
+        "fields": field_names,
+        "weights": {f: [s.weight, s.b] for f, s in zip(field_names, specs)},
+        "classes": [{"kind": c["kind"], "phrases": _phrase_terms(c["ru"] + c["en"]),
+                     "data": bool(c["data"])} for c in classes["classes"]],
+        "query_phrases": _phrase_terms(classes["query_phrases"]),
+        "data_words": sorted({t for p in _phrase_terms(classes["data_words"]) for t in p}),
+        "synonyms": [s for s in synonyms if len(s["phrases"]) > 1],
+        "aliases": len(alias_keys),
+    })
+    ctx.counts["search"] = {"terms": len(terms), "postings": int(total),
+                            "typo_variants": len(del_keys), "aliases": len(alias_keys),
+                            "synonym_groups": len(synonyms)}
+    if missing_class:
+        ctx.counts["search"]["class_words_filled_in"] = missing_class

@@ -1,0 +1,91 @@
+"""HTTP routes besides /mcp: the JSON API mirroring the tools, health, readiness, reload."""
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from aiohttp import web
+
+from . import tools
+from .auth import error_response
+from .state import ServerState
+
+STATE_KEY = web.AppKey("v8atlas.state", ServerState)
+
+
+def _json(body: dict[str, Any], status: int = 200) -> web.Response:
+    return web.Response(status=status, text=json.dumps(body, ensure_ascii=False),
+                        content_type="application/json")
+
+
+async def run_tool(state: ServerState, name: str, args: Any, *, from_text: bool) -> tools.ToolResult:
+    snap = state.current
+    if name in ("compare_configurations",):
+        return await asyncio.to_thread(tools.call, snap, name, args, from_text=from_text)
+    return tools.call(snap, name, args, from_text=from_text)
+
+
+async def api_tool(request: web.Request) -> web.Response:
+    state = request.app[STATE_KEY]
+    name = request.match_info["tool"]
+    if request.method == "POST":
+        raw = await request.read()
+        try:
+            args = json.loads(raw.decode("utf-8")) if raw.strip() else {}
+        except (UnicodeDecodeError, ValueError):
+            return error_response(400, "bad_json", "the body is not valid UTF-8 JSON")
+        if not isinstance(args, dict):
+            return error_response(400, "bad_argument", "the body must be a JSON object of arguments")
+        from_text = False
+    else:
+        args = {}
+        for k in request.query:
+            values = request.query.getall(k)
+            if len(values) > 1:
+                return error_response(400, "bad_argument", f"`{k}` is given {len(values)} times")
+            args[k] = values[0]
+        from_text = True
+    result = await run_tool(state, name, args, from_text=from_text)
+    return _json(result.as_json(), tools.status_of(result))
+
+
+async def api_index(request: web.Request) -> web.Response:
+    return _json({"tools": [{"name": t.name, "title": t.title, "description": t.description,
+                             "input_schema": t.input_schema()} for t in tools.TOOLS.values()]})
+
+
+async def health(request: web.Request) -> web.Response:
+    state = request.app[STATE_KEY]
+    snap = state.current
+    counts = {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
+    return _json({"status": "ok" if snap else "no_bundle", "counts": counts})
+
+
+async def ready(request: web.Request) -> web.Response:
+    ok, body = request.app[STATE_KEY].ready()
+    return _json(body, 200 if ok else 503)
+
+
+async def admin_reload(request: web.Request) -> web.Response:
+    result = await request.app[STATE_KEY].reload(force=True)
+    return _json(result.as_json(), 409 if result.outcome == "refused" else 200)
+
+
+async def mcp_not_allowed(request: web.Request) -> web.Response:
+    return web.Response(status=405, headers={"Allow": "POST"},
+                        text=json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                            "code": -32000, "message": "Method not allowed: this server is stateless; "
+                                                       "POST JSON-RPC to /mcp"}}),
+                        content_type="application/json")
+
+
+def add_routes(app: web.Application, *, admin: bool) -> None:
+    app.router.add_get("/health", health)
+    app.router.add_get("/ready", ready)
+    app.router.add_get("/api", api_index)
+    app.router.add_get("/api/", api_index)
+    app.router.add_route("GET", "/api/{tool}", api_tool)
+    app.router.add_route("POST", "/api/{tool}", api_tool)
+    if admin:
+        app.router.add_post("/admin/reload", admin_reload)

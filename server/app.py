@@ -1,0 +1,88 @@
+"""build_app: one aiohttp Application serving /mcp, the JSON API, health and the dashboard.
+
+Wiring only: routes from api.py, MCP through asgi_bridge.py, checks in auth.py, the bundle in
+state.py. The dashboard (``server/dashboard``, optional) adds its routes with
+``setup(app, state)``.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from .api import STATE_KEY, add_routes, mcp_not_allowed
+from .auth import MAX_BODY, AuthConfig, error_response, install
+from .state import ServerState
+
+log = logging.getLogger("v8atlas.server")
+
+MCP_KEY = web.AppKey("v8atlas.mcp", object)
+
+
+@web.middleware
+async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Every failure leaves as the one JSON error shape: no HTML pages, no tracebacks."""
+    try:
+        return await handler(request)
+    except web.HTTPException as e:
+        if e.status < 400:
+            raise
+        code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(e.status, "http_error")
+        message = {404: "no such route", 405: f"{request.method} is not allowed here",
+                   413: f"the request body is larger than {MAX_BODY} bytes"}.get(e.status, e.reason)
+        return error_response(e.status, code, message)
+    except Exception:
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "internal", "the server failed to answer; details are in its log")
+
+
+def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = None,
+              dashboard: bool = True) -> web.Application:
+    """``mcp``: an ``MCPServer`` (built by ``mcp_server.build_mcp``) or None for no /mcp route."""
+    auth = auth or AuthConfig()
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[errors_middleware])
+    install(app, auth)
+    app[STATE_KEY] = state
+    add_routes(app, admin=auth.admin_token is not None)
+
+    if mcp is not None:
+        from mcp.server.transport_security import TransportSecuritySettings
+
+        from .asgi_bridge import SessionManagerBridge
+        # Host/Origin are checked once, in the aiohttp middleware, for every route.
+        mcp.streamable_http_app(stateless_http=True, json_response=True,
+                                transport_security=TransportSecuritySettings(
+                                    enable_dns_rebinding_protection=False))
+        bridge = SessionManagerBridge(mcp.session_manager)
+        app[MCP_KEY] = mcp
+        app.router.add_post("/mcp", bridge.handle)
+        app.router.add_route("GET", "/mcp", mcp_not_allowed)
+        app.router.add_route("DELETE", "/mcp", mcp_not_allowed)
+
+        async def mcp_lifespan(_: web.Application):
+            await bridge.start()
+            yield
+            await bridge.stop()
+        app.cleanup_ctx.append(mcp_lifespan)
+
+    async def state_lifespan(_: web.Application):
+        await state.start()
+        yield
+        await state.stop()
+    app.cleanup_ctx.append(state_lifespan)
+
+    if dashboard:
+        try:
+            module = importlib.import_module("v8atlas.server.dashboard")
+        except ModuleNotFoundError as e:
+            if not (e.name or "").startswith("v8atlas.server.dashboard"):
+                raise
+        else:
+            module.setup(app, state)
+    return app
+
+
+__all__ = ["build_app", "STATE_KEY", "json"]

@@ -1,0 +1,640 @@
+"""Search over a bundle: exact names, then aliases, then BM25F over the memory-mapped index.
+
+Reads only ``formats/`` segments (written by ``compiler/search/build.py``). A query touches
+the exact-name table, the alias table and the postings of its own terms; scores accumulate
+in one dense float32 array per query (no Python loop over documents). Every hit says why it
+matched. Fallbacks (prefix, typo, keyboard layout, transliteration) are bounded and reported.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from v8atlas.formats import schema as S
+from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.platform_version import encode_version
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.strtable import StringTable
+from v8atlas.formats.text import (deletions, name_key, stem_stop_words, swap_layout,
+                                  transliterate, whole_key, words)
+
+MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
+MAX_SLOTS = 12             # words of a query that take part in ranking
+MAX_LIMIT = 100
+PREFIX_MIN = 3             # shortest partial word that expands by prefix
+PREFIX_EXPANSIONS = 8      # most frequent completions kept per partial word
+TYPO_MIN = 4
+TYPO_CANDIDATES = 6
+
+# Relative weights of the ways a query word can match a term.
+W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
+W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+MAX_WHOLE_VARIANTS = 16
+EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
+CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 1.8, 1.5, 1.15
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]+")
+
+
+@dataclass
+class Hit:
+    doc: int
+    key: str
+    title: str
+    domain: str
+    kind: str
+    score: float
+    why: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
+                "kind": self.kind, "score": round(self.score, 4), "why": self.why}
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    total: int
+    rewrites: list[str] = field(default_factory=list)   # what was done to the query, in words
+    notes: list[str] = field(default_factory=list)      # why the answer is empty or partial
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"hits": [h.as_dict() for h in self.hits], "total": self.total,
+                "rewrites": self.rewrites, "notes": self.notes}
+
+
+@dataclass
+class _Alt:
+    term: int          # term id
+    weight: float
+    reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
+
+
+@dataclass
+class _Slot:
+    word: str                      # the query word (folded surface)
+    alts: list[_Alt]
+    required: bool = True          # counts for coverage (bonus slots do not)
+    conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
+
+
+@dataclass
+class _Plan:
+    slots: list[_Slot]
+    kinds: set[int]                # metadata kinds named in the phrase ("регистр сведений")
+    kind_words: list[str]
+    query_lift: bool
+    data_question: bool
+    stop_only: bool
+
+
+class Searcher:
+    def __init__(self, bundle: Bundle) -> None:
+        self.bundle = bundle
+        self.catalog = Catalog(bundle)
+        self.n = len(self.catalog)
+        p = S.SEARCH
+        self.has_index = bundle.has(f"{p}.post_off")
+        self._stop = stem_stop_words()
+        if not self.has_index:
+            self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
+                                         "data_words": [], "synonyms": []}
+            return
+        self.terms = _table(bundle, f"{p}.terms")
+        self.post_off = bundle.array(f"{p}.post_off")
+        self.post_doc = bundle.array(f"{p}.post_doc")
+        self.post_imp = bundle.array(f"{p}.post_imp")
+        self.post_fields = bundle.array(f"{p}.post_fields")
+        self.dels = _table(bundle, f"{p}.dels")
+        self.dels_off = bundle.array(f"{p}.dels_off")
+        self.dels_term = bundle.array(f"{p}.dels_term")
+        self.alias = _table(bundle, f"{p}.alias")
+        self.alias_off = bundle.array(f"{p}.alias_off")
+        self.alias_doc = bundle.array(f"{p}.alias_doc")
+        self.prior = bundle.array(f"{p}.prior")
+        self.meta = bundle.json(f"{p}.meta")
+        # Small lookups from the meta (hundreds of entries at most, not per document).
+        kinds = self.catalog.meta.get("kinds", [])
+        kind_ix = {k: i for i, k in enumerate(kinds)}
+        self._class_phrases = sorted(
+            ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
+             for ph in c["phrases"]), key=lambda x: -len(x[0]))
+        self._phrase_heads = {ph[0] for ph, _, _ in self._class_phrases} | {
+            tuple(p)[0] for p in self.meta["query_phrases"]}   # a phrase can start only there
+        self._data_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
+                            if c["data"] and c["kind"] in kind_ix}
+        self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
+                                     key=lambda x: -len(x))
+        self._data_words = set(self.meta["data_words"])
+        self._synonyms: dict[tuple[str, ...], list[int]] = {}
+        for g, group in enumerate(self.meta["synonyms"]):
+            for ph in group["phrases"]:
+                self._synonyms.setdefault(tuple(ph), []).append(g)
+        self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
+        self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
+        self._kind_names = kinds
+
+    # --- public ---------------------------------------------------------------------------
+
+    def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
+               kind: str | Iterable[str] | None = None, platform_version: str | None = None,
+               limit: int = 10, offset: int = 0) -> SearchResult:
+        limit = max(0, min(int(limit), MAX_LIMIT))
+        offset = max(0, int(offset))
+        rewrites: list[str] = []
+        notes: list[str] = []
+        if not isinstance(query, str):
+            return SearchResult([], 0, notes=["the query must be text"])
+        text = _CONTROL.sub(" ", query)
+        if len(text) > MAX_QUERY_CHARS:
+            text = text[:MAX_QUERY_CHARS]
+            rewrites.append(f"query cut to its first {MAX_QUERY_CHARS} characters "
+                            f"(it had {len(query)})")
+        text = " ".join(text.split())
+        if not any(ch.isalnum() for ch in text):
+            return SearchResult([], 0, rewrites, ["empty query: give a name or a few words"])
+        allowed = self._filter(domains, config, kind, platform_version, notes)
+
+        want = offset + limit
+        scored = self._run(text, allowed, want)
+        if scored is None or not scored[1]:
+            # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
+            for label, alt in self._fallbacks(text):
+                alt_scored = self._run(alt, allowed, want)
+                if alt_scored is not None and alt_scored[1]:
+                    rewrites.append(f"{label}: {text!r} → {alt!r}")
+                    scored = alt_scored
+                    break
+        if scored is None:
+            return SearchResult([], 0, rewrites, notes + [
+                "the query has only stop words (в, на, для, как, the, of…): add the name or what it does"])
+        ranked, total, plan, why_extra = scored
+        if not total:
+            notes.append("nothing matches; try fewer words, a part of the name, or another domain")
+        page = ranked[offset:offset + limit]
+        hits = self._hits(page, plan, why_extra)
+        if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
+            notes.append(f"only the first {MAX_SLOTS} words were used")
+        return SearchResult(hits, total, rewrites, notes)
+
+    # --- the steps --------------------------------------------------------------------------
+
+    def _run(self, text: str, allowed: np.ndarray | None, want: int
+             ) -> tuple[list[tuple[int, float]], int, _Plan | None, dict[int, list[str]]] | None:
+        """Exact names, then aliases, then text; the best ``want`` documents and the total.
+        None when the query is only stop words."""
+        why: dict[int, list[str]] = {}
+        bonus: dict[int, float] = {}
+        for d in self.catalog.lookup(text):
+            if allowed is None or allowed[d]:
+                bonus[d] = EXACT_BONUS + self._prior(d)
+                why.setdefault(d, []).append("exact name")
+        plan = self._plan(text) if self.has_index else None
+        if plan is not None:
+            for d, phrase in self._aliases(plan, allowed):
+                bonus.setdefault(d, ALIAS_BONUS)
+                why.setdefault(d, []).append(f"alias «{phrase}»")
+        if plan is not None and plan.slots:
+            cand, scores = self._bm25(plan, allowed)
+        else:
+            cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
+        if not bonus and not len(cand) and plan is not None and plan.stop_only:
+            return None
+        if bonus:
+            extra = np.fromiter(bonus, dtype=np.int64)
+            add = np.fromiter(bonus.values(), dtype=np.float64)
+            pos = np.searchsorted(cand, extra)
+            hit = (pos < len(cand)) & (cand[np.minimum(pos, max(len(cand) - 1, 0))] == extra) \
+                if len(cand) else np.zeros(len(extra), dtype=bool)
+            scores = scores.copy()
+            scores[pos[hit]] += add[hit]
+            cand = np.concatenate([cand, extra[~hit]])
+            scores = np.concatenate([scores, add[~hit]])
+        total = len(cand)
+        if not total:
+            return [], 0, plan, why
+        k = min(want, total)
+        top = np.argpartition(-scores, k - 1)[:k] if k < total else np.arange(total)
+        order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
+        return order, total, plan, why
+
+    def _plan(self, text: str) -> _Plan:
+        ws = words(text)
+        base = [w for w in ws if not w.whole]
+        wholes = [w for w in ws if w.whole]
+        stems = [w.term for w in base]
+
+        query_lift = False
+        drop: set[int] = set()
+        heads = {st for st in stems if st in self._phrase_heads}
+        for ph in (p for p in self._query_phrases if p[0] in heads):
+            for i in _find(stems, ph):
+                if not drop.intersection(range(i, i + len(ph))):
+                    drop.update(range(i, i + len(ph)))
+                    query_lift = True
+        kinds: set[int] = set()
+        kind_words: list[str] = []
+        class_pos: set[int] = set()
+        for ph, kind_name, kix in (c for c in self._class_phrases if c[0][0] in heads):
+            for i in _find(stems, ph):
+                span = set(range(i, i + len(ph)))
+                if span & class_pos or span & drop:
+                    continue
+                class_pos |= span
+                if kix is not None:
+                    kinds.add(kix)
+                kind_words.append(kind_name)
+        data_question = any(s in self._data_words for s in stems)
+        if class_pos and self.has_index and self.terms.find(
+                "=" + "+".join(sorted({s for i, s in enumerate(stems)
+                                       if i not in drop and s not in self._stop}))) >= 0:
+            # The class words are part of a name ("дополнительные отчеты и обработки"),
+            # not a class named in the question.
+            kinds, kind_words, class_pos = set(), [], set()
+
+        slots: list[_Slot] = []
+        kept: list[int] = []
+        for i, w in enumerate(base):
+            if i in drop or w.term in self._stop or w.surface in self._stop:
+                continue
+            kept.append(i)
+        stop_only = not kept and not class_pos
+        kept = kept[:MAX_SLOTS]
+        for i in kept:
+            w = base[i]
+            slots.append(_Slot(w.surface, self._alternatives(w.term, w.surface),
+                               required=i not in class_pos))
+        # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier.
+        for w in wholes[:4]:
+            t = self.terms.find(w.term)
+            if t >= 0:
+                slots.append(_Slot(w.surface, [_Alt(t, W_WHOLE, "")], required=False))
+        subs = self._expand_synonyms([stems[i] for i in kept], slots)
+        whole = self._whole_slot(kept, slots, class_pos, subs)
+        if whole is not None:
+            slots.append(whole)
+        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+
+    def _whole_slot(self, kept: list[int], slots: list[_Slot], class_pos: set[int],
+                    subs: list[tuple[int, int, tuple[str, ...], str]]) -> _Slot | None:
+        """The query *is* a name, synonym, alias or search key (class words aside, any order,
+        or with a synonym / corrected word in place): one bonus slot of "=…" keys."""
+        base: list[list[str]] = []
+        for k, i in enumerate(kept):
+            alts = slots[k].alts
+            # A word not in the dictionary stands in by its best correction (prefix/typo).
+            base.append([self.terms[alts[0].term] if alts else "\x00"])   # \x00: never a term
+        variants: list[tuple[list[list[str]], str]] = [(base, "")]
+        for pos, length, other, reason in subs:
+            for v, why in list(variants):
+                if len(variants) >= MAX_WHOLE_VARIANTS:
+                    break
+                if any(v[p] != base[p] for p in range(pos, pos + length)):
+                    continue
+                nv = list(v)
+                nv[pos] = list(other)
+                for p in range(pos + 1, pos + length):
+                    nv[p] = []
+                variants.append((nv, why or reason))
+        found: dict[int, _Alt] = {}
+        tried: set[str] = set()
+        for v, why in variants:
+            for with_class in ((False, True) if class_pos else (False,)):
+                toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
+                        for t in v[k] if t]
+                for ordered in (True, False):
+                    key = whole_key(toks, ordered)
+                    if not key or key in tried:
+                        continue
+                    tried.add(key)
+                    t = self.terms.find(key)
+                    if t >= 0 and t not in found:
+                        w = W_WHOLE * (1.0 if not why else W_SYNONYM)
+                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""))
+        if not found:
+            return None
+        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
+
+    def _alternatives(self, term: str, surface: str) -> list[_Alt]:
+        t = self.terms.find(term)
+        if t >= 0:
+            alts = [_Alt(t, W_EXACT_TERM, "")]
+            if surface != term:
+                # Snowball stems some words of a family apart; the surface form may meet them.
+                s = self.terms.find(surface)
+                if s >= 0:
+                    alts.append(_Alt(s, W_EXACT_TERM, ""))
+            return alts
+        if surface != term and (s := self.terms.find(surface)) >= 0:
+            return [_Alt(s, W_EXACT_TERM, "")]
+        alts: list[_Alt] = []
+        if len(term) >= PREFIX_MIN:
+            for tid in self._prefix(term if len(term) <= len(surface) else surface):
+                alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
+        if not alts and len(term) >= TYPO_MIN and not term.isdigit():
+            for tid in self._typos(term):
+                alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}"))
+        return alts
+
+    def _prefix(self, prefix: str) -> list[int]:
+        r = self.terms.prefix_range(prefix)
+        if not len(r):
+            return []
+        lo, hi = r.start, r.stop
+        df = self.post_off[lo + 1:hi + 1].astype(np.int64) - self.post_off[lo:hi].astype(np.int64)
+        top = np.argsort(-df, kind="stable")[:PREFIX_EXPANSIONS]
+        return [lo + int(i) for i in top]
+
+    def _typos(self, term: str) -> list[int]:
+        """Terms one edit away (insert, delete, substitute, swap) by symmetric deletion."""
+        found: dict[int, None] = {}
+        # the term lost a letter: it is a deletion variant of a real term
+        for tid in self._del_lookup(term):
+            found[tid] = None
+        for v in dict.fromkeys(deletions(term)):
+            # the term has an extra letter: one deletion of it is a real term
+            t = self.terms.find(v)
+            if t >= 0:
+                found[t] = None
+            # a substituted or swapped letter: both lose one letter to meet
+            for tid in self._del_lookup(v):
+                found[tid] = None
+            if len(found) >= 4 * TYPO_CANDIDATES:
+                break
+        if not found:
+            return []
+        ids = np.fromiter(found, dtype=np.int64)
+        df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
+        return [int(ids[i]) for i in np.argsort(-df, kind="stable")[:TYPO_CANDIDATES]]
+
+    def _del_lookup(self, variant: str) -> np.ndarray:
+        j = self.dels.find(variant)
+        if j < 0:
+            return np.empty(0, dtype=np.int64)
+        return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
+
+    def _expand_synonyms(self, seq: list[str], slots: list[_Slot]
+                         ) -> list[tuple[int, int, tuple[str, ...], str]]:
+        """A word or phrase of a synonym group also matches the group's other phrases.
+
+        Returns the substitutions made (position, length, other phrase, reason) so the whole-
+        phrase keys can try them too."""
+        subs: list[tuple[int, int, tuple[str, ...], str]] = []
+        if not self._synonyms:
+            return subs
+        for length in range(min(self._max_syn_len, len(seq)), 0, -1):
+            for i in range(len(seq) - length + 1):
+                key = tuple(seq[i:i + length])
+                for g in self._synonyms.get(key, ()):
+                    group = self.meta["synonyms"][g]
+                    label = " ".join(key)
+                    for other in group["phrases"]:
+                        if tuple(other) == key:
+                            continue
+                        reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
+                        subs.append((i, length, tuple(other), reason))
+                        ids = [self.terms.find(t) for t in other]
+                        if len(other) == length:
+                            for k, tid in enumerate(ids):
+                                if tid >= 0:
+                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason))
+                        elif all(tid >= 0 for tid in ids):
+                            # A phrase of another length counts only where all its words occur.
+                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason)
+                                    for tid in ids]
+                            slots.append(_Slot(label, alts, required=False, conj=True))
+        return subs
+
+    def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
+        if not len(self.alias):
+            return []
+        key = " ".join(self.terms[a.term] for s in plan.slots if s.required for a in s.alts[:1]
+                       if not a.reason)
+        j = self.alias.find(key) if key else -1
+        if j < 0:
+            return []
+        docs = self.alias_doc[int(self.alias_off[j]):int(self.alias_off[j + 1])]
+        return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
+
+    def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Candidate documents (ascending ids) and their scores."""
+        n = self.n
+        score = np.zeros(n, dtype=np.float32)
+        covered = np.zeros(n, dtype=np.float32)
+        required = 0
+        for slot in plan.slots:
+            if not slot.alts:
+                if slot.required:
+                    required += 1
+                continue
+            if slot.required:
+                required += 1
+            if slot.conj:
+                self._add_conj(slot, score)
+                continue
+            if len(slot.alts) == 1:
+                a = slot.alts[0]
+                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                docs = self.post_doc[lo:hi]
+                score[docs] += self.post_imp[lo:hi] * np.float32(a.weight)
+                if slot.required:
+                    covered[docs] += 1.0
+                continue
+            best = np.zeros(n, dtype=np.float32)
+            touched = []
+            for a in slot.alts:
+                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                docs = self.post_doc[lo:hi]
+                best[docs] = np.maximum(best[docs], self.post_imp[lo:hi] * np.float32(a.weight))
+                touched.append(docs)
+            docs = np.unique(np.concatenate(touched))
+            score[docs] += best[docs]
+            if slot.required:
+                covered[docs] += 1.0
+        cand = np.flatnonzero(score > 0)
+        if allowed is not None:
+            cand = cand[allowed[cand]]
+        if not len(cand):
+            return cand, np.empty(0)
+        s = score[cand]
+        if required:
+            # Documents matching every word come first: coverage enters squared.
+            cov = np.minimum(covered[cand] / required, 1.0)
+            s = s * (0.25 + 0.75 * cov * cov)
+        s = s * self.prior[cand]
+        if plan.kinds:
+            s = s * np.where(np.isin(self.catalog.kind[cand], list(plan.kinds)), CLASS_BOOST, 1.0)
+        if plan.query_lift:
+            s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
+        if plan.data_question and self._data_kinds:
+            s = s * np.where(np.isin(self.catalog.kind[cand], list(self._data_kinds)), DATA_BOOST, 1.0)
+        return cand, s.astype(np.float64)
+
+    def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
+        common: np.ndarray | None = None
+        parts = []
+        for a in slot.alts:
+            lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+            parts.append((self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)))
+            docs = self.post_doc[lo:hi]
+            common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
+            if not len(common):
+                return
+        for docs, imp in parts:
+            score[common] += imp[np.searchsorted(docs, common)]
+
+    def _filter(self, domains: Iterable[str] | None, config: str | None,
+                kind: str | Iterable[str] | None, platform_version: str | None,
+                notes: list[str]) -> np.ndarray | None:
+        """Boolean mask of the documents the filters allow (None: all)."""
+        if not (domains or config or kind or platform_version) or not self.n:
+            return None
+        mask = np.ones(self.n, dtype=bool)
+        cat = self.catalog
+        if domains:
+            wanted = [self._domain_ix_of(d, notes) for d in ([domains] if isinstance(domains, str)
+                                                              else domains)]
+            mask &= np.isin(cat.domain, [w for w in wanted if w is not None])
+        if config:
+            c = cat.config_index(config)
+            if c is None:
+                notes.append(f"no configuration named {config!r} in this bundle; "
+                             f"known: {', '.join(cat.meta.get('configs', [])) or 'none'}")
+            is_meta = cat.domain == S.DOMAINS.index("metadata")
+            mask &= ~is_meta | (cat.config == (c if c is not None else S.NO_CONFIG))
+        if kind:
+            names = [kind] if isinstance(kind, str) else list(kind)
+            kinds = cat.meta.get("kinds", [])
+            ix = [kinds.index(k) for k in names if k in kinds]
+            if len(ix) < len(names):
+                notes.append(f"unknown kind(s): {', '.join(k for k in names if k not in kinds)}")
+            mask &= np.isin(cat.kind, ix)
+        if platform_version:
+            v = encode_version(platform_version, 0)
+            if not v:
+                notes.append(f"platform version {platform_version!r} is not like 8.3.27; ignored")
+            else:
+                mask &= (cat.since <= v) & (v < cat.until)
+        return mask
+
+    def _domain_ix_of(self, d: str, notes: list[str]) -> int | None:
+        if d in S.DOMAINS:
+            return S.DOMAINS.index(d)
+        notes.append(f"unknown domain {d!r}; domains are {', '.join(S.DOMAINS)}")
+        return None
+
+    def _fallbacks(self, text: str) -> list[tuple[str, str]]:
+        out = []
+        swapped = swap_layout(text)
+        if swapped != text:
+            out.append(("keyboard layout", swapped))
+        if re.search(r"[A-Za-z]", text):
+            tr = transliterate(text)
+            if tr != text:
+                out.append(("transliteration", tr))
+        return out
+
+    # --- explanations -------------------------------------------------------------------------
+
+    def _prior(self, d: int) -> float:
+        return float(self.prior[d]) if self.has_index else 1.0
+
+    def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
+              extra: dict[int, list[str]]) -> list[Hit]:
+        """Hits of one page with their explanations: which words matched in which fields."""
+        cat = self.catalog
+        docs = np.array([d for d, _ in page], dtype=np.int64)
+        why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
+        if plan is not None and self.has_index and len(docs):
+            fields = self.meta["fields"]
+            matched: dict[int, list[str]] = {d: [] for d, _ in page}
+            for slot in plan.slots:
+                done = np.zeros(len(docs), dtype=bool)
+                for a in slot.alts:
+                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    plist = self.post_doc[lo:hi]
+                    pos = plist.searchsorted(docs)
+                    ok = (pos < len(plist)) & ~done
+                    ok[ok] &= plist[pos[ok]] == docs[ok]
+                    if not ok.any():
+                        continue
+                    term = self.terms[a.term]
+                    for j in np.flatnonzero(ok).tolist():
+                        d = int(docs[j])
+                        if not term.startswith("="):
+                            m = int(self.post_fields[lo + int(pos[j])])
+                            names = self._mask_names.get(m)
+                            if names is None:
+                                names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
+                                if len(self._mask_names) < 4096:
+                                    self._mask_names[m] = names
+                            matched[d].append(f"{term} in {names}")
+                        if a.reason:
+                            why[d].append(a.reason)
+                    done |= ok
+                    if done.all():
+                        break
+            for d, _ in page:
+                if matched[d]:
+                    why[d].insert(len(extra.get(d, [])), "words: " + "; ".join(matched[d]))
+                if plan.kinds and int(cat.kind[d]) in plan.kinds:
+                    why[d].append(f"class named in the query: {cat.kind_name(d)}")
+                if plan.query_lift and cat.domain_name(d) == "query":
+                    why[d].append("query-language phrase lifted query-language pages")
+        return [Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
+                    list(dict.fromkeys(why[d]))) for d, score in page]
+
+
+class _Table(StringTable):
+    """A sorted string table found through its fixed-width head array (``<prefix>.head``):
+    numpy narrows to the strings sharing the first bytes, Python compares only those."""
+
+    def __init__(self, offsets: np.ndarray, blob: memoryview, head: np.ndarray | None) -> None:
+        super().__init__(offsets, blob)
+        self._head = head
+        self._width = head.dtype.itemsize if head is not None else 0
+
+    def _range(self, key: bytes) -> tuple[int, int]:
+        h = key[:self._width]
+        return (int(self._head.searchsorted(h, "left")), int(self._head.searchsorted(h, "right")))
+
+    def find(self, s: str) -> int:
+        key = s.encode("utf-8")
+        if self._head is None or not self.n:
+            return super().find(s)
+        lo, hi = self._range(key)
+        if len(key) < self._width:   # the head is the whole string: at most one candidate
+            return lo if lo < hi and self._bytes(lo) == key else -1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._bytes(mid) < key:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo if lo < self.n and self._bytes(lo) == key else -1
+
+    def prefix_range(self, prefix: str) -> range:
+        key = prefix.encode("utf-8")
+        if self._head is None or len(key) >= self._width or not self.n:
+            return super().prefix_range(prefix)
+        lo = int(self._head.searchsorted(key, "left"))
+        hi = int(self._head.searchsorted(key + b"\xff" * (self._width - len(key)), "right"))
+        return range(lo, hi)
+
+
+def _table(bundle: Bundle, prefix: str) -> _Table:
+    off, blob = S.table_segments(prefix)
+    head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
+    return _Table(bundle.array(off), bundle.blob(blob), head)
+
+
+def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:
+    n = len(phrase)
+    return [i for i in range(len(seq) - n + 1) if tuple(seq[i:i + n]) == phrase]
+
+
+__all__ = ["Hit", "SearchResult", "Searcher", "name_key"]

@@ -1,0 +1,228 @@
+"""ServerState: the bundle being served, and the hot swap to a newer one.
+
+The current Snapshot is one reference. A request reads it once and keeps it to the end, so a
+swap never changes the mapping under a request: the old bundle is released (its mmaps closed
+by the garbage collector) when its last request finishes.
+
+A newer bundle is noticed by polling the bundles directory (the NEWEST pointer and the
+folder itself: two ``stat`` calls every ``poll_interval`` seconds) or by ``/admin/reload``.
+It is verified (every segment hashed against the manifest, in a worker thread) before the
+switch; one that fails is refused, the old one keeps serving, and the reason goes to the
+log and to ``/ready``.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from v8atlas.formats.errors import BundleError
+from v8atlas.formats.publish import resolve_bundle_path
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.version import MANIFEST_NAME, NEWEST_POINTER
+
+from .snapshot import Snapshot
+
+log = logging.getLogger("v8atlas.server")
+
+
+@dataclass
+class ReloadResult:
+    outcome: str              # "reloaded" | "unchanged" | "refused"
+    bundle: str | None
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "bundle": self.bundle, "reason": self.reason}
+
+
+def quick_check(bundle: Bundle) -> list[str]:
+    """Cheap integrity check at open (every segment present with its size); no hashing."""
+    problems = []
+    for name, meta in bundle.manifest["segments"].items():
+        try:
+            size = (bundle.path / str(meta.get("file", ""))).stat().st_size
+        except OSError:
+            problems.append(f"segment {name!r} is missing")
+            continue
+        if size != meta.get("size"):
+            problems.append(f"segment {name!r} is {size} bytes, the manifest says {meta.get('size')}")
+    return problems
+
+
+class ServerState:
+    def __init__(self, bundles: str | os.PathLike, *, poll_interval: float = 2.0) -> None:
+        self.source = Path(bundles)
+        # A bundle folder given directly is served as is; a bundles directory is followed.
+        self.follows_pointer = not (self.source / MANIFEST_NAME).is_file()
+        self.poll_interval = poll_interval
+        self.current: Snapshot | None = None
+        self.problem: str | None = None          # why the current bundle is not ready
+        self.last_refused: dict[str, Any] | None = None
+        self.swaps = 0
+        self._reload_lock: asyncio.Lock | None = None
+        self._watch_sig: tuple | None = None
+        self._tasks: list[asyncio.Task] = []
+        self.on_swap: list[Callable[[Snapshot], None]] = []
+
+    # -- opening ----------------------------------------------------------------------------
+    def _resolve(self) -> Path:
+        return resolve_bundle_path(self.source)
+
+    def redact(self, message: str) -> str:
+        """Messages for HTTP clients name bundles, never the server's filesystem."""
+        for p in {str(self.source.resolve()), str(self.source)}:
+            message = message.replace(p + os.sep, "").replace(p, "<bundles>")
+        return message
+
+    def _open_checked(self, path: Path) -> Bundle:
+        bundle = Bundle.open(path)
+        problems = quick_check(bundle)
+        if problems:
+            raise BundleError(f"{bundle.id}: " + "; ".join(problems[:5]))
+        return bundle
+
+    def load_initial(self) -> Snapshot | None:
+        """Open the newest bundle now (cheap checks only); the full hash check runs in start()."""
+        self._watch_sig = self._signature()
+        try:
+            snap = Snapshot(self._open_checked(self._resolve()))
+        except BundleError as e:
+            self.problem = str(e)
+            log.error("no bundle to serve: %s", e)
+            return None
+        self.current = snap
+        self.problem = "integrity check (sha256 of every segment) still running"
+        log.info("serving %s", snap.id)
+        return snap
+
+    async def verify_current(self) -> None:
+        snap = self.current
+        if snap is None or snap.verified:
+            return
+        problems = await asyncio.to_thread(snap.bundle.verify)
+        if self.current is not snap:
+            return
+        if problems:
+            self.problem = f"bundle {snap.id} failed verification: " + "; ".join(problems[:5])
+            log.error("%s", self.problem)
+        else:
+            snap.verified = True
+            self.problem = None
+            log.info("bundle %s verified", snap.id)
+
+    # -- the swap -----------------------------------------------------------------------------
+    async def reload(self, force: bool = False) -> ReloadResult:
+        """Switch to the newest bundle if it differs (or ``force``) and verifies."""
+        if self._reload_lock is None:
+            self._reload_lock = asyncio.Lock()
+        async with self._reload_lock:
+            self._watch_sig = self._signature()
+            try:
+                path = self._resolve()
+            except BundleError as e:
+                return self._refuse(None, str(e))
+            current = self.current
+            if current is not None and path == current.bundle.path and not force:
+                return ReloadResult("unchanged", current.id)
+            if current is not None and path == current.bundle.path and current.verified:
+                return ReloadResult("unchanged", current.id)
+            try:
+                bundle = await asyncio.to_thread(self._open_checked, path)
+                problems = await asyncio.to_thread(bundle.verify)
+            except BundleError as e:
+                return self._refuse(path.name, str(e))
+            if problems:
+                bundle.close()
+                return self._refuse(path.name, "failed verification: " + "; ".join(problems[:5]))
+            snap = Snapshot(bundle, verified=True)
+            # Warm what every request touches so the first requests after the swap stay fast.
+            await asyncio.to_thread(_warm, snap)
+            self.current = snap
+            self.problem = None
+            self.swaps += 1
+            log.info("switched to bundle %s (was %s)", snap.id, current.id if current else "none")
+            for fn in self.on_swap:
+                try:
+                    fn(snap)
+                except Exception:
+                    log.exception("on_swap listener failed")
+            return ReloadResult("reloaded", snap.id)
+
+    def _refuse(self, name: str | None, reason: str) -> ReloadResult:
+        reason = self.redact(reason)
+        self.last_refused = {"bundle": name, "reason": reason, "at": time.time()}
+        log.error("refused bundle %s: %s; still serving %s", name or "?", reason,
+                  self.current.id if self.current else "nothing")
+        if self.current is None:
+            self.problem = reason
+        return ReloadResult("refused", self.current.id if self.current else None, reason)
+
+    # -- watching ----------------------------------------------------------------------------
+    def _signature(self) -> tuple | None:
+        if not self.follows_pointer:
+            return None
+        sig = []
+        for p in (self.source / NEWEST_POINTER, self.source):
+            try:
+                st = p.stat()
+                sig.append((st.st_mtime_ns, st.st_ino, st.st_size))
+            except OSError:
+                sig.append(None)
+        return tuple(sig)
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_interval)
+            try:
+                sig = self._signature()
+                if sig != self._watch_sig:
+                    await self.reload()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("bundle poll failed; will retry")
+
+    async def start(self) -> None:
+        """Background work: the full check of the first bundle, then the pointer poll."""
+        if self.current is None and self.problem is None:
+            self.load_initial()
+        if self.current is None:
+            self._tasks.append(asyncio.create_task(self.reload()))
+        else:
+            self._tasks.append(asyncio.create_task(self.verify_current()))
+        if self.follows_pointer and self.poll_interval > 0:
+            self._tasks.append(asyncio.create_task(self._poll()))
+
+    async def stop(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._tasks.clear()
+
+    # -- reporting -----------------------------------------------------------------------------
+    def ready(self) -> tuple[bool, dict[str, Any]]:
+        snap = self.current
+        body: dict[str, Any] = {"ready": bool(snap is not None and snap.verified and self.problem is None),
+                                "bundle": snap.id if snap else None,
+                                "verified": bool(snap and snap.verified), "swaps": self.swaps}
+        if self.problem:
+            body["reason"] = self.redact(self.problem)
+        if self.last_refused:
+            body["last_refused"] = self.last_refused
+        return body["ready"], body
+
+
+def _warm(snap: Snapshot) -> None:
+    c = snap.catalog
+    if snap.has_docs:
+        _ = (c.meta, c.keys, c.titles, c.names, c.domain, c.kind, c.config, c.since, c.until)
+        _ = snap.configs, snap.docs_per_config, snap.docs_per_domain

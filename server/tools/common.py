@@ -1,0 +1,119 @@
+"""Helpers every tool shares: configuration resolution, candidates, the answer frame."""
+from __future__ import annotations
+
+from typing import Any
+
+from v8atlas.formats import schema as S
+from v8atlas.formats.platform_version import format_version
+from v8atlas.formats.text import fold
+
+from ..snapshot import ConfigInfo, Snapshot
+from .paging import MAX_ANSWER_CHARS, Page, call_signature, decode_cursor, encode_cursor
+from .result import ToolInputError, ToolResult
+
+# Russian class names people type → the class names cards carry (domain-1c.md §1.2).
+CLASS_RU = {
+    "справочник": "Catalog", "документ": "Document", "журналдокументов": "DocumentJournal",
+    "перечисление": "Enum", "планвидовхарактеристик": "ChartOfCharacteristicTypes",
+    "плансчетов": "ChartOfAccounts", "планвидоврасчета": "ChartOfCalculationTypes",
+    "регистрсведений": "InformationRegister", "регистрнакопления": "AccumulationRegister",
+    "регистрбухгалтерии": "AccountingRegister", "регистррасчета": "CalculationRegister",
+    "бизнеспроцесс": "BusinessProcess", "задача": "Task", "планобмена": "ExchangePlan",
+    "константа": "Constant", "последовательность": "Sequence", "критерийотбора": "FilterCriterion",
+    "внешнийисточникданных": "ExternalDataSource", "отчет": "Report", "обработка": "DataProcessor",
+    "общиймодуль": "CommonModule", "общаяформа": "CommonForm", "общийреквизит": "CommonAttribute",
+    "подсистема": "Subsystem", "роль": "Role", "httpсервис": "HTTPService", "webсервис": "WebService",
+    "wsссылка": "WSReference", "регламентноезадание": "ScheduledJob",
+    "подписканасобытие": "EventSubscription",
+    "определяемыйтип": "DefinedType", "функциональнаяопция": "FunctionalOption",
+    "параметрфункциональныхопций": "FunctionalOptionsParameter", "хранилищенастроек": "SettingsStorage",
+    "общаякоманда": "CommonCommand", "группакоманд": "CommandGroup", "язык": "Language",
+    "общиймакет": "CommonTemplate", "общаякартинка": "CommonPicture", "пакетxdto": "XDTOPackage",
+    "параметрсеанса": "SessionParameter", "стиль": "Style", "элементстиля": "StyleItem",
+    "нумератордокументов": "DocumentNumerator", "бот": "Bot", "сервисинтеграции": "IntegrationService",
+}
+
+
+def config_names(snap: Snapshot) -> str:
+    return ", ".join(f"`{c.name}`" for c in snap.configs) or "none"
+
+
+def resolve_config(snap: Snapshot, config: str | None, *, required_when_many: bool = True
+                   ) -> ConfigInfo | None:
+    """The configuration asked about; an error when it is unknown or must be named."""
+    if config:
+        info = snap.config(config)
+        if info is None:
+            raise ToolInputError("unknown_config", f"no configuration {config!r} in this bundle; "
+                                                   f"loaded: {config_names(snap)}")
+        return info
+    if len(snap.configs) == 1:
+        return snap.configs[0]
+    if len(snap.configs) > 1 and required_when_many:
+        raise ToolInputError("config_required", f"{len(snap.configs)} configurations are loaded "
+                                                f"({config_names(snap)}); pass `config` to say which")
+    return None
+
+
+def resolve_kind(snap: Snapshot, kind: str | None, domain: str) -> str | None:
+    """A class/kind as the cards name it, from its English or Russian name (any case)."""
+    if not kind:
+        return None
+    kinds = set(snap.catalog.meta.get("kinds") or [])
+    folded = fold(kind).replace(" ", "")
+    for k in kinds:
+        if fold(k) == folded:
+            return k
+    mapped = CLASS_RU.get(folded)
+    if mapped and mapped in kinds:
+        return mapped
+    present = kinds_in_domain(snap, domain)
+    raise ToolInputError("bad_argument", f"unknown kind {kind!r}; kinds here: "
+                                         f"{', '.join(present[:60]) or 'none'}")
+
+
+def kinds_in_domain(snap: Snapshot, domain: str) -> list[str]:
+    import numpy as np
+    code = S.DOMAINS.index(domain)
+    mask = np.asarray(snap.catalog.domain) == code
+    names = snap.catalog.meta.get("kinds") or []
+    return sorted(names[int(k)] for k in np.unique(np.asarray(snap.catalog.kind)[mask]))
+
+
+def version_text(code: int | None) -> str:
+    return format_version(code) if code else "any version"
+
+
+def node(snap: Snapshot, doc: int) -> dict[str, Any]:
+    """How a document is named in ``data`` (ids are stable within one bundle only)."""
+    return {"id": doc, "name": snap.key(doc), "title": snap.title(doc),
+            "kind": snap.catalog.kind_name(doc), "config": snap.catalog.config_name(doc),
+            "domain": snap.catalog.domain_name(doc)}
+
+
+def address(snap: Snapshot, doc: int) -> str:
+    """The exact name to ask for next: the title, with the configuration when several exist."""
+    cfg = snap.catalog.config_name(doc)
+    t = snap.title(doc)
+    return f"`{t}` (config=`{cfg}`)" if cfg and len(snap.configs) > 1 else f"`{t}`"
+
+
+def finish(snap: Snapshot, tool: str, args: dict[str, Any], outcome: str, head: list[str],
+           body: list[str], data: dict[str, Any], cap: int | None = None) -> ToolResult:
+    """Page ``body`` under the cap; the footer says how much is left and how to get it."""
+    sig = call_signature(tool, args)
+    offset = decode_cursor(args.get("cursor"), snap.content_hash, sig)
+    head_text = "\n".join(head)
+    cap = cap or MAX_ANSWER_CHARS
+    page = Page(body, offset, cap, reserve=len(head_text) + 300)
+    lines = [head_text, *page.blocks] if head_text else list(page.blocks)
+    data = dict(data)
+    data["page"] = {"offset": offset, "shown": len(page.blocks), "total": page.total}
+    if page.next_offset is not None:
+        cursor = encode_cursor(snap.content_hash, sig, page.next_offset)
+        lines.append(f"\n… {page.remaining} more block(s) not shown (size cap). "
+                     f"Continue: the same call with cursor=`{cursor}`")
+        data["cursor"] = cursor
+    else:
+        data["cursor"] = None
+    return ToolResult(outcome, "\n".join(lines).rstrip() + "\n", data)

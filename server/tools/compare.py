@@ -1,0 +1,157 @@
+"""compare_configurations: objects and fields added, removed or changed between two
+configurations of the bundle (two versions, or a base and base + extensions)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from v8atlas.formats import schema as S
+
+from ..snapshot import ConfigInfo, Snapshot
+from .common import finish, resolve_config
+from .metadata import METADATA, empty_domain
+from .render import type_text
+from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
+
+# Card keys that name the card's place rather than its content.
+_IDENTITY_KEYS = {"config", "key", "id", "configuration", "extension", "path", "file", "uuid"}
+_SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "tabular_sections",
+             "addressing_attributes", "accounting_flags", "ext_dimension_accounting_flags",
+             "columns", "values", "enum_values", "query_tables", "forms", "commands", "templates",
+             "predefined")
+
+
+def _objects(snap: Snapshot, cfg: ConfigInfo) -> dict[str, int]:
+    c = snap.catalog
+    mask = (np.asarray(c.domain) == S.DOMAINS.index(METADATA)) & (np.asarray(c.config) == cfg.index)
+    return {c.titles[int(d)]: int(d) for d in np.nonzero(mask)[0]}
+
+
+def _content(card: Any) -> Any:
+    if isinstance(card, dict):
+        return {k: _content(v) for k, v in card.items() if k not in _IDENTITY_KEYS}
+    if isinstance(card, list):
+        return [_content(x) for x in card]
+    return card
+
+
+def _by_name(items: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if isinstance(items, list):
+        for x in items:
+            if isinstance(x, dict):
+                out[str(x.get("name", len(out)))] = x
+            else:
+                out[str(x)] = x
+    return out
+
+
+def _field_diff(a: Any, b: Any, prefix: str = "") -> list[str]:
+    """Lines describing how two cards differ, section by section."""
+    out: list[str] = []
+    a = a if isinstance(a, dict) else {}
+    b = b if isinstance(b, dict) else {}
+    for key in list(dict.fromkeys([*a, *b])):
+        if key in _IDENTITY_KEYS or a.get(key) == b.get(key):
+            continue
+        va, vb = a.get(key), b.get(key)
+        if key in _SECTIONS or (isinstance(va, list) and isinstance(vb, list)):
+            ma, mb = _by_name(va), _by_name(vb)
+            for n in mb.keys() - ma.keys():
+                out.append(f"  + {prefix}{key}: `{n}`" + _type_suffix(mb[n]))
+            for n in ma.keys() - mb.keys():
+                out.append(f"  − {prefix}{key}: `{n}`")
+            for n in ma.keys() & mb.keys():
+                if ma[n] != mb[n]:
+                    xa, xb = ma[n], mb[n]
+                    if isinstance(xa, dict) and isinstance(xb, dict) and \
+                            (isinstance(xa.get("attributes"), list) or isinstance(xb.get("attributes"), list)):
+                        out += _field_diff(xa, xb, prefix=f"{prefix}{key}.{n}.")
+                        continue
+                    ta, tb = _type_of(xa), _type_of(xb)
+                    what = f"type {ta} → {tb}" if ta != tb else "properties differ"
+                    out.append(f"  ~ {prefix}{key}: `{n}` {what}")
+        else:
+            out.append(f"  ~ {prefix}{key}: {_short(va)} → {_short(vb)}")
+    return sorted(out, key=lambda s: (s[2:].split(":")[0], s))
+
+
+def _type_of(x: Any) -> str:
+    return type_text(x.get("type"), True) if isinstance(x, dict) else ""
+
+
+def _type_suffix(x: Any) -> str:
+    t = _type_of(x)
+    return f" ({t})" if t else ""
+
+
+def _short(v: Any) -> str:
+    s = "∅" if v is None else str(v)
+    return s if len(s) <= 80 else s[:80] + "…"
+
+
+def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = None,
+                           cursor: str | None = None) -> ToolResult:
+    if (r := empty_domain(snap)) is not None:
+        return r
+    ca, cb = resolve_config(snap, a), resolve_config(snap, b)
+    assert ca is not None and cb is not None
+    if ca.name == cb.name:
+        raise ToolInputError("bad_argument", "`a` and `b` name the same configuration")
+    oa, ob = _objects(snap, ca), _objects(snap, cb)
+    args = {"a": ca.name, "b": cb.name, "name": name, "cursor": cursor}
+    if name:
+        ta = _find_title(snap, oa, name)
+        tb = _find_title(snap, ob, name)
+        if ta is None and tb is None:
+            return ToolResult(NOT_FOUND, f"**Outcome: not_found** — {name!r} is in neither "
+                                         f"`{ca.name}` nor `{cb.name}`.\n", {"object": name})
+        title = ta or tb
+        head = [f"**Outcome: found** — `{title}`: `{ca.name}` → `{cb.name}`"]
+        if ta is None:
+            body = [f"Added in `{cb.name}` (absent from `{ca.name}`)."]
+        elif tb is None:
+            body = [f"Removed: present in `{ca.name}`, absent from `{cb.name}`."]
+        else:
+            diff = _field_diff(_content(snap.catalog.card(oa[ta])), _content(snap.catalog.card(ob[tb])))
+            body = diff or ["No differences."]
+        return finish(snap, "compare_configurations", args, FOUND, head, body, {"object": title})
+    added = sorted(ob.keys() - oa.keys())
+    removed = sorted(oa.keys() - ob.keys())
+    changed: list[tuple[str, list[str]]] = []
+    records = snap.bundle.records(S.DOC_CARDS)
+    for t in sorted(oa.keys() & ob.keys()):
+        ra, rb = records.raw(oa[t]), records.raw(ob[t])
+        if ra == rb:
+            continue
+        ka, kb = _content(records[oa[t]]), _content(records[ob[t]])
+        if ka != kb:
+            changed.append((t, _field_diff(ka, kb)))
+    head = [f"**Outcome: found** — `{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
+            f"{len(removed)} removed, {len(changed)} changed"
+            + ("" if added or removed or changed else " (identical)")]
+    body: list[str] = []
+    if added:
+        body.append(f"**Added** ({len(added)}):")
+        body += [f"- `{t}`" for t in added]
+    if removed:
+        body.append(f"**Removed** ({len(removed)}):")
+        body += [f"- `{t}`" for t in removed]
+    if changed:
+        body.append(f"**Changed** ({len(changed)}; `name=` shows one object's field diff):")
+        for t, lines in changed:
+            body.append(f"- `{t}`\n" + "\n".join(lines[:8])
+                        + (f"\n  … {len(lines) - 8} more (name=`{t}`)" if len(lines) > 8 else ""))
+    return finish(snap, "compare_configurations", args, FOUND, head, body,
+                  {"added": len(added), "removed": len(removed), "changed": len(changed)})
+
+
+def _find_title(snap: Snapshot, objects: dict[str, int], name: str) -> str | None:
+    if name in objects:
+        return name
+    docs = set(snap.catalog.lookup(name))
+    for t, d in objects.items():
+        if d in docs:
+            return t
+    return None

@@ -1,0 +1,249 @@
+"""search_metadata and get_object: objects of a configuration, by words or by exact name."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..search_adapter import Filters
+from ..snapshot import Snapshot
+from .common import address, finish, node, resolve_config, resolve_kind
+from .render import field_line, generic_blocks, scalar, text_of, type_text
+from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
+
+METADATA = "metadata"
+
+# Card keys with their own rendering, in the order they are shown; anything else goes last.
+_HEAD_KEYS = ("name", "full_name", "title", "class", "class_ru", "class_en", "kind", "synonym",
+              "comment", "config", "key", "extension")
+_FIELD_SECTIONS = (("standard_attributes", "Standard attributes"), ("attributes", "Attributes"),
+                   ("dimensions", "Dimensions"), ("resources", "Resources"),
+                   ("addressing_attributes", "Addressing attributes"),
+                   ("accounting_flags", "Accounting flags"),
+                   ("ext_dimension_accounting_flags", "Subconto accounting flags"),
+                   ("columns", "Columns"), ("values", "Values"), ("enum_values", "Values"))
+_LIST_SECTIONS = (("movements", "Movements (registers written)"), ("register_records", "Movements"),
+                  ("registers", "Registers written"), ("documents", "Documents"),
+                  ("based_on", "Based on"), ("owners", "Owners"), ("subordinates", "Subordinate catalogs"),
+                  ("content", "Content"), ("forms", "Forms"), ("commands", "Commands"),
+                  ("templates", "Templates"), ("predefined", "Predefined items"))
+_BRIEF_LISTS = ("movements", "register_records", "registers", "based_on", "owners", "documents")
+
+
+def empty_domain(snap: Snapshot) -> ToolResult | None:
+    if snap.docs_per_domain.get(METADATA, 0) == 0 or not snap.configs:
+        return ToolResult(UNAVAILABLE, "**Outcome: unavailable** — no configuration is loaded in "
+                                       f"bundle `{snap.id}`; compile a configuration dump "
+                                       "(`v8atlas compile DUMP …`) to ask about objects.\n",
+                          {"reason": "no_configuration"})
+    return None
+
+
+def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind: str | None = None,
+                    limit: int = 10) -> ToolResult:
+    if (r := empty_domain(snap)) is not None:
+        return r
+    cfg = resolve_config(snap, config)
+    k = resolve_kind(snap, kind, METADATA)
+    hits = snap.search.search(query, Filters(domains=(METADATA,), config=cfg.index if cfg else None,
+                                             kind=k), limit)
+    where = f" in `{cfg.name}`" if cfg else ""
+    if not hits:
+        return ToolResult(NOT_FOUND, f"**Outcome: not_found** — nothing matches {query!r}{where}"
+                                     f"{f' among {k}' if k else ''}. Try other words, a synonym or "
+                                     "drop `kind`.\n", {"hits": [], "engine": snap.search.engine})
+    lines = [f"**Outcome: found** — {len(hits)} object(s) for {query!r}{where}"
+             f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:"]
+    data_hits = []
+    for i, h in enumerate(hits, 1):
+        card = snap.catalog.card(h.doc)
+        syn = text_of(card.get("synonym")) if isinstance(card, dict) else ""
+        syn_part = f" — {syn}" if syn and syn != snap.title(h.doc).rsplit(".", 1)[-1] else ""
+        lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}"
+                     f" · why: {h.why or 'text match'}")
+        data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why})
+    return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits, "engine": snap.search.engine})
+
+
+def candidates(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None
+               ) -> list[int]:
+    docs = [d for d in snap.catalog.lookup(name) if snap.catalog.domain_name(d) in domains]
+    if config_index is not None:
+        docs = [d for d in docs if int(snap.catalog.config[d]) == config_index]
+    return docs
+
+
+def nearest(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None,
+            version: int | None = None, limit: int = 5) -> list[int]:
+    """Guesses for a name that did not resolve: the parent address, then search hits."""
+    out: list[int] = []
+    parts = name.split(".")
+    while len(parts) > 2:
+        parts = parts[:-1]
+        out += candidates(snap, ".".join(parts), domains, config_index)
+    words = name.replace(".", " ")
+    out += [h.doc for h in snap.search.search(words, Filters(domains=domains, config=config_index,
+                                                             version=version), limit)]
+    return list(dict.fromkeys(out))[:limit]
+
+
+def get_object(snap: Snapshot, name: str, config: str | None = None, detail: str = "brief",
+               cursor: str | None = None) -> ToolResult:
+    if (r := empty_domain(snap)) is not None:
+        return r
+    cfg = resolve_config(snap, config, required_when_many=False)
+    docs = candidates(snap, name, (METADATA,), cfg.index if cfg else None)
+    args = {"name": name, "config": cfg.name if cfg else None, "detail": detail, "cursor": cursor}
+    if not docs:
+        guesses = nearest(snap, name, (METADATA,), cfg.index if cfg else None)
+        lines = [f"**Outcome: not_found** — no object named {name!r}"
+                 f"{f' in `{cfg.name}`' if cfg else ''}."]
+        if guesses:
+            lines.append("Nearest names (guesses, not matches):")
+            lines += [f"- {address(snap, d)} · {snap.catalog.kind_name(d)}" for d in guesses]
+        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
+                          {"candidates": [node(snap, d) for d in guesses]})
+    if len(docs) > 1:
+        lines = [f"**Outcome: ambiguous** — {name!r} names {len(docs)} objects; ask again with one of:"]
+        lines += [f"- {address(snap, d)} · {snap.catalog.kind_name(d)}" for d in docs]
+        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n",
+                          {"candidates": [node(snap, d) for d in docs]})
+    doc = docs[0]
+    card = snap.catalog.card(doc)
+    head, body = object_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, detail)
+    return finish(snap, "get_object", args, FOUND, head, body,
+                  {"object": node(snap, doc), "detail": detail})
+
+
+def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
+                  ) -> tuple[list[str], list[str]]:
+    full = detail == "full"
+    title = snap.title(doc)
+    cfg = snap.catalog.config_name(doc)
+    kind = snap.catalog.kind_name(doc)
+    syn = text_of(card.get("synonym"))
+    head = [f"**Outcome: found** — `{title}` · {kind}" + (f" · config `{cfg}`" if cfg else "")
+            + (f" · detail={detail}" if detail != "brief" else "")]
+    if syn:
+        head.append(f"Synonym: {syn}")
+    if card.get("comment"):
+        head.append(f"Comment: {text_of(card['comment'])}")
+    if card.get("extension"):
+        head.append(f"From extension: {scalar(card['extension'])}")
+    body: list[str] = []
+    props = card.get("properties")
+    if isinstance(props, dict) and props:
+        body.append("**Properties:** " + "; ".join(f"{k}: {scalar(v)}" for k, v in props.items()
+                                                    if v not in (None, "", [], {})))
+    done = set(_HEAD_KEYS) | {"properties"}
+
+    for key, label in _FIELD_SECTIONS:
+        fields = card.get(key)
+        if not isinstance(fields, list) or not fields:
+            continue
+        done.add(key)
+        if detail == "brief":
+            names = [str(f.get("name", "?")) if isinstance(f, dict) else str(f) for f in fields]
+            shown = ", ".join(f"`{n}`" for n in names[:12])
+            body.append(f"**{label}** ({len(fields)}): {shown}{' …' if len(names) > 12 else ''}")
+        else:
+            body.append(f"**{label}** ({len(fields)}):")
+            body += [field_line(f, full) for f in fields]
+
+    ts = card.get("tabular_sections")
+    if isinstance(ts, list) and ts:
+        done.add("tabular_sections")
+        if detail == "brief":
+            body.append(f"**Tabular sections** ({len(ts)}): " + ", ".join(
+                f"`{t.get('name', '?')}` ({len(t.get('attributes') or [])} fields)" if isinstance(t, dict)
+                else f"`{t}`" for t in ts))
+        else:
+            body.append(f"**Tabular sections** ({len(ts)}):")
+            for t in ts:
+                if not isinstance(t, dict):
+                    body.append(f"- `{t}`")
+                    continue
+                syn_t = text_of(t.get("synonym"))
+                attrs = t.get("attributes") or []
+                body.append(f"- `{t.get('name', '?')}`{f' — {syn_t}' if syn_t else ''} "
+                            f"({len(attrs)} fields):")
+                body += [field_line(a, full, indent="  ") for a in attrs]
+
+    qt = card.get("query_tables")
+    if isinstance(qt, list) and qt:
+        done.add("query_tables")
+        body += query_table_blocks(qt, detail)
+
+    for key, label in _LIST_SECTIONS:
+        v = card.get(key)
+        if v in (None, "", [], {}):
+            continue
+        if detail == "brief" and key not in _BRIEF_LISTS:
+            n = len(v) if isinstance(v, (list, dict)) else 1
+            body.append(f"**{label}**: {n} (detail=full lists them)")
+            done.add(key)
+            continue
+        done.add(key)
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            body.append(f"**{label}** ({len(v)}):")
+            body += [field_line(x, full) for x in v]
+        else:
+            body.append(f"**{label}**: {scalar(v)}")
+
+    rel = card.get("relations")
+    if rel not in (None, [], {}):
+        done.add("relations")
+        body.append(f"**Relations**: {scalar(rel)} (get_relations lists them)")
+    elif snap.graph is not None:
+        try:
+            n_out, n_in = len(snap.graph.out_edges(doc)), len(snap.graph.in_edges(doc))
+            body.append(f"**Relations**: {n_out} outgoing, {n_in} incoming (get_relations lists them)")
+        except Exception:  # a relations summary is a courtesy; the card stands without it
+            pass
+
+    rest = [k for k in card if k not in done and card[k] not in (None, "", [], {})]
+    if rest:
+        if detail == "full":
+            for k in rest:
+                body += generic_blocks(k, card[k], full)
+        else:
+            body.append("Also in the card (detail=full): " + ", ".join(rest))
+    if detail == "brief":
+        body.append("More: detail=fields (fields with types, query tables) or detail=full.")
+    return head, body
+
+
+def query_table_blocks(tables: list[Any], detail: str) -> list[str]:
+    """Query tables: names always; parameters and generated fields outside brief."""
+    if detail == "brief":
+        names = [str(t.get("name", "?")) if isinstance(t, dict) else str(t) for t in tables]
+        return [f"**Query tables** ({len(names)}): " + ", ".join(f"`{n}`" for n in names)]
+    out = [f"**Query tables** ({len(tables)}):"]
+    for t in tables:
+        if not isinstance(t, dict):
+            out.append(f"- `{t}`")
+            continue
+        params = t.get("parameters") or t.get("params") or []
+        p_text = ", ".join(p.get("name", "?") if isinstance(p, dict) else str(p) for p in params)
+        out.append(f"- `{t.get('name', '?')}" + (f"({p_text})`" if params else "`")
+                   + (f" — {text_of(t.get('description'))}" if t.get("description") else ""))
+        fields = t.get("fields") or []
+        if fields:
+            names = []
+            flagged = []
+            for f in fields:
+                if isinstance(f, dict):
+                    names.append(str(f.get("name", "?")))
+                    if f.get("unlimited") or f.get("type"):
+                        flagged.append(f)
+                else:
+                    names.append(str(f))
+            if detail == "full" or len(names) <= 40:
+                out.append("  fields: " + ", ".join(names))
+            else:
+                out.append(f"  fields ({len(names)}): " + ", ".join(names[:40]) + " … (detail=full)")
+            for f in flagged:
+                if f.get("unlimited"):
+                    out.append(field_line(f, detail == "full", indent="  "))
+    return out
+
+
+__all__ = ["search_metadata", "get_object", "candidates", "nearest", "type_text"]

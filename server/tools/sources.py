@@ -1,0 +1,106 @@
+"""list_sources: what this bundle answers for, and how fresh it is."""
+from __future__ import annotations
+
+from typing import Any
+
+from v8atlas.formats.platform_version import encode_version, format_version
+
+from ..snapshot import Snapshot
+from .result import LIST, ToolResult
+
+
+def _age(seconds: float | None) -> str:
+    if seconds is None:
+        return "age unknown"
+    if seconds < 120:
+        return f"{seconds:.0f} s old"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min old"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f} h old"
+    return f"{seconds / 86400:.0f} days old"
+
+
+def help_info(snap: Snapshot) -> dict[str, Any]:
+    """Help versions loaded / missing / unused, from whatever the help compiler recorded."""
+    info = snap.bundle.info
+    raw = info.get("help") or info.get("help_versions") or {}
+    if isinstance(raw, list):
+        raw = {"loaded": raw}
+    out: dict[str, Any] = {k: raw[k] for k in raw} if isinstance(raw, dict) else {}
+    loaded = out.get("loaded") or out.get("versions")
+    if loaded is not None:
+        out["loaded"] = [str(v.get("version", v)) if isinstance(v, dict) else str(v) for v in loaded]
+    if "query" not in out and info.get("query_help"):
+        out["query"] = info["query_help"]
+    return out
+
+
+def list_sources(snap: Snapshot) -> ToolResult:
+    b = snap.bundle
+    per_config = snap.docs_per_config
+    per_domain = snap.docs_per_domain
+    lines = [f"# Sources (outcome: list)",
+             f"Bundle `{b.id}`, compiled {b.manifest.get('created_at', '?')} ({_age(snap.age_seconds())})"
+             + ("" if snap.verified else ", integrity check still running") + "."]
+    configs = []
+    lines.append(f"\n## Configurations ({len(snap.configs)})")
+    if not snap.configs:
+        lines.append("- none loaded: metadata tools answer `unavailable`; compile a configuration dump")
+    for c in snap.configs:
+        n = per_config.get(c.index, 0)
+        parts = [f"- `{c.name}`"]
+        if c.synonym and c.synonym != c.name:
+            parts.append(f" ({c.synonym})")
+        parts.append(f" version {c.version or '?'}")
+        if c.platform_code:
+            src = f" from {c.platform_source}" if c.platform_source else ""
+            parts.append(f"; platform {format_version(c.platform_code)}{src}")
+        else:
+            parts.append("; platform version unknown (platform answers are not filtered)")
+        if c.compatibility_mode:
+            parts.append(f"; compatibility mode {c.compatibility_mode}")
+        parts.append(f"; {n} objects")
+        if c.base:
+            parts.append(f"; base + extensions of `{c.base}`")
+        if c.extensions:
+            parts.append(f"; extensions: {', '.join(f'`{e}`' for e in c.extensions)}")
+        lines.append("".join(parts))
+        configs.append({"name": c.name, "synonym": c.synonym, "version": c.version,
+                        "platform_version": format_version(c.platform_code) if c.platform_code else None,
+                        "platform_source": c.platform_source, "compatibility_mode": c.compatibility_mode,
+                        "objects": n, "extensions": list(c.extensions), "base": c.base})
+    hv = help_info(snap)
+    lines.append("\n## Platform and query-language help")
+    lines.append(f"- platform elements: {per_domain.get('platform', 0)}; "
+                 f"query-language elements: {per_domain.get('query', 0)}")
+    if hv.get("loaded"):
+        lines.append(f"- help versions loaded: {', '.join(hv['loaded'])}")
+    elif per_domain.get("platform", 0) == 0:
+        lines.append("- no platform help loaded: platform tools answer `unavailable`")
+    for key, label in (("missing", "needed but not loaded"), ("unused", "loaded but no configuration "
+                                                                        "needs them")):
+        v = hv.get(key)
+        if v:
+            lines.append(f"- {label}: {_join(v)}")
+    if hv.get("query"):
+        lines.append(f"- query-language book: {_join(hv['query'])}")
+    lines.append("\nAsk with exact names (`Справочник.Имя`, `Массив.Найти`); "
+                 + ("pass `config` on every call." if len(snap.configs) > 1 else
+                    "config may be omitted (one configuration)."))
+    data = {"bundle": {"id": b.id, "content_hash": b.content_hash,
+                       "created_at": b.manifest.get("created_at"), "age_seconds": snap.age_seconds(),
+                       "verified": snap.verified},
+            "configs": configs, "help": hv, "documents": per_domain}
+    return ToolResult(LIST, "\n".join(lines) + "\n", data)
+
+
+def _join(v: Any) -> str:
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {_join(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        return ", ".join(_join(x) for x in v)
+    return str(v)
+
+
+__all__ = ["list_sources", "help_info", "encode_version"]

@@ -1,0 +1,127 @@
+"""Broken help books: each problem is a clear error or warning naming book and element; other
+sources still compile."""
+from __future__ import annotations
+
+import importlib.util
+import io
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from v8atlas.compiler.help.brace import BraceError, parse
+from v8atlas.compiler.help.hbk import HelpBookError, open_book
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.compiler.v8container import write_container
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def sample():
+    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _book(sample, files: dict[str, bytes] | None = None, *, storage: bytes | None = None,
+          toc: bytes | None = None) -> bytes:
+    files = dict(files if files is not None else sample.build_context(False))
+    toc_text = files.pop("__toc__")
+    elements = [("Book", "\ufeff{7,\"SyntaxHelperContext\",{1,1,{\"#\",\"x\"}},0}".encode()),
+                ("FileStorage", storage if storage is not None else sample._zip(files)),
+                ("PackBlock", sample._zip({"0": toc if toc is not None else toc_text}))]
+    return write_container(elements, chain_page=512)
+
+
+def _write(tmp: Path, rel: str, data: bytes) -> Path:
+    p = tmp / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+    return p
+
+
+def test_brace_errors_say_where():
+    with pytest.raises(BraceError, match=r"not closed.*line 1, column 4"):
+        parse('{1,{2,{3}')
+    with pytest.raises(BraceError, match=r"unbalanced '}'"):
+        parse('{1}}')
+
+
+def test_file_storage_not_zip(tmp_path, sample):
+    p = _write(tmp_path, "8.3.24/shcntx_ru.hbk", _book(sample, storage=b"not a zip at all"))
+    with pytest.raises(HelpBookError, match=r"shcntx_ru\.hbk: element FileStorage is not a ZIP"):
+        open_book(p)
+
+
+def test_toc_with_unbalanced_braces(tmp_path, sample):
+    p = _write(tmp_path, "8.3.24/shcntx_ru.hbk", _book(sample, toc="\ufeff{2,{1,0,0,{0,0,{1,1,{\"ru\",\"x\"}},\"\"}".encode()))
+    with pytest.raises(HelpBookError, match=r"shcntx_ru\.hbk: PackBlock: .*not closed"):
+        open_book(p)
+
+
+def test_not_a_container_and_truncated(tmp_path, sample):
+    p = _write(tmp_path, "8.3.24/a.hbk", b"PK\x03\x04 this is a zip-looking text, not a container" * 4)
+    with pytest.raises(HelpBookError, match=r"a\.hbk: not a v8 container"):
+        open_book(p)
+    whole = _book(sample)
+    p = _write(tmp_path, "8.3.24/b.hbk", whole[: len(whole) // 2])
+    with pytest.raises(HelpBookError, match=r"b\.hbk: element .*(truncated|past the end|larger)"):
+        open_book(p)
+
+
+def test_bad_pages_are_warnings_and_the_rest_compiles(tmp_path, sample):
+    files = sample.build_context(False)
+    victim = next(k for k in files if k.endswith(".html") and "StrLen" in k)
+    files[victim] = files[victim].replace("Считает".encode(), b"\xff\xfe\xfa")
+    evil = dict(files)
+    evil["../../etc/evil.html"] = b"<html></html>"
+    src = tmp_path / "src"
+    _write(src, "8.3.24.1691/shcntx_ru.hbk", _book(sample, evil))
+    _write(src, "8.3.23.1000/shcntx_ru.hbk", _book(sample, storage=b"garbage"))      # broken source
+    res = compile_bundle([src], tmp_path / "out", cache=False, quiet=True)
+    msgs = [f"{w.source} | {w.file or w.object} | {w.message}" for w in res.report.warnings]
+    assert any(victim in m and "invalid UTF-8" in m for m in msgs), msgs
+    assert any("../../etc/evil.html" in m and "unsafe" in m for m in msgs), msgs
+    errors = [f"{e.source}: {e.message}" for e in res.report.errors]
+    assert len(errors) == 1 and "8.3.23.1000/shcntx_ru.hbk" in errors[0] and "FileStorage" in errors[0]
+    assert res.counts["documents"] > 20
+
+
+def test_undeterminable_version_names_the_fix(tmp_path, sample):
+    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(True)))
+    res = compile_bundle([tmp_path / "books" / "shcntx_ru.hbk", REPO / "examples" / "help" / "8.3.24.1691"],
+                         tmp_path / "out", cache=False, quiet=True)
+    err = " ".join(e.message for e in res.report.errors)
+    assert "cannot tell which platform version" in err and 'version = "8.3.24"' in err
+
+
+def test_version_option_from_project_file(tmp_path, sample):
+    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(True)))
+    (tmp_path / "v8atlas.toml").write_text('[[help]]\nsource = "books/shcntx_ru.hbk"\nversion = "8.3.5"\n',
+                                           encoding="utf-8")
+    res = compile_bundle([tmp_path], tmp_path / "out", cache=False, quiet=True)
+    assert not res.report.errors
+    book = res.report.sections["help"]["books"][0]
+    assert (book["version"], book["version_source"]) == ("8.3.5", "option")
+
+
+def test_coverage_per_configuration(tmp_path):
+    from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.pipeline import LinkContext
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    from v8atlas.compiler.help import plugin
+    project = discover([REPO / "examples" / "help"])
+    ctx = LinkContext(project=project, report=CompileReport())
+    ctx.extra["config_platforms"] = {"БСП": "8.3.24", "Старая": "8.3.10", "Древняя": "8.2.19"}
+    ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
+    help_link.link(ctx.parsed, ctx)
+    cov = ctx.report.sections["help"]["configurations"]
+    assert cov["БСП"]["status"] == "loaded" and cov["БСП"]["served_by"] == "8.3.24.1691"
+    assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
+    assert cov["Древняя"]["status"] == "missing"
+    assert ctx.report.sections["help"]["unused_versions"] == []

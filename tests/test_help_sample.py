@@ -1,0 +1,42 @@
+"""The committed sample books equal what tools/make_sample_help.py writes, and they compile."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats import Bundle
+from v8atlas.formats.catalog import Catalog
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _writer():
+    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod          # dataclasses look their module up by name
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_committed_sample_equals_writer_output(tmp_path):
+    written = _writer().write_all(tmp_path)
+    assert len(written) == 3
+    for p in written:
+        committed = REPO / "examples" / "help" / p.relative_to(tmp_path)
+        assert committed.read_bytes() == p.read_bytes(), f"{committed} is stale: re-run tools/make_sample_help.py"
+
+
+def test_sample_compiles_with_version_filter_data(tmp_path):
+    res = compile_bundle([REPO / "examples" / "help"], tmp_path, cache=False, quiet=True)
+    cat = Catalog(Bundle.open(res.bundle_path))
+    split = cat.card(cat.find_key("platform/Глобальный контекст.СтрРазделить"))
+    assert split["since"] == "8.3.6" and split["present_in"] == ["8.3.24.1691"]
+    assert split["older_platforms"]["alternatives"][0]["caveat"]
+    xml = cat.card(cat.find_key("platform/ЗаписьXML.ОткрытьФайл"))
+    assert sorted((v["since"] or "", v["until"] or "", len(v["params"])) for v in xml["variants"]) == \
+        [("", "8.3.24", 2), ("8.3.24", "", 3), ("8.3.24", "", 3)]
+    assert sorted(cat.keys[d] for d in cat.lookup("СтрНайти")) == [
+        "platform/Глобальный контекст.СтрНайти", "query/Запрос.СТРНАЙТИ"]
+    assert not res.report.errors and not res.report.warnings

@@ -1,0 +1,110 @@
+"""End to end with the SDK's own client: stdio and streamable HTTP, both protocol eras.
+
+initialize (or server/discover), tools/list, every tool, and a bad call per transport.
+The bundle is the sample compiled from ``examples/`` when the compilers are present,
+else the fixture bundle from bundle_factory.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from bundle_factory import build_sample
+
+pytestmark = pytest.mark.anyio
+REPO = Path(__file__).resolve().parents[1]
+V8ATLAS = [sys.executable, "-m", "v8atlas"]
+
+TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
+              "get_platform", "compare_configurations"}
+CALLS = [
+    ("list_sources", {}, "list"),
+    ("search_metadata", {"query": "заказ покупателя", "config": "Демо"}, "found"),
+    ("get_object", {"name": "Документ.ЗаказПокупателя", "config": "Демо", "detail": "fields"}, "found"),
+    ("get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо"}, None),
+    ("search_platform", {"query": "найти", "config": "Демо"}, "found"),
+    ("get_platform", {"name": "СтрРазделить", "config": "Демо"}, "found"),
+    ("compare_configurations", {"a": "Демо", "b": "Демо2"}, "found"),
+]
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("bundles")
+    build_sample(out)
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def http_server(bundles):
+    port = _free_port()
+    proc = subprocess.Popen([*V8ATLAS, "serve", "--bundles", str(bundles), "--port", str(port),
+                             "--log-level", "WARNING"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode())
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/mcp"
+    proc.terminate()
+    out, err = proc.communicate(timeout=10)
+    assert out == b""                                   # nothing but logs on stderr
+    assert b"Traceback" not in err, err.decode()
+
+
+async def _exercise(client: Client) -> None:
+    listed = await client.list_tools()
+    assert {t.name for t in listed.tools} == TOOL_NAMES
+    for t in listed.tools:
+        assert t.annotations.read_only_hint is True
+        assert t.input_schema["type"] == "object"
+    for name, args, outcome in CALLS:
+        r = await client.call_tool(name, args)
+        assert not r.is_error, (name, r.content)
+        text = r.content[0].text
+        if outcome:
+            assert f"outcome: {outcome}" in text.lower(), (name, text)
+    bad = await client.call_tool("get_object", {"name": 5})
+    assert bad.is_error and "`name` must be a string" in bad.content[0].text
+    unknown = await client.call_tool("no_such_tool", {})
+    assert unknown.is_error
+    cfg = await client.call_tool("search_metadata", {"query": "x", "config": "Нет"})
+    assert cfg.is_error and "`Демо`, `Демо2`" in cfg.content[0].text
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+async def test_http_with_sdk_client(http_server, mode):
+    async with Client(http_server, mode=mode) as client:
+        await _exercise(client)
+
+
+async def test_stdio_with_sdk_client(bundles):
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "v8atlas", "serve", "--transport", "stdio",
+                                         "--bundles", str(bundles), "--log-level", "WARNING"])
+    async with Client(params) as client:
+        await _exercise(client)

@@ -1,0 +1,112 @@
+"""The compile pipeline frame with a stand-in source plugin: caching, broken sources, publishing."""
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from v8atlas.cli import main
+from v8atlas.compiler import pipeline, sources
+from v8atlas.compiler.documents import Doc
+from v8atlas.formats import Bundle
+from v8atlas.formats.catalog import Catalog
+
+PARSES: list[str] = []
+
+
+def _make_plugin() -> types.ModuleType:
+    mod = types.ModuleType("v8atlas_test_plugin")
+    mod.KIND = "notes"
+
+    def detect(path: Path) -> str | None:
+        return "note" if path.is_file() and path.suffix == ".note" else None
+
+    def parse(source, report):
+        PARSES.append(source.name)
+        text = source.path.read_text(encoding="utf-8")
+        if text.startswith("BROKEN"):
+            raise ValueError(f"{source.path.name}: first line says BROKEN")
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                report.warn(source.name, "empty line", file=source.name, line=n)
+        return [line for line in text.splitlines() if line.strip()]
+
+    def link(parsed, ctx):
+        for src, lines in parsed.get("notes", []):
+            for line in lines:
+                ctx.docs.append(Doc("metadata", f"{src.path.stem}/{line}", "Note", line,
+                                    {"text": line}, names=[line], config=src.path.stem))
+
+    mod.detect, mod.parse, mod.link = detect, parse, link
+    return mod
+
+
+@pytest.fixture()
+def notes_plugin(monkeypatch):
+    mod = _make_plugin()
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    monkeypatch.setattr(sources, "SOURCE_PLUGINS", (mod.__name__,))
+    monkeypatch.setattr(pipeline, "LINKERS", (mod.__name__,))
+    monkeypatch.setattr(pipeline, "BUILDERS", ("v8atlas.compiler.build_docs",))
+    PARSES.clear()
+    return mod
+
+
+def test_compile_publishes_and_prints_path_last(tmp_path, notes_plugin):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.note").write_text("Заказ\n\nЁлка\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    res = CliRunner().invoke(main, ["compile", str(tmp_path / "src"), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    last = res.stdout.strip().splitlines()[-1]
+    bundle = Bundle.open(out)
+    assert Path(last) == bundle.path
+    cat = Catalog(bundle)
+    assert len(cat) == 2
+    assert cat.lookup("елка") and cat.titles[cat.lookup("елка")[0]] == "Ёлка"  # ё kept in data
+    assert "1 warning" in res.stderr
+    rep = bundle.report()
+    assert rep["warnings"][0]["line"] == 2
+
+
+def test_broken_source_reported_others_compiled(tmp_path, notes_plugin):
+    (tmp_path / "good.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "bad.note").write_text("BROKEN\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    res = CliRunner().invoke(main, ["compile", str(tmp_path), "--out", str(out), "-q", "--strict"])
+    assert res.exit_code == 2
+    assert "bad.note: first line says BROKEN" in res.stderr
+    assert Catalog(Bundle.open(out)).lookup("Один")
+
+
+def test_unchanged_recompile_uses_cache_and_repoints(tmp_path, notes_plugin):
+    (tmp_path / "a.note").write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    first = pipeline.compile_bundle([tmp_path / "a.note"], out, quiet=True)
+    second = pipeline.compile_bundle([tmp_path / "a.note"], out, quiet=True)
+    assert len(PARSES) == 1  # the second compile read the cache
+    assert second.reused and second.bundle_path == first.bundle_path
+
+
+def test_unrecognized_source_is_a_clear_error(tmp_path, notes_plugin):
+    (tmp_path / "readme.txt").write_text("hello", encoding="utf-8")
+    res = CliRunner().invoke(main, ["compile", str(tmp_path / "readme.txt"), "--out", str(tmp_path / "b")])
+    assert res.exit_code != 0
+    assert "not a recognized source" in res.output and "readme.txt" in res.output
+
+
+def test_inspect_and_verify_commands(tmp_path, notes_plugin):
+    (tmp_path / "a.note").write_text("Один\nДва\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([tmp_path / "a.note"], out, quiet=True)
+    r = CliRunner().invoke(main, ["inspect", str(out), "--json"])
+    assert r.exit_code == 0 and '"Note": 2' in r.output
+    r = CliRunner().invoke(main, ["verify", str(out)])
+    assert r.exit_code == 0 and "ok" in r.output
+    seg = next(Bundle.open(out).path.glob("docs.cards.dat.bin"))
+    seg.write_bytes(seg.read_bytes()[:-1] + b"\x00")
+    r = CliRunner().invoke(main, ["verify", str(out)])
+    assert r.exit_code == 1 and "docs.cards.dat" in r.output

@@ -1,0 +1,225 @@
+"""The HTTP side: JSON API, health/ready, tokens, Host/Origin, caps, /mcp edges, hot swap."""
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from pathlib import Path
+
+import aiohttp
+import pytest
+from aiohttp import web
+
+from bundle_factory import build_sample
+from v8atlas.server.app import build_app
+from v8atlas.server.auth import AuthConfig, AuthConfigError, register_open_path, register_session_validator
+from v8atlas.server.mcp_server import build_mcp
+from v8atlas.server.state import ServerState
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend():
+    return "asyncio"
+
+
+class Running:
+    def __init__(self, runner: web.AppRunner, port: int, state: ServerState) -> None:
+        self.runner, self.port, self.state = runner, port, state
+        self.base = f"http://127.0.0.1:{port}"
+
+
+async def start(bundles: Path, env: dict[str, str] | None = None, *, poll: float = 0,
+                with_mcp: bool = True, configure=None) -> Running:
+    state = ServerState(bundles, poll_interval=poll)
+    state.load_initial()
+    app = build_app(state, auth=AuthConfig.from_env(env or {}), mcp=build_mcp(state) if with_mcp else None,
+                    dashboard=False)
+    if configure:
+        configure(app)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    for _ in range(100):                     # wait for the startup integrity check
+        if state.current is None or state.current.verified:
+            break
+        await asyncio.sleep(0.02)
+    return Running(runner, port, state)
+
+
+@pytest.fixture
+def bundles(tmp_path) -> Path:
+    build_sample(tmp_path / "b")
+    return tmp_path / "b"
+
+
+async def test_api_mirrors_tools_and_error_shape(bundles):
+    srv = await start(bundles)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/api/get_object",
+                             params={"name": "Документ.ЗаказПокупателя", "config": "Демо"}) as r:
+                body = await r.json()
+                assert r.status == 200 and body["outcome"] == "found"
+                assert body["data"]["object"]["title"] == "Документ.ЗаказПокупателя"
+            async with s.post(f"{srv.base}/api/search_metadata", json={"query": "заказ", "config": "Демо",
+                                                                      "limit": 2}) as r:
+                assert (await r.json())["outcome"] == "found"
+            for url, kwargs, status, code in [
+                ("/api/nope", {"json": {}}, 404, "unknown_tool"),
+                ("/api/get_object", {"json": {"name": 5}}, 400, "bad_argument"),
+                ("/api/get_object", {"data": b"{bad"}, 400, "bad_json"),
+                ("/api/get_object", {"json": ["x"]}, 400, "bad_argument"),
+                ("/api/get_object", {"json": {"name": "x", "config": "Нет"}}, 400, "unknown_config"),
+                ("/api/search_metadata", {"json": {"query": "я" * 5000, "config": "Демо"}}, 400, "too_long"),
+                ("/nowhere", {"json": {}}, 404, "not_found"),
+            ]:
+                async with s.post(srv.base + url, **kwargs) as r:
+                    body = await r.json()
+                    assert r.status == status, (url, body)
+                    assert body["outcome"] == "error" and body["error"]["code"] == code
+                    assert str(bundles) not in json.dumps(body, ensure_ascii=False)
+            async with s.get(f"{srv.base}/api/get_object", params={"q": "x" * 5000}) as r:
+                assert r.status == 414
+            async with s.post(f"{srv.base}/api/get_object", data=b"x" * (300 * 1024)) as r:
+                assert r.status == 413 and (await r.json())["error"]["code"] == "too_large"
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_health_ready_and_mcp_method_rules(bundles):
+    srv = await start(bundles)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/health") as r:
+                body = await r.json()
+                assert r.status == 200 and body["status"] == "ok"
+                assert body["counts"]["documents"]["metadata"] > 0
+                assert "path" not in json.dumps(body)
+            async with s.get(f"{srv.base}/ready") as r:
+                assert r.status == 200 and (await r.json())["verified"] is True
+            for method in ("GET", "DELETE"):
+                async with s.request(method, f"{srv.base}/mcp") as r:
+                    assert r.status == 405 and r.headers["Allow"] == "POST"
+            headers = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+            async with s.post(f"{srv.base}/mcp", data=b'{"jsonrpc": "2.0", "id": 1, "meth', headers=headers) as r:
+                body = await r.json()
+                assert body["error"]["code"] == -32700
+            async with s.post(f"{srv.base}/admin/reload") as r:
+                assert r.status == 404                     # no ADMIN_TOKEN: the route does not exist
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_tokens_and_sessions(bundles):
+    env = {"API_TOKEN": "read-token-123", "ADMIN_TOKEN": "admin-token-456"}
+
+    def configure(app):
+        register_session_validator(app, lambda req: "read" if req.cookies.get("sid") == "good" else None)
+        register_open_path(app, "/static/")
+
+    srv = await start(bundles, env, configure=configure)
+    try:
+        async with aiohttp.ClientSession() as s:
+            url = f"{srv.base}/api/list_sources"
+            async with s.get(url) as r:
+                assert r.status == 401 and (await r.json())["error"]["code"] == "unauthorized"
+            async with s.get(url, headers={"X-Api-Token": "wrong-token-000"}) as r:
+                assert r.status == 401
+            async with s.get(url, headers={"X-Api-Token": "read-token-123"}) as r:
+                assert r.status == 200
+            async with s.get(url, headers={"Authorization": "Bearer admin-token-456"}) as r:
+                assert r.status == 200                     # admin is valid for reads
+            async with s.get(url, headers={"Authorization": "Bearer тест"}) as r:
+                assert r.status == 401
+            async with s.get(url, headers={"Cookie": "sid=good"}) as r:
+                assert r.status == 200
+            async with s.get(f"{srv.base}/health") as r:
+                assert r.status == 200                     # always open
+            async with s.get(f"{srv.base}/static/x.css") as r:
+                assert r.status == 404                     # open path: no 401, just no file
+            async with s.post(f"{srv.base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                              headers={"Accept": "application/json, text/event-stream"}) as r:
+                assert r.status == 401
+            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "read-token-123"}) as r:
+                assert r.status == 401
+            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "admin-token-456"}) as r:
+                assert r.status == 200 and (await r.json())["outcome"] in ("reloaded", "unchanged")
+    finally:
+        await srv.runner.cleanup()
+
+
+def test_bad_tokens_are_refused_at_startup():
+    with pytest.raises(AuthConfigError, match="ASCII"):
+        AuthConfig.from_env({"API_TOKEN": "пароль-пароль"})
+    with pytest.raises(AuthConfigError, match="shorter"):
+        AuthConfig.from_env({"ADMIN_TOKEN": "abc"})
+
+
+async def test_host_and_origin_checks(bundles):
+    srv = await start(bundles)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/health", headers={"Host": "evil.example"}) as r:
+                assert r.status == 421
+            async with s.get(f"{srv.base}/api/list_sources", headers={"Origin": "http://evil.example"}) as r:
+                assert r.status == 403
+            async with s.get(f"{srv.base}/api/list_sources", headers={"Origin": "http://localhost:3000"}) as r:
+                assert r.status == 200
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_hot_swap_poll_and_refusal(tmp_path):
+    bundles = tmp_path / "b"
+    first = build_sample(bundles, second_config=False, name="one")
+    srv = await start(bundles, {"ADMIN_TOKEN": "admin-token-456"}, poll=0.05)
+    admin = {"X-Api-Token": "admin-token-456"}
+    try:
+        assert srv.state.current.id == first.name
+        held = srv.state.current                 # an in-flight request keeps its snapshot
+        second = build_sample(bundles, name="two")
+        for _ in range(200):
+            if srv.state.current.id == second.name:
+                break
+            await asyncio.sleep(0.02)
+        assert srv.state.current.id == second.name
+        assert held.catalog.titles[0]            # the old mapping still answers
+        # a damaged newer bundle is refused; the current one keeps serving
+        third = build_sample(bundles, name="three")
+        seg = next(p for p in third.iterdir() if p.name.startswith("docs.cards"))
+        data = bytearray(seg.read_bytes())
+        data[len(data) // 2] ^= 0xFF
+        seg.write_bytes(bytes(data))
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"{srv.base}/admin/reload", headers=admin) as r:
+                body = await r.json()
+                assert r.status == 409 and body["outcome"] == "refused"
+                assert "corrupted" in body["reason"] and str(tmp_path) not in body["reason"]
+            async with s.get(f"{srv.base}/ready") as r:
+                body = await r.json()
+                assert r.status == 200 and body["bundle"] == second.name
+                assert body["last_refused"]["bundle"] == third.name
+            async with s.get(f"{srv.base}/api/list_sources") as r:
+                assert (await r.json())["data"]["bundle"]["id"] == second.name
+        shutil.rmtree(third)
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_ready_is_503_without_a_bundle(tmp_path):
+    (tmp_path / "empty").mkdir()
+    srv = await start(tmp_path / "empty")
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/ready") as r:
+                body = await r.json()
+                assert r.status == 503 and body["ready"] is False and body["reason"]
+                assert str(tmp_path) not in json.dumps(body)
+            async with s.get(f"{srv.base}/api/list_sources") as r:
+                assert r.status == 503 and (await r.json())["error"]["code"] == "no_bundle"
+    finally:
+        await srv.runner.cleanup()

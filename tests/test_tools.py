@@ -1,0 +1,204 @@
+"""Tool outcomes on a small bundle built in code (bundle_factory), through tools.call."""
+from __future__ import annotations
+
+import pytest
+
+from bundle_factory import build_sample
+from v8atlas.formats import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+from v8atlas.server.tools import paging
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory) -> Snapshot:
+    return Snapshot(Bundle.open(build_sample(tmp_path_factory.mktemp("two"))))
+
+
+@pytest.fixture(scope="module")
+def single(tmp_path_factory) -> Snapshot:
+    return Snapshot(Bundle.open(build_sample(tmp_path_factory.mktemp("one"), second_config=False)))
+
+
+def call(snap, tool_name, /, **args):
+    return tools.call(snap, tool_name, args)
+
+
+def test_list_sources_names_configs_platforms_and_help(snap):
+    r = call(snap, "list_sources")
+    assert r.outcome == "list"
+    assert "`Демо` version 1.0.1; platform 8.3.10" in r.text
+    assert "`Демо2` version 2.0.0; platform 8.3.24" in r.text
+    assert "help versions loaded: 8.3.5, 8.3.20, 8.3.24" in r.text
+    assert [c["name"] for c in r.data["configs"]] == ["Демо", "Демо2"]
+    assert r.data["bundle"]["id"] == snap.id
+
+
+def test_search_metadata_requires_config_when_several(snap, single):
+    r = call(snap, "search_metadata", query="заказ")
+    assert r.outcome == "error" and r.error["code"] == "config_required"
+    assert "`Демо`" in r.text and "`Демо2`" in r.text
+    r = call(single, "search_metadata", query="заказ")
+    assert r.outcome == "found"
+    assert r.data["hits"][0]["title"] == "Документ.ЗаказПокупателя"
+    assert r.data["hits"][0]["why"]
+
+
+def test_search_metadata_kind_filter_accepts_russian_class(snap):
+    r = call(snap, "search_metadata", query="контрагенты", config="Демо", kind="Справочник")
+    assert r.outcome == "found"
+    assert {h["kind"] for h in r.data["hits"]} == {"Catalog"}
+    r = call(snap, "search_metadata", query="контрагенты", config="Демо", kind="Нечто")
+    assert r.error["code"] == "bad_argument" and "Catalog" in r.text
+
+
+def test_get_object_brief_fields_full(snap):
+    brief = call(snap, "get_object", name="Документ.ЗаказПокупателя", config="Демо")
+    assert brief.outcome == "found"
+    assert "**Attributes** (3): `Контрагент`, `Комментарий`, `Основание`" in brief.text
+    assert "`Документ.ЗаказПокупателя.Товары`" in brief.text
+    fields = call(snap, "get_object", name="Документ.ЗаказПокупателя", config="Демо", detail="fields")
+    # unlimited strings carry the recipe on their own line; wide composite types are summarized
+    line = next(x for x in fields.text.splitlines() if x.startswith("- `Комментарий`"))
+    assert "ПОДСТРОКА(Комментарий, 1, N)" in line
+    line = next(x for x in fields.text.splitlines() if x.startswith("- `Основание`"))
+    assert "composite of 7 types" in line and "Вид6" not in line
+    full = call(snap, "get_object", name="Документ.ЗаказПокупателя", config="Демо", detail="full")
+    line = next(x for x in full.text.splitlines() if x.startswith("- `Основание`"))
+    assert "Вид6" in line
+    # a card key the renderer does not know is still shown
+    assert "future_key" in full.text and "rendered generically" in full.text
+
+
+def test_get_object_ambiguous_across_configs_and_classes(snap):
+    r = call(snap, "get_object", name="Документ.ЗаказПокупателя")
+    assert r.outcome == "ambiguous"
+    assert "config=`Демо`" in r.text and "config=`Демо2`" in r.text
+    r = call(snap, "get_object", name="Catalog.Контрагенты", config="Демо")
+    assert r.outcome == "found"
+
+
+def test_get_object_not_found_offers_marked_guesses(snap):
+    r = call(snap, "get_object", name="Справочник.Контрагенты.Реквизит.ИНН", config="Демо")
+    assert r.outcome == "not_found"
+    assert "guesses" in r.text
+    assert "Справочник.Контрагенты" in [c["title"] for c in r.data["candidates"]]
+
+
+def test_unknown_config_lists_loaded_ones(snap):
+    r = call(snap, "get_object", name="Справочник.Контрагенты", config="Нет")
+    assert r.outcome == "error" and r.error["code"] == "unknown_config"
+    assert "`Демо`, `Демо2`" in r.text
+
+
+def test_platform_answers_follow_the_configuration_platform(snap):
+    old = call(snap, "get_platform", name="СтрНайти", config="Демо")       # 8.3.10
+    assert old.outcome == "found"
+    assert "1 variant(s); 1 of other platform versions hidden" in old.text
+    new = call(snap, "get_platform", name="СтрНайти", config="Демо2")      # 8.3.24
+    assert new.outcome == "ambiguous"                                      # platform and query
+    assert "`Запрос.СтрНайти`" in new.text
+    gone = call(snap, "get_platform", name="УстаревшийМетод", config="Демо2")
+    assert gone.outcome == "unavailable" and "removed in 8.3.20" in gone.text
+    r = call(snap, "get_platform", name="СтрРазделить", config="Демо")
+    assert r.outcome == "found" and "РазложитьСтрокуВМассивПодстрок" in r.text and "caveat" in r.text
+    r = call(snap, "get_platform", name="Массив.Найти(Значение)", config="Демо")
+    assert r.outcome == "found" and "Индекс или Неопределено" in r.text
+    r = call(snap, "get_platform", name="Массив.НайтиВсё", config="Демо")
+    assert r.outcome == "not_found"
+
+
+def test_search_platform_hides_other_versions_but_names_them(snap):
+    r = call(snap, "search_platform", query="найти", config="Демо")
+    assert r.outcome == "found"
+    titles = [h["title"] for h in r.data["hits"]]
+    assert "Массив.Найти" in titles and "Запрос.СтрНайти" not in titles
+    assert "Not on this platform version: `Запрос.СтрНайти` (since 8.3.20)" in r.text
+    q = call(snap, "search_platform", query="подстрока", config="Демо2", scope="query")
+    assert [h["domain"] for h in q.data["hits"]] == ["query"]
+
+
+def test_compare_configurations(snap):
+    r = call(snap, "compare_configurations", a="Демо", b="Демо2")
+    assert r.outcome == "found"
+    assert "1 object(s) added, 0 removed, 1 changed" in r.text
+    assert "`Справочник.Склады`" in r.text
+    r = call(snap, "compare_configurations", a="Демо", b="Демо2", name="Документ.ЗаказПокупателя")
+    assert "+ attributes: `Склад`" in r.text
+    r = call(snap, "compare_configurations", a="Демо", b="Демо")
+    assert r.error["code"] == "bad_argument"
+
+
+def test_relations_unavailable_without_graph_says_so(snap):
+    if snap.graph is not None:
+        pytest.skip("this build has a graph reader; covered by the graph tests")
+    r = call(snap, "get_relations", name="Документ.ЗаказПокупателя", config="Демо")
+    assert r.outcome == "unavailable" and "relation graph" in r.text
+
+
+@pytest.mark.parametrize("name,args,code", [
+    ("no_such_tool", {}, "unknown_tool"),
+    ("search_metadata", {"query": 5, "config": "Демо"}, "bad_argument"),
+    ("search_metadata", {"query": "x", "config": "Демо", "limit": "many"}, "bad_argument"),
+    ("search_metadata", {"query": "x", "config": "Демо", "limit": 500}, "bad_argument"),
+    ("search_metadata", {"query": "я" * 10_000, "config": "Демо"}, "too_long"),
+    ("search_metadata", {"config": "Демо"}, "bad_argument"),
+    ("get_object", {"name": "x", "detail": "everything"}, "bad_argument"),
+    ("get_object", {"name": "x", "colour": "red"}, "bad_argument"),
+    ("get_object", {"name": "x", "cursor": "not-a-cursor"}, "bad_cursor"),
+    ("get_relations", {"name": "x", "weak": "yes please"}, "bad_argument"),
+])
+def test_bad_input_is_an_error_outcome_with_a_short_message(snap, name, args, code):
+    r = tools.call(snap, name, args)
+    assert r.outcome == "error" and r.error["code"] == code
+    assert "Traceback" not in r.text and "/tmp" not in r.text and str(snap.bundle.path) not in r.text
+    assert len(r.text) < 400
+
+
+def test_errors_never_show_paths_or_tracebacks(snap, monkeypatch):
+    def boom(*a, **k):
+        raise RuntimeError(f"failed reading {snap.bundle.path}/docs.cards.dat")
+    monkeypatch.setitem(tools.TOOLS, "list_sources", tools.TOOLS["list_sources"].__class__(
+        "list_sources", "t", "d", (), boom))
+    r = tools.call(snap, "list_sources", {})
+    assert r.error["code"] == "internal"
+    assert str(snap.bundle.path) not in r.text and "Traceback" not in r.text
+
+
+def test_paging_with_a_cursor_shows_everything_once(snap, monkeypatch):
+    monkeypatch.setattr("v8atlas.server.tools.common.MAX_ANSWER_CHARS", 900)
+    seen: list[str] = []
+    args = {"name": "Документ.ЗаказПокупателя", "config": "Демо2", "detail": "full"}
+    r = tools.call(snap, "get_object", args)
+    pages = 0
+    while True:
+        assert r.outcome == "found", r.text
+        assert len(r.text) <= 900 + 200
+        seen += [ln for ln in r.text.splitlines() if ln.startswith("- ") or ln.startswith("  - ")]
+        pages += 1
+        if not r.data["cursor"]:
+            break
+        assert "Continue: the same call with cursor=" in r.text
+        r = tools.call(snap, "get_object", {**args, "cursor": r.data["cursor"]})
+    assert pages > 1
+    assert len(seen) == len(set(seen))
+    assert any("`Цена`" in s for s in seen) and any("`Склад`" in s for s in seen)
+
+
+def test_cursor_from_another_bundle_or_call_is_refused(snap, single):
+    cursor = paging.encode_cursor(single.content_hash, paging.call_signature("get_object", {
+        "name": "Документ.ЗаказПокупателя", "config": "Демо", "detail": "full"}), 3)
+    r = tools.call(snap, "get_object", {"name": "Документ.ЗаказПокупателя", "config": "Демо",
+                                        "detail": "full", "cursor": cursor})
+    assert r.error["code"] == "stale_cursor" and "restart the listing" in r.text
+    own = paging.encode_cursor(snap.content_hash, "deadbeef", 3)
+    r = tools.call(snap, "get_object", {"name": "Документ.ЗаказПокупателя", "config": "Демо", "cursor": own})
+    assert r.error["code"] == "bad_cursor"
+
+
+def test_cli_style_text_arguments_are_coerced(snap):
+    r = tools.call(snap, "search_metadata", {"query": "заказ", "config": "Демо", "limit": "1"}, from_text=True)
+    assert r.outcome == "found" and len(r.data["hits"]) == 1
+    r = tools.call(snap, "get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо",
+                                           "weak": "true"}, from_text=True)
+    assert r.outcome in ("found", "unavailable")

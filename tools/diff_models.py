@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Print the differences between the models of two configuration sources.
+
+    python tools/diff_models.py A B [--limit N] [--summary]
+
+A and B are configuration sources (Designer dump folder/zip, EDT project). Both are read into
+the model (compiler/config/model.py), turned into format-neutral dicts
+(compiler/config/normalize.py) and compared; each difference is one line
+``path: A=… B=…`` / ``path: only in A``. Exit status 0 when equal, 1 when they differ.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+from v8atlas.compiler.config.normalize import config_dict, diff
+from v8atlas.compiler.config.plugin import read_configuration
+from v8atlas.compiler.report import CompileReport
+
+
+def model_diff(a: Path, b: Path) -> list[str]:
+    ca = read_configuration(a, CompileReport())
+    cb = read_configuration(b, CompileReport())
+    return sorted(diff(config_dict(ca), config_dict(cb)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("a", type=Path)
+    ap.add_argument("b", type=Path)
+    ap.add_argument("--limit", type=int, default=200, help="lines to print (default 200)")
+    ap.add_argument("--summary", action="store_true", help="count differences by property path")
+    args = ap.parse_args(argv)
+    lines = model_diff(args.a, args.b)
+    if args.summary:
+        c = Counter(re.sub(r"\[\d+\]", "[]", re.sub(r"^objects/[^/]+", "objects/*", x.split(": ")[0]))
+                    for x in lines)
+        for k, n in c.most_common():
+            print(f"{n:6d}  {k}")
+    else:
+        for line in lines[: args.limit]:
+            print(line)
+        if len(lines) > args.limit:
+            print(f"… and {len(lines) - args.limit} more")
+    print(f"{len(lines)} difference(s)", file=sys.stderr)
+    return 1 if lines else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
