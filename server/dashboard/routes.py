@@ -37,7 +37,7 @@ class Dashboard:
     # -- who is asking -------------------------------------------------------------------
     @property
     def reads_open(self) -> bool:
-        return not self.api_token and not self.admin_token
+        return not self.api_token       # as the server's middleware: no API_TOKEN, open reads
 
     def session_of(self, request: web.Request) -> Session | None:
         """The valid session, None without a cookie; SessionInvalid for a bad one."""
@@ -72,7 +72,7 @@ class Dashboard:
         location = f"/login?next={quote(target, safe='')}"
         if notice:
             location += f"&reason={quote(notice, safe='')}"
-        resp = web.HTTPFound(location)
+        resp = redirect(location)
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
 
@@ -104,6 +104,28 @@ class Dashboard:
         return session
 
     # -- pages ---------------------------------------------------------------------------
+    @web.middleware
+    async def html_refusals(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The server's middleware refuses a foreign Origin or Host with JSON; on a dashboard
+        page a person gets a page saying so instead."""
+        response = await handler(request)
+        if (response.status in (401, 403, 421) and response.content_type == "application/json"
+                and _is_page_path(request.path)):
+            try:
+                code = json.loads(response.text or "{}").get("error", {}).get("code", "")
+            except (ValueError, AttributeError):
+                code = ""
+            text = {
+                "bad_origin": "Запрос пришёл с другого сайта (Origin не совпадает с этим сервером). "
+                              "Изменения принимаются только с форм самого v8atlas.",
+                "bad_host": "Сервер не отвечает под этим именем хоста (Host). Откройте панель по адресу, "
+                            "на котором он запущен, или добавьте имя в V8ATLAS_ALLOWED_HOSTS.",
+            }.get(code, "Нужен вход: откройте страницу входа.")
+            return self.html(pages.message_page("Запрос отклонён", text,
+                                                links=[("/login", "Вход"), ("/sources", "К источникам")]),
+                             response.status)
+        return response
+
     async def page(self, request: web.Request) -> web.StreamResponse:
         who = await self.reader(request)
         if isinstance(who, web.StreamResponse):
@@ -116,7 +138,7 @@ class Dashboard:
                                      admin_enabled=bool(self.admin_token)))
 
     async def root(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPFound("/sources")
+        return redirect("/sources")
 
     async def login_form(self, request: web.Request) -> web.Response:
         reason = request.query.get("reason", "")[:200]
@@ -143,13 +165,13 @@ class Dashboard:
             await asyncio.sleep(0.2)  # slows guessing a little; comparison is constant-time anyway
             return self.html(pages.login_page(next_url, error="Неверный токен."), 401)
         _, cookie = self.codec.issue(role)
-        resp = web.HTTPFound(next_url)
+        resp = redirect(next_url)
         resp.set_cookie(COOKIE_NAME, cookie, httponly=True, samesite="Strict", path="/",
                         max_age=self.codec.ttl_s, secure=request.secure)
         return resp
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
-        resp = web.HTTPFound("/login")
+        resp = redirect("/login")
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
 
@@ -289,9 +311,11 @@ class Dashboard:
                                                     role=session.role, csrf=csrf), 409)
             target = hooks.bundles_dir(self.state)
             if target is None:
-                return self.html(pages.message_page("Пересборка невозможна",
-                                                    "Сервер не знает своей папки пакетов (bundles).",
-                                                    role=session.role, csrf=csrf), 409)
+                return self.html(pages.message_page(
+                    "Пересборка невозможна",
+                    "Сервер запущен на одной папке пакета, а не на папке пакетов: новый пакет он не "
+                    "подхватит. Запустите его с --bundles <папка пакетов>.",
+                    role=session.role, csrf=csrf), 409)
             result = await run_compile(plan, target)
             if result.ok:
                 try:
@@ -326,6 +350,10 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
 
 
+def redirect(location: str) -> web.Response:
+    return web.Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
+
+
 def same_origin(request: web.Request) -> bool:
     """A browser names the page that sent a POST in Origin (or Referer); it must be this host.
 
@@ -338,6 +366,10 @@ def same_origin(request: web.Request) -> bool:
     if source == "null":
         return False
     return urlsplit(source).netloc.lower() == (request.host or "").lower()
+
+
+def _is_page_path(path: str) -> bool:
+    return path in ("/", "/login", "/logout", "/alias", "/rebuild") or path.lstrip("/") in PAGES
 
 
 def _token_eq(given: str, expected: str) -> bool:

@@ -12,14 +12,14 @@
   const configs = facts.configs || [];
   document.getElementById("name").value = name;
   document.getElementById("kind").value = kind;
-  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config || configs[0], { id: "config" }));
   const body = document.getElementById("card-body");
   const switches = document.getElementById("switches");
   if (!name) return;
   document.title = `${name} — v8atlas`;
   document.getElementById("card-title").textContent = name;
   setStatus(body, "Загрузка…");
-  const effectiveConfig = config || (configs.length === 1 ? configs[0] : "");
+  const effectiveConfig = config || configs[0] || "";
 
   let result, isPlatform = kind === "platform";
   if (!isPlatform) {
@@ -123,7 +123,9 @@
   function helpVersions(data) {
     const found = new Set();
     const help = data.help || {};
-    for (const v of [].concat(help.loaded || [], help.unused || [])) if (typeof v === "string") found.add(v);
+    for (const v of [].concat(help.loaded || [], help.platform_versions || [], help.unused || [])) {
+      if (typeof v === "string") found.add(v);
+    }
     for (const c of data.configs || []) if (c.platform_version) found.add(c.platform_version);
     return [...found].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   }

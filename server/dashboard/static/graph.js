@@ -30,7 +30,7 @@
   const weak = p.get("weak") === "1";
   const facts = await getJson("/ui/bundle");
   const configs = facts.configs || [];
-  if (!config && configs.length === 1) config = configs[0];
+  if (!config && configs.length) config = configs[0];
   document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
   document.getElementById("name").value = name;
   document.getElementById("limit").value = String(limit);

@@ -7,7 +7,7 @@
   document.getElementById("q").value = q;
   const facts = await getJson("/ui/bundle");
   const configs = facts.configs || [];
-  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config || configs[0], { id: "config" }));
   const metaBox = document.getElementById("meta-results");
   const platformBox = document.getElementById("platform-results");
   if (!q.trim()) {
@@ -18,7 +18,9 @@
   document.title = `${q} — поиск — v8atlas`;
   setStatus(metaBox, "Ищу…");
   setStatus(platformBox, "Ищу…");
-  const effectiveConfig = config || (configs.length === 1 ? configs[0] : "");
+  // Several configurations: the first is chosen visibly in the selector (the tools themselves
+  // never pick one silently, so the page names its choice).
+  const effectiveConfig = config || configs[0] || "";
   const [meta, platform] = await Promise.all([
     api("search_metadata", { query: q, config: effectiveConfig, limit: 20 }),
     api("search_platform", { query: q, config: effectiveConfig, limit: 20 }),

@@ -58,13 +58,17 @@
   }
 
   function helpView(help) {
-    const line = (label, v, cls) => (v && (!Array.isArray(v) || v.length)) ?
-      el("tr", {}, el("th", { text: label }), el("td", { class: cls || "", text: Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v) })) : null;
-    const rows = [line("загружены", help.loaded), line("нужны, но не загружены", help.missing, "error-text"),
-      line("загружены, но не нужны", help.unused), line("язык запросов", help.query)].filter(Boolean);
+    const LABELS = { loaded: "загружены", platform_versions: "версии справки платформы",
+      query_versions: "версии справки языка запросов", missing: "нужны, но не загружены",
+      unused: "загружены, но не нужны", query: "язык запросов" };
+    const text = (v) => Array.isArray(v) ? v.map(text).join(", ") :
+      (v && typeof v === "object") ? Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join("; ") : String(v);
+    const rows = Object.entries(help || {}).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && !v.length))
+      .map(([k, v]) => el("tr", {}, el("th", { text: LABELS[k] || k }),
+        el("td", { class: k === "missing" ? "error-text" : "", text: text(v) })));
     return [el("h3", { text: "Справка платформы" }),
       rows.length ? el("table", { class: "grid help", "data-testid": "help-versions" }, el("tbody", {}, rows)) :
-        el("p", { text: "Справка платформы не загружена." })];
+        el("p", { "data-testid": "help-versions", text: "Сведений о версиях справки в пакете нет." })];
   }
 
   function sourcesTable(sources) {
