@@ -210,12 +210,15 @@ class Dashboard:
                                   "is_admin": bool(who and who.is_admin)}
         try:
             plan = self._plan()
-            result.update(dictionary=str(plan.dictionary), origin=plan.origin,
-                          sources=[str(p) for p in plan.sources], missing=plan.missing)
+            # The server's own paths are shown to an admin only (readers see file names).
+            shown = (lambda p: str(p)) if who and who.is_admin else (lambda p: Path(p).name)
+            result.update(dictionary=shown(plan.dictionary), origin=plan.origin,
+                          sources=[shown(p) for p in plan.sources], missing=plan.missing)
             data = aliases.read_dictionary(plan.dictionary)
             result["aliases"] = aliases.aliases_by_config(data)
         except (RebuildUnavailable, aliases.AliasError) as e:
-            result["problem"] = str(e)
+            result["problem"] = str(e) if who and who.is_admin else (
+                "словарь недоступен для правки с панели (подробности видит администратор)")
         bundle = hooks.current_bundle(self.state)
         result["configs"] = _configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
@@ -287,7 +290,8 @@ class Dashboard:
                 role=session.role, csrf=csrf), 400)
         log.info("dashboard: alias %r → %s (%s) written to %s", phrase, targets, config, plan.dictionary)
         if form.get("then") == "rebuild":
-            return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.")
+            return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.",
+                                       phrase=phrase)
         return self.html(pages.document("Синоним сохранён", _saved_body(phrase, targets, config, plan, csrf),
                                         active="/alias", role=session.role, csrf=csrf))
 
@@ -297,7 +301,7 @@ class Dashboard:
             return checked
         return await self._rebuild(checked[0])
 
-    async def _rebuild(self, session: Session, note: str = "") -> web.Response:
+    async def _rebuild(self, session: Session, note: str = "", phrase: str = "") -> web.Response:
         csrf = self.codec.csrf_token(session)
         if self.rebuild_lock.locked():
             return self.html(pages.message_page(
@@ -333,7 +337,8 @@ class Dashboard:
             f"Код выхода {result.exit_code}; {result.reload_message or 'сервер продолжает отвечать по прежнему пакету'}.")
         return self.html(pages.message_page(
             title, text, kind="ok" if result.ok else "error", detail=result.log,
-            links=[("/search", "К поиску"), ("/sources", "К источникам")],
+            links=[(f"/search?q={quote(phrase)}" if phrase else "/search", "Проверить поиск"),
+                   ("/alias", "К словарю"), ("/sources", "К источникам")],
             role=session.role, csrf=csrf), 200 if result.ok else 500)
 
 

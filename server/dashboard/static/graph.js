@@ -11,15 +11,6 @@
     Constant: "#af7ac5", DocumentJournal: "#dc7633", Report: "#45b39d", DataProcessor: "#5499c7",
     DefinedType: "#a04000", Subsystem: "#839192", Role: "#6c3483", SessionParameter: "#b03a2e",
   };
-  const CLASS_RU = {
-    Catalog: "Справочник", Document: "Документ", Enum: "Перечисление", InformationRegister: "Регистр сведений",
-    AccumulationRegister: "Регистр накопления", AccountingRegister: "Регистр бухгалтерии",
-    CalculationRegister: "Регистр расчёта", ChartOfCharacteristicTypes: "План видов характеристик",
-    ChartOfAccounts: "План счетов", ChartOfCalculationTypes: "План видов расчёта", ExchangePlan: "План обмена",
-    BusinessProcess: "Бизнес-процесс", Task: "Задача", CommonModule: "Общий модуль", Constant: "Константа",
-    DocumentJournal: "Журнал документов", Report: "Отчёт", DataProcessor: "Обработка",
-    DefinedType: "Определяемый тип", Subsystem: "Подсистема", Role: "Роль", SessionParameter: "Параметр сеанса",
-  };
   const colour = (kind) => PALETTE[kind] || `hsl(${[...String(kind)].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7)}, 45%, 50%)`;
 
   const p = params();
@@ -178,7 +169,7 @@
     for (const n of nodes) kinds.set(n.kind, (kinds.get(n.kind) || 0) + 1);
     document.getElementById("legend").replaceChildren(el("h3", { text: "Классы" }),
       el("ul", {}, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, count]) => el("li", {},
-        el("span", { class: "swatch", style: `background:${colour(k)}` }), `${CLASS_RU[k] || k || "?"} (${count})`))),
+        el("span", { class: "swatch", style: `background:${colour(k)}` }), `${V8.kindLabel(k)} (${count})`))),
       el("p", { class: "hint", text: "пунктир — слабая связь" }));
   }
 })();

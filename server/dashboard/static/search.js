@@ -43,7 +43,7 @@
       list.append(el("li", { class: "hit" },
         el("div", { class: "hit-title" },
           el("a", { href: url("/card", { name, config: hitConfig, kind }), class: "hit-name", text: name }),
-          hit.kind ? el("span", { class: "tag", text: hit.kind }) : null,
+          hit.kind ? el("span", { class: "tag", title: hit.kind, text: V8.kindLabel(hit.kind) }) : null,
           hit.config && configs.length > 1 ? el("span", { class: "tag tag-config", text: hit.config }) : null,
           typeof hit.score === "number" ? el("span", { class: "score", title: "оценка", text: hit.score.toFixed(2) }) : null),
         synonym ? el("div", { class: "synonym", text: synonym }) : null,

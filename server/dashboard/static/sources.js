@@ -59,10 +59,11 @@
 
   function helpView(help) {
     const LABELS = { loaded: "загружены", platform_versions: "версии справки платформы",
-      query_versions: "версии справки языка запросов", missing: "нужны, но не загружены",
+      query_versions: "версии справки языка запросов", books: "книги справки", missing: "нужны, но не загружены",
       unused: "загружены, но не нужны", query: "язык запросов" };
     const text = (v) => Array.isArray(v) ? v.map(text).join(", ") :
-      (v && typeof v === "object") ? Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join("; ") : String(v);
+      (v && typeof v === "object") ? (v.version ? `${v.version}${v.book ? ` ${v.book}` : ""}${v.elements ? ` (${v.elements} эл.)` : ""}` :
+        Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join("; ")) : String(v);
     const rows = Object.entries(help || {}).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && !v.length))
       .map(([k, v]) => el("tr", {}, el("th", { text: LABELS[k] || k }),
         el("td", { class: k === "missing" ? "error-text" : "", text: text(v) })));
@@ -94,18 +95,27 @@
     wrap.append(el("p", { "data-testid": "report-summary",
       text: `Ошибок: ${errors.length}, предупреждений: ${warnings.length}, неизвестных элементов: ${unknown.length}` }));
     const rows = [...errors.map((w) => ["ошибка", w]), ...warnings.map((w) => ["предупреждение", w])];
-    if (rows.length) {
-      const byCode = new Map();
-      for (const [, w] of rows) byCode.set(w.code || "warning", (byCode.get(w.code || "warning") || 0) + 1);
-      wrap.append(el("p", { class: "hint", text: "По кодам: " + [...byCode].map(([c, n]) => `${c} × ${n}`).join(", ") }));
-      const limit = 300;
-      wrap.append(el("table", { class: "grid report" },
-        el("thead", {}, el("tr", {}, ["", "Код", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
-        el("tbody", {}, rows.slice(0, limit).map(([level, w]) => el("tr", { class: level === "ошибка" ? "row-error" : "" },
-          el("td", { text: level }), el("td", {}, el("code", { text: w.code || "" })), el("td", { text: w.source || "" }),
-          el("td", { text: [w.object, w.file, w.line].filter((x) => x !== undefined && x !== null).join(":") }),
-          el("td", { text: w.message || "" }))))));
-      if (rows.length > limit) wrap.append(el("p", { class: "hint", text: `Показаны ${limit} из ${rows.length}; полный список: v8atlas inspect BUNDLE --report` }));
+    // One block per code: a code with many lines (a whole class of problem) stays folded.
+    const byCode = new Map();
+    for (const row of rows) {
+      const code = row[1].code || "warning";
+      if (!byCode.has(code)) byCode.set(code, []);
+      byCode.get(code).push(row);
+    }
+    const LIMIT = 200;
+    for (const [code, list] of byCode) {
+      const hasErrors = list.some(([level]) => level === "ошибка");
+      const block = el("details", { class: `report-code${hasErrors ? " has-errors" : ""}`, open: list.length <= 10 || hasErrors },
+        el("summary", {}, el("code", { text: code }), ` × ${list.length}`,
+          el("span", { class: "hint", text: ` — ${(list[0][1].message || "").slice(0, 120)}` })),
+        el("table", { class: "grid report" },
+          el("thead", {}, el("tr", {}, ["", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
+          el("tbody", {}, list.slice(0, LIMIT).map(([level, w]) => el("tr", { class: level === "ошибка" ? "row-error" : "" },
+            el("td", { class: "nowrap", text: level }), el("td", { text: w.source || "" }),
+            el("td", { text: [w.object, w.file, w.line].filter((v) => v !== undefined && v !== null).join(":") }),
+            el("td", { text: w.message || "" }))))),
+        list.length > LIMIT ? el("p", { class: "hint", text: `Показаны ${LIMIT} из ${list.length}; полный список: v8atlas inspect BUNDLE --report` }) : null);
+      wrap.append(block);
     }
     if (unknown.length) {
       wrap.append(el("h3", { text: "Неизвестные элементы источников" }),
