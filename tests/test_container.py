@@ -11,7 +11,7 @@ import pytest
 from v8atlas.compiler.v8container import (Container, ContainerError, inflate_if_deflated, is_container,
                                           open_container, write_container)
 
-from .realdata import data_path
+from realdata import data_path
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -16,7 +16,7 @@ from v8atlas.formats import Bundle
 from v8atlas.formats.catalog import Catalog
 from v8atlas.formats.platform_version import parse_version
 
-from .realdata import data_path
+from realdata import data_path
 
 pytestmark = pytest.mark.realdata
 
