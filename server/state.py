@@ -39,6 +39,9 @@ class ReloadResult:
     def as_json(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "bundle": self.bundle, "reason": self.reason}
 
+    def __str__(self) -> str:
+        return f"{self.outcome}: {self.bundle or 'no bundle'}" + (f" ({self.reason})" if self.reason else "")
+
 
 def quick_check(bundle: Bundle) -> list[str]:
     """Cheap integrity check at open (every segment present with its size); no hashing."""
@@ -68,6 +71,11 @@ class ServerState:
         self._watch_sig: tuple | None = None
         self._tasks: list[asyncio.Task] = []
         self.on_swap: list[Callable[[Snapshot], None]] = []
+
+    @property
+    def bundles_dir(self) -> Path:
+        """The directory new bundles are published into (the dashboard's rebuild writes there)."""
+        return self.source if self.follows_pointer else self.source.parent
 
     # -- opening ----------------------------------------------------------------------------
     def _resolve(self) -> Path:
