@@ -13,16 +13,12 @@ from typing import Any, Callable
 
 
 def configured_tokens(app: Any) -> tuple[str | None, str | None]:
-    """(API_TOKEN, ADMIN_TOKEN) as the server's middleware uses them; None means "not set"."""
+    """(API_TOKEN, ADMIN_TOKEN) as the server's middleware checks them; None means "not set"."""
     try:
         from v8atlas.server import auth
-        cfg = auth.config(app)
-    except (ImportError, AttributeError, KeyError):
+        return auth.configured_tokens(app)
+    except (ImportError, AttributeError):
         return os.environ.get("API_TOKEN") or None, os.environ.get("ADMIN_TOKEN") or None
-
-    def text(token: bytes | str | None) -> str | None:
-        return token.decode("ascii") if isinstance(token, bytes) else (token or None)
-    return text(cfg.api_token), text(cfg.admin_token)
 
 
 def register_session_validator(app: Any, validator: Callable[[Any], str | None]) -> bool:

@@ -6,8 +6,8 @@
   const PALETTE = {
     Catalog: "#2f7ed8", Document: "#d9822b", Enum: "#8e6bbf", InformationRegister: "#2a9d8f",
     AccumulationRegister: "#c0392b", AccountingRegister: "#a93226", CalculationRegister: "#922b21",
-    ChartOfCharacteristicTypes: "#16a085", ChartOfAccounts: "#117a65", ChartOfCalculationTypes: "#0e6655",
-    ExchangePlan: "#7f8c8d", BusinessProcess: "#b7950b", Task: "#d4ac0d", CommonModule: "#5d6d7e",
+    ChartOfCharacteristicTypes: "#c2185b", ChartOfAccounts: "#ad1457", ChartOfCalculationTypes: "#880e4f",
+    ExchangePlan: "#6d4c41", BusinessProcess: "#b7950b", Task: "#d4ac0d", CommonModule: "#5d6d7e",
     Constant: "#af7ac5", DocumentJournal: "#dc7633", Report: "#45b39d", DataProcessor: "#5499c7",
     DefinedType: "#a04000", Subsystem: "#839192", Role: "#6c3483", SessionParameter: "#b03a2e",
   };
@@ -144,8 +144,16 @@
     });
     cy.elements().remove();
     cy.add(elements);
+    // Spacing so that the first ring is at least ~170 px across: room for the labels of a few neighbours.
+    const firstRing = Math.max(1, Math.min(neighbours.length, 20));
+    const spacing = Math.max(28, Math.min(120, (2 * Math.PI * 170) / firstRing - 22));
     cy.layout({ name: "concentric", concentric: (node) => 1000 - node.data("ring"), levelWidth: () => 1,
-      minNodeSpacing: 28, animate: false, fit: true, padding: 30 }).run();
+      minNodeSpacing: spacing, animate: false, fit: true, padding: 40 }).run();
+    // A small neighbourhood would be blown up to fill the box: keep labels at reading size.
+    if (cy.zoom() > 1.1) {
+      cy.zoom(1.1);
+      cy.center();
+    }
     // The server counts edges (after hiding weak ones); the limit counts neighbours.
     const total = typeof data.total === "number" ? data.total : edges.length;
     status.replaceChildren(el("strong", { text: `показано ${edges.length} из ${total}` }),
