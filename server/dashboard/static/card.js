@@ -49,7 +49,7 @@
           ["brief", "fields", "full"].map((d) => el("a", {
             href: url("/card", { name, config, kind, detail: d }), class: d === detail ? "active" : "",
             "aria-current": d === detail ? "page" : null, text: labels[d] }))));
-      parts.push(el("a", { class: "button", href: url("/graph", { name, config: effectiveConfig }), text: "Граф связей" }));
+      if (res.outcome === "found") parts.push(el("a", { class: "button", href: url("/graph", { name, config: effectiveConfig }), text: "Граф связей" }));
     } else {
       const versions = helpVersions(listing.data || {});
       const select = el("select", { id: "version", "aria-label": "версия платформы" },
