@@ -46,7 +46,7 @@ class Dashboard:
             return None
         session = self.codec.verify(cookie)
         if session.is_admin and not self.admin_token:
-            raise SessionInvalid("the admin token is no longer configured")
+            raise SessionInvalid("the admin token is no longer configured", "admin_gone")
         return session
 
     def validate_for_api(self, request: web.Request) -> str | None:
@@ -68,6 +68,8 @@ class Dashboard:
 
     # -- responses -----------------------------------------------------------------------
     def to_login(self, request: web.Request, notice: str = "") -> web.Response:
+        """Redirect to the login form; ``notice`` is a code of LOGIN_NOTICES (never free text
+        in the URL, so a crafted link cannot put its own words on this server's login page)."""
         target = request.path_qs if request.method == "GET" else "/sources"
         location = f"/login?next={quote(target, safe='')}"
         if notice:
@@ -98,7 +100,7 @@ class Dashboard:
         try:
             session = self.session_of(request)
         except SessionInvalid as e:
-            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+            return self.to_login(request, e.code)
         if session is None and not self.reads_open:
             return self.to_login(request)
         return session
@@ -141,8 +143,8 @@ class Dashboard:
         return redirect("/sources")
 
     async def login_form(self, request: web.Request) -> web.Response:
-        reason = request.query.get("reason", "")[:200]
-        return self.html(pages.login_page(_safe_next(request.query.get("next")), notice=reason,
+        notice = LOGIN_NOTICES.get(request.query.get("reason", ""), "")
+        return self.html(pages.login_page(_safe_next(request.query.get("next")), notice=notice,
                                           admin_only=bool(self.admin_token) and not self.api_token))
 
     async def login(self, request: web.Request) -> web.StreamResponse:
@@ -260,7 +262,7 @@ class Dashboard:
         try:
             session = self.session_of(request)
         except SessionInvalid as e:
-            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+            return self.to_login(request, e.code)
         form = await _form(request)
         if session is None or not self.codec.csrf_ok(session, form.get("csrf")):
             return self.refuse(request, "Запрос отклонён",
@@ -382,7 +384,10 @@ def _token_eq(given: str, expected: str) -> bool:
 
 
 def _safe_next(value: str | None) -> str:
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """A path on this server to return to after login; anything else (another host, a
+    scheme, "//", backslashes, whitespace or control characters browsers drop) → /sources."""
+    if (not value or not value.startswith("/") or value.startswith("//") or "\\" in value
+            or any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in value)):
         return "/sources"
     if value.startswith(("/login", "/logout")):
         return "/sources"
@@ -399,13 +404,13 @@ async def _form(request: web.Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-def _reason_ru(reason: str) -> str:
-    return {
-        "the session has expired": "срок сессии истёк",
-        "the session cookie is malformed": "cookie сессии повреждена",
-        "the session cookie names an unknown role": "cookie сессии повреждена",
-        "the admin token is no longer configured": "токен администратора больше не задан",
-    }.get(reason, "cookie сессии выдана не этим сервером (или токены сменились)")
+LOGIN_NOTICES = {
+    "expired": "Сессия недействительна: срок сессии истёк. Войдите снова.",
+    "malformed": "Сессия недействительна: cookie сессии повреждена. Войдите снова.",
+    "forged": "Сессия недействительна: cookie сессии выдана не этим сервером (или токены сменились). Войдите снова.",
+    "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
+    "login": "Войдите, чтобы читать данные.",
+}
 
 
 def _read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:

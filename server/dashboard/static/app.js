@@ -52,7 +52,7 @@ const V8 = (() => {
     }
     if (response.status === 401) {
       window.location.assign(url("/login", { next: location.pathname + location.search,
-        reason: "Войдите, чтобы читать данные." }));
+        reason: "login" }));
       return new Promise(() => {});
     }
     return readJson(response);
