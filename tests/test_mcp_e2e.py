@@ -128,6 +128,8 @@ async def _exercise(client: Client, calls: list) -> None:
     assert seen == TOOL_NAMES
     bad = await client.call_tool("get_object", {"name": 5})
     assert bad.is_error and "`name` must be a string" in bad.content[0].text
+    extra = await client.call_tool("get_object", {"name": "x", "colour": "red"})
+    assert extra.is_error and "has no argument 'colour'" in extra.content[0].text
     unknown = await client.call_tool("no_such_tool", {})
     assert unknown.is_error
     cfg = await client.call_tool("search_metadata", {"query": "x", "config": "Нет"})
