@@ -81,11 +81,14 @@ GENERATED_SUFFIXES = {
 }
 
 
+_SUFFIXES_LONGEST_FIRST = sorted(GENERATED_SUFFIXES, key=len, reverse=True)
+
+
 def split_generated(name: str) -> tuple[str, str]:
     """``ConstantValueManager`` → (``Constant``, ``ValueManager``); ("", "") if not a generated type."""
     if name == "BusinessProcessRoutePointRef":
         return "BusinessProcess", "RoutePointRef"
-    for suffix in sorted(GENERATED_SUFFIXES, key=len, reverse=True):
+    for suffix in _SUFFIXES_LONGEST_FIRST:
         cls = name[: -len(suffix)]
         if name.endswith(suffix) and cls in BY_EN:
             return cls, suffix
