@@ -11,7 +11,8 @@ subscription's sources are not: code runs for each of them; only a whole-class s
   whole class such as ``СправочникСсылка`` — expanded to every object of the class — or
   ``ЛюбаяСсылка``, expanded to every object of every reference class);
 * an attribute typed by a defined type that more than ``USED_EVERYWHERE`` objects use
-  (``ОпределяемыйТип.ВладелецФайлов``-like plumbing).
+  (``ОпределяемыйТип.ВладелецФайлов``-like plumbing);
+* a common attribute added to more than ``USED_EVERYWHERE`` objects (data separation).
 """
 from __future__ import annotations
 
