@@ -22,6 +22,7 @@ from .classes import FOLDER
 from .files import SourceFiles
 from . import predefined, qualifiers
 from .flowchart import route_points
+from .objects import FileContext as _Ctx
 from .objects import add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
@@ -165,18 +166,6 @@ def decode(kind: str, el: etree._Element) -> Any:
 
 # ---------------------------------------------------------------------------------------
 # Object files
-
-
-class _Ctx:
-    """Where we are, for reports: source name and the file being read."""
-
-    def __init__(self, source: str, report: CompileReport, file: str) -> None:
-        self.source = source
-        self.report = report
-        self.file = file
-
-    def unknown(self, what: str) -> None:
-        self.report.note_unknown(self.source, what, self.file)
 
 
 _T_NAME = f"{{{NS_MD}}}Name"
@@ -333,8 +322,6 @@ def _read_exchange_content(files: SourceFiles, base: str, ctx: _Ctx) -> list[dic
         d = {local(c): text(c) for c in elements(it)}
         out.append({"metadata": d.get("Metadata", ""), "auto_record": d.get("AutoRecord", "Deny")})
     return out
-
-
 
 
 def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,

@@ -18,6 +18,7 @@ from .classes import EDT_COLLECTION, FOLDER
 from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
 from .files import SourceFiles
 from . import predefined, qualifiers
+from .objects import FileContext as _Ctx
 from .objects import add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
@@ -145,14 +146,6 @@ def _standard_attributes(els: list[etree._Element]) -> dict[str, dict[str, Any]]
         if name and d:
             out[name] = d
     return out
-
-
-class _Ctx:
-    def __init__(self, source: str, report: CompileReport, file: str) -> None:
-        self.source, self.report, self.file = source, report, file
-
-    def unknown(self, what: str) -> None:
-        self.report.note_unknown(self.source, what, self.file)
 
 
 def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:

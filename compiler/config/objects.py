@@ -31,6 +31,18 @@ def jobs() -> int:
     return min(2, os.cpu_count() or 1)
 
 
+class FileContext:
+    """Where a reader is, for the report: the source's name and the file being read."""
+
+    def __init__(self, source: str, report: CompileReport, file: str) -> None:
+        self.source = source
+        self.report = report
+        self.file = file
+
+    def unknown(self, what: str) -> None:
+        self.report.note_unknown(self.source, what, self.file)
+
+
 def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
              missing: str | None = None) -> etree._Element | None:
     """The parsed file, or None after reporting why (``missing``: message when absent;
