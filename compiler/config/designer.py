@@ -22,8 +22,7 @@ from .classes import FOLDER
 from .files import SourceFiles
 from . import predefined, qualifiers
 from .flowchart import route_points
-from .objects import FileContext as _Ctx
-from .objects import add_objects, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -207,7 +206,7 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: _Ctx) -> tuple[dict, TypeDescription | None]:
+def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext) -> tuple[dict, TypeDescription | None]:
     keys = field_keys(owner, kind)
     props: dict[str, Any] = {}
     typ = None
@@ -232,7 +231,7 @@ def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: _Ctx) -> 
     return props, typ
 
 
-def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
+def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> Any:
     """An inline child (attribute, tabular section, command, enum value, URL template…)."""
     props_el = el.find(f"{{{NS_MD}}}Properties")
     name, syn, comment, belonging, _ = _common(props_el)
@@ -263,7 +262,7 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
     return child
 
 
-def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) -> Child:
+def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileContext) -> Child:
     """A child with its own file (form, template, recalculation): its kind property only."""
     child = Child(name)
     sub = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
@@ -298,12 +297,12 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) 
     return child
 
 
-def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[PredefinedItem]:
+def _read_predefined(files: SourceFiles, base: str, ctx: FileContext) -> list[PredefinedItem]:
     rel = f"{base}/Ext/Predefined.xml"
     root = load_xml(files, rel, ctx.source, ctx.report)
     if root is None:
         return []
-    item_ctx = _Ctx(ctx.source, ctx.report, rel)
+    item_ctx = FileContext(ctx.source, ctx.report, rel)
     found = []
     for el in elements(root):
         if local(el) == "Item":
@@ -313,7 +312,7 @@ def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[Predefine
     return predefined.items(found, type_description, item_ctx.unknown)
 
 
-def _read_exchange_content(files: SourceFiles, base: str, ctx: _Ctx) -> list[dict[str, str]]:
+def _read_exchange_content(files: SourceFiles, base: str, ctx: FileContext) -> list[dict[str, str]]:
     root = load_xml(files, f"{base}/Ext/Content.xml", ctx.source, ctx.report)
     if root is None:
         return []
@@ -331,7 +330,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
                     missing=f"{cls} listed in Configuration.xml but its file {rel} is missing")
     if root is None:
         return None
-    ctx = _Ctx(source, report, rel)
+    ctx = FileContext(source, report, rel)
     obj_el = next(elements(root), None)
     if obj_el is None:
         report.error(source, f"{rel}: no object element inside MetaDataObject", code="empty", file=rel)
@@ -390,10 +389,10 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     return obj
 
 
-def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: "_Ctx") -> None:
+def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: FileContext) -> None:
     root = load_xml(files, rel, ctx.source, ctx.report)
     if root is not None:
-        obj.other_children["RoutePoint"] = route_points(root, _Ctx(ctx.source, ctx.report, rel).unknown)
+        obj.other_children["RoutePoint"] = route_points(root, FileContext(ctx.source, ctx.report, rel).unknown)
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,8 +18,7 @@ from .classes import EDT_COLLECTION, FOLDER
 from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
 from .files import SourceFiles
 from . import predefined, qualifiers
-from .objects import FileContext as _Ctx
-from .objects import add_objects, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
                     TabularSection, TypeDescription, TypeRef)
@@ -148,7 +147,7 @@ def _standard_attributes(els: list[etree._Element]) -> dict[str, dict[str, Any]]
     return out
 
 
-def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
+def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> Any:
     g = _group(el)
     name, syn, comment, belonging, _ = _common(g)
     uuid = el.get("uuid", "")
@@ -204,7 +203,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
                     missing=f"{cls} listed in Configuration.mdo but its file {rel} is missing")
     if root is None:
         return None
-    ctx = _Ctx(source, report, rel)
+    ctx = FileContext(source, report, rel)
     el_cls = local(root)
     if known and el_cls != cls:
         report.warn(source, f"{rel}: file holds a {el_cls}, expected {cls}", code="class-mismatch", file=rel)
