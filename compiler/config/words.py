@@ -258,7 +258,8 @@ CHILD_KINDS = {
 def ref_name(ref: str, language: str) -> str:
     """An MDObjectRef in a language: ``Catalog.X.Attribute.Y`` → ``Справочник.X.Реквизит.Y``.
 
-    Class and child-kind words sit at even positions; names at odd ones stay as they are.
+    Class and child-kind words sit at even positions (each followed by a name); names stay as
+    they are, and so does a trailing member (``CommonModule.M.Proc``).
     A text that does not start with a known class is returned unchanged.
     """
     parts = ref.split(".")
@@ -266,5 +267,6 @@ def ref_name(ref: str, language: str) -> str:
         return ref
     out = [BY_EN[parts[0]].ru]
     for i, p in enumerate(parts[1:], 1):
-        out.append(CHILD_KINDS.get(p, p) if i % 2 == 0 else p)
+        # a kind word is always followed by a name; a last odd part (``ОбщийМодуль.М.Процедура``) is a member
+        out.append(CHILD_KINDS.get(p, p) if i % 2 == 0 and i + 1 < len(parts) else p)
     return ".".join(out)
