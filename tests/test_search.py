@@ -263,3 +263,11 @@ def test_bench_search_command(built, tmp_path):
     bad.write_text("only a query\n", encoding="utf-8")
     r = runner.invoke(main, ["bench", "search", "--bundles", str(built[0]), "--set", str(bad)])
     assert r.exit_code != 0 and "bad.tsv:1" in r.output
+
+
+def test_typo_candidates_are_one_edit_away(searcher):
+    from v8atlas.server.search import _one_edit
+    assert _one_edit("ползовател", "пользовател") and _one_edit("валтю", "валют")
+    assert not _one_edit("заказ", "знака")      # symmetric deletion meets these two; one edit does not
+    r = searcher.search("вылюты")                # валюты with one wrong letter
+    assert r.hits[0].title == "Справочник.Валюты"
