@@ -145,6 +145,7 @@ def test_external_entities_and_dtds_are_never_resolved(tmp_path):
 def test_dump_without_configuration_xml_names_what_was_expected_and_found(tmp_path):
     root = _copy_sample(tmp_path)
     (root / "Configuration.xml").unlink()
+    assert detect(root) == "designer"        # still claimed: compiling it explains what is missing
     with pytest.raises(ConfigSourceError) as e:
         read(root)
     msg = str(e.value)
