@@ -110,3 +110,14 @@ def test_inspect_and_verify_commands(tmp_path, notes_plugin):
     seg.write_bytes(seg.read_bytes()[:-1] + b"\x00")
     r = CliRunner().invoke(main, ["verify", str(out)])
     assert r.exit_code == 1 and "docs.cards.dat" in r.output
+
+
+def test_project_file_folder_whose_sources_live_elsewhere(tmp_path, notes_plugin):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "v8atlas.toml").write_text(
+        'name = "company"\n[[configuration]]\nsource = "../data/a.note"\nname = "A"\n', encoding="utf-8")
+    res = pipeline.compile_bundle([tmp_path / "proj"], tmp_path / "b", quiet=True)
+    assert res.bundle_path.name.startswith("company-")
+    assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")
