@@ -25,10 +25,8 @@ def _utf8_stdio() -> None:
             pass
 
 
-async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
-    import asyncio
-    import signal
-
+async def start(bundles: str, host: str, port: int, transport: str, poll: float):
+    """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
     from aiohttp import web
 
     from .auth import AuthConfig
@@ -52,6 +50,15 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
                  ", /admin/reload" if auth.admin_token else "")
     else:
         await state.start()
+    return state, mcp, runner
+
+
+async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
+    import asyncio
+    import signal
+
+    log = logging.getLogger("v8atlas.server")
+    state, mcp, runner = await start(bundles, host, port, transport, poll)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
