@@ -27,18 +27,24 @@ def _utf8_stdio() -> None:
 
 async def start(bundles: str, host: str, port: int, transport: str, poll: float):
     """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
+    import gc
+
     from aiohttp import web
 
+    from .app import build_app
     from .auth import AuthConfig
+    from .mcp_server import build_mcp
     from .state import ServerState
+
+    # Everything imported so far lives as long as the process: move it out of the collector's
+    # sight, so a full collection does not walk ~half a million module objects (a 60 ms pause
+    # measured in the first request; later, in p99).
+    gc.freeze()
 
     log = logging.getLogger("v8atlas.server")
     auth = AuthConfig.from_env(host=host)
     state = ServerState(bundles, poll_interval=poll)
     state.load_initial()
-
-    from .app import build_app
-    from .mcp_server import build_mcp
     mcp = build_mcp(state)
     runner = None
     if transport in ("http", "both"):
