@@ -1,6 +1,7 @@
 """compile: discover → parse (cached per source) → link → build index segments → publish.
 
-Linkers turn parsed sources into documents and edges (one per domain, ``LINKERS``); builders
+Linkers turn parsed sources into documents and edges (``MODEL_LINKERS``, one per domain,
+then ``INDEX_LINKERS`` that only add search data); builders
 turn the linked whole into bundle segments (``BUILDERS``). Both are module paths so that a
 domain can be absent from an install without breaking the others.
 """
@@ -27,11 +28,16 @@ from .report import CompileReport
 from .sources import Project, Source, discover, load_plugins, path_size
 
 # link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
-LINKERS = (
+# Model linkers build documents and edges; index linkers (the dictionary) only add search
+# data to them, so a dictionary-only change reuses the cached linked model.
+MODEL_LINKERS = (
     "v8atlas.compiler.config.link",
     "v8atlas.compiler.help.link",
+)
+INDEX_LINKERS = (
     "v8atlas.compiler.dictionary",
 )
+INDEX_SOURCE_KINDS = {"dictionary"}
 # build(ctx: LinkContext, writer: BundleWriter) -> None, in this order.
 BUILDERS = (
     "v8atlas.compiler.build_docs",
@@ -163,9 +169,18 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
             return CompileResult(unchanged, True, CompileReport.from_dict(bundle.report()),
                                  dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
-    ctx = LinkContext(project=project, report=report)
-    for i, source in enumerate(project.sources, 1):
-        progress.step(f"parse {i}/{len(project.sources)}: {source.name}")
+    model_sources = [s for s in project.sources if s.kind not in INDEX_SOURCE_KINDS]
+    model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
+    model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
+    ctx = _load_linked(model_cache, project, report) if model_cache else None
+    if ctx is not None:
+        progress.step("model sources unchanged: linked model from cache")
+        parse_now = [s for s in project.sources if s.kind in INDEX_SOURCE_KINDS]
+    else:
+        ctx = LinkContext(project=project, report=report)
+        parse_now = project.sources
+    for i, source in enumerate(parse_now, 1):
+        progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
         try:
             result = _parse_source(source, source_fps[source], plugins[source.kind], cache_dir,
                                    fingerprint, report)
@@ -174,11 +189,11 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
             continue
         ctx.parsed.setdefault(source.kind, []).append((source, result))
 
-    for linker in _import_all(LINKERS):
-        label = _stage_label(linker.__name__)
-        progress.step(f"link {label}")
-        with report.timed(f"link {label}"):
-            linker.link(ctx.parsed, ctx)
+    if parse_now is project.sources:
+        _run_linkers(MODEL_LINKERS, ctx, progress)
+        if model_cache is not None and not report.errors:
+            _save_linked(model_cache, ctx)
+    _run_linkers(INDEX_LINKERS, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
@@ -217,10 +232,48 @@ def _stage_label(module: str) -> str:
     return parts[-2] if parts[-1] in ("link", "build") else parts[-1]
 
 
-def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str) -> str:
+def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
+    for linker in _import_all(names):
+        label = _stage_label(linker.__name__)
+        progress.step(f"link {label}")
+        with ctx.report.timed(f"link {label}"):
+            linker.link(ctx.parsed, ctx)
+
+
+def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkContext | None:
+    """The linked model of the same model sources (a dictionary-only change), or None."""
+    if not path.is_file():
+        return None
+    try:
+        with report.timed("load linked model"), open(path, "rb") as f:
+            docs, edges, info, counts, extra, sub_report = pickle.load(f)
+    except Exception:  # a damaged cache entry is just a miss
+        path.unlink(missing_ok=True)
+        return None
+    sub_report.timings = {}   # those were the earlier compile's; this one's are measured anew
+    report.merge(sub_report)
+    return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
+                       counts=counts, extra=extra)
+
+
+def _save_linked(path: Path, ctx: LinkContext) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.extra, ctx.report), f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+    # Only the newest few linked models are worth keeping (each is the size of the cards).
+    olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
+    for old in olds:
+        old.unlink(missing_ok=True)
+
+
+def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str,
+               sources: list[Source] | None = None) -> str:
     """Everything a bundle's content depends on: compiler code, sources (bytes, options), settings."""
     h = hashlib.sha256(f"{compiler_fp}\0{bundle_name}\0".encode())
-    for s in sorted(project.sources, key=lambda s: (s.kind, s.name)):
+    for s in sorted(project.sources if sources is None else sources, key=lambda s: (s.kind, s.name)):
         h.update(_source_identity(s, source_fps[s]).encode() + b"\n")
     settings = {k: v for k, v in project.settings.items() if k != "_by_path"}
     h.update(repr(sorted(settings.items())).encode())
