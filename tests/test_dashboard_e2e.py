@@ -330,7 +330,9 @@ def test_alias_refused_without_admin_token(page, server):
     login(page, server, API, f"/alias?phrase={quote(x['alias_phrase'])}")
     assert "Сохранять синонимы может только администратор" in page.inner_text("#access")
     page.fill("#targets", x["alias_target"])
-    page.click("button[value=save]")
+    with page.expect_response(lambda r: r.url.endswith("/alias") and r.request.method == "POST") as posted:
+        page.click("button[value=save]")
+    assert posted.value.status == 403
     page.wait_for_selector("section.message")
     assert "Нужен токен администратора" in page.inner_text("main")
     shot(page, server, "10-alias-refused")
@@ -354,8 +356,11 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     page.locator("#targets").blur()
     page.wait_for_selector("#target-check .ok-text")
     shot(page, server, "11-alias-form")
-    page.click("button[value=rebuild]")
-    page.wait_for_selector("section.message.ok", timeout=120000)
+    with page.expect_response(lambda r: r.url.endswith("/alias") and r.request.method == "POST",
+                              timeout=120000) as posted:
+        page.click("button[value=rebuild]")
+    assert posted.value.status == 200, posted.value.text()
+    page.wait_for_selector("section.message.ok")
     assert "Пересобрано и перезагружено" in page.inner_text("main")
     shot(page, server, "12-alias-rebuilt")
     page.goto(f"{server.url}/search?q={quote(x['alias_phrase'])}&config={quote(x['config'])}")
