@@ -173,7 +173,7 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="ru-RU")
     pg = context.new_page()
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(30000)   # the machine is shared; waits end as soon as the page is ready
     dialogs: list[str] = []
     errors: list[str] = []
     pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
