@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import calendar
 import hmac
 import json
 import logging
@@ -13,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
-from . import aliases, hooks, pages
+from . import aliases, facts, hooks, pages
 from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
@@ -187,21 +186,9 @@ class Dashboard:
         if bundle is None:
             return web.json_response({"outcome": "unavailable", "error": {
                 "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
-        manifest = bundle.manifest
-        report = _read_report(Path(bundle.path), manifest)
-        created = manifest.get("created_at", "")
-        return web.json_response({
-            "id": bundle.id, "name": manifest.get("name"), "content_hash": manifest.get("content_hash"),
-            "created_at": created, "age_s": _age_s(created),
-            "compiler_version": manifest.get("compiler_version"),
-            "format_version": manifest.get("format_version"),
-            "sources": manifest.get("sources") or [], "counts": manifest.get("counts") or {},
-            "info": manifest.get("info") or {},
-            "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
-            "configs": _configs(bundle),
-            "counts_by_class": _counts_by_class(bundle),
-            "last_rebuild": self.last_rebuild,
-        }, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
+        body = facts.bundle_facts(bundle)
+        body["last_rebuild"] = self.last_rebuild
+        return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
 
     async def dictionary_facts(self, request: web.Request) -> web.Response:
         who = await self.reader(request)
@@ -222,7 +209,7 @@ class Dashboard:
             result["problem"] = str(e) if who and who.is_admin else (
                 "словарь недоступен для правки с панели (подробности видит администратор)")
         bundle = hooks.current_bundle(self.state)
-        result["configs"] = _configs(bundle) if bundle is not None else []
+        result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def platform_card(self, request: web.Request) -> web.Response:
@@ -411,51 +398,3 @@ LOGIN_NOTICES = {
     "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
     "login": "Войдите, чтобы читать данные.",
 }
-
-
-def _read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    name = manifest.get("report") or "report.json"
-    try:
-        data = json.loads((path / str(name)).read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def _configs(bundle: Any) -> list[str]:
-    try:
-        from v8atlas.formats.catalog import Catalog
-        return list(Catalog(bundle).meta.get("configs") or [])
-    except Exception:
-        return []
-
-
-def _counts_by_class(bundle: Any) -> dict[str, dict[str, int]]:
-    """Objects per class per configuration, counted over the per-document arrays (no cards read)."""
-    try:
-        import numpy as np
-
-        from v8atlas.formats import schema as S
-        from v8atlas.formats.catalog import Catalog
-        catalog = Catalog(bundle)
-        if not len(catalog):
-            return {}
-        metadata = np.asarray(catalog.domain) == S.DOMAINS.index("metadata")
-        configs, kinds = np.asarray(catalog.config)[metadata], np.asarray(catalog.kind)[metadata]
-        out: dict[str, dict[str, int]] = {}
-        for c in np.unique(configs):
-            ks, ns = np.unique(kinds[configs == c], return_counts=True)
-            name = catalog.meta["configs"][int(c)] if int(c) != S.NO_CONFIG else "—"
-            out[name] = {catalog.meta["kinds"][int(k)]: int(n)
-                         for k, n in sorted(zip(ks, ns), key=lambda kn: -kn[1])}
-        return out
-    except Exception:  # an old or partial bundle: the page shows what it can
-        log.debug("counts by class unavailable", exc_info=True)
-        return {}
-
-
-def _age_s(created: str) -> int | None:
-    try:
-        return int(time.time() - calendar.timegm(time.strptime(created, "%Y-%m-%dT%H:%M:%SZ")))
-    except (ValueError, OverflowError):
-        return None
