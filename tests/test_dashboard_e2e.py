@@ -269,6 +269,13 @@ def test_platform_card_and_version_switch(page, server):
     shown = ".".join(options[0].split(".")[:3])          # the tool names versions as 8.3.24
     assert f"for platform {shown} of" in page.inner_text("[data-testid=raw-text]")
     shot(page, server, "06-platform-card-version")
+    # a type's member list links each member to its own card
+    page.goto(f"{server.url}/card?kind=platform&name={quote('Массив')}")
+    page.wait_for_selector(".agent-text")
+    page.locator("#card-body a.name-link", has_text="Найти").first.click()
+    page.wait_for_selector(".agent-text")
+    assert page.inner_text("#card-title") == "Массив.Найти"
+    assert "найдено" in page.inner_text(".result-head")
 
 
 def relations_work(page, server) -> None:
