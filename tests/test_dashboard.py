@@ -171,6 +171,11 @@ def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
         bad = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
                                                 "targets": "<b>не имя</b>"})
         assert bad.status == 400 and "&lt;b&gt;" in await bad.text()
+        gone = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
+        assert gone.status == 200 and "Синоним удалён" in await gone.text()
+        assert json.loads(stub.dictionary.read_text(encoding="utf-8"))["aliases"] == []
+        again = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
+        assert again.status == 404
     run(go, stub)
 
 

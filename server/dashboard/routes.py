@@ -284,6 +284,26 @@ class Dashboard:
         return self.html(pages.document("Синоним сохранён", _saved_body(phrase, targets, config, plan, csrf),
                                         active="/alias", role=session.role, csrf=csrf))
 
+    async def remove_alias(self, request: web.Request) -> web.Response:
+        checked = await self.admin(request)
+        if isinstance(checked, web.StreamResponse):
+            return checked
+        session, form = checked
+        csrf = self.codec.csrf_token(session)
+        phrase, config = form.get("phrase", ""), form.get("config", "")
+        try:
+            plan = self._plan()
+            removed = aliases.remove_alias(plan.dictionary, config, phrase)
+        except (aliases.AliasError, RebuildUnavailable) as e:
+            return self.html(pages.message_page("Синоним не удалён", str(e), role=session.role, csrf=csrf), 400)
+        if not removed:
+            return self.html(pages.message_page(
+                "Синоним не найден", f"В словаре нет синонима «{phrase}» для конфигурации {config}.",
+                kind="info", links=[("/alias", "К словарю")], role=session.role, csrf=csrf), 404)
+        log.info("dashboard: alias %r (%s) removed from %s", phrase, config, plan.dictionary)
+        return self.html(pages.document("Синоним удалён", _removed_body(phrase, config, csrf),
+                                        active="/alias", role=session.role, csrf=csrf))
+
     async def rebuild(self, request: web.Request) -> web.Response:
         checked = await self.admin(request)
         if isinstance(checked, web.StreamResponse):
@@ -344,6 +364,16 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
 
 
+def _removed_body(phrase: str, config: str, csrf: str) -> str:
+    esc = pages.esc
+    return f"""<section class="message ok"><h1>Синоним удалён</h1>
+<p>«{esc(phrase)}» (конфигурация {esc(config)}) удалён из словаря. Поиск перестанет его учитывать
+после пересборки пакета и перезагрузки сервера.</p>
+<form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
+<button type="submit" class="primary">Пересобрать и перезагрузить сейчас</button></form>
+<p class=actions><a class=button href="/alias">К словарю</a></p></section>"""
+
+
 def redirect(location: str) -> web.Response:
     return web.Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
@@ -363,7 +393,7 @@ def same_origin(request: web.Request) -> bool:
 
 
 def _is_page_path(path: str) -> bool:
-    return path in ("/", "/login", "/logout", "/alias", "/rebuild") or path.lstrip("/") in PAGES
+    return path in ("/", "/login", "/logout", "/alias", "/alias/remove", "/rebuild") or path.lstrip("/") in PAGES
 
 
 def _token_eq(given: str, expected: str) -> bool:
