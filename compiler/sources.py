@@ -147,15 +147,18 @@ def discover(paths: list[str | os.PathLike]) -> Project:
         if not p.exists():
             raise SourceError(f"{p}: no such file or folder")
         toml_path = p if p.is_file() and p.name == PROJECT_FILE else p / PROJECT_FILE
+        from_project = 0
         if toml_path.is_file():
             settings = _read_project_file(toml_path)
             project.project_files.append(toml_path)
+            before = len(project.sources)
             _merge_settings(project, settings, toml_path.parent, plugins)
+            from_project = len(project.sources) - before
             if p.is_file():
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found)
-        if not found:
+        if not found and not from_project:
             raise SourceError(
                 f"{p}: not a recognized source. Expected a Designer XML dump (a folder or .zip with "
                 f"Configuration.xml), an EDT project (src/Configuration/Configuration.mdo), a help "

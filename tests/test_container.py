@@ -80,7 +80,10 @@ def test_every_shared_container_opens_and_lists():
         assert layers[0].elements
         for el in layers[0].elements:
             layers[0].read(el)
+        root, deflated = inflate_if_deflated(layers[0].read("root"))
+        assert deflated and root.startswith(b"\xef\xbb\xbf{"), f"{f.name}: root is raw-deflated brace text"
         out = subprocess.run([sys.executable, str(REPO / "tools" / "list_container.py"), str(f)],
                              capture_output=True, text=True, check=True).stdout
-        assert "root" in out and "version" in out
+        assert re.search(r"^\s+root\t\d+ → \d+\tdeflate", out, re.M), out
+        assert "version" in out
         assert re.search(r"^\s+\S+\t\d+", out, re.M)

@@ -3,9 +3,7 @@ sources still compile."""
 from __future__ import annotations
 
 import importlib.util
-import io
 import sys
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -29,7 +27,7 @@ def sample():
 
 def _book(sample, files: dict[str, bytes] | None = None, *, storage: bytes | None = None,
           toc: bytes | None = None) -> bytes:
-    files = dict(files if files is not None else sample.build_context(False))
+    files = dict(files if files is not None else sample.build_context(sample.MID, False))
     toc_text = files.pop("__toc__")
     elements = [("Book", "\ufeff{7,\"SyntaxHelperContext\",{1,1,{\"#\",\"x\"}},0}".encode()),
                 ("FileStorage", storage if storage is not None else sample._zip(files)),
@@ -74,7 +72,7 @@ def test_not_a_container_and_truncated(tmp_path, sample):
 
 
 def test_bad_pages_are_warnings_and_the_rest_compiles(tmp_path, sample):
-    files = sample.build_context(False)
+    files = sample.build_context(sample.MID, False)
     victim = next(k for k in files if k.endswith(".html") and "StrLen" in k)
     files[victim] = files[victim].replace("Считает".encode(), b"\xff\xfe\xfa")
     evil = dict(files)
@@ -92,15 +90,15 @@ def test_bad_pages_are_warnings_and_the_rest_compiles(tmp_path, sample):
 
 
 def test_undeterminable_version_names_the_fix(tmp_path, sample):
-    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(True)))
-    res = compile_bundle([tmp_path / "books" / "shcntx_ru.hbk", REPO / "examples" / "help" / "8.3.24.1691"],
+    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(sample.OLD, True)))
+    res = compile_bundle([tmp_path / "books" / "shcntx_ru.hbk", REPO / "examples" / "help" / "8.3.27.2130"],
                          tmp_path / "out", cache=False, quiet=True)
     err = " ".join(e.message for e in res.report.errors)
     assert "cannot tell which platform version" in err and 'version = "8.3.24"' in err
 
 
 def test_version_option_from_project_file(tmp_path, sample):
-    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(True)))
+    _write(tmp_path, "books/shcntx_ru.hbk", _book(sample, sample.build_context(sample.OLD, True)))
     (tmp_path / "v8atlas.toml").write_text('[[help]]\nsource = "books/shcntx_ru.hbk"\nversion = "8.3.5"\n',
                                            encoding="utf-8")
     res = compile_bundle([tmp_path], tmp_path / "out", cache=False, quiet=True)
@@ -117,11 +115,32 @@ def test_coverage_per_configuration(tmp_path):
     from v8atlas.compiler.help import plugin
     project = discover([REPO / "examples" / "help"])
     ctx = LinkContext(project=project, report=CompileReport())
-    ctx.extra["config_platforms"] = {"БСП": "8.3.24", "Старая": "8.3.10", "Древняя": "8.2.19"}
+    ctx.extra["config_platforms"] = {"БСП": "8.3.23", "Старая": "8.3.10", "Древняя": "8.2.19"}
     ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
     help_link.link(ctx.parsed, ctx)
     cov = ctx.report.sections["help"]["configurations"]
-    assert cov["БСП"]["status"] == "loaded" and cov["БСП"]["served_by"] == "8.3.24.1691"
+    assert cov["БСП"]["status"] == "loaded" and cov["БСП"]["served_by"] == "8.3.23.1997"
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
     assert cov["Древняя"]["status"] == "missing"
-    assert ctx.report.sections["help"]["unused_versions"] == []
+    assert ctx.report.sections["help"]["unused_versions"] == ["8.3.27.2130"]
+
+
+def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample):
+    def query_book(files: dict[str, bytes]) -> bytes:
+        files = dict(files)
+        files.pop("__toc__", None)
+        book = "\ufeff{7,\"SyntaxHelperQueries\",{1,1,{\"#\",\"q\"}},0}".encode()
+        return write_container([("Book", book), ("FileStorage", sample._zip(files))], chain_page=512)
+
+    new_files = sample.build_query()
+    old_files = {k: v for k, v in new_files.items() if k != "StrFind"}
+    new_files["FUTURE"] = "\ufeff<html><body><H1>Функция БУДУЩЕЕ</H1><PRE>БУДУЩЕЕ(&lt;X&gt;)</PRE></body></html>".encode()
+    old = _write(tmp_path, "old/shquery_ru.hbk", query_book(old_files))
+    new = _write(tmp_path, "new/shquery_ru.hbk", query_book(new_files))
+    import subprocess
+    proc = subprocess.run([sys.executable, str(REPO / "tools" / "compare_help_books.py"), str(old), str(new), "--all"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 1
+    lines = proc.stdout.splitlines()
+    assert any(l.startswith("function\tБУДУЩЕЕ\t") and l.endswith("MISSING VERSION") for l in lines), lines
+    assert any(l.startswith("function\tСТРНАЙТИ\t") and l.endswith("8.3.20") for l in lines), lines

@@ -22,7 +22,7 @@ def _writer():
 
 def test_committed_sample_equals_writer_output(tmp_path):
     written = _writer().write_all(tmp_path)
-    assert len(written) == 3
+    assert len(written) == 4
     for p in written:
         committed = REPO / "examples" / "help" / p.relative_to(tmp_path)
         assert committed.read_bytes() == p.read_bytes(), f"{committed} is stale: re-run tools/make_sample_help.py"
@@ -32,11 +32,17 @@ def test_sample_compiles_with_version_filter_data(tmp_path):
     res = compile_bundle([REPO / "examples" / "help"], tmp_path, cache=False, quiet=True)
     cat = Catalog(Bundle.open(res.bundle_path))
     split = cat.card(cat.find_key("platform/Глобальный контекст.СтрРазделить"))
-    assert split["since"] == "8.3.6" and split["present_in"] == ["8.3.24.1691"]
+    assert split["since"] == "8.3.6" and split["present_in"] == ["8.3.23.1997", "8.3.27.2130"]
     assert split["older_platforms"]["alternatives"][0]["caveat"]
     xml = cat.card(cat.find_key("platform/ЗаписьXML.ОткрытьФайл"))
     assert sorted((v["since"] or "", v["until"] or "", len(v["params"])) for v in xml["variants"]) == \
-        [("", "8.3.24", 2), ("8.3.24", "", 3), ("8.3.24", "", 3)]
+        [("", "8.3.23", 2), ("8.3.23", "", 3), ("8.3.23", "", 3)]
     assert sorted(cat.keys[d] for d in cat.lookup("СтрНайти")) == [
         "platform/Глобальный контекст.СтрНайти", "query/Запрос.СТРНАЙТИ"]
-    assert not res.report.errors and not res.report.warnings
+    archive = cat.card(cat.find_key("platform/ЭлементФайлаАрхива"))
+    assert archive["since"] == "8.3.26" and archive["present_in"] == ["8.3.27.2130"]
+    zip_entry = cat.card(cat.find_key("platform/ЭлементZipФайла"))
+    assert [(d["deprecated_since"], d["replacement"], d["marked_since"]) for d in zip_entry["deprecated"]] == \
+        [("8.3.26", ["ЭлементФайлаАрхива"], "8.3.27")]
+    assert not res.report.errors
+    assert not [w for w in res.report.warnings if w.code.startswith("help")]

@@ -7,7 +7,6 @@ publish) and the checks read the published bundle through ``Catalog``, as the se
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -87,6 +86,9 @@ def test_every_platform_element_of_every_book(compiled, truth):
                     problems.append(f"{where}: replacement {dep[0]['replacement']!r} != {t.get('replacement')!r}")
             if "param_counts" in t:
                 variants = [v for v in card["variants"] if valid_at(v, version)]
+                newest = version == truth["cross_version"]["versions"][-1]
+                if newest and [len(v["params"]) for v in variants] != t["param_counts"]:
+                    problems.append(f"{where}: variants not in page order of the newest book")
                 if sorted(len(v["params"]) for v in variants) != sorted(t["param_counts"]):
                     problems.append(f"{where}: param counts {[len(v['params']) for v in variants]} != {t['param_counts']}")
                 else:
@@ -205,6 +207,23 @@ def test_report_section_and_info(compiled):
     section = result.report.sections["help"]
     assert section["platform_versions_loaded"] == ["8.3.5.1570", "8.3.23.1997", "8.3.27.2130"]
     assert {b["version_source"] for b in section["books"]} == {"path"}
-    info = cat.bundle.manifest["info"]["help"] if hasattr(cat.bundle, "manifest") else None
-    if info is not None:
-        assert info["query_versions"] == ["8.3.27.2130"]
+    info = cat.bundle.info["help"]
+    assert info["platform_versions"] == ["8.3.5.1570", "8.3.23.1997", "8.3.27.2130"]
+    assert info["query_versions"] == ["8.3.27.2130"]
+    assert sorted(b["elements"] for b in info["books"].values()) == [117, 1006, 1409, 1430]
+    assert cat.bundle.counts["help_query_elements"] == 117
+
+
+def test_query_tables_are_not_in_search_fields():
+    from v8atlas.compiler.help import link as help_link, plugin
+    from v8atlas.compiler.pipeline import LinkContext
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    project = discover([data_path("help", "8.3.27.2130", "shquery_ru.hbk")])
+    ctx = LinkContext(project=project, report=CompileReport())
+    ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
+    help_link.link(ctx.parsed, ctx)
+    case = next(d for d in ctx.docs if d.key == "query/Запрос.ВЫБОР")
+    text = " ".join(case.fields.values())
+    assert "Вычисляет одно из значений" in text and "Крупная" not in text
+    assert any("Крупная" in cell for row in case.card["tables"][0]["rows"] for cell in row)

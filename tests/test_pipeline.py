@@ -110,3 +110,38 @@ def test_inspect_and_verify_commands(tmp_path, notes_plugin):
     seg.write_bytes(seg.read_bytes()[:-1] + b"\x00")
     r = CliRunner().invoke(main, ["verify", str(out)])
     assert r.exit_code == 1 and "docs.cards.dat" in r.output
+
+
+def test_project_file_folder_whose_sources_live_elsewhere(tmp_path, notes_plugin):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "v8atlas.toml").write_text(
+        'name = "company"\n[[configuration]]\nsource = "../data/a.note"\nname = "A"\n', encoding="utf-8")
+    res = pipeline.compile_bundle([tmp_path / "proj"], tmp_path / "b", quiet=True)
+    assert res.bundle_path.name.startswith("company-")
+    assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")
+
+
+def test_unchanged_sources_skip_parse_and_build(tmp_path, notes_plugin):
+    src = tmp_path / "a.note"
+    src.write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    first = pipeline.compile_bundle([src], out, quiet=True)
+    PARSES.clear()
+    again = pipeline.compile_bundle([src], out, quiet=True)
+    assert again.reused and again.bundle_path == first.bundle_path and PARSES == []
+    src.write_text("Один\nДва\n", encoding="utf-8")
+    changed = pipeline.compile_bundle([src], out, quiet=True)
+    assert not changed.reused and changed.bundle_path != first.bundle_path
+    assert Catalog(Bundle.open(out)).lookup("Два")
+
+
+def test_no_cache_rebuilds_even_when_unchanged(tmp_path, notes_plugin):
+    src = tmp_path / "a.note"
+    src.write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src], out, quiet=True)
+    PARSES.clear()
+    res = pipeline.compile_bundle([src], out, quiet=True, cache=False)
+    assert PARSES and res.reused   # parsed again, found the identical bundle by content hash

@@ -4,8 +4,9 @@
     python3 tools/make_sample_help.py [OUT]        # default OUT = examples/help
 
 Writes ``OUT/8.3.5.1570/shcntx_ru.hbk`` (old ``div`` markup, no version marks),
-``OUT/8.3.24.1691/shcntx_ru.hbk`` (V8SH ``p`` markup with since/deprecation marks) and
-``OUT/8.3.24.1691/shquery_ru.hbk`` (query language). Real containers (32-bit, 512-byte page
+``OUT/8.3.23.1997/shcntx_ru.hbk`` and ``OUT/8.3.27.2130/shcntx_ru.hbk`` (V8SH ``p`` markup with
+since/deprecation marks; 8.3.27 adds ЭлементФайлаАрхива, since 8.3.26) and
+``OUT/8.3.27.2130/shquery_ru.hbk`` (query language, the pages the search keys name). Real containers (32-bit, 512-byte page
 chains), ZIP FileStorage/PackBlock, brace-format TOC and Book descriptor. Deterministic: the same
 script writes byte-identical files (a test compares them with the committed ones).
 Names are the platform's; every sentence is ours.
@@ -24,7 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 from v8atlas.compiler.help.brace import dumps          # noqa: E402
 from v8atlas.compiler.v8container import write_container  # noqa: E402
 
-OLD, NEW = "8.3.5.1570", "8.3.24.1691"
+OLD, MID, NEW = "8.3.5.1570", "8.3.23.1997", "8.3.27.2130"
+BOOKS = ((OLD, True), (MID, False), (NEW, False))   # (version, old markup)
 ALL = "Тонкий клиент, веб-клиент, сервер, толстый клиент, внешнее соединение"
 SRV = "Сервер, толстый клиент, внешнее соединение"
 ZIP_DATE = (2024, 1, 1, 0, 0, 0)
@@ -64,6 +66,7 @@ class T:                      # a type or enum with members
     enum: bool = False
     since: str | None = None
     avail: str = ALL
+    deprecated: tuple[str, str] | None = None     # (since, replacement type)
 
 
 S = "Строка"
@@ -154,6 +157,15 @@ TYPES: list[T] = [
           variants=[(None, [P("ИмяФайла", S, "Путь к файлу."), P("Кодировка", S, "Кодировка.", False)])]),
         M("Закрыть", "Close", "Завершает запись.", variants=[(None, [])], returns=S),
     ], since="8.3.6"),
+    T("ЭлементZipФайла", "ZipFileEntry", "Сведения об одном файле внутри ZIP-архива.", [
+        M("Имя", "Name", "Имя файла с расширением.", kind="property", type=S),
+        M("ПолноеИмя", "FullName", "Путь и имя файла внутри архива.", kind="property", type=S),
+    ], deprecated=("8.3.26", "ЭлементФайлаАрхива")),
+    T("ЭлементФайлаАрхива", "ArchiveFileEntry", "Сведения об одном файле внутри архива.", [
+        M("Имя", "Name", "Имя файла с расширением.", kind="property", type=S),
+        M("ПолноеИмя", "FullName", "Путь и имя файла внутри архива.", kind="property", type=S),
+        M("РазмерНесжатого", "UncompressedSize", "Размер файла до сжатия, в байтах.", kind="property", type=N),
+    ], since="8.3.26"),
     T("КодировкаТекста", "TextEncoding", "Способы кодирования текста.", [
         M("UTF8", "UTF8", "Кодировка UTF-8.", kind="value"),
         M("ANSI", "ANSI", "Кодировка ANSI.", kind="value"),
@@ -247,11 +259,20 @@ def _member_page(old: bool, owner: tuple[str, str], m: M, pages: dict[str, str])
     return pg.html(_bi(full, full_en))
 
 
-def _present(since: str | None, old: bool) -> bool:
-    return not (old and since and tuple(map(int, since.split("."))) > (8, 3, 5))
+def _ver(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))[:3]
 
 
-def build_context(old: bool) -> dict[str, bytes]:
+def _present(since: str | None, version: str) -> bool:
+    return not since or _ver(since) <= _ver(version)
+
+
+def _shown(deprecated: tuple[str, str] | None, version: str) -> tuple[str, str] | None:
+    """A deprecation mark appears in books of its version and later."""
+    return deprecated if deprecated and _ver(deprecated[0]) <= _ver(version) else None
+
+
+def build_context(version: str, old: bool) -> dict[str, bytes]:
     """FileStorage entries and the TOC text of one shcntx book."""
     files: dict[str, bytes] = {}
     toc: list[list] = []
@@ -267,24 +288,26 @@ def build_context(old: bool) -> dict[str, bytes]:
             sub = {"method": "methods", "property": "properties", "value": "properties", "ctor": "ctors"}[m.kind]
             stem = f"ctor{300 + j}" if m.kind == "ctor" else f"{(m.en or m.ru).strip('<>').replace(' ', '')}{200 + j}"
             pages[f"{t.ru}.{m.ru}"] = f"{base}/{sub}/{stem}.html"
-    pages["Глобальный контекст.СтрНайти"] = pages["Глобальный контекст.СтрНайти"]
+    for t in TYPES:
+        pages[t.ru] = f"objects/catalog2/{t.en}.html"
     # Global context
     g = Page(old)
     g.tag("V8SH_title", _bi("Глобальный контекст", "Global context"))
     g.chapter("Методы:", "<br>".join(f'<a href="Global context/methods/catalog1/{Path(pages["Глобальный контекст." + m.ru]).name}">'
-                                     f"{_bi(m.ru, m.en)}</a>" for m in GLOBAL if _present(m.since, old)))
+                                     f"{_bi(m.ru, m.en)}</a>" for m in GLOBAL if _present(m.since, version)))
     files["objects/Global context.html"] = g.html("Глобальный контекст")
     meth_children = []
     methods_group = next(ids)
     for m in GLOBAL:
-        if not _present(m.since, old):
+        if not _present(m.since, version):
             continue
         key = f"Глобальный контекст.{m.ru}"
-        deprecated = m.deprecated
+        deprecated = _shown(m.deprecated, version)
         if deprecated:
             m = M(**{**m.__dict__, "deprecated": (deprecated[0], deprecated[1])})
             pages_local = {f"Глобальный контекст.{deprecated[1]}": pages[f"Глобальный контекст.{deprecated[1]}"]}
         else:
+            m = M(**{**m.__dict__, "deprecated": None})
             pages_local = {}
         files[pages[key]] = _member_page(old, ("Глобальный контекст", "Global context"), m,
                                          pages_local if not old else {})
@@ -299,11 +322,12 @@ def build_context(old: bool) -> dict[str, bytes]:
     files["objects/catalog2.html"] = Page(old).html("Общие объекты")
     cat_children = []
     for t in TYPES:
-        if not _present(t.since, old):
+        if not _present(t.since, version):
             continue
         tp = Page(old)
         tp.tag("V8SH_title", _bi(t.ru, t.en))
-        _versions(tp, t.since, None, None)
+        dep = _shown(t.deprecated, version)
+        _versions(tp, t.since, dep, pages.get(dep[1]) if dep else None)
         groups: dict[str, list[M]] = {}
         for m in t.members:
             groups.setdefault({"method": "Методы:", "property": "Свойства:", "ctor": "Конструкторы:",
@@ -314,6 +338,9 @@ def build_context(old: bool) -> dict[str, bytes]:
                 f'{_bi(m.ru, m.en if m.kind != "ctor" else None)}</a>' for m in ms))
         tp.chapter("Описание:", f"<p>{escape(t.text)}</p>")
         tp.chapter("Доступность: " if not old else "Доступность:", f"<p>{t.avail}.</p>")
+        if dep and not old:
+            tp.chapter("Использование в версии:", f'<p class="V8SH_versionInfo">Не рекомендуется использовать, '
+                                                  f'начиная с версии {dep[0]}.</p>')
         files[f"objects/catalog2/{t.en}.html"] = tp.html(_bi(t.ru, t.en))
         tid = next(ids)
         cat_children.append(tid)
@@ -333,34 +360,101 @@ def build_context(old: bool) -> dict[str, bytes]:
     return files
 
 
-QUERY_PAGES = [
-    ("SUBSTRING", "Функция ПОДСТРОКА", "ПОДСТРОКА(&lt;Строка&gt;, &lt;Начало&gt;, &lt;Длина&gt;)",
-     "Вырезает часть строки заданной длины.", ["Строка – исходная строка.", "Начало – номер первого символа.",
-                                                "Длина – сколько символов взять."]),
-    ("StrFind", "Функция СтрНайти(StrFind)", "СТРНАЙТИ(&lt;Строка&gt;, &lt;Подстрока&gt;)",
-     "Позиция подстроки в строке; 0, если ее нет.", ["Строка – где искать.", "Подстрока – что искать."]),
-    ("ISNULL", "Функция ЕСТЬNULL", "ЕСТЬNULL(&lt;Выражение&gt;, &lt;Замена&gt;)",
-     "Подставляет замену вместо NULL.", ["Выражение – проверяемое значение.", "Замена – что вернуть вместо NULL."]),
-    ("SELECT", "Ключевое слово ВЫБРАТЬ", "ВЫБРАТЬ &lt;Поля&gt;", "Открывает описание выборки. Англоязычное написание: <STRONG>SELECT</STRONG>.", []),
-    ("temp_tables", "Временные таблицы", None, "Временная таблица живет в менеджере временных таблиц до его закрытия.", []),
+# (page id, H1 title, parameters "Имя:текст" or None for non-functions, one sentence of ours)
+F, AG, K, O = "Функция", "Агрегатная функция", "Ключевое слово", "Оператор"
+QUERY_PAGES: list[tuple[str, str, list[str] | None, str]] = [
+    ("SUBSTRING", f"{F} ПОДСТРОКА", ["Строка:исходная строка", "Начало:номер первого символа", "Длина:сколько символов взять"],
+     "Вырезает часть строки заданной длины."),
+    ("YEAR", f"{F} ГОД", ["Дата:значение даты"], "Номер года даты."),
+    ("MONTH", f"{F} МЕСЯЦ", ["Дата:значение даты"], "Номер месяца даты, от 1 до 12."),
+    ("DAY", f"{F} ДЕНЬ", ["Дата:значение даты"], "Число месяца даты."),
+    ("WEEKDAY", f"{F} ДЕНЬНЕДЕЛИ", ["Дата:значение даты"], "Номер дня недели, понедельник — 1."),
+    ("BEGINOFPERIOD", f"{F} НАЧАЛОПЕРИОДА", ["Дата:исходная дата", "Период:СЕКУНДА, МИНУТА, ЧАС, ДЕНЬ, НЕДЕЛЯ, МЕСЯЦ, КВАРТАЛ, ГОД, ДЕКАДА или ПОЛУГОДИЕ"],
+     "Первое мгновение периода, в который попадает дата."),
+    ("ENDOFPERIOD", f"{F} КОНЕЦПЕРИОДА", ["Дата:исходная дата", "Период:вид периода"], "Последнее мгновение периода, в который попадает дата."),
+    ("DATEADD", f"{F} ДОБАВИТЬКДАТЕ", ["Дата:исходная дата", "Период:единица сдвига", "Количество:на сколько единиц сдвинуть"],
+     "Сдвигает дату на заданное число единиц периода."),
+    ("DATEDIFF", f"{F} РАЗНОСТЬДАТ", ["Дата1:начальная дата", "Дата2:конечная дата", "Период:в каких единицах считать"],
+     "Разница между двумя датами в заданных единицах."),
+    ("PRESENTATION", f"{F} ПРЕДСТАВЛЕНИЕ", ["Выражение:любое значение"], "Строковое представление значения."),
+    ("VALUETYPE", f"{F} ТИПЗНАЧЕНИЯ", ["Выражение:любое значение"], "Тип значения выражения."),
+    ("VALUE", f"{F} ЗНАЧЕНИЕ", ["Имя:предопределенное значение"], "Предопределенное значение прямо в тексте запроса."),
+    ("CAST", f"{F} ВЫРАЗИТЬ", ["Выражение:приводимое значение", "Тип:тип результата"], "Приводит значение к указанному типу."),
+    ("ISNULL", f"{F} ЕСТЬNULL", ["Выражение:проверяемое значение", "Замена:что вернуть вместо NULL"], "Подставляет замену вместо NULL."),
+    ("RECORDAUTONUMBER", f"{F} АВТОНОМЕРЗАПИСИ", [], "Порядковый номер записи во временной таблице."),
+    ("StringLength", f"{F} ДлинаСтроки(StringLength)", ["Строка:исходная строка"], "Число символов строки."),
+    ("TrimAll", f"{F} СокрЛП(TrimAll)", ["Строка:исходная строка"], "Убирает пробелы по краям."),
+    ("StrFind", f"{F} СтрНайти(StrFind)", ["Строка:где искать", "Подстрока:что искать"], "Позиция подстроки в строке; 0, если ее нет."),
+    ("StrReplace", f"{F} СтрЗаменить(StrReplace)", ["Строка:исходная строка", "Что:заменяемая подстрока", "НаЧто:новая подстрока"],
+     "Заменяет все вхождения подстроки."),
+    ("Upper", f"{F} ВРег(Upper)", ["Строка:исходная строка"], "Переводит строку в верхний регистр."),
+    ("Lower", f"{F} НРег(Lower)", ["Строка:исходная строка"], "Переводит строку в нижний регистр."),
+    ("Round", f"{F} Окр(Round)", ["Число:исходное число", "Разрядность:знаков после запятой"], "Округляет число."),
+    ("Int", f"{F} Цел(Int)", ["Число:исходное число"], "Отбрасывает дробную часть."),
+    ("SUM", f"{AG} СУММА", ["Выражение:суммируемое значение"], "Сумма по группе; NULL не учитывается."),
+    ("COUNT", f"{AG} КОЛИЧЕСТВО", ["Выражение:что считать, * или РАЗЛИЧНЫЕ поле"], "Число записей группы."),
+    ("MAX", f"{AG} МАКСИМУМ", ["Выражение:сравниваемое значение"], "Наибольшее значение в группе."),
+    ("MIN", f"{AG} МИНИМУМ", ["Выражение:сравниваемое значение"], "Наименьшее значение в группе."),
+    ("AVG", f"{AG} СРЕДНЕЕ", ["Выражение:числовое значение"], "Среднее значение по группе."),
+    ("SELECT", f"{K} ВЫБРАТЬ", None, "Открывает описание выборки. Англоязычное написание: <STRONG>SELECT</STRONG>."),
+    ("ALLOWED", f"{K} РАЗРЕШЕННЫЕ", None, "Отбрасывает записи, недоступные пользователю. Англоязычное написание: <STRONG>ALLOWED</STRONG>."),
+    ("DISTINCT", f"{K} РАЗЛИЧНЫЕ", None, "Убирает повторяющиеся строки. Англоязычное написание: <STRONG>DISTINCT</STRONG>."),
+    ("TOP", f"{K} ПЕРВЫЕ", None, "Ограничивает число строк результата. Англоязычное написание: <STRONG>TOP</STRONG>."),
+    ("WHERE", f"{K} ГДЕ", None, "Условие отбора записей. Англоязычное написание: <STRONG>WHERE</STRONG>."),
+    ("GROUPBY", f"{K} СГРУППИРОВАТЬ ПО", None, "Сворачивает записи с одинаковыми полями. Англоязычное написание: <STRONG>GROUP BY</STRONG>."),
+    ("HAVING", f"{K} ИМЕЮЩИЕ", None, "Условие на результаты агрегатов. Англоязычное написание: <STRONG>HAVING</STRONG>."),
+    ("ORDERBY", f"{K} УПОРЯДОЧИТЬ ПО", None, "Порядок строк результата. Англоязычное написание: <STRONG>ORDER BY</STRONG>."),
+    ("DESC", f"{K} УБЫВ", None, "Сортировка по убыванию. Англоязычное написание: <STRONG>DESC</STRONG>."),
+    ("UNION", f"{K} ОБЪЕДИНИТЬ", None, "Склеивает результаты запросов без повторов. Англоязычное написание: <STRONG>UNION</STRONG>."),
+    ("UNIONALL", f"{K} ОБЪЕДИНИТЬ ВСЕ", None, "Склеивает результаты запросов целиком. Англоязычное написание: <STRONG>UNION ALL</STRONG>."),
+    ("LEFTJOIN", f"{K} ЛЕВОЕ СОЕДИНЕНИЕ", None, "Все записи левой таблицы и найденные пары. Англоязычное написание: <STRONG>LEFT JOIN</STRONG>."),
+    ("INNERJOIN", f"{K} ВНУТРЕННЕЕ СОЕДИНЕНИЕ", None, "Только записи, у которых нашлась пара. Англоязычное написание: <STRONG>INNER JOIN</STRONG>."),
+    ("FULLJOIN", f"{K} ПОЛНОЕ СОЕДИНЕНИЕ", None, "Записи обеих таблиц, с парами и без. Англоязычное написание: <STRONG>FULL JOIN</STRONG>."),
+    ("INTO", f"{K} ПОМЕСТИТЬ", None, "Сохраняет результат во временную таблицу. Англоязычное написание: <STRONG>INTO</STRONG>."),
+    ("TOTALS", f"{K} ИТОГИ", None, "Добавляет строки итогов. Англоязычное написание: <STRONG>TOTALS</STRONG>."),
+    ("PERIODS", f"{K} ПЕРИОДАМИ", None, "Дополняет итоги пропущенными периодами. Англоязычное написание: <STRONG>PERIODS</STRONG>."),
+    ("FORUPDATE", f"{K} ДЛЯ ИЗМЕНЕНИЯ", None, "Блокирует прочитанные данные до конца транзакции. Англоязычное написание: <STRONG>FOR UPDATE</STRONG>."),
+    ("INDEXBY", f"{K} ИНДЕКСИРОВАТЬ ПО", None, "Индекс временной таблицы. Англоязычное написание: <STRONG>INDEX BY</STRONG>."),
+    ("EMPTYTABLE", f"{K} ПУСТАЯТАБЛИЦА", None, "Пустая вложенная таблица. Англоязычное написание: <STRONG>EMPTYTABLE</STRONG>."),
+    ("CASE", f"{O} ВЫБОР", None, "Выбирает значение по первому истинному условию."),
+    ("ISNULLOPERATOR", f"{O} ЕСТЬ NULL", None, "Проверяет значение на NULL."),
+    ("REFS", f"{O} ССЫЛКА", None, "Проверяет, что значение — ссылка на объект указанной таблицы."),
+    ("INHIERARCHY", f"{O} В ИЕРАРХИИ", None, "Проверяет вхождение в группу с учетом подчиненных."),
+    ("IN", f"{O} В", None, "Проверяет вхождение в список или в результат подзапроса."),
+    ("LIKE", f"{O} ПОДОБНО", None, "Сравнение строки с шаблоном."),
+    ("BETWEEN", f"{O} МЕЖДУ", None, "Проверяет попадание в диапазон, границы включаются."),
+    ("temp_tables", "Временные таблицы", None, "Временная таблица живет в менеджере временных таблиц до его закрытия."),
+    ("virtual_tables.html", "Виртуальные таблицы регистров", None, "Регистры дают готовые выборки: остатки, обороты, срезы."),
+    ("vt_params", "Параметры виртуальных таблиц", None, "Параметры задаются в скобках после имени таблицы; условие в них сужает выборку заранее."),
+    ("joins.html", "Соединения таблиц", None, "Вид соединения решает, что делать с записями без пары."),
+    ("batch_queries", "Пакетные запросы", None, "Запросы пакета разделяются точкой с запятой."),
+    ("query_parameters", "Параметры запроса", None, "Параметр пишется через амперсанд и задается методом УстановитьПараметр."),
+    ("nestedtables_fetch.html", "Выборка вложенных таблиц", None, "Табличную часть можно выбрать как вложенную таблицу."),
 ]
+_TEMP_TABLE = ("<TABLE class=SimplyTable border=1><TBODY><TR><TD><P>Действие</P></TD><TD><P>Конструкция</P></TD></TR>"
+               "<TR><TD><P>Создать</P></TD><TD><P>ПОМЕСТИТЬ Имя</P></TD></TR>"
+               "<TR><TD><P>Удалить</P></TD><TD><P>УНИЧТОЖИТЬ Имя</P></TD></TR></TBODY></TABLE>")
 
 
 def build_query() -> dict[str, bytes]:
     files: dict[str, bytes] = {}
     toc: list[list] = []
-    for i, (page, title, sig, text, params) in enumerate(QUERY_PAGES, start=2):
-        body = f"<H1>{title}</H1>" + (f"<PRE>{sig}</PRE>" if sig else "") + f"<P>{text}</P>"
+    for i, (page, title, params, text) in enumerate(QUERY_PAGES, start=2):
+        body = f"<H1>{title}</H1>"
+        if params is not None:
+            call = title.split(" ", 1)[1] if title.startswith(F + " ") else title.split(" ", 2)[2]
+            call = call.split("(")[0].upper()
+            body += "<PRE>" + escape(f"{call}(" + ", ".join(f"<{p.split(':')[0]}>" for p in params) + ")") + "</PRE>"
+        body += f"<P>{text}</P>"
         if params:
-            body += "<P><STRONG>Параметры:</STRONG></P>" + "".join(f"<P>&lt;{escape(p.split(' – ')[0])}&gt; – "
-                                                                   f"{escape(p.split(' – ')[1])}</P>" for p in params)
+            body += "<P><STRONG>Параметры:</STRONG></P>" + "".join(
+                f"<P>&lt;{escape(p.split(':')[0])}&gt; – {escape(p.split(':', 1)[1])}.</P>" for p in params)
         if page == "temp_tables":
-            body += ("<TABLE class=SimplyTable border=1><TBODY><TR><TD><P>Действие</P></TD><TD><P>Конструкция</P></TD></TR>"
-                     "<TR><TD><P>Создать</P></TD><TD><P>ПОМЕСТИТЬ Имя</P></TD></TR>"
-                     "<TR><TD><P>Удалить</P></TD><TD><P>УНИЧТОЖИТЬ Имя</P></TD></TR></TBODY></TABLE>")
+            body += _TEMP_TABLE
         files[page] = ("\ufeff<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=utf-8\">"
                        f"</head><body>{body}</body></html>").encode("utf-8")
-        toc.append([i, 1, 0, [0, 0, [1, 1, ["#", title.split(" ", 1)[-1] if i < 6 else title]], "/" + page]])
+        label = title.split(" ", 1)[1] if title.startswith((F + " ", K + " ", O + " ")) else title
+        toc.append([i, 1, 0, [0, 0, [1, 1, ["#", label]], "/" + page]])
     toc.insert(0, [1, 0, len(toc), *range(2, 2 + len(toc)), [0, 0, [1, 1, ["#", "Язык запросов"]], ""]])
     files["__toc__"] = ("\ufeff" + dumps([len(toc), *toc])).encode("utf-8")
     return files
@@ -387,10 +481,10 @@ def make_book(files: dict[str, bytes], book_name: str, short: str) -> bytes:
 
 def write_all(out: Path) -> list[Path]:
     written = []
-    for version, old in ((OLD, True), (NEW, False)):
+    for version, old in BOOKS:
         p = out / version / "shcntx_ru.hbk"
         p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(make_book(build_context(old), "SyntaxHelperContext", "Shcntx"))
+        p.write_bytes(make_book(build_context(version, old), "SyntaxHelperContext", "Shcntx"))
         written.append(p)
     p = out / NEW / "shquery_ru.hbk"
     p.write_bytes(make_book(build_query(), "SyntaxHelperQueries", "Shquery"))

@@ -15,9 +15,12 @@ QUERY_PREFIX = "Запрос"
 QUERY_PREFIX_EN = "Query"
 
 
-def platform_key(name: str, kind: str = "", *, shared: bool = False) -> str:
+def platform_key(name: str, kind: str = "", *, shared: bool = False, duplicate: int = 0) -> str:
     """``platform/Массив.Найти``; a name two kinds share (property and method ИнтернетПрокси.Пароль)
-    gets ``#kind`` on both keys so that each stays addressable."""
+    gets ``#kind`` on both keys so that each stays addressable; a repeated name of one kind gets
+    ``#kind2``, ``#kind3`` on its repeats."""
+    if duplicate:
+        return f"platform/{name}#{kind}{duplicate + 1}"
     return f"platform/{name}#{kind}" if shared else f"platform/{name}"
 
 
@@ -43,10 +46,16 @@ def _variants(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]
                                            returns_description=r.rec.returns_description)
                 keys.append(k)
         per_book_keys.append(keys)
+    def order(k: tuple) -> tuple[int, int]:
+        # Variants of the newest book first, in its page order; older-only variants after.
+        last = max(i for i, keys in enumerate(per_book_keys) if k in keys)
+        return -last, per_book_keys[last].index(k)
+
     out = []
-    for k, idx in sorted(seen.items(), key=lambda kv: kv[1]):
+    for k in sorted(seen, key=order):
+        idx = seen[k]
         present = [k in keys for keys in per_book_keys]
-        spans = presence_runs(present, book_versions)
+        spans = presence_runs(present, book_versions, m.span)
         for b in spans:
             out.append({**protos[idx], **b.as_dict()})
     return out
@@ -55,7 +64,7 @@ def _variants(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]
 def _availability(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]]:
     vals = [(tuple(r.rec.availability), r.rec.availability_note) if r is not None and r.rec else None
             for r in m.per_book]
-    return [{"value": list(v[0]), "note": v[1], **b.as_dict()} for v, b in runs(vals, book_versions)
+    return [{"value": list(v[0]), "note": v[1], **b.as_dict()} for v, b in runs(vals, book_versions, m.span)
             if v[0] or v[1]]
 
 
@@ -63,7 +72,7 @@ def _deprecation(m: MergedElement, book_versions: list[str]) -> list[dict[str, A
     vals = [(r.rec.deprecated_since, tuple(r.replacement)) if r is not None and r.rec and r.rec.deprecated
             else None for r in m.per_book]
     out = []
-    for v, b in runs(vals, book_versions):
+    for v, b in runs(vals, book_versions, m.span):
         out.append({"deprecated_since": v[0], "replacement": list(v[1]),
                     "replacement_keys": [platform_key(x) for x in v[1]],
                     "marked_since": b.since, "until": b.until})
@@ -83,7 +92,7 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "since_compat": next((x.rec.since_compat for x in m.per_book if x and x.rec and x.rec.since_compat), None),
         "until": m.until, "present_in": present_in, "books": book_versions,
         "description": rec.description, "generic": r.generic,
-        "variants": _variants(m, book_versions) if m.kind not in ("type", "enum", "global_context", "enum_value") or rec.variants else [],
+        "variants": _variants(m, book_versions),
         "availability": _availability(m, book_versions),
         "deprecated": _deprecation(m, book_versions),
         "changed_in": sorted({c for x in m.per_book if x and x.rec for c in x.rec.changed_in}, key=V.key),
@@ -128,7 +137,7 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "description": "\n".join(x for x in [rec.description, *(v["description"] for v in card["variants"])] if x),
         "params": " ".join(param_names),
     }
-    return Doc(domain=PLATFORM, key=platform_key(m.name, m.kind, shared=shared_name), kind=m.kind, title=m.name,
+    return Doc(domain=PLATFORM, key=platform_key(m.name, m.kind, shared=shared_name, duplicate=m.duplicate), kind=m.kind, title=m.name,
                card=card, names=names, fields=fields, since=V.short(m.since) if m.since else None,
                until=m.until)
 

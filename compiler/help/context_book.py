@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .hbk import Book, normalize_path
-from .pages import PageRecord, Variant, parse_page, split_bilingual
+from .pages import PageRecord, parse_page, split_bilingual
 
 GLOBAL_RU = "Глобальный контекст"
 GLOBAL_EN = "Global context"
 
 ELEMENT_KINDS = ("global_context", "global_method", "global_property", "global_event", "type",
-                 "enum", "method", "property", "event", "constructor", "enum_value")
+                 "enum", "method", "property", "event", "constructor", "enum_value", "language")
 
 
 @dataclass
@@ -67,8 +67,13 @@ def _resolve_href(href: str, page: str) -> str | None:
     return normalize_path(posixpath.normpath(posixpath.join(base, h.replace("\\", "/"))))
 
 
-def read_context_book(book: Book, warn: Warn) -> tuple[list[ElementRecord], dict[str, int]]:
-    """All elements of a shcntx-style book, plus counts (pages, catalogs, skipped…)."""
+def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
+                      ) -> tuple[list[ElementRecord], dict[str, int]]:
+    """All elements of a shcntx-style book, plus counts (pages, catalogs, skipped…).
+
+    ``warn(page, message)`` gets page problems; ``unknown(page, what)`` gets chapters the
+    parser does not know (kept as notes), defaulting to ``warn``.
+    """
     counts = {"pages": 0, "catalogs": 0, "broken_pages": 0, "pages_outside_toc": 0}
     visited: set[str] = set()
     items: list[tuple[int | None, str]] = []
@@ -101,6 +106,8 @@ def read_context_book(book: Book, warn: Warn) -> tuple[list[ElementRecord], dict
         rec, page_warnings = parse_page(text, path)
         for w in page_warnings:
             warn(path, w)
+        for chapter in rec.unknown_chapters:
+            (unknown or warn)(path, f"chapter {chapter!r}")
         if not rec.title and not rec.page_title:
             counts["broken_pages"] += 1
             continue
@@ -139,8 +146,22 @@ def read_context_book(book: Book, warn: Warn) -> tuple[list[ElementRecord], dict
     return elements, counts
 
 
+def _fill_missing_titles(rec: PageRecord) -> None:
+    """A member page without V8SH_title/heading: owner and member from the page title."""
+    if rec.title or not rec.page_title or _kind_from_path(rec.path) is None:
+        return
+    ru, en = split_bilingual(rec.page_title)
+    if "." not in ru:
+        return
+    owner_ru, member_ru = ru.split(".", 1)
+    owner_en, member_en = en.split(".", 1) if en and "." in en else (None, None)
+    rec.title = f"{owner_ru} ({owner_en})" if owner_en else owner_ru
+    rec.heading = rec.heading or (f"{member_ru} ({member_en})" if member_en else member_ru)
+
+
 def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str]) -> ElementRecord | None:
     node = book.toc.get(node_id) if node_id is not None else None
+    _fill_missing_titles(rec)
     title_ru, title_en = split_bilingual(rec.title) if rec.title else (None, None)
     if node is not None and title_en is None and not rec.heading:
         title_en = node.titles.get("en")
@@ -149,7 +170,15 @@ def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str])
         page_ru, page_en = split_bilingual(rec.page_title)
         if path == "objects/Global context.html" or page_ru == GLOBAL_RU:
             return ElementRecord(GLOBAL_RU, "global_context", path, node_id, page_en or GLOBAL_EN, rec=rec)
-        return None                                    # a catalog/section page
+        if not rec.chapters:
+            return None                                # a catalog/section page
+        if path.startswith("objects/") and _kind_from_path(path) is None:
+            # A shcntx type/enum page that lacks V8SH_title: the page title names it.
+            kind = "enum" if rec.enum_values or page_ru in enums else "type"
+            return ElementRecord(page_ru, kind, path, node_id, page_en, rec=rec, generic="<" in page_ru)
+        # Title and chapters but no V8SH_title outside objects/: a language-book page
+        # (shlang: primitive types, statements, operators, directives).
+        return ElementRecord(page_ru, "language", path, node_id, page_en, rec=rec)
     if not rec.heading:
         if title_ru == GLOBAL_RU or path == "objects/Global context.html":
             return ElementRecord(GLOBAL_RU, "global_context", path, node_id, title_en or GLOBAL_EN, rec=rec)
@@ -185,7 +214,3 @@ def _classify(book: Book, node_id: int | None, rec: PageRecord, enums: set[str])
     return ElementRecord(name, kind, path, node_id, name_en, owner_ru, owner_en, member_ru,
                          member_en if kind != "constructor" else None, rec=rec,
                          generic=member_ru.startswith("<"))
-
-
-def variant_param_counts(variants: list[Variant]) -> list[int]:
-    return [len(v.params) for v in variants]

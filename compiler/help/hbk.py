@@ -19,8 +19,8 @@ from .brace import BraceError, parse_bytes
 
 __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 
-_ELEMENTS = ("Book", "FileStorage", "PackBlock")
-
+MAX_PAGE_BYTES = 32 << 20        # the largest real pages are a few hundred KB
+MAX_TOC_BYTES = 256 << 20
 
 class HelpBookError(Exception):
     """The help book cannot be used at all; the message names the book and the element."""
@@ -54,7 +54,11 @@ class Book:
         return path in self.entries
 
     def page_bytes(self, path: str) -> bytes:
-        return self.storage.read(self.entries[path])
+        info = self.entries[path]
+        if info.file_size > MAX_PAGE_BYTES:    # a lying ZIP header must not make us allocate it
+            raise HelpBookError(f"{self.path}: FileStorage/{path}: declared size {info.file_size} "
+                                f"exceeds {MAX_PAGE_BYTES} bytes; page skipped")
+        return self.storage.read(info)
 
     def page_text(self, path: str) -> tuple[str, str | None]:
         """(text, problem): UTF-8 with BOM expected; invalid UTF-8 is decoded as cp1251 and reported."""
@@ -204,7 +208,14 @@ def open_book(path: str | Path, *, label: str | None = None) -> Book:
             if not infos:
                 raise HelpBookError(f"{name}: PackBlock: ZIP archive has no entries")
             entry = next((i for i in infos if i.filename == "0"), infos[0])
-            toc, order = _parse_toc(pz.read(entry), name)
+            if entry.file_size > MAX_TOC_BYTES:
+                raise HelpBookError(f"{name}: PackBlock: table of contents declares {entry.file_size} "
+                                    f"bytes (limit {MAX_TOC_BYTES})")
+            try:
+                toc_bytes = pz.read(entry)
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError) as e:
+                raise HelpBookError(f"{name}: PackBlock: cannot unpack the table of contents ({e})") from None
+            toc, order = _parse_toc(toc_bytes, name)
         except ContainerError as e:
             raise HelpBookError(str(e)) from None
     if not book_name:

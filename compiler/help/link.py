@@ -28,7 +28,7 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     # Platform books: several books of one version (shcntx + shlang) pool their elements.
     by_version: dict[str, list] = defaultdict(list)
     for _, p in parsed:
-        if p.domain == "platform":
+        if p.domain == "platform" and p.elements:
             by_version[p.version].extend(p.elements)
     platform_versions: list[str] = []
     if by_version:

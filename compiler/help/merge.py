@@ -25,10 +25,21 @@ class Bounds:
         return {"since": self.since, "until": self.until}
 
 
-def runs(values: Sequence[Hashable | None], book_versions: list[str]) -> list[tuple[Any, Bounds]]:
-    """Consecutive equal non-None values → (value, bounds) in book versions (short form)."""
+def runs(values: Sequence[Hashable | None], book_versions: list[str],
+         span: tuple[int, int] | None = None) -> list[tuple[Any, Bounds]]:
+    """Consecutive equal non-None values → (value, bounds) in book versions (short form).
+
+    Bounds are relative to the element (``span`` = indices of its first and last book; by default
+    those of ``values``): a run that starts in the element's first book has no ``since`` (it came
+    with the element, whose own ``since`` applies) and a run that lasts to the element's last
+    book has no ``until``.
+    """
     out: list[tuple[Any, Bounds]] = []
     n = len(values)
+    present = [i for i, v in enumerate(values) if v is not None]
+    if not present:
+        return out
+    lo, hi = span or (present[0], present[-1])
     i = 0
     while i < n:
         if values[i] is None:
@@ -37,14 +48,15 @@ def runs(values: Sequence[Hashable | None], book_versions: list[str]) -> list[tu
         j = i
         while j + 1 < n and values[j + 1] == values[i]:
             j += 1
-        out.append((values[i], Bounds(None if i == 0 else V.short(book_versions[i]),
-                                      V.short(book_versions[j + 1]) if j + 1 < n else None)))
+        out.append((values[i], Bounds(None if i == lo else V.short(book_versions[i]),
+                                      V.short(book_versions[j + 1]) if j < hi else None)))
         i = j + 1
     return out
 
 
-def presence_runs(present: Sequence[bool], book_versions: list[str]) -> list[Bounds]:
-    return [b for _, b in runs([True if p else None for p in present], book_versions)]
+def presence_runs(present: Sequence[bool], book_versions: list[str],
+                  span: tuple[int, int] | None = None) -> list[Bounds]:
+    return [b for _, b in runs([True if p else None for p in present], book_versions, span)]
 
 
 @dataclass
@@ -55,11 +67,18 @@ class MergedElement:
     since: str | None = None
     since_source: str | None = None                  # "mark" | "books" | None
     until: str | None = None
+    duplicate: int = 0                               # n-th repeat of a full name within one version
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def newest(self) -> ElementRecord:
         return next(r for r in reversed(self.per_book) if r is not None)
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """Indices of the first and last book that document the element."""
+        idx = [i for i, r in enumerate(self.per_book) if r is not None]
+        return idx[0], idx[-1]
 
     def present_in(self, book_versions: list[str]) -> list[str]:
         return [v for v, r in zip(book_versions, self.per_book) if r is not None]
@@ -86,10 +105,19 @@ def merge_books(books: list[tuple[str, list[ElementRecord]]],
                 m = merged.setdefault(key, MergedElement(el.name, el.kind, [None] * len(books)))
                 if key not in order:
                     order.append(key)
-            if m.per_book[i] is not None:
-                warn(version, f"element {el.name!r} appears twice in the {version} books "
-                              f"({m.per_book[i].page}, {el.page}); kept the first")
-                continue
+            dup = 0
+            while m.per_book[i] is not None:
+                # The same full name twice in one version (two sections documenting a type
+                # of the same name): keep both, the n-th occurrence merges with the n-th of
+                # the other versions.
+                dup += 1
+                key = f"{el.name}\0{el.kind}\0{dup}"
+                m = merged.setdefault(key, MergedElement(el.name, el.kind, [None] * len(books), duplicate=dup))
+                if key not in order:
+                    order.append(key)
+            if dup:
+                warn(version, f"element {el.name!r} ({el.kind}) appears {dup + 1} times in the {version} "
+                              f"books; {el.page} is kept as occurrence #{dup + 1}")
             m.per_book[i] = el
     for m in (merged[k] for k in order):
         _bounds(m, book_versions)

@@ -105,6 +105,7 @@ class PageRecord:
     deprecated_since: str | None = None
     replacement_links: list[tuple[str, str]] = field(default_factory=list)   # (title, href)
     changed_in: list[str] = field(default_factory=list)
+    unknown_chapters: list[str] = field(default_factory=list)
 
 
 _FLAGS = re.I | re.S
@@ -320,7 +321,7 @@ def parse_page(page: str, path: str) -> tuple[PageRecord, list[str]]:
         role = _ROLES.get(key.strip().lower())
         rec.chapters.append(key.strip())
         if role is None:
-            warnings.append(f"unknown chapter {title!r}; kept as a note")
+            rec.unknown_chapters.append(key.strip())      # reported as unknown, kept as a note
             rec.notes.append(html_to_text(body))
             continue
         if role == "variant":
@@ -348,10 +349,10 @@ def parse_page(page: str, path: str) -> tuple[PageRecord, list[str]]:
                 rec.prop_type = types
             rec.description = text if types else html_to_text(body)
         elif role == "usage":
-            u = html_to_text(body).strip().rstrip(".").lower()
+            text = html_to_text(body).strip()
             rec.usage = {"только чтение": "read_only", "чтение и запись": "read_write",
                          "read only": "read_only", "read and write": "read_write",
-                         "read-only": "read_only"}.get(u, u or None)
+                         "read-only": "read_only"}.get(text.rstrip(".").lower(), text or None)
         elif role == "availability":
             pm = _FIRST_P.search(body)
             first = html_to_text(pm.group(1) if pm else _BR.split(body)[0]).strip().rstrip(".")

@@ -48,10 +48,7 @@ def detect(path: Path) -> str | None:
 
 def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
     name = source.name
-    try:
-        book = open_book(source.path, label=name)
-    except HelpBookError as e:
-        raise HelpBookError(str(e)) from None
+    book = open_book(source.path, label=name)      # HelpBookError names the book and element
     n_warn = 0
 
     def warn(page: str, message: str) -> None:
@@ -68,7 +65,8 @@ def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
         parsed = ParsedHelpBook(name, book.name, "query", "", "", "query", queries=queries, counts=counts)
         marks: list[str] = []
     else:
-        elements, counts = read_context_book(book, warn)
+        elements, counts = read_context_book(
+            book, warn, lambda page, what: report.note_unknown(name, what, page))
         old = sum(1 for e in elements if e.rec and e.rec.markup == "old")
         markup = "old" if old > len(elements) / 2 else "new"
         parsed = ParsedHelpBook(name, book.name, "platform", "", "", markup, elements=elements,
@@ -76,8 +74,15 @@ def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
         marks = [v for e in elements if e.rec for v in
                  (e.rec.since, e.rec.deprecated_since, *e.rec.changed_in) if v]
     if not parsed.elements and not parsed.queries:
-        raise HelpBookError(f"{name}: no elements could be read from this help book "
-                            f"({counts.get('pages', 0)} page(s) read)")
+        if source.format != "hbk":        # shcntx/shlang/shquery: a syntax-helper book must yield elements
+            raise HelpBookError(f"{name}: no elements could be read from this help book "
+                                f"({counts.get('pages', 0)} page(s) read)")
+        # Other books of the platform folder (UI help, dcsui …) are not syntax-helper books.
+        report.warn(name, f"book {book.name or '?'} has no syntax-helper pages "
+                          f"({counts.get('pages', 0)} page(s) read); skipped", code="help-book")
+        parsed.version, parsed.version_source = source.options.get("version") or "", "none"
+        parsed.counts["elements"] = 0
+        return parsed
 
     opt = source.options.get("version")
     if opt:

@@ -204,8 +204,13 @@ def _element_name(hdr: bytes) -> str:
 
 
 def inflate_if_deflated(blob: bytes, *, max_size: int = 1 << 31) -> tuple[bytes, bool]:
-    """(data, was_deflated): raw DEFLATE is accepted only if the stream ends exactly (§1.7)."""
-    if not blob or blob.startswith((_ZIP_MAGIC, _BOM, b"{")):
+    """(data, was_deflated): raw DEFLATE is accepted only if the stream ends exactly (§1.7).
+
+    A leading ``{`` is *not* proof of raw text: the deflate stream of a BOM + brace text starts
+    with 0x7B too (final block, fixed Huffman) — every ``root``/``version`` of a real .cf does.
+    A ZIP or a UTF-8 BOM cannot start a valid deflate stream, so those are taken raw at once.
+    """
+    if not blob or blob.startswith((_ZIP_MAGIC, _BOM)):
         return blob, False
     d = zlib.decompressobj(-15)
     try:
