@@ -88,9 +88,9 @@ class Dashboard:
         return resp
 
     def refuse(self, request: web.Request, title: str, text: str, status: int,
-               session: Session | None = None) -> web.Response:
+               session: Session | None = None, links: list[tuple[str, str]] | None = None) -> web.Response:
         return self.html(pages.message_page(
-            title, text, links=[("/sources", "К источникам")],
+            title, text, links=(links or []) + [("/sources", "К источникам")],
             role=session.role if session else None,
             csrf=self.codec.csrf_token(session) if session else None), status)
 
@@ -257,8 +257,8 @@ class Dashboard:
                                "заново и отправьте её ещё раз.", 403, session)
         if not session.is_admin:
             return self.refuse(request, "Нужен токен администратора",
-                               "Изменять словарь может только администратор: выйдите и войдите с "
-                               "ADMIN_TOKEN.", 403, session)
+                               "Изменять словарь может только администратор: войдите с ADMIN_TOKEN.",
+                               403, session, links=[("/login?next=%2Falias", "Войти как администратор")])
         return session, form
 
     async def save_alias(self, request: web.Request) -> web.Response:
