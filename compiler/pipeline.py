@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import os
 import pickle
 import sys
@@ -19,7 +20,7 @@ from typing import Any, Callable
 
 from v8atlas.formats.publish import prune, set_newest
 from v8atlas.formats.reader import Bundle
-from v8atlas.formats.version import MANIFEST_NAME
+from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
 from . import __version__
@@ -264,6 +265,7 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
         raise
     if cache and not report.errors:   # a build with failed sources is never taken as up to date
         _remember_build(out_dir, build_key, path)
+    _record_compile_args(out_dir, paths, bundle_name, path)
     if keep:
         prune(out_dir, keep)
     progress.step(f"{'unchanged, re-pointed' if writer.reused else 'published'} {path.name}")
@@ -361,3 +363,15 @@ def portable_names(paths: list[Path]) -> list[str]:
         return []
     common = Path(os.path.commonpath([str(p.parent) for p in resolved]))
     return [p.relative_to(common).as_posix() for p in resolved]
+
+
+def _record_compile_args(out_dir: Path, paths: list[str | os.PathLike], bundle_name: str,
+                         bundle_path: Path) -> None:
+    """Remember how this bundle was compiled here, so a server on this machine can recompile."""
+    record = {"sources": [str(Path(p).resolve()) for p in paths], "name": bundle_name,
+              "bundle": bundle_path.name}
+    d = out_dir / ".cache"
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / f".{COMPILE_ARGS}.{os.getpid()}"
+    tmp.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, d / COMPILE_ARGS)
