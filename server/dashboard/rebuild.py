@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -120,22 +121,25 @@ class RebuildResult:
 
 
 async def run_compile(plan: SourcePlan, bundles_dir: Path, timeout_s: float = COMPILE_TIMEOUT_S) -> RebuildResult:
+    """Run the compile in a worker thread with a plain blocking subprocess: no asyncio child
+    watcher is involved, so it works the same from any event loop (the server's, or a test's
+    loop in a background thread)."""
+    return await asyncio.to_thread(_compile_blocking, plan, bundles_dir, timeout_s)
+
+
+def _compile_blocking(plan: SourcePlan, bundles_dir: Path, timeout_s: float) -> RebuildResult:
     cmd = [sys.executable, "-m", "v8atlas", "compile", *plan.compile_args(), "--out", str(bundles_dir), "--quiet"]
     t0 = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec(
-        *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        stdin=asyncio.subprocess.DEVNULL)
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
-    except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
+        done = subprocess.run(cmd, capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
         return RebuildResult(False, cmd, None, time.perf_counter() - t0,
                              f"compile did not finish in {timeout_s:.0f} s and was stopped", None)
-    stdout = out.decode("utf-8", "replace")
-    stderr = err.decode("utf-8", "replace")
+    except OSError as e:
+        return RebuildResult(False, cmd, None, time.perf_counter() - t0, f"compile could not start: {e}", None)
+    stdout = done.stdout.decode("utf-8", "replace")
+    stderr = done.stderr.decode("utf-8", "replace")
     lines = [ln for ln in stdout.splitlines() if ln.strip()]
     log = (stderr + ("\n" if stderr and stdout else "") + stdout)[-LOG_TAIL:]
-    ok = proc.returncode == 0 and bool(lines)
-    return RebuildResult(ok, cmd, proc.returncode, time.perf_counter() - t0, log,
-                         lines[-1] if ok else None)
+    ok = done.returncode == 0 and bool(lines)
+    return RebuildResult(ok, cmd, done.returncode, time.perf_counter() - t0, log, lines[-1] if ok else None)
