@@ -1,6 +1,7 @@
 """compile: discover → parse (cached per source) → link → build index segments → publish.
 
-Linkers turn parsed sources into documents and edges (one per domain, ``LINKERS``); builders
+Linkers turn parsed sources into documents and edges (``MODEL_LINKERS``, one per domain,
+then ``INDEX_LINKERS`` that only add search data); builders
 turn the linked whole into bundle segments (``BUILDERS``). Both are module paths so that a
 domain can be absent from an install without breaking the others.
 """
@@ -24,14 +25,20 @@ from v8atlas.formats.writer import BundleWriter
 from . import __version__
 from .documents import Doc, Edge
 from .report import CompileReport
-from .sources import Project, Source, discover, load_plugins, path_size
+from .fingerprint import Fingerprinter, path_size
+from .sources import Project, Source, SourceError, discover, load_plugins
 
 # link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
-LINKERS = (
+# Model linkers build documents and edges; index linkers (the dictionary) only add search
+# data to them, so a dictionary-only change reuses the cached linked model.
+MODEL_LINKERS = (
     "v8atlas.compiler.config.link",
     "v8atlas.compiler.help.link",
+)
+INDEX_LINKERS = (
     "v8atlas.compiler.dictionary",
 )
+INDEX_SOURCE_KINDS = {"dictionary"}
 # build(ctx: LinkContext, writer: BundleWriter) -> None, in this order.
 BUILDERS = (
     "v8atlas.compiler.build_docs",
@@ -101,29 +108,74 @@ def _source_identity(source: Source, source_fp: str) -> str:
     return f"{source.kind}\0{source.format}\0{source_fp}\0{sorted(source.options.items())!r}"
 
 
+class CompileError(Exception):
+    """Nothing could be compiled; nothing was published."""
+
+    def __init__(self, message: str, report: CompileReport | None = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def _slot(source: Source) -> str:
+    """A source's place, whatever its content: where the last good parse of it is remembered."""
+    return hashlib.sha256(f"{source.kind}\0{source.format}\0{source.path.resolve()}\0"
+                          f"{sorted(source.options.items())!r}".encode()).hexdigest()
+
+
+def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
+    try:
+        with open(cache_file, "rb") as f:
+            result, sub_report = pickle.load(f)
+    except Exception:  # absent or damaged: a miss
+        return False, None
+    report.merge(sub_report)
+    return True, result
+
+
 def _parse_source(source: Source, source_fp: str, plugin: Any, cache_dir: Path | None,
                   fingerprint: str, report: CompileReport) -> Any:
+    """Parse one source (or take its cached parse).
+
+    When the source fails as a whole and an earlier compile parsed it successfully, that last
+    good parse is used with a warning, so a broken edit never drops a source from the bundle.
+    """
     key = hashlib.sha256(f"{_source_identity(source, source_fp)}\0{fingerprint}".encode()).hexdigest()
     cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
+    last_good = cache_dir / "last-good" / _slot(source) if cache_dir else None
     if cache_file is not None and cache_file.is_file():
-        try:
-            with open(cache_file, "rb") as f:
-                result, sub_report = pickle.load(f)
-            report.merge(sub_report)
+        ok, result = _read_cached(cache_file, report)
+        if ok:
             return result
-        except Exception:  # a damaged cache entry is just a miss
-            cache_file.unlink(missing_ok=True)
     sub_report = CompileReport()
-    with sub_report.timed(f"parse {source.name}"):
-        result = plugin.parse(source, sub_report)
+    try:
+        with sub_report.timed(f"parse {source.name}"):
+            result = plugin.parse(source, sub_report)
+    except Exception as e:
+        message = str(e) if isinstance(e, SourceError) else f"{type(e).__name__}: {e}"
+        previous = last_good.read_text(encoding="utf-8").strip() if last_good and last_good.is_file() else ""
+        if previous and (cache_dir / previous).is_file():
+            ok, result = _read_cached(cache_dir / previous, report)
+            if ok:
+                report.warn(source.name, f"{message} — kept the last good version of this source "
+                            f"(parsed before this change)", code="source-stale")
+                return result
+        raise SourceFailed(message) from e
     report.merge(sub_report)
-    if cache_file is not None:
+    if cache_file is not None and last_good is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
         with open(tmp, "wb") as f:
             pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache_file)
+        last_good.parent.mkdir(exist_ok=True)
+        tmp = last_good.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(cache_file.name + "\n", encoding="utf-8")
+        os.replace(tmp, last_good)
     return result
+
+
+class SourceFailed(Exception):
+    """One source could not be compiled (message for a person, no class names)."""
 
 
 @dataclass
@@ -148,8 +200,10 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
     plugins = {p.KIND: p for p in load_plugins()}
     fingerprint = compiler_fingerprint()
+    fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
     with report.timed("fingerprint"):
-        source_fps = {s: s.fingerprint() for s in project.sources}
+        source_fps = {s: fingerprinter(s.path) for s in project.sources}
+    fingerprinter.save()
     bundle_name = name or project.settings.get("name") or _default_name(project)
     build_key = _build_key(project, source_fps, fingerprint, bundle_name)
     if cache:
@@ -163,28 +217,40 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
             return CompileResult(unchanged, True, CompileReport.from_dict(bundle.report()),
                                  dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
-    ctx = LinkContext(project=project, report=report)
-    for i, source in enumerate(project.sources, 1):
-        progress.step(f"parse {i}/{len(project.sources)}: {source.name}")
+    model_sources = [s for s in project.sources if s.kind not in INDEX_SOURCE_KINDS]
+    model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
+    model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
+    ctx = _load_linked(model_cache, project, report) if model_cache else None
+    if ctx is not None:
+        progress.step("model sources unchanged: linked model from cache")
+        parse_now = [s for s in project.sources if s.kind in INDEX_SOURCE_KINDS]
+    else:
+        ctx = LinkContext(project=project, report=report)
+        parse_now = project.sources
+    for i, source in enumerate(parse_now, 1):
+        progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
         try:
             result = _parse_source(source, source_fps[source], plugins[source.kind], cache_dir,
                                    fingerprint, report)
-        except Exception as e:  # one broken source never takes down the others
-            report.error(source.name, f"{type(e).__name__}: {e}", code="source-failed")
+        except SourceFailed as e:  # one broken source never takes down the others
+            report.error(source.name, str(e), code="source-failed")
             continue
         ctx.parsed.setdefault(source.kind, []).append((source, result))
+    if not any(ctx.parsed.values()) and not ctx.docs:
+        raise CompileError("nothing was compiled: every source failed (see the errors above); "
+                           "nothing was published and NEWEST is unchanged", report)
 
-    for linker in _import_all(LINKERS):
-        label = _stage_label(linker.__name__)
-        progress.step(f"link {label}")
-        with report.timed(f"link {label}"):
-            linker.link(ctx.parsed, ctx)
+    if parse_now is project.sources:
+        _run_linkers(MODEL_LINKERS, ctx, progress)
+        if model_cache is not None and not report.errors:
+            _save_linked(model_cache, ctx)
+    _run_linkers(INDEX_LINKERS, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
-        for s in project.sources:
-            writer.add_source(s.kind, s.name, path_size(s.path), source_fps[s], format=s.format)
+        for s, portable in zip(project.sources, portable_names([s.path for s in project.sources])):
+            writer.add_source(s.kind, portable, path_size(s.path), source_fps[s], format=s.format)
         for builder in _import_all(BUILDERS):
             with report.timed(f"build {_stage_label(builder.__name__)}"):
                 builder.build(ctx, writer)
@@ -217,10 +283,48 @@ def _stage_label(module: str) -> str:
     return parts[-2] if parts[-1] in ("link", "build") else parts[-1]
 
 
-def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str) -> str:
+def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
+    for linker in _import_all(names):
+        label = _stage_label(linker.__name__)
+        progress.step(f"link {label}")
+        with ctx.report.timed(f"link {label}"):
+            linker.link(ctx.parsed, ctx)
+
+
+def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkContext | None:
+    """The linked model of the same model sources (a dictionary-only change), or None."""
+    if not path.is_file():
+        return None
+    try:
+        with report.timed("load linked model"), open(path, "rb") as f:
+            docs, edges, info, counts, extra, sub_report = pickle.load(f)
+    except Exception:  # a damaged cache entry is just a miss
+        path.unlink(missing_ok=True)
+        return None
+    sub_report.timings = {}   # those were the earlier compile's; this one's are measured anew
+    report.merge(sub_report)
+    return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
+                       counts=counts, extra=extra)
+
+
+def _save_linked(path: Path, ctx: LinkContext) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.extra, ctx.report), f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+    # Only the newest few linked models are worth keeping (each is the size of the cards).
+    olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
+    for old in olds:
+        old.unlink(missing_ok=True)
+
+
+def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str,
+               sources: list[Source] | None = None) -> str:
     """Everything a bundle's content depends on: compiler code, sources (bytes, options), settings."""
     h = hashlib.sha256(f"{compiler_fp}\0{bundle_name}\0".encode())
-    for s in sorted(project.sources, key=lambda s: (s.kind, s.name)):
+    for s in sorted(project.sources if sources is None else sources, key=lambda s: (s.kind, s.name)):
         h.update(_source_identity(s, source_fps[s]).encode() + b"\n")
     settings = {k: v for k, v in project.settings.items() if k != "_by_path"}
     h.update(repr(sorted(settings.items())).encode())
@@ -248,3 +352,12 @@ def _remember_build(out_dir: Path, build_key: str, bundle_path: Path) -> None:
     tmp = d / f".{build_key}.{os.getpid()}"
     tmp.write_text(bundle_path.name + "\n", encoding="utf-8")
     os.replace(tmp, d / build_key)
+
+
+def portable_names(paths: list[Path]) -> list[str]:
+    """Source names for the manifest: relative to the sources' common folder, never absolute."""
+    resolved = [p.resolve() for p in paths]
+    if not resolved:
+        return []
+    common = Path(os.path.commonpath([str(p.parent) for p in resolved]))
+    return [p.relative_to(common).as_posix() for p in resolved]

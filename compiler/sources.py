@@ -11,7 +11,6 @@ version and attaches extensions to a base (docs/compile.md).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import tomllib
@@ -19,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from .fingerprint import SKIP_DIRS
 
 PROJECT_FILE = "v8atlas.toml"
 
@@ -29,7 +30,6 @@ SOURCE_PLUGINS = (
     "v8atlas.compiler.dictionary",
 )
 
-_SKIP_DIRS = {".git", ".svn", "__pycache__", "node_modules", ".venv"}
 _MAX_SCAN_DEPTH = 4
 
 
@@ -42,11 +42,8 @@ class Source:
     kind: str                     # domain: "configuration", "help", "dictionary"
     format: str                   # "designer", "edt", "designer-zip", "hbk", "dictionary-json"…
     path: Path
-    name: str                     # how reports and the manifest name it (relative when possible)
+    name: str                     # how messages name it: relative to the working folder when inside it
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-
-    def fingerprint(self) -> str:
-        return fingerprint_path(self.path)
 
 
 def load_plugins() -> list[ModuleType]:
@@ -60,32 +57,6 @@ def load_plugins() -> list[ModuleType]:
                 continue
             raise
     return plugins
-
-
-def fingerprint_path(path: Path) -> str:
-    """sha256 of a file's bytes; for a folder, of its listing (relative path, size, mtime)."""
-    h = hashlib.sha256()
-    if path.is_file():
-        with open(path, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-        return h.hexdigest()
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-        for fn in sorted(files):
-            p = Path(root, fn)
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            h.update(f"{p.relative_to(path).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
-    return h.hexdigest()
-
-
-def path_size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
 
 def _display_name(path: Path) -> str:
@@ -110,7 +81,7 @@ def _scan(path: Path, plugins: list[ModuleType], depth: int, found: list[Source]
         return
     if path.is_dir() and depth < _MAX_SCAN_DEPTH:
         for child in sorted(path.iterdir()):
-            if child.name in _SKIP_DIRS or child.name.startswith("."):
+            if child.name in SKIP_DIRS or child.name.startswith("."):
                 continue
             _scan(child, plugins, depth + 1, found)
 

@@ -165,34 +165,26 @@ def floor_seconds(runs: int) -> list[float]:
 
 
 _OWN_COST_SCRIPT = r"""
-import time, sys, json, asyncio, socket, http.client
+import time, sys, json, asyncio
 t0 = time.perf_counter()
 import mcp.server, aiohttp, numpy            # the floor
 t1 = time.perf_counter()
 bundles, port, body = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
-from v8atlas.server.cli import setup_logging, _serve
+from v8atlas.server.cli import setup_logging, start
 setup_logging("WARNING")
 
-async def probe():
-    loop = asyncio.get_running_loop()
-    def once():
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("POST", "/mcp", body, {"Content-Type": "application/json",
-                      "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25"})
-            r = c.getresponse(); data = r.read(); c.close()
-            return r.status == 200 and b'"result"' in data
-        except OSError:
-            return False
-    while not await loop.run_in_executor(None, once):
-        await asyncio.sleep(0.001)
-    t2 = time.perf_counter()
-    print(json.dumps({"floor_ms": (t1 - t0) * 1000, "own_ms": (t2 - t1) * 1000}), flush=True)
-    import os, signal; os.kill(os.getpid(), signal.SIGTERM)
-
 async def main():
-    asyncio.get_running_loop().create_task(probe())
-    await _serve(bundles, "127.0.0.1", port, "http", 0)
+    state, mcp, runner = await start(bundles, "127.0.0.1", port, "http", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n"
+                 b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    await writer.drain()
+    data = await reader.read()
+    t2 = time.perf_counter()
+    ok = b" 200 " in data.split(b"\r\n", 1)[0] and b'"result"' in data and b'"isError":true' not in data
+    print(json.dumps({"floor_ms": (t1 - t0) * 1000, "own_ms": (t2 - t1) * 1000, "ok": ok}), flush=True)
+    await runner.cleanup()
 asyncio.run(main())
 """
 
@@ -206,7 +198,7 @@ def own_cost_in_process(bundles: Path, call: tuple[str, dict], runs: int) -> lis
         r = subprocess.run([PY, "-c", _OWN_COST_SCRIPT, str(bundles), str(free_port()), rpc(*call).decode()],
                            capture_output=True, text=True, timeout=60)
         line = next((ln for ln in r.stdout.splitlines() if ln.startswith("{")), None)
-        if line:
+        if line and json.loads(line)["ok"]:
             out.append(json.loads(line))
     return out
 
