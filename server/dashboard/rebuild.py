@@ -6,13 +6,13 @@ the new bundle. The sources come, in this order, from:
 
 1. ``V8ATLAS_SOURCES`` (paths separated by ``os.pathsep``) or the server's own list of sources
    (``state.sources`` when the server has one);
-2. the bundle's manifest: each source's recorded name, resolved against the server's working
-   folder (names are relative to the folder the compile ran in), plus a ``v8atlas.toml``
-   found beside them (so configuration names and platform versions stay as they were).
+2. the bundle's manifest: each source's recorded name (relative to the sources' common
+   folder), resolved against the server's working folder — so this works when the server runs
+   from that folder — plus a ``v8atlas.toml`` found beside them.
 
-The dictionary is ``V8ATLAS_DICTIONARY`` if set, else a dictionary source already compiled,
-else ``dictionary.json`` in the folder of the first source folder given (or beside the first
-configuration).
+The dictionary is ``V8ATLAS_DICTIONARY`` if set, else a dictionary among (or inside) the
+sources, else the compiled one when it is found from here, else ``dictionary.json`` in the
+first source folder that is not itself a configuration (or beside the first configuration).
 """
 from __future__ import annotations
 
@@ -92,14 +92,16 @@ def _dictionary_path(explicit: str | None, sources: list[Path], recorded: list[d
                      cwd: Path) -> Path:
     if explicit:
         return Path(explicit)
-    for s in recorded:
-        name = str(s.get("name", ""))
-        if s.get("kind") == "dictionary" and name.endswith(".json"):
-            p = Path(name)
-            return p if p.is_absolute() else cwd / p
-    for p in sources:
+    for p in sources:                      # a dictionary given as a source, or one inside a source folder
         if p.is_file() and p.suffix == ".json" and p.name.startswith("dictionary"):
             return p
+        if p.is_dir() and (p / DICTIONARY_NAME).is_file():
+            return p / DICTIONARY_NAME
+    for s in recorded:                     # one the bundle was compiled from, if it is found from here
+        name = str(s.get("name", ""))
+        candidate = Path(name) if Path(name).is_absolute() else cwd / name
+        if s.get("kind") == "dictionary" and name.endswith(".json") and candidate.is_file():
+            return candidate
     # A folder argument that is not itself one source (e.g. `examples/`) is rescanned at
     # every compile, so a dictionary put there is picked up without changing the arguments.
     for p in sources:
