@@ -8,19 +8,20 @@ the new bundle. The sources come, in this order, from:
    (``state.sources`` when the server has one);
 2. the arguments of the last compile into this bundles directory on this machine
    (``BUNDLES/.cache/compile-args.json``, written by ``v8atlas compile``);
-3. the bundle's manifest: each source's recorded name, resolved against the server's working
-   folder (names are relative to the folder the compile ran in), plus a ``v8atlas.toml``
-   found beside them (so configuration names and platform versions stay as they were).
+3. the bundle's manifest: each source's recorded name (relative to the sources' common
+   folder), resolved against the server's working folder — so this works when the server runs
+   from that folder — plus a ``v8atlas.toml`` found beside them.
 
-The dictionary is ``V8ATLAS_DICTIONARY`` if set, else a dictionary source already compiled,
-else ``dictionary.json`` in the folder of the first source folder given (or beside the first
-configuration).
+The dictionary is ``V8ATLAS_DICTIONARY`` if set, else a dictionary among (or inside) the
+sources, else the compiled one when it is found from here, else ``dictionary.json`` in the
+first source folder that is not itself a configuration (or beside the first configuration).
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -110,16 +111,16 @@ def _dictionary_path(explicit: str | None, sources: list[Path], recorded: list[d
                      cwd: Path) -> Path:
     if explicit:
         return Path(explicit)
-    for s in recorded:
-        name = str(s.get("name", ""))
-        if s.get("kind") == "dictionary" and name.endswith(".json"):
-            # Manifest names are relative to the sources' common folder: look for it there.
-            for base in (cwd, *(q if q.is_dir() else q.parent for q in sources)):
-                if (base / name).is_file():
-                    return base / name
-    for p in sources:
+    for p in sources:                      # a dictionary given as a source, or one inside a source folder
         if p.is_file() and p.suffix == ".json" and p.name.startswith("dictionary"):
             return p
+        if p.is_dir() and (p / DICTIONARY_NAME).is_file():
+            return p / DICTIONARY_NAME
+    for s in recorded:                     # one the bundle was compiled from, if it is found from here
+        name = str(s.get("name", ""))
+        candidate = Path(name) if Path(name).is_absolute() else cwd / name
+        if s.get("kind") == "dictionary" and name.endswith(".json") and candidate.is_file():
+            return candidate
     # A folder argument that is not itself one source (e.g. `examples/`) is rescanned at
     # every compile, so a dictionary put there is picked up without changing the arguments.
     for p in sources:
@@ -141,22 +142,25 @@ class RebuildResult:
 
 
 async def run_compile(plan: SourcePlan, bundles_dir: Path, timeout_s: float = COMPILE_TIMEOUT_S) -> RebuildResult:
+    """Run the compile in a worker thread with a plain blocking subprocess: no asyncio child
+    watcher is involved, so it works the same from any event loop (the server's, or a test's
+    loop in a background thread)."""
+    return await asyncio.to_thread(_compile_blocking, plan, bundles_dir, timeout_s)
+
+
+def _compile_blocking(plan: SourcePlan, bundles_dir: Path, timeout_s: float) -> RebuildResult:
     cmd = [sys.executable, "-m", "v8atlas", "compile", *plan.compile_args(), "--out", str(bundles_dir), "--quiet"]
     t0 = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec(
-        *cmd, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        stdin=asyncio.subprocess.DEVNULL)
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
-    except asyncio.TimeoutError:
-        proc.kill()
-        await proc.wait()
+        done = subprocess.run(cmd, capture_output=True, stdin=subprocess.DEVNULL, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
         return RebuildResult(False, cmd, None, time.perf_counter() - t0,
                              f"compile did not finish in {timeout_s:.0f} s and was stopped", None)
-    stdout = out.decode("utf-8", "replace")
-    stderr = err.decode("utf-8", "replace")
+    except OSError as e:
+        return RebuildResult(False, cmd, None, time.perf_counter() - t0, f"compile could not start: {e}", None)
+    stdout = done.stdout.decode("utf-8", "replace")
+    stderr = done.stderr.decode("utf-8", "replace")
     lines = [ln for ln in stdout.splitlines() if ln.strip()]
     log = (stderr + ("\n" if stderr and stdout else "") + stdout)[-LOG_TAIL:]
-    ok = proc.returncode == 0 and bool(lines)
-    return RebuildResult(ok, cmd, proc.returncode, time.perf_counter() - t0, log,
-                         lines[-1] if ok else None)
+    ok = done.returncode == 0 and bool(lines)
+    return RebuildResult(ok, cmd, done.returncode, time.perf_counter() - t0, log, lines[-1] if ok else None)

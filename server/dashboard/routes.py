@@ -32,6 +32,7 @@ class Dashboard:
         self.codec = SessionCodec(derive_secret(self.api_token, self.admin_token, env_secret()))
         self.rebuild_lock = asyncio.Lock()
         self.last_rebuild: dict[str, Any] | None = None
+        self.validator_registered = False     # set by setup(): the server accepts our sessions
 
     # -- who is asking -------------------------------------------------------------------
     @property
