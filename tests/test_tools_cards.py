@@ -1,0 +1,69 @@
+"""get_object renders every card key of docs/cards-metadata.md readably (bundle_factory.card_docs)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bundle_factory import build_cards
+from v8atlas.formats import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory) -> Snapshot:
+    return Snapshot(Bundle.open(build_cards(tmp_path_factory.mktemp("cards"))))
+
+
+def obj(snap, name, config="Баз", detail="brief"):
+    r = tools.call(snap, "get_object", {"name": name, "config": config, "detail": detail})
+    assert r.outcome == "found", r.text
+    assert not re.search(r"\d+ (entries|items)\b", r.text), r.text   # never a bare count
+    return r.text
+
+
+def test_defined_type_lists_its_types(snap):
+    for detail in ("brief", "full"):
+        assert "**type**: БизнесПроцессСсылка.Задание | СправочникСсылка.ПапкиФайлов" in \
+            obj(snap, "ОпределяемыйТип.ВладелецФайлов", detail=detail)
+    wide = obj(snap, "ОпределяемыйТип.Широкий")
+    assert "composite of 6 types" in wide and "(all: detail=full)" in wide
+    assert "СправочникСсылка.Кат05" in obj(snap, "ОпределяемыйТип.Широкий", detail="full")
+
+
+def test_exchange_plan_content_is_bounded_with_a_way_to_see_all(snap):
+    brief = obj(snap, "ПланОбмена.Полный")
+    assert "**content** (30): `Справочник.Кат00` [auto_record: Allow], `Справочник.Кат01` [auto_record: Deny]" in brief
+    assert "… 10 more" in brief and "Кат29" not in brief
+    assert "get_relations name=`ПланОбмена.Полный` kind=exchange_plan_content" in brief
+    full = obj(snap, "ПланОбмена.Полный", detail="full")
+    assert "- `Справочник.Кат29` [auto_record: Deny]" in full and "more" not in full.split("**Relations**")[0]
+
+
+def test_subscription_source_route_points_other_children_predefined(snap):
+    assert "**source**: СправочникОбъект.Кат00 | СправочникОбъект.Кат01" in obj(snap, "ПодпискаНаСобытие.ПередЗаписью")
+    bp = obj(snap, "БизнесПроцесс.Задание", detail="fields")
+    assert "- `Выполнить` [kind: Activity]" in bp
+    http = obj(snap, "HTTPСервис.Файлы")
+    assert "**URLTemplate** (1): `Файл` — Файл по ссылке" in http
+    chart = obj(snap, "ПланСчетов.Хозрасчетный", detail="full")
+    assert "- `Товары` [code: 41]" in chart and "  - `ТоварыНаСкладах` [code: 41.01]" in chart
+
+
+def test_movements_are_labelled_by_direction(snap):
+    doc = obj(snap, "Документ.Заказ")
+    assert "**Writes to registers** (1): `РегистрНакопления.Остатки`" in doc
+    reg = obj(snap, "РегистрНакопления.Остатки")
+    assert "**Recorded by (documents)** (1): `Документ.Заказ`" in reg
+    fields = obj(snap, "Документ.Заказ", detail="fields")
+    assert "⚠ unlimited string: in queries use `ПОДСТРОКА(Комментарий, 1, 1024)`" in fields
+    assert "`ДатаОтгрузки`: Дата [presence unverified]" in fields
+
+
+def test_extension_marks_say_which_extension_did_what(snap):
+    adopted = obj(snap, "Документ.Заказ", config="Баз+Расш", detail="fields")
+    assert "Adopted by extension(s): `Расш`" in adopted
+    assert "**Added by extension `Расш`** (2): `Реквизит.Расш_Приоритет`, `Форма.Расш_ФормаДокумента`" in adopted
+    assert "`Расш_Приоритет`: Число(1,0) [from extension Расш]" in adopted
+    assert "Added by extension `Расш`" in obj(snap, "Справочник.Расш_Метки", config="Баз+Расш")
