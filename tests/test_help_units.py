@@ -163,3 +163,20 @@ def test_pages_without_owner_titles_are_still_classified(tmp_path):
     assert d is not None and cat.kind_name(d) == "method" and cat.card(d)["owner_en"] == "Array"
     t = cat.find_key("platform/Массив")
     assert t is not None and cat.kind_name(t) == "type"
+
+
+def test_a_book_beats_a_contradicting_since_mark():
+    from v8atlas.compiler.help.context_book import ElementRecord
+    from v8atlas.compiler.help.merge import merge_books
+
+    def el(since: str | None) -> ElementRecord:
+        e = ElementRecord("Т.М", "method", "objects/T/methods/M1.html", 1, "T.M", "Т", "T", "М", "M")
+        mark = f'<p class="V8SH_versionInfo">Доступен, начиная с версии {since}.</p>' if since else ""
+        e.rec, _ = parse_page('<h1 class="V8SH_pagetitle">Т.М</h1><p class="V8SH_title">Т (T)</p>'
+                              f'<p class="V8SH_heading">М (M)</p><p class="V8SH_chapter">Использование в версии:</p>{mark}<HR>',
+                              e.page)
+        return e
+    _, (m,) = merge_books([("8.3.20.1", []), ("8.3.23.1", [el("8.3.24")]), ("8.3.27.1", [el("8.3.24")])], lambda *a: None)
+    assert (m.since, m.since_source, m.extra["since_mark"]) == ("8.3.23", "books", "8.3.24")
+    _, (m,) = merge_books([("8.3.20.1", []), ("8.3.23.1", [el("8.3.21")])], lambda *a: None)
+    assert (m.since, m.since_source) == ("8.3.21", "mark")

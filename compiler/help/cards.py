@@ -99,6 +99,8 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "see_also": r.see_also,
         "page": r.page,
     }
+    if m.extra.get("since_mark"):
+        card["since_mark"] = m.extra["since_mark"]
     if rec.usage:
         card["usage"] = rec.usage
     if rec.prop_type:

@@ -129,7 +129,12 @@ def _bounds(m: MergedElement, book_versions: list[str]) -> None:
     first = present.index(True)
     last = len(present) - 1 - present[::-1].index(True)
     mark = next((r.rec.since for r in m.per_book if r is not None and r.rec and r.rec.since), None)
-    if mark:
+    if mark and V.key(mark) > V.key(V.short(book_versions[first])):
+        # A mark newer than a book that already documents the element contradicts the books;
+        # the book wins (the element exists in that release) and the mark is kept for the card.
+        m.since, m.since_source = V.short(book_versions[first]) if first > 0 else None, "books"
+        m.extra["since_mark"] = mark
+    elif mark:
         m.since, m.since_source = mark, "mark"
     elif first > 0:
         # Absent from an older book and no mark: it appeared after that book. The lowest such
