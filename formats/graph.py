@@ -154,6 +154,13 @@ class Graph:
                 break
         return out
 
+    def out_edges(self, doc: int) -> list[Neighbor]:
+        """Every outgoing edge, weak included (for callers that filter themselves)."""
+        return self.neighbors(doc, OUT, include_weak=True)
+
+    def in_edges(self, doc: int) -> list[Neighbor]:
+        return self.neighbors(doc, IN, include_weak=True)
+
     def summary(self, doc: int) -> dict[str, dict[str, int]]:
         """Edge counts by direction and kind, weak ones apart: {"out": {...}, "out_weak": {...}, …}."""
         if not self.available:

@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
-from .auth import MAX_BODY, AuthConfig, error_response, install
+from .auth import MAX_BODY, AuthConfig, error_response, install, register_open_path
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
@@ -82,6 +82,12 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
                 raise
         else:
             module.setup(app, state)
+            # The dashboard's pages check its own session (login form, cookie); the data they
+            # show still comes from /api, which the token middleware guards.
+            for path in getattr(module, "DASHBOARD_PATHS", ()):
+                register_open_path(app, path)
+            for prefix in getattr(module, "PUBLIC_PREFIXES", ()):
+                register_open_path(app, prefix)
     return app
 
 

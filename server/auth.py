@@ -56,6 +56,7 @@ class AuthConfig:
     allowed_origins: tuple[str, ...] | None = None   # "scheme://host[:port|:*]"; None = any
     open_paths: list[str] = field(default_factory=lambda: ["/health"])
     validators: list[SessionValidator] = field(default_factory=list)
+    installed: bool = False          # True once the middleware guards an app with this config
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, *, host: str = "127.0.0.1",
@@ -111,12 +112,26 @@ def register_session_validator(*args: Any) -> None:
 
 
 def register_open_path(app: web.Application, prefix: str) -> None:
-    """A path (exact, or a prefix when it ends with '/') reachable without a token."""
+    """A path (exact; a prefix when it ends with '/', except "/" itself) reachable without a token."""
     config(app).open_paths.append(prefix)
 
 
 def config(app: web.Application) -> AuthConfig:
-    return app[_APP_KEY]
+    """The app's auth config; registrations made before ``install`` are kept by it."""
+    cfg = app.get(_APP_KEY)
+    if cfg is None:
+        cfg = AuthConfig()
+        app[_APP_KEY] = cfg
+    return cfg
+
+
+def configured_tokens(app: web.Application) -> tuple[str | None, str | None]:
+    """(API_TOKEN, ADMIN_TOKEN) this app checks, for the dashboard's login form."""
+    cfg = app.get(_APP_KEY)
+    if cfg is None or not cfg.installed:
+        cfg = AuthConfig.from_env()
+    return (cfg.api_token.decode() if cfg.api_token else None,
+            cfg.admin_token.decode() if cfg.admin_token else None)
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None
@@ -157,12 +172,17 @@ async def _session_role(cfg: AuthConfig, request: web.Request) -> str | None:
 
 def _is_open(cfg: AuthConfig, path: str) -> bool:
     for p in cfg.open_paths:
-        if path == p or (p.endswith("/") and path.startswith(p)):
+        if path == p or (len(p) > 1 and p.endswith("/") and path.startswith(p)):
             return True
     return False
 
 
 def install(app: web.Application, cfg: AuthConfig) -> None:
+    prev = app.get(_APP_KEY)
+    if prev is not None and prev is not cfg:
+        cfg.validators += [v for v in prev.validators if v not in cfg.validators]
+        cfg.open_paths += [p for p in prev.open_paths if p not in cfg.open_paths]
+    cfg.installed = True
     app[_APP_KEY] = cfg
     app.middlewares.append(auth_middleware)
 

@@ -1,20 +1,21 @@
 """The MCP layer: the SDK's ``MCPServer`` with one thin adapter per tool.
 
 Each adapter takes the current snapshot once, runs the shared tool function and returns its
-markdown as the one text block (``isError`` for an ``error`` outcome). Parameters are
-declared with the tool's own JSON Schema and accepted as-is, so the shared validator in
-``tools/spec.py`` gives the same message over MCP, the JSON API and the CLI.
+markdown as the one text block (``isError`` for an ``error`` outcome). Each tool publishes its
+own JSON Schema (tools/spec.py) and takes its arguments as they come, so the shared validator
+gives the same message over MCP, the JSON API and the CLI. This leans on two names of the SDK's
+mcpserver package (``Tool``, ``FuncMetadata``/``ArgModelBase``), pinned by mcp==2.3.0.
 """
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.tools import Tool
+from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import WithJsonSchema
+from pydantic import ConfigDict
 
 from v8atlas import __version__
 
@@ -28,37 +29,41 @@ if TYPE_CHECKING:
 THREADED = {"compare_configurations"}
 
 
+class _Arguments(ArgModelBase):
+    """Accept the call's arguments as they are; ``tools/spec.py`` checks them (one validator
+    for every transport, so an unknown or mistyped argument gets the same message)."""
+    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
+
+    def model_dump_one_level(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+# One argument model for all tools: building a pydantic model per tool from a signature cost
+# ~11 ms of the server's start, and its schema would be replaced by the tool's own anyway.
+_PASS_THROUGH = FuncMetadata(arg_model=_Arguments)
+
+
 def _adapter(spec: ToolSpec, state: "ServerState") -> Any:
     name = spec.name
 
     async def run(**kwargs: Any) -> CallToolResult:
         snap = state.current
-        args = {k: v for k, v in kwargs.items() if v is not None}
         if name in THREADED:
-            result = await anyio.to_thread.run_sync(tools.call, snap, name, args)
+            result = await anyio.to_thread.run_sync(tools.call, snap, name, kwargs)
         else:
-            result = tools.call(snap, name, args)
+            result = tools.call(snap, name, kwargs)
         return CallToolResult(content=[TextContent(type="text", text=result.text)],
                               is_error=result.is_error)
 
-    params = [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY,
-                                default=inspect.Parameter.empty if p.required else None,
-                                annotation=Annotated[Any, WithJsonSchema(p.schema())])
-              for p in spec.params]
-    run.__signature__ = inspect.Signature(params, return_annotation=CallToolResult)  # type: ignore[attr-defined]
     run.__name__ = name
     return run
 
 
 def build_mcp(state: "ServerState") -> MCPServer:
     """Configure logging before calling this: the SDK sets up the root logger otherwise."""
-    registered = []
-    for spec in tools.TOOLS.values():
-        tool = Tool.from_function(_adapter(spec, state), name=spec.name, title=spec.title,
-                                  description=spec.description,
-                                  annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False),
-                                  structured_output=False)
-        # Publish the tool's own compact schema (pydantic would add titles and null defaults);
-        # arguments are still checked by the shared validator.
-        registered.append(tool.model_copy(update={"parameters": spec.input_schema()}))
+    registered = [
+        Tool(fn=_adapter(spec, state), name=spec.name, title=spec.title, description=spec.description,
+             parameters=spec.input_schema(), fn_metadata=_PASS_THROUGH, is_async=True,
+             annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
+        for spec in tools.TOOLS.values()]
     return MCPServer("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)

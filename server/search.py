@@ -71,6 +71,7 @@ class _Alt:
     term: int          # term id
     weight: float
     reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
+    text: str = ""     # the term itself when known (saves decoding it from the table)
 
 
 @dataclass
@@ -79,6 +80,8 @@ class _Slot:
     alts: list[_Alt]
     required: bool = True          # counts for coverage (bonus slots do not)
     conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
+    covers: int = 0                # words of the query this bonus slot stands for (coverage)
+    span: range = range(0)         # the word slots a synonym phrase slot stands in for
 
 
 @dataclass
@@ -141,7 +144,7 @@ class Searcher:
     # --- public ---------------------------------------------------------------------------
 
     def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
-               kind: str | Iterable[str] | None = None, platform_version: str | None = None,
+               kind: str | Iterable[str] | None = None, platform_version: str | int | None = None,
                limit: int = 10, offset: int = 0) -> SearchResult:
         limit = max(0, min(int(limit), MAX_LIMIT))
         offset = max(0, int(offset))
@@ -176,6 +179,10 @@ class Searcher:
         if not total:
             notes.append("nothing matches; try fewer words, a part of the name, or another domain")
         page = ranked[offset:offset + limit]
+        if rewrites and total:
+            # Each hit found through a rewrite says so (the dashboard shows hits one by one).
+            for d, _ in page:
+                why_extra.setdefault(d, []).extend(rewrites)
         hits = self._hits(page, plan, why_extra)
         if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
             notes.append(f"only the first {MAX_SLOTS} words were used")
@@ -287,7 +294,7 @@ class Searcher:
         for k, i in enumerate(kept):
             alts = slots[k].alts
             # A word not in the dictionary stands in by its best correction (prefix/typo).
-            base.append([self.terms[alts[0].term] if alts else "\x00"])   # \x00: never a term
+            base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
         variants: list[tuple[list[list[str]], str]] = [(base, "")]
         for pos, length, other, reason in subs:
             for v, why in list(variants):
@@ -306,15 +313,19 @@ class Searcher:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
                         for t in v[k] if t]
-                for ordered in (True, False):
+                # The in-order key "=a_b" is indexed only beside its order-free "=a+b": look
+                # it up only when that one exists.
+                for ordered in (False, True):
                     key = whole_key(toks, ordered)
                     if not key or key in tried:
-                        continue
+                        break
                     tried.add(key)
                     t = self.terms.find(key)
-                    if t >= 0 and t not in found:
+                    if t < 0:
+                        break
+                    if t not in found:
                         w = W_WHOLE * (1.0 if not why else W_SYNONYM)
-                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""))
+                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
         if not found:
             return None
         return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
@@ -322,15 +333,15 @@ class Searcher:
     def _alternatives(self, term: str, surface: str) -> list[_Alt]:
         t = self.terms.find(term)
         if t >= 0:
-            alts = [_Alt(t, W_EXACT_TERM, "")]
+            alts = [_Alt(t, W_EXACT_TERM, "", term)]
             if surface != term:
                 # Snowball stems some words of a family apart; the surface form may meet them.
                 s = self.terms.find(surface)
                 if s >= 0:
-                    alts.append(_Alt(s, W_EXACT_TERM, ""))
+                    alts.append(_Alt(s, W_EXACT_TERM, "", surface))
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
-            return [_Alt(s, W_EXACT_TERM, "")]
+            return [_Alt(s, W_EXACT_TERM, "", surface)]
         alts: list[_Alt] = []
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
@@ -406,7 +417,11 @@ class Searcher:
                             # A phrase of another length counts only where all its words occur.
                             alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason)
                                     for tid in ids]
-                            slots.append(_Slot(label, alts, required=False, conj=True))
+                            # "учетные записи" ↔ "пользователь": a document with the synonym
+                            # covers the words it replaces.
+                            covers = sum(1 for k in range(i, i + length) if slots[k].required)
+                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers,
+                                               span=range(i, i + length)))
         return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
@@ -421,40 +436,65 @@ class Searcher:
         return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
 
     def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Candidate documents (ascending ids) and their scores."""
+        """Candidate documents (ascending ids) and their scores.
+
+        Every slot contributes (doc, value) pairs — a multi-alternative slot its best value per
+        document — and two ``bincount``s add them up: a handful of numpy calls per slot, none
+        per document."""
         n = self.n
-        score = np.zeros(n, dtype=np.float32)
-        covered = np.zeros(n, dtype=np.float32)
+        parts_doc: list[np.ndarray] = []
+        parts_val: list[np.ndarray] = []
+        parts_cov: list[np.ndarray] = []
         required = 0
+        slot_docs: list[np.ndarray | None] = []      # documents each word slot matched
         for slot in plan.slots:
-            if not slot.alts:
-                if slot.required:
-                    required += 1
-                continue
+            slot_docs.append(None)
             if slot.required:
                 required += 1
+            if not slot.alts:
+                continue
             if slot.conj:
-                self._add_conj(slot, score)
+                # Only for documents the replaced words themselves missed: a synonym phrase
+                # stands in for its words, it does not add to them.
+                seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
+                got = self._conj(slot, np.concatenate(seen) if seen else None)
+                if got is not None:
+                    parts_doc.append(got[0])
+                    parts_val.append(got[1])
+                    if slot.covers:
+                        parts_cov.extend([got[0]] * slot.covers)
                 continue
             if len(slot.alts) == 1:
                 a = slot.alts[0]
                 lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
                 docs = self.post_doc[lo:hi]
-                score[docs] += self.post_imp[lo:hi] * np.float32(a.weight)
-                if slot.required:
-                    covered[docs] += 1.0
-                continue
-            best = np.zeros(n, dtype=np.float32)
-            touched = []
-            for a in slot.alts:
-                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
-                docs = self.post_doc[lo:hi]
-                best[docs] = np.maximum(best[docs], self.post_imp[lo:hi] * np.float32(a.weight))
-                touched.append(docs)
-            docs = np.unique(np.concatenate(touched))
-            score[docs] += best[docs]
+                vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
+            else:
+                ds, vs = [], []
+                for a in slot.alts:
+                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    ds.append(self.post_doc[lo:hi])
+                    vs.append(self.post_imp[lo:hi] * np.float32(a.weight))
+                d = np.concatenate(ds)
+                v = np.concatenate(vs)
+                # best alternative per document: sort by (doc, -value), keep each doc's first
+                order = np.lexsort((-v, d))
+                d, v = d[order], v[order]
+                first = np.empty(len(d), dtype=bool)
+                if len(d):
+                    first[0] = True
+                    np.not_equal(d[1:], d[:-1], out=first[1:])
+                docs, vals = d[first], v[first]
+            parts_doc.append(docs)
+            parts_val.append(vals)
+            slot_docs[-1] = docs
             if slot.required:
-                covered[docs] += 1.0
+                parts_cov.append(docs)
+        if not parts_doc:
+            return np.empty(0, dtype=np.int64), np.empty(0)
+        score = np.bincount(np.concatenate(parts_doc), weights=np.concatenate(parts_val), minlength=n)
+        covered = (np.bincount(np.concatenate(parts_cov), minlength=n) if parts_cov
+                   else np.zeros(n, dtype=np.int64))
         cand = np.flatnonzero(score > 0)
         if allowed is not None:
             cand = cand[allowed[cand]]
@@ -467,28 +507,41 @@ class Searcher:
             s = s * (0.25 + 0.75 * cov * cov)
         s = s * self.prior[cand]
         if plan.kinds:
-            s = s * np.where(np.isin(self.catalog.kind[cand], list(plan.kinds)), CLASS_BOOST, 1.0)
+            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, 1.0)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.data_question and self._data_kinds:
-            s = s * np.where(np.isin(self.catalog.kind[cand], list(self._data_kinds)), DATA_BOOST, 1.0)
+            s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
         return cand, s.astype(np.float64)
 
-    def _add_conj(self, slot: _Slot, score: np.ndarray) -> None:
+    def _kind_table(self, kinds: set[int]) -> np.ndarray:
+        """kind index → bool, for one vectorised lookup per candidate array."""
+        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
+        table[[k for k in kinds if k < len(table)]] = True
+        return table
+
+    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
             lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
-            parts.append((self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)))
             docs = self.post_doc[lo:hi]
-            common = docs if common is None else np.intersect1d(common, docs, assume_unique=True)
+            parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
+            common = docs if common is None else common[_member(common, docs)]
             if not len(common):
-                return
+                return None
+        if exclude is not None and len(exclude):
+            common = common[~_member(common, np.sort(exclude))]
+            if not len(common):
+                return None
+        vals = np.zeros(len(common), dtype=np.float64)
         for docs, imp in parts:
-            score[common] += imp[np.searchsorted(docs, common)]
+            vals += imp[np.searchsorted(docs, common)]
+        return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
-                kind: str | Iterable[str] | None, platform_version: str | None,
+                kind: str | Iterable[str] | None, platform_version: str | int | None,
                 notes: list[str]) -> np.ndarray | None:
         """Boolean mask of the documents the filters allow (None: all)."""
         if not (domains or config or kind or platform_version) or not self.n:
@@ -514,7 +567,9 @@ class Searcher:
                 notes.append(f"unknown kind(s): {', '.join(k for k in names if k not in kinds)}")
             mask &= np.isin(cat.kind, ix)
         if platform_version:
-            v = encode_version(platform_version, 0)
+            # "8.3.27", or already encoded (formats.platform_version) as the server's tools pass it.
+            v = int(platform_version) if isinstance(platform_version, (int, np.integer)) \
+                else encode_version(str(platform_version), 0)
             if not v:
                 notes.append(f"platform version {platform_version!r} is not like 8.3.27; ignored")
             else:
@@ -552,21 +607,24 @@ class Searcher:
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
+            page_docs = docs.tolist()
             for slot in plan.slots:
-                done = np.zeros(len(docs), dtype=bool)
+                todo = set(range(len(page_docs)))
                 for a in slot.alts:
                     lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
                     plist = self.post_doc[lo:hi]
-                    pos = plist.searchsorted(docs)
-                    ok = (pos < len(plist)) & ~done
-                    ok[ok] &= plist[pos[ok]] == docs[ok]
-                    if not ok.any():
-                        continue
-                    term = self.terms[a.term]
-                    for j in np.flatnonzero(ok).tolist():
-                        d = int(docs[j])
+                    # One vectorised bisection per term; then plain Python on ≤ limit items.
+                    pos = plist.searchsorted(docs).tolist()
+                    term = None
+                    for j in list(todo):
+                        p = pos[j]
+                        if p >= hi - lo or int(plist[p]) != page_docs[j]:
+                            continue
+                        todo.discard(j)
+                        d = page_docs[j]
+                        term = term or a.text or self.terms[a.term]
                         if not term.startswith("="):
-                            m = int(self.post_fields[lo + int(pos[j])])
+                            m = int(self.post_fields[lo + p])
                             names = self._mask_names.get(m)
                             if names is None:
                                 names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
@@ -575,8 +633,7 @@ class Searcher:
                             matched[d].append(f"{term} in {names}")
                         if a.reason:
                             why[d].append(a.reason)
-                    done |= ok
-                    if done.all():
+                    if not todo:
                         break
             for d, _ in page:
                 if matched[d]:
@@ -630,6 +687,15 @@ def _table(bundle: Bundle, prefix: str) -> _Table:
     off, blob = S.table_segments(prefix)
     head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
     return _Table(bundle.array(off), bundle.blob(blob), head)
+
+
+def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
+    """Boolean mask: which ``values`` occur in ``sorted_pool`` (one bisection, no sort)."""
+    if not len(sorted_pool):
+        return np.zeros(len(values), dtype=bool)
+    pos = sorted_pool.searchsorted(values)
+    np.minimum(pos, len(sorted_pool) - 1, out=pos)
+    return sorted_pool[pos] == values
 
 
 def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:

@@ -7,8 +7,6 @@ domain, configuration, kind and platform version themselves, so either engine wi
 """
 from __future__ import annotations
 
-import importlib
-import inspect
 import logging
 from dataclasses import dataclass
 from typing import Any, Iterable
@@ -17,6 +15,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.platform_version import format_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.text import fold, name_key
 
@@ -41,8 +40,23 @@ class Filters:
     version: int | None = None          # encoded platform version, None = any
 
 
+@dataclass
+class Found:
+    hits: list[Hit]
+    rewrites: list[str]
+    notes: list[str]
+
+    def explain(self) -> str:
+        """What the engine did to the query, for the answer's first lines (empty when nothing)."""
+        parts = [f"(query rewritten — {r})" for r in self.rewrites]
+        parts += [f"(note: {n})" for n in self.notes]
+        return " ".join(parts)
+
+
 class SearchAdapter:
     engine = "none"
+    rewrites: list[str]
+    notes: list[str]
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -63,16 +77,22 @@ class SearchAdapter:
         return True
 
     def search(self, query: str, filters: Filters, limit: int) -> list[Hit]:
+        return self.find(query, filters, limit).hits
+
+    def find(self, query: str, filters: Filters, limit: int) -> Found:
         out: list[Hit] = []
         seen: set[int] = set()
-        for h in self.raw(query, filters, max(limit * 4, 40)):
+        self.rewrites, self.notes = [], []
+        raw = list(self.raw(query, filters, max(limit * 2, 20)))
+        rewrites, notes = list(self.rewrites), list(self.notes)
+        for h in raw:
             if h.doc in seen or not (0 <= h.doc < len(self.catalog)) or not self.accepts(h.doc, filters):
                 continue
             seen.add(h.doc)
             out.append(h)
             if len(out) >= limit:
                 break
-        return out
+        return Found(out, rewrites, notes)
 
 
 class FallbackSearch(SearchAdapter):
@@ -111,25 +131,6 @@ class FallbackSearch(SearchAdapter):
         return hits
 
 
-def _call_with(fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """Call ``fn`` passing only the keyword arguments its signature accepts."""
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return fn(*args)
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return fn(*args, **kwargs)
-    return fn(*args, **{k: v for k, v in kwargs.items() if k in params})
-
-
-def _get(obj: Any, *names: str) -> Any:
-    for n in names:
-        v = obj.get(n) if isinstance(obj, dict) else getattr(obj, n, None)
-        if v is not None:
-            return v
-    return None
-
-
 class EngineSearch(SearchAdapter):
     """Adapter over the search issue's ``Searcher``."""
     engine = "bm25"
@@ -142,37 +143,25 @@ class EngineSearch(SearchAdapter):
         config_name = None
         if filters.config is not None:
             config_name = self.catalog.meta["configs"][filters.config]
-        domain = filters.domains[0] if len(filters.domains) == 1 else None
-        result = _call_with(self.searcher.search, query, limit=limit, domain=domain,
-                            domains=list(filters.domains) or None, config=config_name,
-                            kind=filters.kind, version=filters.version,
-                            platform_version=filters.version)
-        hits = _get(result, "hits") if not isinstance(result, (list, tuple)) else result
-        out = []
-        for h in hits or ():
-            doc = _get(h, "doc", "doc_id", "id")
-            if doc is None:
-                continue
-            why = _get(h, "why", "explain", "explanation", "reason") or ""
-            if isinstance(why, (list, tuple)):
-                why = "; ".join(str(w) for w in why)
-            elif isinstance(why, dict):
-                why = "; ".join(f"{k}: {v}" for k, v in why.items())
-            out.append(Hit(int(doc), float(_get(h, "score") or 0.0), str(why)))
-        return out
+        result = self.searcher.search(
+            query, domains=list(filters.domains) or None, config=config_name, kind=filters.kind,
+            platform_version=format_version(filters.version) if filters.version else None, limit=limit)
+        self.rewrites, self.notes = list(result.rewrites), list(result.notes)
+        return [Hit(h.doc, float(h.score), "; ".join(h.why)) for h in result.hits]
 
 
 def open_search(bundle: Bundle, catalog: Catalog) -> SearchAdapter:
-    if bundle.has(S.DOC_META) and any(n.startswith(S.SEARCH + ".") for n in bundle.manifest["segments"]):
-        try:
-            module = importlib.import_module("v8atlas.server.search")
-            searcher_cls = getattr(module, "Searcher")
-            try:
-                searcher = searcher_cls(bundle)
-            except TypeError:
-                searcher = searcher_cls(catalog)
-            return EngineSearch(catalog, searcher)
-        except Exception as e:  # the fallback keeps answering; the log says why
-            log.warning("search index present but the engine failed to open (%s: %s); "
-                        "using the name/title fallback", type(e).__name__, e)
-    return FallbackSearch(catalog)
+    """The search issue's engine when installed (it answers exact names even without its
+    index), else the fallback; a failure to open is logged and the fallback answers."""
+    if not bundle.has(S.DOC_META):
+        return FallbackSearch(catalog)
+    try:
+        from .search import Searcher
+    except ImportError:
+        return FallbackSearch(catalog)
+    try:
+        return EngineSearch(catalog, Searcher(bundle))
+    except Exception as e:
+        log.warning("the search engine failed to open (%s: %s); using the name/title fallback",
+                    type(e).__name__, e)
+        return FallbackSearch(catalog)

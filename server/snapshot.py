@@ -54,12 +54,19 @@ def _first(d: dict[str, Any], *keys: str) -> Any:
     return None
 
 
+def _synonym(v: Any) -> str | None:
+    if isinstance(v, dict):
+        v = v.get("ru") or v.get("en") or next(iter(v.values()), None)
+    return None if v is None else str(v)
+
+
 def _as_str(v: Any) -> str | None:
     return None if v is None else str(v)
 
 
 class Snapshot:
-    def __init__(self, bundle: Bundle, *, verified: bool = False) -> None:
+    def __init__(self, bundle: Bundle, *, verified: bool | None = None) -> None:
+        """``verified``: True/False once the server checked it, None when nobody asked (CLI)."""
         self.bundle = bundle
         self.catalog = Catalog(bundle)
         self.verified = verified
@@ -112,11 +119,11 @@ class Snapshot:
                 name=name, index=i,
                 version=_as_str(_first(c, "version")),
                 platform_version=_as_str(_first(c, "platform_version", "platform")),
-                platform_source=_as_str(_first(c, "platform_version_source", "platform_source",
-                                               "platform_from")),
+                platform_source=_as_str(_first(c, "platform_version_source", "platform_version_from",
+                                               "platform_source", "platform_from")),
                 compatibility_mode=_as_str(_first(c, "compatibility_mode", "compatibility")),
                 extensions=exts, base=_as_str(_first(c, "base", "base_config")),
-                synonym=_as_str(_first(c, "synonym", "title")), extra=c))
+                synonym=_synonym(_first(c, "synonym", "title")), extra=c))
         return out
 
     def config(self, name: str) -> ConfigInfo | None:

@@ -39,6 +39,9 @@ class ReloadResult:
     def as_json(self) -> dict[str, Any]:
         return {"outcome": self.outcome, "bundle": self.bundle, "reason": self.reason}
 
+    def __str__(self) -> str:
+        return f"{self.outcome}: {self.bundle or 'no bundle'}" + (f" ({self.reason})" if self.reason else "")
+
 
 def quick_check(bundle: Bundle) -> list[str]:
     """Cheap integrity check at open (every segment present with its size); no hashing."""
@@ -69,6 +72,11 @@ class ServerState:
         self._tasks: list[asyncio.Task] = []
         self.on_swap: list[Callable[[Snapshot], None]] = []
 
+    @property
+    def bundles_dir(self) -> Path:
+        """The directory new bundles are published into (the dashboard's rebuild writes there)."""
+        return self.source if self.follows_pointer else self.source.parent
+
     # -- opening ----------------------------------------------------------------------------
     def _resolve(self) -> Path:
         return resolve_bundle_path(self.source)
@@ -90,7 +98,7 @@ class ServerState:
         """Open the newest bundle now (cheap checks only); the full hash check runs in start()."""
         self._watch_sig = self._signature()
         try:
-            snap = Snapshot(self._open_checked(self._resolve()))
+            snap = Snapshot(self._open_checked(self._resolve()), verified=False)
         except BundleError as e:
             self.problem = str(e)
             log.error("no bundle to serve: %s", e)

@@ -70,8 +70,9 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
     for cfg, platform, version in configs:
         wide = [f"СправочникСсылка.Вид{i}" for i in range(7)]
         attrs = [_field("Контрагент", "СправочникСсылка.Контрагенты", "Контрагент"),
-                 _field("Комментарий", "Строка(0)", "Комментарий", unlimited=True),
-                 _field("Основание", wide, "Основание документа")]
+                 _field("Комментарий", "Строка (неогр.)", "Комментарий", unlimited=True,
+                        recipe="ПОДСТРОКА(Комментарий, 1, 1024)"),
+                 _field("Основание", "Составной (7)", "Основание документа", types=wide)]
         if cfg == "Демо2":
             attrs.append(_field("Склад", "СправочникСсылка.Склады", "Склад"))
         docs.append(_catalog(cfg, "Контрагенты", "Контрагенты", [
@@ -92,7 +93,7 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
             "tabular_sections": [{"name": "Товары", "synonym": "Товары", "attributes": [
                 _field("Номенклатура", "СправочникСсылка.Номенклатура"), _field("Количество", "Число(15,3)"),
                 _field("Цена", "Число(15,2)")]}],
-            "movements": ["РегистрНакопления.ТоварыНаСкладах"],
+            "movements": {"registers": ["РегистрНакопления.ТоварыНаСкладах"]},
             "query_tables": [{"name": doc_title, "fields": ["Ссылка", "Дата", "Номер", "Контрагент",
                                                             "Комментарий"]},
                              {"name": f"{doc_title}.Товары", "fields": ["Ссылка", "НомерСтроки",
@@ -103,17 +104,16 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
         reg_title = "РегистрНакопления.ТоварыНаСкладах"
         docs.append(Doc("metadata", f"{cfg}/{reg_title}", "AccumulationRegister", reg_title, {
             "name": "ТоварыНаСкладах", "class": "AccumulationRegister", "synonym": "Товары на складах",
+            "movements": {"recorders": [doc_title]},
             "properties": {"registerType": "Balance"},
             "dimensions": [_field("Номенклатура", "СправочникСсылка.Номенклатура")],
             "resources": [_field("Количество", "Число(15,3)")],
             "query_tables": [
                 {"name": reg_title, "fields": ["Период", "Регистратор", "Номенклатура", "Количество"]},
-                {"name": f"{reg_title}.Остатки", "parameters": [{"name": "Период"}, {"name": "Условие"}],
+                {"name": f"{reg_title}.Остатки", "kind": "virtual", "params": ["Период", "Условие"],
                  "fields": ["Номенклатура", "КоличествоОстаток"]},
-                {"name": f"{reg_title}.ОстаткиИОбороты",
-                 "parameters": [{"name": "НачалоПериода"}, {"name": "КонецПериода"},
-                                {"name": "Периодичность"}, {"name": "МетодДополнения"},
-                                {"name": "Условие"}],
+                {"name": f"{reg_title}.ОстаткиИОбороты", "kind": "virtual",
+                 "params": ["НачалоПериода", "КонецПериода", "Периодичность", "МетодДополнения", "Условие"],
                  "fields": ["Номенклатура", "КоличествоНачальныйОстаток", "КоличествоПриход",
                             "КоличествоРасход", "КоличествоКонечныйОстаток"]}],
         }, names=["AccumulationRegister.ТоварыНаСкладах"], fields={"name": "ТоварыНаСкладах"}, config=cfg))
@@ -128,45 +128,80 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
                        "Товары.Номенклатура"),
                   Edge(f"{cfg}/{doc_title}", f"{cfg}/Справочник.Номенклатура", "attribute_type",
                        "Основание", weak=True)]
-    # platform elements with version bounds
+    # platform elements with version bounds (card schema: docs/cards-platform.md)
+    def pcard(name: str, name_en: str, kind: str, **extra: Any) -> dict[str, Any]:
+        owner, _, member = name.rpartition(".")
+        return {"card": "platform", "v": 1, "kind": kind, "name": name, "name_en": name_en,
+                "owner": owner or None, "member": member, "since": None, "since_source": None,
+                "until": None, "present_in": ["8.3.5.1570", "8.3.20.1000", "8.3.24.1691"],
+                "books": ["8.3.5.1570", "8.3.20.1000", "8.3.24.1691"], "description": "",
+                "variants": [], "availability": [], "deprecated": [], "changed_in": [], "see_also": [],
+                "page": f"objects/{name_en}.html", **extra}
+
+    def variant(syntax: str, params: list[dict], returns: list[str] | None = None, **extra: Any) -> dict:
+        return {"title": None, "syntax": syntax, "params": params, "description": "",
+                "returns": returns or [], "returns_description": extra.pop("returns_description", ""),
+                "since": None, "until": None, **extra}
+
+    everywhere = [{"value": ["ТонкийКлиент", "Сервер"], "note": "", "since": None, "until": None}]
     docs += [
-        Doc("platform", "platform/Массив.Найти", "method", "Массив.Найти", {
-            "name": "Найти", "name_en": "Find", "owner": "Массив",
-            "description": "Ищет элемент в массиве.",
-            "variants": [{"syntax": "Найти(Значение)", "params": [
-                {"name": "Значение", "types": ["Произвольный"], "required": True,
-                 "description": "Искомое значение."}],
-                "returns": {"types": ["Число", "Неопределено"], "description": "Индекс или Неопределено."}}],
-            "availability": ["Сервер", "Тонкий клиент"]},
-            names=["Array.Find", "Найти"], fields={"name": "Найти"}, since="8.3.5"),
-        Doc("platform", "platform/СтрРазделить", "function", "СтрРазделить", {
-            "name": "СтрРазделить", "name_en": "StrSplit",
-            "description": "Разделяет строку на части по разделителю.",
-            "variants": [{"syntax": "СтрРазделить(Строка, Разделитель, ВключатьПустые)", "params": [
-                {"name": "Строка", "types": ["Строка"], "required": True},
-                {"name": "Разделитель", "types": ["Строка"], "required": True},
-                {"name": "ВключатьПустые", "types": ["Булево"], "required": False}],
-                "returns": {"types": ["Массив"]}}],
-            "replacement": {"name": "РазложитьСтрокуВМассивПодстрок",
-                            "caveat": "БСП: СтроковыеФункцииКлиентСервер; differs in trimming"}},
-            names=["StrSplit"], fields={"name": "СтрРазделить"}, since="8.3.6"),
-        Doc("platform", "platform/СтрНайти", "function", "СтрНайти", {
-            "name": "СтрНайти", "name_en": "StrFind", "description": "Находит подстроку.",
-            "variants": [{"syntax": "СтрНайти(Строка, ПодстрокаПоиска)", "params": [
-                {"name": "Строка", "types": ["Строка"]}, {"name": "ПодстрокаПоиска", "types": ["Строка"]}]},
-                {"syntax": "СтрНайти(Строка, ПодстрокаПоиска, НаправлениеПоиска, НачальнаяПозиция)",
-                 "since": "8.3.20", "params": []}]},
-            names=["StrFind"], fields={"name": "СтрНайти"}, since="8.3.6"),
-        Doc("platform", "platform/УстаревшийМетод", "function", "УстаревшийМетод", {
-            "name": "УстаревшийМетод", "description": "Был в старых версиях."},
-            names=["OldMethod"], fields={"name": "УстаревшийМетод"}, since="8.3.5", until="8.3.20"),
-        Doc("query", "query/СтрНайти", "function", "Запрос.СтрНайти", {
-            "name": "СТРНАЙТИ", "description": "Функция языка запросов.", "tables": [
-                [["Параметр", "Описание"], ["Строка", "Где искать"]]]},
-            names=["СтрНайти", "Query.StrFind"], fields={"name": "СтрНайти"}, since="8.3.20"),
-        Doc("query", "query/ПОДСТРОКА", "function", "Запрос.ПОДСТРОКА", {
-            "name": "ПОДСТРОКА", "name_en": "SUBSTRING",
-            "description": "Выделяет подстроку; нужна для строк неограниченной длины."},
+        Doc("platform", "platform/Массив.Найти", "method", "Массив.Найти", pcard(
+            "Массив.Найти", "Array.Find", "method", description="Ищет элемент в массиве.",
+            variants=[variant("Найти(<Значение>)", [{"name": "Значение", "required": True,
+                                                      "types": ["Произвольный"],
+                                                      "description": "Искомое значение."}],
+                              ["Число", "Неопределено"], returns_description="Индекс или Неопределено.")],
+            availability=everywhere),
+            names=["Array.Find", "Найти", "Find"], fields={"name": "Найти"}),
+        Doc("platform", "platform/Глобальный контекст.СтрРазделить", "global_method",
+            "Глобальный контекст.СтрРазделить", pcard(
+                "Глобальный контекст.СтрРазделить", "Global context.StrSplit", "global_method",
+                since="8.3.6", since_source="mark", description="Разделяет строку на части по разделителю.",
+                variants=[variant("СтрРазделить(<Строка>, <Разделитель>, <ВключатьПустые>)", [
+                    {"name": "Строка", "required": True, "types": ["Строка"]},
+                    {"name": "Разделитель", "required": True, "types": ["Строка"]},
+                    {"name": "ВключатьПустые", "required": False, "types": ["Булево"], "default": "Истина"}],
+                    ["Массив"])],
+                older_platforms={"before": "8.3.6", "alternatives": [
+                    {"kind": "bsp", "name": "СтроковыеФункцииКлиентСервер.РазложитьСтрокуВМассивПодстрок",
+                     "caveat": "БСП function; its separator is one whole substring"}]}),
+            names=["СтрРазделить", "StrSplit"], fields={"name": "СтрРазделить"}, since="8.3.6"),
+        Doc("platform", "platform/Глобальный контекст.СтрНайти", "global_method",
+            "Глобальный контекст.СтрНайти", pcard(
+                "Глобальный контекст.СтрНайти", "Global context.StrFind", "global_method", since="8.3.6",
+                description="Находит подстроку.",
+                variants=[variant("СтрНайти(<Строка>, <ПодстрокаПоиска>)", [
+                    {"name": "Строка", "required": True, "types": ["Строка"]},
+                    {"name": "ПодстрокаПоиска", "required": True, "types": ["Строка"]}], ["Число"],
+                    until="8.3.20"),
+                    variant("СтрНайти(<Строка>, <ПодстрокаПоиска>, <НаправлениеПоиска>, <НачальнаяПозиция>)",
+                            [], ["Число"], since="8.3.20")]),
+            names=["СтрНайти", "StrFind"], fields={"name": "СтрНайти"}, since="8.3.6"),
+        Doc("platform", "platform/Глобальный контекст.УстаревшийМетод", "global_method",
+            "Глобальный контекст.УстаревшийМетод", pcard(
+                "Глобальный контекст.УстаревшийМетод", "Global context.OldMethod", "global_method",
+                until="8.3.20", description="Был в старых версиях.",
+                deprecated=[{"deprecated_since": "8.3.10", "replacement": ["Глобальный контекст.СтрНайти"],
+                             "replacement_keys": ["platform/Глобальный контекст.СтрНайти"],
+                             "marked_since": "8.3.10", "until": "8.3.20"}]),
+            names=["УстаревшийМетод", "OldMethod"], fields={"name": "УстаревшийМетод"}, until="8.3.20"),
+        Doc("query", "query/Запрос.СТРНАЙТИ", "function", "Запрос.СТРНАЙТИ", {
+            "card": "query", "v": 1, "kind": "function", "name": "СТРНАЙТИ", "name_en": "STRFIND",
+            "title": "Функция СтрНайти(StrFind)", "address": "Запрос.СТРНАЙТИ", "since": "8.3.20",
+            "since_source": "table", "until": None, "present_in": ["8.3.24.1691"],
+            "signature": "СТРНАЙТИ(<Строка>, <ПодстрокаПоиска>)",
+            "params": [{"name": "Строка", "required": True, "description": "Где искать."}],
+            "description": "Функция языка запросов.",
+            "body": [{"pre": "СТРНАЙТИ(<Строка>, <ПодстрокаПоиска>)"}, {"p": "Функция языка запросов."},
+                     {"table": 0}],
+            "tables": [{"rows": [["Параметр", "Описание"], ["Строка", "Где искать"]]}], "tables_dropped": False},
+            names=["СтрНайти", "СТРНАЙТИ", "Query.STRFIND"], fields={"name": "СтрНайти"}, since="8.3.20"),
+        Doc("query", "query/Запрос.ПОДСТРОКА", "function", "Запрос.ПОДСТРОКА", {
+            "card": "query", "v": 1, "kind": "function", "name": "ПОДСТРОКА", "name_en": "SUBSTRING",
+            "title": "Функция ПОДСТРОКА", "address": "Запрос.ПОДСТРОКА", "since": None,
+            "signature": "ПОДСТРОКА(<Строка>, <Начало>, <Длина>)", "params": [],
+            "description": "Выделяет подстроку; нужна для строк неограниченной длины.",
+            "body": [{"p": "Выделяет подстроку; нужна для строк неограниченной длины."}], "tables": []},
             names=["ПОДСТРОКА", "SUBSTRING"], fields={"name": "ПОДСТРОКА"}),
     ]
     info = {"configurations": [{"name": c, "version": v, "platform_version": p,
@@ -180,3 +215,51 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
 def build_sample(out_dir: str | Path, *, second_config: bool = True, name: str = "fixture") -> Path:
     docs, edges, info = sample_docs(second_config)
     return build_bundle(out_dir, docs, edges=edges, info=info, name=name)
+
+
+def synthetic_docs(objects: int = 10_000, platform: int = 5_000, configs: int = 1,
+                   seed: int = 7) -> tuple[list[Doc], list[Edge], dict[str, Any]]:
+    """A bigger bundle of the same shape for benchmarks (deterministic for a seed)."""
+    import random
+    rng = random.Random(seed)
+    words = ["Заказ", "Покупатель", "Товар", "Склад", "Контрагент", "Договор", "Номенклатура", "Счет",
+             "Оплата", "Поступление", "Реализация", "Остаток", "Цена", "Валюта", "Организация", "Партнер",
+             "Сотрудник", "Подразделение", "Проект", "Задача", "Версия", "Подсистема", "Настройка", "Файл"]
+    classes = [("Справочник", "Catalog"), ("Документ", "Document"), ("РегистрСведений", "InformationRegister"),
+               ("РегистрНакопления", "AccumulationRegister"), ("ОбщийМодуль", "CommonModule"),
+               ("Перечисление", "Enum")]
+    docs: list[Doc] = []
+    edges: list[Edge] = []
+    info_configs = []
+    for ci in range(configs):
+        cfg = f"Конф{ci + 1}"
+        info_configs.append({"name": cfg, "version": f"3.1.{ci}", "platform_version": "8.3.24"})
+        titles = []
+        for i in range(objects):
+            ru, en = classes[i % len(classes)]
+            name = "".join(rng.sample(words, 3)) + str(i)
+            title = f"{ru}.{name}"
+            titles.append(title)
+            attrs = [_field(rng.choice(words) + str(j), rng.choice(["Строка(50)", "Число(15,2)", "Булево",
+                                                                     "Строка(0)", "Дата"]))
+                     for j in range(rng.randint(2, 25))]
+            for a in attrs:
+                if a["type"] == "Строка(0)":
+                    a["unlimited"] = True
+            card = {"name": name, "class": en, "synonym": " ".join(rng.sample(words, 3)).lower(),
+                    "attributes": attrs,
+                    "tabular_sections": [{"name": "Товары", "attributes": attrs[:5]}] if en == "Document" else [],
+                    "query_tables": [{"name": title, "fields": [a["name"] for a in attrs]}]}
+            docs.append(Doc("metadata", f"{cfg}/{title}", en, title, card, names=[f"{en}.{name}"],
+                            fields={"name": name}, config=cfg))
+            if i > 0 and i % 3 == 0:
+                edges.append(Edge(f"{cfg}/{title}", f"{cfg}/{titles[rng.randrange(i)]}", "attribute_type",
+                                  attrs[0]["name"]))
+    for i in range(platform):
+        name = rng.choice(words) + rng.choice(words) + str(i)
+        since = rng.choice(["8.3.5", "8.3.10", "8.3.20", None])
+        docs.append(Doc("platform", f"platform/{name}", "method", f"Тип{i % 200}.{name}", {
+            "name": name, "description": " ".join(rng.sample(words, 8)).lower(),
+            "variants": [{"syntax": f"{name}(Параметр)", "params": [{"name": "Параметр", "types": ["Строка"]}]}]},
+            names=[name], fields={"name": name}, since=since))
+    return docs, edges, {"configurations": info_configs, "help": {"loaded": ["8.3.5", "8.3.10", "8.3.20"]}}

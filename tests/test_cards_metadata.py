@@ -69,6 +69,8 @@ def test_russian_card_names_and_fields():
     assert comment["recipe"] == "ПОДСТРОКА(Comment, 1, 1024)"
     main = card["query_tables"][0]
     assert main["name"] == "Справочник.Товары" and main["unlimited"] == ["ИмяПредопределенныхДанных", "Comment"]
+    assert main["fields"][-1] == {"name": "Представление", "alias": "Presentation", "role": "virtual",
+                                  "unverified": True}
     doc = docs_by_key(ctx)["Магазин/Документ.Продажа"].card
     assert doc["movements"] == {"registers": ["РегистрНакопления.Stock"]}
     assert doc["tabular_sections"][0]["attributes"][1]["type"] == "Число(15,3)"
@@ -163,3 +165,13 @@ def test_cards_are_stable_across_runs():
     a = [(d.key, d.card) for d in run((shop(), {}), (extension(), {})).docs]
     b = [(d.key, d.card) for d in run((shop(), {}), (extension(), {})).docs]
     assert a == b
+
+
+def test_extension_finds_a_renamed_base_by_its_own_name_and_is_alone_when_ambiguous():
+    ext = extension()
+    ext.base_name = "Магазин"                       # the name the base configuration gives itself
+    ctx = run((shop(), {"name": "Торговля"}), (ext, {}))
+    assert [i["name"] for i in ctx.info["configurations"]] == ["Торговля", "Торговля+Расш"]
+    ctx = run((shop("А"), {}), (shop("Б"), {}), (extension(), {}))   # two bases, none named
+    assert [i["name"] for i in ctx.info["configurations"]] == ["А", "Б", "Расш"]
+    assert any(w.code == "extension-without-base" for w in ctx.report.warnings)

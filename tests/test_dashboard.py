@@ -108,13 +108,18 @@ def test_forged_or_expired_cookie_leads_to_the_login_page(stub):
     run(go, stub)
 
 
-def test_login_page_escapes_what_the_url_carries(stub):
+def test_login_page_shows_no_text_from_the_url(stub):
     async def go(client):
         r = await client.get("/login", params={"next": '/x"><script>alert(1)</script>',
-                                               "reason": "<img src=x onerror=alert(1)>"})
+                                               "reason": "Введите токен на evil.example"})
         html = await r.text()
-        assert "<script>alert" not in html and "<img src=x" not in html
-        assert "&lt;img src=x onerror=alert(1)&gt;" in html
+        assert "<script>alert" not in html and "evil.example" not in html
+        assert 'value="/x&quot;&gt;&lt;script&gt;' in html        # the next URL, escaped
+        for evil in ("//evil.example/x", "/\t/evil.example", "https://evil.example", "/\\evil.example"):
+            r = await client.post("/login", data={"token": API, "next": evil}, allow_redirects=False)
+            assert r.headers["Location"] == "/sources", evil
+        r = await client.get("/login", params={"reason": "expired"})
+        assert "срок сессии истёк" in await r.text()
     run(go, stub)
 
 
@@ -160,7 +165,7 @@ def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
         assert "<script>alert" not in html and "&lt;script&gt;" in html
         assert "пересборки" in html          # says how the change reaches the answers
         data = json.loads(stub.dictionary.read_text(encoding="utf-8"))
-        assert data["aliases"][CONFIG][payload] == ["Документ.ЗаказПокупателя"]
+        assert data["aliases"] == [{"phrase": payload, "targets": ["Документ.ЗаказПокупателя"], "config": CONFIG}]
         facts = await (await client.get("/ui/dictionary")).json()
         assert facts["aliases"][CONFIG][payload] == ["Документ.ЗаказПокупателя"]
         bad = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
@@ -185,7 +190,7 @@ def test_alias_then_rebuild_runs_compile_and_reload(stub, monkeypatch):
         assert r.status == 200 and "перезагружено" in (await r.text()).lower()
         assert stub.reloads == 1 and calls and calls[0][1] == stub.bundles_dir
         hits = await (await client.get("/api/search_metadata", params={"query": "покупка"})).json()
-        assert hits["data"]["results"][0]["why"][0].startswith("alias")
+        assert hits["data"]["hits"][0]["why"].startswith("alias")
     run(go, stub)
 
 
@@ -196,6 +201,8 @@ def test_unknown_page_and_bad_api_input_are_clear(stub):
         assert r.status == 404
         r = await client.get("/api/get_relations", params={"name": "Документ.ЗаказПокупателя", "limit": "100000"})
         assert r.status == 400 and (await r.json())["error"]["message"]
+        r = await client.get("/ui/platform", params={"name": "Массив.Найти", "version": "<script>"})
+        assert r.status in (400, 503) and (await r.json())["outcome"] == "error"
     run(go, stub)
 
 
@@ -218,7 +225,10 @@ def test_set_alias_keeps_other_keys(tmp_path):
     set_alias(path, "БСП", "версии подсистем", ["РегистрСведений.ВерсииПодсистем"])
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["synonyms"] == [["клиент", "покупатель"]]
-    assert data["aliases"] == {"БСП": {"версии подсистем": ["РегистрСведений.ВерсииПодсистем"]}}
+    assert data["aliases"] == [{"phrase": "версии подсистем", "targets": ["РегистрСведений.ВерсииПодсистем"],
+                                "config": "БСП"}]
+    set_alias(path, "БСП", "версии подсистем", ["РегистрСведений.ВерсииПодсистемОбластейДанных"])
+    assert len(json.loads(path.read_text(encoding="utf-8"))["aliases"]) == 1
 
 
 def test_plan_sources_from_manifest(tmp_path, monkeypatch):

@@ -71,12 +71,19 @@ class StubState:
         self.aliases = {}
         if self.dictionary.is_file():
             data = json.loads(self.dictionary.read_text(encoding="utf-8"))
-            self.aliases = dict((data.get("aliases") or {}).get(CONFIG) or {})
+            self.aliases = {a["phrase"]: a["targets"] for a in data.get("aliases") or []
+                            if a.get("config") in (None, CONFIG)}
         return f"reloaded {self.bundle.id}"
 
 
 def _all_objects() -> dict[str, tuple[str, str, list[str]]]:
     return {**OBJECTS, **EXTRA}
+
+
+def _node(name: str) -> dict[str, Any]:
+    ids = list(_all_objects())
+    return {"id": ids.index(name), "name": f"{CONFIG}/{name}", "title": name, "kind": _all_objects()[name][0],
+            "config": CONFIG, "domain": "metadata"}
 
 
 def _search_metadata(state: StubState, args: dict[str, str]) -> dict[str, Any]:
@@ -86,25 +93,25 @@ def _search_metadata(state: StubState, args: dict[str, str]) -> dict[str, Any]:
     results = []
     for phrase, names in state.aliases.items():
         if phrase.lower() == query.lower():
-            results += [{"name": n, "config": CONFIG, "kind": _all_objects().get(n, ("?",))[0],
-                         "why": [f"alias «{phrase}» (dictionary)"], "score": 10.0} for n in names]
+            results += [{**_node(n), "why": f"alias «{phrase}» (dictionary.json)", "score": 10.0} for n in names]
     words = [w for w in query.lower().split() if len(w) > 2]
     for name, (kind, synonym, _) in OBJECTS.items():
         hit = [w for w in words if w[:5] in name.lower() or w[:5] in synonym.lower()]
         if hit and all(r["name"] != name for r in results):
-            results.append({"name": name, "config": CONFIG, "kind": kind, "synonym": synonym, "score": 1.0 * len(hit),
-                            "why": [f"words {', '.join(hit)} in field synonym"]})
+            results.append({**_node(name), "synonym": synonym, "score": 1.0 * len(hit),
+                            "why": f"words {', '.join(hit)} in field synonym"})
     text = f"## search_metadata: {len(results)} result(s) for «{query}»\n" + "".join(
-        f"- `{r['name']}` — {'; '.join(r['why'])}\n" for r in results)
-    return {"outcome": "list" if results else "not_found", "text": text, "data": {"results": results}}
+        f"- `{r['title']}` — {r['why']}\n" for r in results)
+    return {"outcome": "found" if results else "not_found", "text": text, "data": {"hits": results}}
 
 
 def _search_platform(args: dict[str, str]) -> dict[str, Any]:
     query = args.get("query", "").lower()
-    results = [{"name": n, "kind": "method", "why": ["words найти in field name"]}
+    results = [{"id": 900, "name": n, "title": n, "kind": "method", "config": None, "domain": "platform",
+                "why": "words найти in field name"}
                for n in PLATFORM if any(w[:4] in n.lower() for w in query.split() if len(w) > 3)]
-    return {"outcome": "list" if results else "not_found",
-            "text": f"{len(results)} platform element(s) for «{args.get('query', '')}»", "data": {"results": results}}
+    return {"outcome": "found" if results else "not_found",
+            "text": f"{len(results)} platform element(s) for «{args.get('query', '')}»", "data": {"hits": results}}
 
 
 def _get_object(args: dict[str, str]) -> dict[str, Any]:
@@ -113,7 +120,7 @@ def _get_object(args: dict[str, str]) -> dict[str, Any]:
     if name not in _all_objects():
         near = [n for n in OBJECTS if n.split(".")[0] == name.split(".")[0]][:3]
         return {"outcome": "not_found", "text": f"**not found**: `{name}` is not an object of {CONFIG}.\n",
-                "data": {"candidates": [{"name": n} for n in near]}}
+                "data": {"candidates": [_node(n) for n in near]}}
     kind, synonym, fields = _all_objects()[name]
     text = f"# {name}\n{synonym} ({kind}, configuration {CONFIG})\n"
     if detail in ("fields", "full"):
@@ -133,38 +140,48 @@ def _get_platform(args: dict[str, str]) -> dict[str, Any]:
             "data": {"name": name, "versions": HELP_VERSIONS}}
 
 
+PAGE = 25   # the real tool pages by answer size; a fixed page is enough to exercise cursors
+
+
 def _get_relations(args: dict[str, str]) -> dict[str, Any]:
     name = args.get("name", "")
     objects = _all_objects()
+    unknown = set(args) - {"name", "config", "direction", "kind", "weak", "cursor"}
+    if unknown:
+        return {"outcome": "error", "error": {"code": "bad_argument", "message": f"unknown argument {sorted(unknown)}"}}
     if name not in objects:
-        return {"outcome": "not_found", "text": f"`{name}` is not an object of {CONFIG}", "data": {}}
-    try:
-        limit = int(args.get("limit") or 50)
-    except ValueError:
-        return {"outcome": "error", "error": {"code": "bad_argument", "message": "limit is not a number"}}
-    if not 1 <= limit <= 1000:
-        return {"outcome": "error", "error": {"code": "bad_argument", "message": "limit must be 1..1000"}}
+        return {"outcome": "not_found", "text": f"**Outcome: not_found** — no object named {name!r}.",
+                "data": {"candidates": [], "nodes": [], "edges": [], "total": 0, "shown": 0}}
     weak = args.get("weak") in ("1", "true")
+    offset = int(args.get("cursor") or 0)
     if name == "Документ.ЗаказПокупателя":
         neigh = ["Справочник.Контрагенты", "Справочник.Номенклатура", "РегистрНакопления.ТоварыНаСкладах", *EXTRA]
     elif name == "Справочник.Номенклатура":
         neigh = ["Документ.ЗаказПокупателя", "РегистрНакопления.ТоварыНаСкладах"]
     else:
         neigh = ["Документ.ЗаказПокупателя"]
-    edges_all = [{"src": name, "dst": n, "kind": "attribute_type", "label": n.split(".")[1],
+    ids = list(objects)
+    edges_all = [{"src": ids.index(name), "dst": ids.index(n), "kind": "attribute_type", "label": n.split(".")[1],
                   "weak": n.startswith("Справочник.Вид") and int(n[-2:]) % 2 == 1} for n in neigh]
     edges = [e for e in edges_all if weak or not e["weak"]]
-    shown_edges = edges[:limit]
-    ids = [name] + [e["dst"] for e in shown_edges]
-    nodes = [{"id": n, "name": n, "title": objects[n][1], "kind": objects[n][0], "config": CONFIG} for n in ids]
-    return {"outcome": "found", "text": f"{name}: {len(shown_edges)} of {len(edges)} relations",
-            "data": {"nodes": nodes, "edges": shown_edges, "total": len(edges), "shown": len(shown_edges)}}
+    page = edges[offset:offset + PAGE]
+    node_ids = sorted({ids.index(name)} | {e["dst"] for e in page})
+    data = {"object": _node(name), "nodes": [_node(ids[i]) for i in node_ids], "edges": page,
+            "total": len(edges), "shown": len(page), "weak_hidden": len(edges_all) - len(edges)}
+    if offset + PAGE < len(edges):
+        data["cursor"] = str(offset + PAGE)
+    return {"outcome": "found", "text": f"**Outcome: found** — relations of `{name}`: {len(page)} shown of {len(edges)}",
+            "data": data}
 
 
 def _list_sources() -> dict[str, Any]:
-    text = (f"## Конфигурации\n| Имя | Версия | Платформа |\n|---|---|---|\n| {CONFIG} | 1.0.1 | 8.3.27 (из Configuration.xml) |\n\n"
-            "## Справка\n- загружены: 8.3.24, 8.3.27\n- нет: 8.3.25\n")
-    return {"outcome": "list", "text": text, "data": {"configurations": [{"name": CONFIG}]}}
+    text = (f"# Sources (outcome: list)\n\n## Configurations (1)\n- `{CONFIG}` version 1.0.1; platform 8.3.27 from "
+            "Configuration.xml; 64 objects\n\n## Platform and query-language help\n- help versions loaded: 8.3.24, 8.3.27\n")
+    return {"outcome": "list", "text": text, "data": {
+        "configs": [{"name": CONFIG, "synonym": "Демонстрационная", "version": "1.0.1", "platform_version": "8.3.27",
+                     "platform_source": "Configuration.xml (CompatibilityMode)", "compatibility_mode": "8.3.24",
+                     "objects": len(_all_objects()), "extensions": [], "base": None}],
+        "help": {"loaded": HELP_VERSIONS, "missing": ["8.3.25"], "unused": []}}}
 
 
 def build_stub_app(state: StubState, api_token: str | None, admin_token: str | None) -> web.Application:

@@ -98,12 +98,18 @@ def test_wide_composite_and_crowded_defined_type_are_weak():
     assert len(crowded) == USED_EVERYWHERE + 1 and all(r.weak for r in crowded)
 
 
-def test_any_ref_gives_no_edge_and_dangling_targets_are_reported(tmp_path):
-    cfg = M.Configuration("C", objects=[M.MDObject("Catalog", "А", attributes=[
-        M.Attribute("Любая", type=td(M.TypeRef(M.ANY_REF))),
-        M.Attribute("Пропавший", type=td(ref("Catalog", "НетТакого")))])])
+def test_any_ref_is_weak_to_every_reference_object_and_dangling_targets_are_reported(tmp_path):
+    cfg = M.Configuration("C", objects=[
+        M.MDObject("Catalog", "А", attributes=[
+            M.Attribute("Любая", type=td(M.TypeRef(M.ANY_REF))),
+            M.Attribute("Пропавший", type=td(ref("Catalog", "НетТакого")))]),
+        M.MDObject("Document", "Д"), M.MDObject("CommonModule", "М")])
     cat, graph, ctx = compile_graph(tmp_path, cfg)
-    assert graph.count(doc(cat, "C/Справочник.А"), "out", include_weak=True) == 0
+    a = doc(cat, "C/Справочник.А")
+    assert graph.count(a, "out") == 0
+    weak = graph.neighbors(a, "out", include_weak=True)
+    assert {(cat.keys[n.doc], n.label, n.weak) for n in weak} == {
+        ("C/Справочник.А", "Любая", True), ("C/Документ.Д", "Любая", True)}   # not the common module
     assert any(w.code == "dangling-reference" and "Catalog.НетТакого" in w.message
                for w in ctx.report.warnings)
 
@@ -142,3 +148,13 @@ def test_graph_rejects_bad_direction(tmp_path):
     cat, graph, _ = compile_graph(tmp_path, sample())
     with pytest.raises(ValueError):
         graph.neighbors(0, "sideways")
+
+
+def test_bundle_without_graph_has_no_neighbors(tmp_path):
+    ctx = LinkContext(project=Project([]), report=CompileReport())
+    link({"configuration": [(Source("configuration", "designer", tmp_path, "s", {}), sample())]}, ctx)
+    writer = BundleWriter(tmp_path / "b", "t", compiler_version="test")
+    build_docs.build(ctx, writer)                      # no graph builder
+    graph = Graph(Bundle.open(writer.publish()))
+    assert not graph.available
+    assert graph.neighbors(0, "both", include_weak=True) == [] and graph.count(0, "both") == 0

@@ -25,14 +25,33 @@ V8ATLAS = [sys.executable, "-m", "v8atlas"]
 
 TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
               "get_platform", "compare_configurations"}
-CALLS = [
-    ("list_sources", {}, "list"),
-    ("search_metadata", {"query": "заказ покупателя", "config": "Демо"}, "found"),
-    ("get_object", {"name": "Документ.ЗаказПокупателя", "config": "Демо", "detail": "fields"}, "found"),
-    ("get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо"}, None),
-    ("search_platform", {"query": "найти", "config": "Демо"}, "found"),
-    ("get_platform", {"name": "СтрРазделить", "config": "Демо"}, "found"),
-    ("compare_configurations", {"a": "Демо", "b": "Демо2"}, "found"),
+EXAMPLES = REPO / "examples"
+# (tool, arguments, expected outcome, a line the answer must contain)
+SAMPLE_CALLS = [
+    ("list_sources", {}, "list", "`ДемоТорговля`"),
+    ("search_metadata", {"query": "остатки товаров", "config": "ДемоТорговля"}, "found",
+     "`РегистрНакопления.ОстаткиТоваров`"),
+    ("get_object", {"name": "РегистрНакопления.ОстаткиТоваров", "config": "ДемоТорговля",
+                    "detail": "fields"}, "found", "КоличествоНачальныйОстаток"),
+    ("get_object", {"name": "Документ.ПриходТовара", "config": "ДемоТорговля", "detail": "fields"},
+     "found", "ПОДСТРОКА(Комментарий, 1, 1024)"),
+    ("get_relations", {"name": "Документ.ПриходТовара", "config": "ДемоТорговля"}, "found",
+     "movement → `РегистрНакопления.ОстаткиТоваров`"),
+    ("search_platform", {"query": "разделить строку", "config": "ДемоТорговля"}, "found",
+     "`Глобальный контекст.СтрРазделить`"),
+    ("get_platform", {"name": "СтрРазделить", "config": "ДемоТорговля"}, "found", "StrSplit"),
+    ("get_platform", {"name": "Запрос.ЕСТЬNULL", "config": "ДемоТорговля"}, "found", "ISNULL"),
+    ("compare_configurations", {"a": "ДемоТорговля", "b": "ДемоТорговля_EDT"}, "found", "(identical)"),
+]
+FIXTURE_CALLS = [
+    ("list_sources", {}, "list", "`Демо`"),
+    ("search_metadata", {"query": "заказ покупателя", "config": "Демо"}, "found", "ЗаказПокупателя"),
+    ("get_object", {"name": "Документ.ЗаказПокупателя", "config": "Демо", "detail": "fields"}, "found",
+     "ПОДСТРОКА(Комментарий"),
+    ("get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо"}, "found", "movement"),
+    ("search_platform", {"query": "найти", "config": "Демо"}, "found", "Массив.Найти"),
+    ("get_platform", {"name": "СтрРазделить", "config": "Демо"}, "found", "StrSplit"),
+    ("compare_configurations", {"a": "Демо", "b": "Демо2"}, "found", "Справочник.Склады"),
 ]
 
 
@@ -42,10 +61,26 @@ def anyio_backend():
 
 
 @pytest.fixture(scope="module")
-def bundles(tmp_path_factory) -> Path:
+def compiled(tmp_path_factory) -> tuple[Path, list]:
+    """The sample compiled from examples/ (configuration in both formats + help books)."""
     out = tmp_path_factory.mktemp("bundles")
-    build_sample(out)
-    return out
+    try:
+        from v8atlas.compiler.pipeline import compile_bundle
+        compile_bundle([str(EXAMPLES)], out, quiet=True)
+        return out, SAMPLE_CALLS
+    except (ImportError, SystemExit, FileNotFoundError):
+        build_sample(out)
+        return out, FIXTURE_CALLS
+
+
+@pytest.fixture(scope="module")
+def bundles(compiled) -> Path:
+    return compiled[0]
+
+
+@pytest.fixture(scope="module")
+def calls(compiled) -> list:
+    return compiled[1]
 
 
 def _free_port() -> int:
@@ -76,35 +111,40 @@ def http_server(bundles):
     assert b"Traceback" not in err, err.decode()
 
 
-async def _exercise(client: Client) -> None:
+async def _exercise(client: Client, calls: list) -> None:
     listed = await client.list_tools()
     assert {t.name for t in listed.tools} == TOOL_NAMES
     for t in listed.tools:
         assert t.annotations.read_only_hint is True
         assert t.input_schema["type"] == "object"
-    for name, args, outcome in CALLS:
+    seen = set()
+    for name, args, outcome, needle in calls:
         r = await client.call_tool(name, args)
         assert not r.is_error, (name, r.content)
         text = r.content[0].text
-        if outcome:
-            assert f"outcome: {outcome}" in text.lower(), (name, text)
+        assert f"outcome: {outcome}" in text.lower(), (name, text)
+        assert needle in text, (name, needle, text)
+        seen.add(name)
+    assert seen == TOOL_NAMES
     bad = await client.call_tool("get_object", {"name": 5})
     assert bad.is_error and "`name` must be a string" in bad.content[0].text
+    extra = await client.call_tool("get_object", {"name": "x", "colour": "red"})
+    assert extra.is_error and "has no argument 'colour'" in extra.content[0].text
     unknown = await client.call_tool("no_such_tool", {})
     assert unknown.is_error
     cfg = await client.call_tool("search_metadata", {"query": "x", "config": "Нет"})
-    assert cfg.is_error and "`Демо`, `Демо2`" in cfg.content[0].text
+    assert cfg.is_error and "unknown_config" in cfg.content[0].text
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-async def test_http_with_sdk_client(http_server, mode):
+async def test_http_with_sdk_client(http_server, calls, mode):
     async with Client(http_server, mode=mode) as client:
-        await _exercise(client)
+        await _exercise(client, calls)
 
 
-async def test_stdio_with_sdk_client(bundles):
+async def test_stdio_with_sdk_client(bundles, calls):
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "v8atlas", "serve", "--transport", "stdio",
                                          "--bundles", str(bundles), "--log-level", "WARNING"])
     async with Client(params) as client:
-        await _exercise(client)
+        await _exercise(client, calls)

@@ -25,8 +25,9 @@ def A(name: str, td: M.TypeDescription | None = None, **props) -> M.Attribute:
 
 
 def tables(cfg: M.Configuration, cls: str, name: str) -> dict[str, list[str]]:
+    """Field names by table, without the virtual fields (tested on their own)."""
     ix = ConfigIndex(cfg)
-    return {t.ru: [f.ru for f in t.fields] for t in query_tables(cfg.find(cls, name), ix)}
+    return {t.ru: [f.ru for f in t.fields if f.role != "virtual"] for t in query_tables(cfg.find(cls, name), ix)}
 
 
 def table(cfg: M.Configuration, cls: str, name: str, table_ru: str):
@@ -286,8 +287,8 @@ def test_classes_without_query_tables_and_document_journal_columns():
     assert tables(cfg, "CommonModule", "Общий") == {}
     j = table(cfg, "DocumentJournal", "Продажи", "ЖурналДокументов.Продажи")
     assert [f.ru for f in j.fields] == ["Ссылка", "ПометкаУдаления", "Дата", "Номер", "Проведен", "Тип",
-                                        "Контрагент"]
-    assert render_type(j.fields[-1].type, "ru")[0] == "СправочникСсылка.Контрагенты"
+                                        "Контрагент", "Представление", "МоментВремени"]
+    assert render_type(j.fields[6].type, "ru")[0] == "СправочникСсылка.Контрагенты"
 
 
 # -- types and the unlimited-string recipe (§4.6, §5.4) --------------------------------------------
@@ -329,3 +330,15 @@ def test_unlimited_flag_reaches_every_table_listing_the_field():
     for t in query_tables(reg, ix):
         text = next(f for f in t.fields if f.ru == "Текст")
         assert any(m.unlimited for m in text.type.types), t.ru
+
+
+def test_virtual_fields_presentation_and_point_in_time():
+    doc = M.MDObject("Document", "Заказ", props={"number_length": 9})
+    cat = M.MDObject("Catalog", "Товары", props={"description_length": 9})
+    reg = M.MDObject("InformationRegister", "Цены", resources=[A("Цена")])
+    cfg = M.Configuration("C", objects=[doc, cat, reg])
+    ix = ConfigIndex(cfg)
+    virtual = {o.name: [f.ru for f in query_tables(o, ix)[0].fields if f.role == "virtual"] for o in (doc, cat, reg)}
+    assert virtual == {"Заказ": ["Представление", "МоментВремени"], "Товары": ["Представление"], "Цены": []}
+    moment = next(f for f in query_tables(doc, ix)[0].fields if f.ru == "МоментВремени")
+    assert moment.en == "PointInTime" and render_type(moment.type, "ru")[0] == "МоментВремени"

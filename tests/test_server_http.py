@@ -223,3 +223,23 @@ async def test_ready_is_503_without_a_bundle(tmp_path):
                 assert r.status == 503 and (await r.json())["error"]["code"] == "no_bundle"
     finally:
         await srv.runner.cleanup()
+
+
+async def test_dashboard_pages_reachable_with_tokens_set(bundles):
+    pytest.importorskip("v8atlas.server.dashboard")
+    state = ServerState(bundles, poll_interval=0)
+    state.load_initial()
+    app = build_app(state, auth=AuthConfig.from_env({"API_TOKEN": "read-token-123"}), dashboard=True)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{base}/login") as r:
+                assert r.status == 200                  # the login form needs no token
+            async with s.get(f"{base}/api/list_sources") as r:
+                assert r.status == 401                  # the data still does
+    finally:
+        await runner.cleanup()

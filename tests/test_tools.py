@@ -60,7 +60,7 @@ def test_get_object_brief_fields_full(snap):
     fields = call(snap, "get_object", name="Документ.ЗаказПокупателя", config="Демо", detail="fields")
     # unlimited strings carry the recipe on their own line; wide composite types are summarized
     line = next(x for x in fields.text.splitlines() if x.startswith("- `Комментарий`"))
-    assert "ПОДСТРОКА(Комментарий, 1, N)" in line
+    assert "unlimited string" in line and "ПОДСТРОКА(Комментарий, 1, 1024)" in line
     line = next(x for x in fields.text.splitlines() if x.startswith("- `Основание`"))
     assert "composite of 7 types" in line and "Вид6" not in line
     full = call(snap, "get_object", name="Документ.ЗаказПокупателя", config="Демо", detail="full")
@@ -93,13 +93,17 @@ def test_unknown_config_lists_loaded_ones(snap):
 
 def test_platform_answers_follow_the_configuration_platform(snap):
     old = call(snap, "get_platform", name="СтрНайти", config="Демо")       # 8.3.10
-    assert old.outcome == "found"
+    assert old.outcome == "found"                       # the query function appeared in 8.3.20
     assert "1 variant(s); 1 of other platform versions hidden" in old.text
+    assert "Same name, not on this platform: `Запрос.СТРНАЙТИ`" in old.text
     new = call(snap, "get_platform", name="СтрНайти", config="Демо2")      # 8.3.24
     assert new.outcome == "ambiguous"                                      # platform and query
-    assert "`Запрос.СтрНайти`" in new.text
+    assert "`Запрос.СТРНАЙТИ`" in new.text and "`Глобальный контекст.СтрНайти`" in new.text
     gone = call(snap, "get_platform", name="УстаревшийМетод", config="Демо2")
-    assert gone.outcome == "unavailable" and "removed in 8.3.20" in gone.text
+    assert gone.outcome == "unavailable" and "no longer documented from 8.3.20" in gone.text
+    assert "use instead: `Глобальный контекст.СтрНайти`" in gone.text
+    dep = call(snap, "get_platform", name="УстаревшийМетод", config="Демо")   # 8.3.10: still there
+    assert dep.outcome == "found" and "Not recommended since 8.3.10" in dep.text
     r = call(snap, "get_platform", name="СтрРазделить", config="Демо")
     assert r.outcome == "found" and "РазложитьСтрокуВМассивПодстрок" in r.text and "caveat" in r.text
     r = call(snap, "get_platform", name="Массив.Найти(Значение)", config="Демо")
@@ -112,8 +116,8 @@ def test_search_platform_hides_other_versions_but_names_them(snap):
     r = call(snap, "search_platform", query="найти", config="Демо")
     assert r.outcome == "found"
     titles = [h["title"] for h in r.data["hits"]]
-    assert "Массив.Найти" in titles and "Запрос.СтрНайти" not in titles
-    assert "Not on this platform version: `Запрос.СтрНайти` (since 8.3.20)" in r.text
+    assert "Массив.Найти" in titles and "Запрос.СТРНАЙТИ" not in titles
+    assert "Not on this platform version: `Запрос.СТРНАЙТИ` (since 8.3.20)" in r.text
     q = call(snap, "search_platform", query="подстрока", config="Демо2", scope="query")
     assert [h["domain"] for h in q.data["hits"]] == ["query"]
 
@@ -129,10 +133,28 @@ def test_compare_configurations(snap):
     assert r.error["code"] == "bad_argument"
 
 
-def test_relations_unavailable_without_graph_says_so(snap):
-    if snap.graph is not None:
-        pytest.skip("this build has a graph reader; covered by the graph tests")
+def test_relations_one_step_paged_weak_hidden(snap):
     r = call(snap, "get_relations", name="Документ.ЗаказПокупателя", config="Демо")
+    assert r.outcome == "found", r.text
+    assert "movement → `РегистрНакопления.ТоварыНаСкладах`" in r.text
+    assert "1 weak edge(s) hidden" in r.text and "via `Основание`" not in r.text
+    assert {e["kind"] for e in r.data["edges"]} == {"attribute_type", "movement"}
+    assert r.data["total"] == r.data["shown"] == 3
+    titles = {n["title"] for n in r.data["nodes"]}
+    assert {"Документ.ЗаказПокупателя", "Справочник.Контрагенты"} <= titles
+    weak = call(snap, "get_relations", name="Документ.ЗаказПокупателя", config="Демо", weak=True)
+    assert "via `Основание` (weak)" in weak.text
+    back = call(snap, "get_relations", name="Справочник.Контрагенты", config="Демо", direction="in")
+    assert "attribute_type ← `Документ.ЗаказПокупателя` via `Контрагент`" in back.text
+    only = call(snap, "get_relations", name="Документ.ЗаказПокупателя", config="Демо", kind="movement")
+    assert [e["kind"] for e in only.data["edges"]] == ["movement"]
+
+
+def test_relations_unavailable_without_graph_says_so(tmp_path):
+    from bundle_factory import build_bundle, sample_docs
+    docs, edges, info = sample_docs()
+    bare = Snapshot(Bundle.open(build_bundle(tmp_path, docs, info=info, with_optional=False)))
+    r = call(bare, "get_relations", name="Документ.ЗаказПокупателя", config="Демо")
     assert r.outcome == "unavailable" and "relation graph" in r.text
 
 

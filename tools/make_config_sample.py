@@ -432,6 +432,8 @@ def designer(out: Path) -> None:
                   'xmlns:xr="http://v8.1c.ru/8.3/xcf/readable" version="2.16">\n' + items + "</ExchangePlanContent>\n", True)
         if cls == "CommonModule":
             write(out / folder / name / "Ext" / "Module.bsl", MODULES.get(name, ""), True)
+        if cls == "BusinessProcess":
+            write(out / folder / name / "Ext" / "Flowchart.xml", flowchart("2.16"), True)
     cfg = (HEADER + f'\t<Configuration uuid="{uid("Configuration")}">\n\t\t<Properties>\n'
            f"\t\t\t<Name>{NAME}</Name>\n" + d_syn("Демо: торговля", "\t\t\t") + "\n\t\t\t<Comment>Встроенный пример v8atlas</Comment>\n"
            "\t\t\t<NamePrefix/>\n\t\t\t<ConfigurationExtensionCompatibilityMode>Version8_3_23</ConfigurationExtensionCompatibilityMode>\n"
@@ -549,6 +551,8 @@ def edt(out: Path) -> None:
         write(out / "src" / FOLDER[cls] / name / f"{name}.mdo", "\n".join(lines), False)
         if cls == "CommonModule":
             write(out / "src" / FOLDER[cls] / name / "Module.bsl", MODULES.get(name, ""), False)
+        if cls == "BusinessProcess":
+            write(out / "src" / FOLDER[cls] / name / "Flowchart.scheme", flowchart(""), False)
     coll_of = {}
     for cls, name in refs:
         folder = FOLDER[cls]
@@ -585,6 +589,20 @@ def e_predefined(cls: str, name: str, items, ind: str, tag: str = "items") -> st
             out.append(e_predefined(cls, name, kids, ind + "  ", "content"))
         out.append(f"{ind}</{tag}>")
     return "\n".join(out)
+
+
+def flowchart(version: str) -> str:
+    """A minimal route map (GraphicalSchema): start → approve → completion."""
+    points = [("Start", "Старт"), ("Activity", "Согласовать"), ("Completion", "Завершение")]
+    items = "".join(f'\t\t<{k} id="{i}" uuid="{uid("bp", n)}">\n\t\t\t<Properties>\n\t\t\t\t<Name>{n}</Name>\n'
+                    f"\t\t\t\t<Title/>\n\t\t\t</Properties>\n\t\t</{k}>\n" for i, (k, n) in enumerate(points, 1))
+    line = ('\t\t<ConnectionLine id="9">\n\t\t\t<Properties>\n\t\t\t\t<Name>Линия1</Name>\n\t\t\t\t<Connect>\n'
+            "\t\t\t\t\t<From><Item>Старт</Item><PortIndex>4</PortIndex></From>\n"
+            "\t\t\t\t\t<To><Item>Согласовать</Item><PortIndex>2</PortIndex></To>\n"
+            "\t\t\t\t</Connect>\n\t\t\t</Properties>\n\t\t</ConnectionLine>\n")
+    ver = f' version="{version}"' if version else ""
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<GraphicalSchema xmlns="http://v8.1c.ru/8.3/xcf/scheme"'
+            f"{ver}>\n\t<Items>\n" + items + line + "\t</Items>\n</GraphicalSchema>\n")
 
 
 MODULES = {

@@ -12,7 +12,7 @@ from . import model as M
 from . import words as W
 from .confindex import ConfigIndex, as_refs
 from .fields import Field, is_unlimited, recipe, render_type
-from .query_tables import QueryTable, attribute_field
+from .query_tables import QueryTable, attribute_field, journal_columns
 from .standard import pick_synonym
 
 CARD_SCHEMA = 1
@@ -87,7 +87,7 @@ def properties(obj: M.MDObject, language: str) -> dict[str, Any]:
     return out
 
 
-def field_entry(f: Field, language: str, *, detail: bool = True) -> dict[str, Any]:
+def field_entry(f: Field, language: str, *, detail: bool = True, queryable: bool = True) -> dict[str, Any]:
     """One field: name (configuration's language), alias (the other one, when different), type…"""
     name = f.name(language)
     other = f.ru if language == W.EN else f.en
@@ -103,7 +103,8 @@ def field_entry(f: Field, language: str, *, detail: bool = True) -> dict[str, An
         e["role"] = f.role
     if is_unlimited(f.type):
         e["unlimited"] = True
-        e["recipe"] = recipe(name, language)
+        if queryable:   # the recipe is for query texts; reports/data processors have no tables
+            e["recipe"] = recipe(name, language)
     if detail:
         if f.synonym:
             e["synonym"] = f.synonym
@@ -134,21 +135,24 @@ def table_entry(t: QueryTable, language: str) -> dict[str, Any]:
     return e
 
 
-def _child(c: M.Child, cfg: M.Configuration, kind_key: str = "") -> dict[str, Any]:
+def _child(c: M.Child | M.TabularSection, cfg: M.Configuration, prop: str = "", key: str = "",
+           **extra: Any) -> dict[str, Any]:
+    """A named child: name, synonym, comment, one property under ``key``, ``extra``, origin."""
     e: dict[str, Any] = {"name": c.name}
     syn = pick_synonym(c.synonym, cfg) if c.synonym else ""
     if syn:
         e["synonym"] = syn
     if c.comment:
         e["comment"] = c.comment
-    if kind_key and c.props.get(kind_key):
-        e["type"] = str(c.props[kind_key])
+    if prop and c.props.get(prop):
+        e[key] = str(c.props[prop])
+    e.update(extra)
     if c.origin:
         e["origin"] = c.origin
     return e
 
 
-def _predefined(items: list[M.PredefinedItem]) -> list[dict[str, Any]]:
+def _predefined(items: list[M.PredefinedItem], language: str) -> list[dict[str, Any]]:
     out = []
     for p in items:
         e: dict[str, Any] = {"name": p.name}
@@ -158,17 +162,20 @@ def _predefined(items: list[M.PredefinedItem]) -> list[dict[str, Any]]:
             e["description"] = p.description
         if p.is_folder:
             e["is_folder"] = True
+        if p.props:   # charts: account type, off-balance, value type…
+            e["properties"] = {k: _value(v, language) for k, v in sorted(p.props.items())}
         if p.children:
-            e["children"] = _predefined(p.children)
+            e["children"] = _predefined(p.children, language)
         out.append(e)
     return out
 
 
-def _fields(items: list[M.Attribute], role: str, cfg: M.Configuration, language: str) -> list[dict[str, Any]]:
+def _fields(items: list[M.Attribute], role: str, cfg: M.Configuration, language: str,
+            queryable: bool) -> list[dict[str, Any]]:
     out = []
     for a in items:
         f = attribute_field(a, role, pick_synonym(a.synonym, cfg) if a.synonym else "")
-        out.append(field_entry(f, language))
+        out.append(field_entry(f, language, queryable=queryable))
     return out
 
 
@@ -216,37 +223,33 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                              ("accounting_flags", obj.accounting_flags, "accounting_flag"),
                              ("ext_dimension_accounting_flags", obj.ext_dimension_accounting_flags,
                               "ext_dimension_accounting_flag"),
-                             ("addressing_attributes", obj.addressing_attributes, "addressing_attribute"),
-                             ("columns", obj.columns, "column")):
+                             ("addressing_attributes", obj.addressing_attributes, "addressing_attribute")):
         if items:
-            card[key] = _fields(items, role, cfg, language)
+            card[key] = _fields(items, role, cfg, language, bool(tables))
+    if obj.columns:
+        card["columns"] = []
+        for col, f in zip(obj.columns, journal_columns(obj, ix)):
+            f.synonym = pick_synonym(col.synonym, cfg) if col.synonym else ""
+            card["columns"].append(field_entry(f, language))
     if obj.tabular_sections:
-        card["tabular_sections"] = []
-        for ts in obj.tabular_sections:
-            e: dict[str, Any] = {"name": ts.name}
-            syn = pick_synonym(ts.synonym, cfg) if ts.synonym else ""
-            if syn:
-                e["synonym"] = syn
-            if ts.comment:
-                e["comment"] = ts.comment
-            e["attributes"] = _fields(ts.attributes, "attribute", cfg, language)
-            if ts.origin:
-                e["origin"] = ts.origin
-            card["tabular_sections"].append(e)
+        card["tabular_sections"] = [
+            _child(ts, cfg, attributes=_fields(ts.attributes, "attribute", cfg, language, bool(tables)))
+            for ts in obj.tabular_sections]
     common = ix.common_attributes_of.get(obj.full_name, [])
     if common:
         card["common_attributes"] = [ca.name for ca in common]
-    for key, items, kind_key in (("enum_values", obj.enum_values, ""), ("forms", obj.forms, "form_type"),
-                                 ("templates", obj.templates, "template_type"),
-                                 ("commands", obj.commands, "group"),
-                                 ("recalculations", obj.recalculations, "")):
+    for key, items, prop, out_key in (("enum_values", obj.enum_values, "", ""),
+                                      ("forms", obj.forms, "form_type", "type"),
+                                      ("templates", obj.templates, "template_type", "type"),
+                                      ("commands", obj.commands, "group", "group"),
+                                      ("recalculations", obj.recalculations, "", "")):
         if items:
-            card[key] = [_child(x, cfg, kind_key) for x in items]
+            card[key] = [_child(x, cfg, prop, out_key) for x in items]
     if obj.other_children:
         card["other_children"] = {k: [_child(x, cfg) for x in v]
                                   for k, v in sorted(obj.other_children.items()) if v}
     if obj.predefined:
-        card["predefined"] = _predefined(obj.predefined)
+        card["predefined"] = _predefined(obj.predefined, language)
     if obj.subsystems:
         card["subsystems"] = [s.name for s in obj.subsystems]
     if tables:

@@ -22,6 +22,7 @@ from ..report import CompileReport
 from .build import fill_field_defaults, fill_object_defaults, finish_config_props
 from .classes import FOLDER
 from .files import SourceFiles, open_spec
+from .flowchart import route_points
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -226,25 +227,20 @@ class _Ctx:
         self.report.note_unknown(self.source, what, self.file)
 
 
+_T_NAME = f"{{{NS_MD}}}Name"
+_T_SYNONYM = f"{{{NS_MD}}}Synonym"
+_T_COMMENT = f"{{{NS_MD}}}Comment"
+_T_BELONGING = f"{{{NS_MD}}}ObjectBelonging"
+_T_EXTENDED = f"{{{NS_MD}}}ExtendedConfigurationObject"
+
+
 def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
-    """name, synonym, comment, belonging, extended uuid."""
-    name = comment = ext = ""
-    syn: dict[str, str] = {}
-    belonging = OWN
-    if props_el is not None:
-        for p in elements(props_el):
-            n = local(p)
-            if n == "Name":
-                name = text(p)
-            elif n == "Synonym":
-                syn = local_string(p)
-            elif n == "Comment":
-                comment = text(p)
-            elif n == "ObjectBelonging":
-                belonging = ADOPTED if text(p) == "Adopted" else OWN
-            elif n == "ExtendedConfigurationObject":
-                ext = text(p)
-    return name, syn, comment, belonging, ext
+    """name, synonym, comment, belonging, extended uuid (lxml's find scans in C)."""
+    if props_el is None:
+        return "", {}, "", OWN, ""
+    belonging = ADOPTED if text(props_el.find(_T_BELONGING)) == "Adopted" else OWN
+    return (text(props_el.find(_T_NAME)), local_string(props_el.find(_T_SYNONYM)),
+            text(props_el.find(_T_COMMENT)), belonging, text(props_el.find(_T_EXTENDED)))
 
 
 _COMMON_NAMES = frozenset({"Name", "Synonym", "Comment", "ObjectBelonging",
@@ -368,10 +364,15 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) 
     return child
 
 
-def _predefined_items(el: etree._Element) -> list[PredefinedItem]:
+_PREDEFINED_TEXT = {"AccountType": "account_type", "Order": "order", "ActionPeriodIsBasic": "action_period_is_basic"}
+_PREDEFINED_BOOL = {"OffBalance": "off_balance"}
+
+
+def _predefined_items(el: etree._Element, ctx: "_Ctx") -> list[PredefinedItem]:
     out = []
     for it in elements(el):
         if local(it) != "Item":
+            ctx.unknown(f"Predefined element {local(it)}")
             continue
         item = PredefinedItem(name="", uuid=it.get("id", ""))
         for c in elements(it):
@@ -385,12 +386,15 @@ def _predefined_items(el: etree._Element) -> list[PredefinedItem]:
             elif n == "IsFolder":
                 item.is_folder = _bool(text(c))
             elif n == "ChildItems":
-                item.children = _predefined_items(c)
+                item.children = _predefined_items(c, ctx)
             elif n == "Type":
                 item.props["type"] = type_description(c)
-            elif n in ("AccountType", "OffBalance"):
-                item.props[{"AccountType": "account_type", "OffBalance": "off_balance"}[n]] = (
-                    _bool(text(c)) if n == "OffBalance" else text(c))
+            elif n in _PREDEFINED_TEXT:
+                item.props[_PREDEFINED_TEXT[n]] = text(c)
+            elif n in _PREDEFINED_BOOL:
+                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
+            else:   # chart-of-accounts ext dimension types, accounting flags…: counted, not kept
+                ctx.unknown(f"Predefined item property {n}")
         out.append(item)
     return out
 
@@ -401,7 +405,7 @@ def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[Predefine
     if data is None:
         return []
     try:
-        return _predefined_items(parse_bytes(data, rel))
+        return _predefined_items(parse_bytes(data, rel), _Ctx(ctx.source, ctx.report, rel))
     except XmlError as e:
         ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
         return []
@@ -495,7 +499,19 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         obj.predefined = _read_predefined(files, base, ctx)
     if cls == "ExchangePlan":
         obj.props["content"] = _read_exchange_content(files, base, ctx)
+    if cls == "BusinessProcess":
+        _read_route_points(files, f"{base}/Ext/Flowchart.xml", obj, ctx)
     return obj
+
+
+def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: "_Ctx") -> None:
+    data = files.read(rel)
+    if data is None:
+        return
+    try:
+        obj.other_children["RoutePoint"] = route_points(data, rel, ctx.unknown)
+    except XmlError as e:
+        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
 
 
 # ---------------------------------------------------------------------------------------
@@ -542,6 +558,8 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                 cfg.props[n[0].lower() + n[1:]] = text(p)
             elif n == "DefaultRoles":
                 cfg.props["defaultRoles"] = ref_list(p)
+            elif n not in _COMMON_NAMES and n not in IGNORED:
+                report.note_unknown(source, f"Configuration property {n}", "Configuration.xml")
     cfg.script_variant = cfg.script_variant or "Russian"
     cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
     finish_config_props(cfg.props, cfg.is_extension)

@@ -17,7 +17,7 @@ from lxml import etree
 from ..report import CompileReport
 from .build import fill_field_defaults, fill_object_defaults, finish_config_props
 from .classes import EDT_COLLECTION, FOLDER
-from .designer import CONFIG_SINGLETONS, POOL_THRESHOLD, _jobs, config_type_ref
+from .designer import CONFIG_SINGLETONS, POOL_THRESHOLD, _jobs, _read_route_points, config_type_ref
 from .files import SourceFiles, open_spec
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -241,7 +241,11 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
     return child
 
 
-def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
+_PREDEFINED_TEXT = {"accountType": "account_type", "order": "order", "actionPeriodIsBasic": "action_period_is_basic"}
+_PREDEFINED_BOOL = {"offBalance": "off_balance"}
+
+
+def _predefined_items(els: list[etree._Element], ctx: _Ctx) -> list[PredefinedItem]:
     out = []
     for it in els:
         item = PredefinedItem(name="", uuid=it.get("id", ""))
@@ -251,7 +255,7 @@ def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
             if n == "name":
                 item.name = text(c)
             elif n == "code":
-                v = c.find("value")
+                v = next((x for x in elements(c) if local(x) == "value"), None)
                 item.code = text(v) if v is not None else text(c)
             elif n == "description":
                 item.description = text(c)
@@ -261,11 +265,13 @@ def _predefined_items(els: list[etree._Element]) -> list[PredefinedItem]:
                 kids.append(c)
             elif n == "type":
                 item.props["type"] = type_description(c)
-            elif n == "accountType":
-                item.props["account_type"] = text(c)
-            elif n == "offBalance":
-                item.props["off_balance"] = _bool(text(c))
-        item.children = _predefined_items(kids)
+            elif n in _PREDEFINED_TEXT:
+                item.props[_PREDEFINED_TEXT[n]] = text(c)
+            elif n in _PREDEFINED_BOOL:
+                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
+            else:
+                ctx.unknown(f"Predefined item property {n}")
+        item.children = _predefined_items(kids, ctx)
         out.append(item)
     return out
 
@@ -302,7 +308,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
             items = []
             for p in els:
                 items.extend(e for e in elements(p) if local(e) == "items")
-            obj.predefined = _predefined_items(items)
+            obj.predefined = _predefined_items(items, ctx)
             continue
         if cls == "Subsystem" and n == "subsystems":
             for e in els:
@@ -332,6 +338,8 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         elif dn not in IGNORED:
             ctx.unknown(f"{cls} property {n}")
     fill_object_defaults(cls, obj.props, belonging)
+    if cls == "BusinessProcess":
+        _read_route_points(files, f"{base}/Flowchart.scheme", obj, ctx)
     return obj
 
 
@@ -383,6 +391,22 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                 ref = text(e)
                 cls, _, obj_name = ref.partition(".")
                 children.append((cls if obj_name else EDT_COLLECTION[n], obj_name or ref))
+        elif n in _COMMON or n in EDT_IGNORED or edt_to_designer(n) in IGNORED:
+            continue
+        elif all("." in text(e) and not len(e) for e in els):
+            # a collection of a kind this reader does not know: its items are "Kind.Name"
+            for e in els:
+                cls, _, obj_name = text(e).partition(".")
+                children.append((cls, obj_name))
+        else:
+            report.note_unknown(source, f"Configuration property {n}", CONFIG_MDO)
+    # An extension project names its base project in DT-INF/PROJECT.PMF ("Base-Project: X").
+    pmf = files.read("DT-INF/PROJECT.PMF")
+    if pmf:
+        for line in pmf.decode("utf-8", "replace").splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "Base-Project" and value.strip():
+                cfg.base_name = value.strip()
     cfg.script_variant = cfg.script_variant or "Russian"
     cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
     finish_config_props(cfg.props, cfg.is_extension)

@@ -64,6 +64,7 @@ def _configurations(parsed: list[tuple[Any, Any]]) -> list[tuple[Any, M.Configur
 
 def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
     named: dict[str, View] = {}
+    wanted_base: dict[str, str] = {}          # extension view → the base it names
     for source, cfg in pairs:
         opts = getattr(source, "options", {}) or {}
         name = str(opts.get("name") or cfg.name or getattr(source, "name", "configuration"))
@@ -79,46 +80,44 @@ def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
         if not platform:
             platform = cfg.platform_version or M.compatibility_to_platform(cfg.compatibility_mode)
             origin = "compatibility_mode" if platform else ""
-        view = View(name, cfg, getattr(source, "name", ""), platform, origin)
-        view.base_view = str(opts.get("base") or cfg.base_name or "")   # for extensions: wanted base
-        named[name] = view
+        named[name] = View(name, cfg, getattr(source, "name", ""), platform, origin)
+        if cfg.is_extension:
+            wanted_base[name] = str(opts.get("base") or cfg.base_name or "")
     bases = [v for v in named.values() if not v.cfg.is_extension]
+    # A base is named by its view name or by the name the configuration gives itself.
+    base_by_name = {b.cfg.name: b for b in bases} | {b.name: b for b in bases}
     attached: dict[str, list[View]] = defaultdict(list)
-    out: list[View] = []
-    for v in named.values():
-        if not v.cfg.is_extension:
-            continue
-        base = v.base_view or (bases[0].name if len(bases) == 1 else "")
-        if base not in {b.name for b in bases}:
+    for ext_name, wanted in wanted_base.items():
+        v = named[ext_name]
+        base = base_by_name.get(wanted) if wanted else (bases[0] if len(bases) == 1 else None)
+        if base is None:
             ctx.report.warn(v.source, f"extension {v.name!r}: base configuration "
-                            f"{base or '(not named)'!r} is not among the sources; compiled on its own "
+                            f"{wanted or '(not named)'!r} is not among the sources; compiled on its own "
                             f"(attach it with [[extension]] base = \"…\" in v8atlas.toml)",
                             code="extension-without-base")
-            v.base_view, v.standalone_extension = "", True
+            v.standalone_extension = True
             continue
-        v.base_view = base
-        attached[base].append(v)
+        attached[base.name].append(v)
+    out: list[View] = []
     for b in bases:
-        b.base_view = ""
         out.append(b)
         exts = attached.get(b.name, [])
-        if not exts:
-            continue
-        try:
-            from .extensions import overlay
-        except ImportError:
-            ctx.report.warn(b.source, "extensions.overlay is not available; base+extensions view skipped",
-                            code="no-overlay")
-            continue
-        problems: list[str] = []
-        merged = overlay(b.cfg, *(e.cfg for e in exts), problems=problems)
-        for p in problems:
-            ctx.report.warn(b.source, p, code="adopted-without-base")
-        name = "+".join([b.name] + [e.name for e in exts])
-        out.append(View(name, merged, ", ".join([b.source] + [e.source for e in exts]), b.platform,
-                        b.platform_from, base_view=b.name, extensions=[e.name for e in exts]))
+        if exts:
+            out.append(_overlay_view(b, exts, ctx))
     out += [v for v in named.values() if v.standalone_extension]
     return out
+
+
+def _overlay_view(base: View, exts: list[View], ctx: Any) -> View:
+    """The base+extensions view (``БСП+Расширение``)."""
+    from .extensions import overlay
+    problems: list[str] = []
+    merged = overlay(base.cfg, *(e.cfg for e in exts), problems=problems)
+    for p in problems:
+        ctx.report.warn(base.source, p, code="adopted-without-base")
+    return View("+".join([base.name] + [e.name for e in exts]), merged,
+                ", ".join([base.source] + [e.source for e in exts]), base.platform, base.platform_from,
+                base_view=base.name, extensions=[e.name for e in exts])
 
 
 def _relation_counts(rels: list[Rel]) -> dict[str, dict[str, Any]]:
@@ -184,7 +183,6 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
                                       ", ".join(obj.extended_by)))
     return {
         "name": view.name,
-        "source": view.source,
         "configuration_name": cfg.name,
         "synonym": dict(sorted(cfg.synonym.items())),
         "version": cfg.version,
@@ -201,7 +199,7 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
         "base": view.base_view,
         "extensions": view.extensions,
         "objects": sum(by_class.values()),
-        "counts_by_class": {W.class_words(k).name(language): n for k, n in sorted(
+        "counts_by_class": {k: n for k, n in sorted(
             by_class.items(), key=lambda kv: (W.CLASS_ORDER.get(kv[0], 999), kv[0]))},
         "relations": len(rels),
         "weak_relations": sum(1 for r in rels if r.weak),
@@ -214,9 +212,12 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     pairs = _configurations(parsed_by_kind.get(KIND, []))
     if not pairs:
         return
-    infos = [link_view(v, ctx) for v in _views(pairs, ctx)]
+    views = _views(pairs, ctx)
+    infos = [link_view(v, ctx) for v in views]
     ctx.info["configurations"] = infos
     ctx.info["config_order"] = [i["name"] for i in infos]
     ctx.extra["config_platforms"] = {i["name"]: i["platform_version"] for i in infos}
-    ctx.counts["configurations"] = {i["name"]: {"objects": i["objects"], "relations": i["relations"],
-                                                "weak_relations": i["weak_relations"]} for i in infos}
+    # Source paths depend on where the compile ran: kept out of the hashed info, here only.
+    ctx.counts["configurations"] = {i["name"]: {"source": v.source, "objects": i["objects"],
+                                                "relations": i["relations"], "weak_relations": i["weak_relations"]}
+                                    for v, i in zip(views, infos)}

@@ -156,7 +156,8 @@ def parse(source: Source, report: CompileReport) -> Configuration:
         counts[o.cls] = counts.get(o.cls, 0) + 1
     if cfg.languages:
         counts["Language"] = len(cfg.languages)
-    report.sections.setdefault("configurations", {})[cfg.name] = {
+    # one section per configuration: CompileReport.merge keeps the first value of a key
+    report.sections[f"configuration {cfg.name}"] = {
         "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
         "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
         "is_extension": cfg.is_extension}

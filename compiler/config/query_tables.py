@@ -120,10 +120,20 @@ def _tabular_sections(obj: M.MDObject) -> list[QueryTable]:
     return out
 
 
+def virtual_fields(obj: M.MDObject) -> list[Field]:
+    """Fields a query may read but ``*`` does not return (§2.2 note): Представление on tables with
+    Ссылка, МоментВремени on documents. The list is marked unverified by domain-1c.md."""
+    out = [fixed_field("Представление", role="virtual", unverified=True)]
+    if obj.cls in ("Document", "DocumentJournal"):
+        out.append(fixed_field("МоментВремени", M.TypeRef(M.PLATFORM, name="PointInTime"), role="virtual",
+                               unverified=True))
+    return out
+
+
 def _main(obj: M.MDObject, ix: ConfigIndex, extra: list[Field] | None = None) -> QueryTable:
     ru, en = _table(obj)
     fields = STD.standard_attributes(obj, ix) + (extra or []) + _attrs(obj.attributes, "attribute")
-    return QueryTable(ru, en, OBJECT, [], fields + _common_attributes(obj, ix))
+    return QueryTable(ru, en, OBJECT, [], fields + _common_attributes(obj, ix) + virtual_fields(obj))
 
 
 def reference_object(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
@@ -168,11 +178,12 @@ def business_process(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     return [_main(obj, ix)] + _tabular_sections(obj) + [points]
 
 
-def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
+def journal_columns(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
+    """Columns of a document journal; a column's type is the union of the attributes it maps (§4.7)."""
     columns = []
     for col in obj.columns:
         f = attribute_field(col, "column")
-        if f.type.empty:   # a column's type is the union of the attributes it maps (§4.7)
+        if f.type.empty:
             members: list[M.TypeRef] = []
             for ref in as_refs(col.props.get("references")):
                 a = ix.attribute(ref)
@@ -181,8 +192,13 @@ def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
                         members.append(t)
             f.type = M.TypeDescription(members)
         columns.append(f)
+    return columns
+
+
+def document_journal(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + columns)]
+    return [QueryTable(ru, en, OBJECT, [], STD.standard_attributes(obj, ix) + journal_columns(obj, ix)
+                       + virtual_fields(obj))]
 
 
 def constant(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
@@ -222,11 +238,16 @@ def external_data_source(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
 
 # -- registers -----------------------------------------------------------------------------------
 
+def _register_main(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
+    """Standard attributes, dimensions, resources, attributes, common attributes (§3.1)."""
+    return (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
+            + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
+            + _common_attributes(obj, ix))
+
+
 def information_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    fields = (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
-              + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
-              + _common_attributes(obj, ix))
+    fields = _register_main(obj, ix)
     out = [QueryTable(ru, en, OBJECT, [], fields)]
     if STD.periodic(obj):   # СрезПервых/СрезПоследних only for periodic registers (§3.3)
         note = ("Регистратор/НомерСтроки/Активность in slices unverified (domain-1c.md §3.3)"
@@ -242,10 +263,7 @@ def _in_totals(dims: list[M.Attribute]) -> list[M.Attribute]:
 
 def accumulation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
-    main = (STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
-            + _attrs(obj.resources, "resource") + _attrs(obj.attributes, "attribute")
-            + _common_attributes(obj, ix))
-    out = [QueryTable(ru, en, OBJECT, [], main)]
+    out = [QueryTable(ru, en, OBJECT, [], _register_main(obj, ix))]
     res = _attrs(obj.resources, "resource")
     totals_dims = _attrs(_in_totals(obj.dimensions), "dimension")
     # Dimensions with UseInTotals off still appear in Обороты (Addendum).
@@ -284,15 +302,7 @@ def _split(items: list[M.Attribute], role: str, corr: bool, dr: str = "Дт", cr
 
 def _account_fields(ix: ConfigIndex, obj: M.MDObject, side: str = "", kinds: bool = False,
                     stem: str = "Счет", sub: str = "Субконто") -> list[Field]:
-    chart, n, pvh = ix.chart_of_accounts(obj)
-    acc = [t_ref("ChartOfAccounts", chart)] if chart else []
-    val = [M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []
-    kind = [t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else []
-    out = [fixed_field(stem + side, *acc, role="generated")]
-    out += [fixed_field(f"{sub}{side}{i}", *val, role="generated") for i in range(1, n + 1)]
-    if kinds:
-        out += [fixed_field(f"ВидСубконто{side}{i}", *kind, role="generated") for i in range(1, n + 1)]
-    return out
+    return STD.account_fields(obj, ix, side, kinds=kinds, stem=stem, sub=sub, role="generated")
 
 
 def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
@@ -360,10 +370,12 @@ def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     # Субконто: the real table of ext-dimension values
     ru_s, en_s = _table(obj, "Субконто", W.TABLES["Субконто"])
     recorder = next((f for f in std if f.ru == "Регистратор"), None)
+    _, _, pvh = ix.chart_of_accounts(obj)
     sub_fields = ([recorder] if recorder else []) + [
         fixed_field("НомерСтроки", t_number()),
         fixed_field("ВидДвижения", M.TypeRef(M.PLATFORM, name="AccountingRecordType")),
-        fixed_field("Вид"), fixed_field("Значение")] + adjust
+        fixed_field("Вид", *([t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else [])),
+        fixed_field("Значение", *([M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []))] + adjust
     out.append(QueryTable(ru_s, en_s, AUXILIARY, [], sub_fields,
                           note="field list unverified (domain-1c.md §3.1)"))
     return out
@@ -383,8 +395,7 @@ def _base_registers(obj: M.MDObject, ix: ConfigIndex) -> list[M.MDObject]:
 def calculation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
     dims = _attrs(obj.dimensions, "dimension")
-    main = (STD.standard_attributes(obj, ix) + dims + _attrs(obj.resources, "resource")
-            + _attrs(obj.attributes, "attribute") + _common_attributes(obj, ix))
+    main = _register_main(obj, ix)
     out = [QueryTable(ru, en, OBJECT, [], main)]
     if as_bool(obj.props.get("action_period")):
         names = ("Регистратор", "НомерСтроки", "ВидРасчета", "ПериодРегистрации", "ПериодДействия",

@@ -5,12 +5,13 @@ movements, based-on, owners, journals' documents, event subscriptions (sources a
 module), scheduled jobs (method's module), defined types, characteristic types, charts used by
 registers, subsystem content, exchange-plan content, functional options, common attributes.
 
-Weak relations (hidden by default) are those that say little about either end:
-* a type that admits more than ``WIDE_TYPE`` reference targets (wide composite types, or a
-  whole class such as ``СправочникСсылка`` — expanded to every object of the class);
+Weak relations (hidden by default) are those that say little about either end (an event
+subscription's sources are not: code runs for each of them; only a whole-class source is weak):
+* a type that admits more than ``WIDE_TYPE`` reference targets (wide composite types, a
+  whole class such as ``СправочникСсылка`` — expanded to every object of the class — or
+  ``ЛюбаяСсылка``, expanded to every object of every reference class);
 * an attribute typed by a defined type that more than ``USED_EVERYWHERE`` objects use
   (``ОпределяемыйТип.ВладелецФайлов``-like plumbing).
-``ЛюбаяСсылка`` (any reference) names no object: it gives no edge, the card shows the type.
 """
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def type_class(ref_class: str) -> str:
 
 def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[str], bool]:
     """(objects a type points to, wide?) — REF/CONFIG_TYPE → one object, REF_SET → a whole class,
-    DEFINED_TYPE → the defined type, CHARACTERISTIC → the chart of characteristic types."""
+    ANY_REF → every reference object, DEFINED_TYPE → the defined type, CHARACTERISTIC → the chart
+    of characteristic types."""
     if not isinstance(td, M.TypeDescription):
         return [], False
     out: list[str] = []
@@ -77,6 +79,9 @@ def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[st
         elif t.kind in (M.REF_SET, M.CONFIG_TYPE) and not t.name:
             wide = True
             out += [o.full_name for o in ix.by_class.get(type_class(t.ref_class), [])]
+        elif t.kind == M.ANY_REF:
+            wide = True
+            out += [o.full_name for c in W.CLASSES if c.ref for o in ix.by_class.get(c.en, [])]
         elif t.kind == M.DEFINED_TYPE:
             out.append(f"DefinedType.{t.name}")
         elif t.kind == M.CHARACTERISTIC:
@@ -116,10 +121,15 @@ def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[R
         yield Rel(path, r, JOURNAL_DOCUMENT)
     cls = obj.cls
     if cls == "EventSubscription":
-        targets, wide = type_targets(p.get("source"), ix)
+        # Code runs when any listed object is written: that says something about each of them,
+        # however many there are. Only a whole class (every catalog…) is weak.
+        src = p.get("source")
+        targets, _ = type_targets(src, ix)
+        whole_class = isinstance(src, M.TypeDescription) and any(
+            not t.name and t.kind in (M.CONFIG_TYPE, M.REF_SET, M.ANY_REF) for t in src.types)
         event = str(p.get("event") or "")
         for t in targets:
-            yield Rel(path, t, SUBSCRIPTION_SOURCE, event, wide)
+            yield Rel(path, t, SUBSCRIPTION_SOURCE, event, whole_class)
         if p.get("handler"):
             module, proc = split_handler(str(p["handler"]))
             yield Rel(path, module, SUBSCRIPTION_HANDLER, proc)

@@ -156,21 +156,28 @@ def accumulation_register(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
     return out
 
 
-def accounting_account_fields(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
-    """Счет/Субконто fields of an accounting register: plain, or Дт/Кт with correspondence."""
+def account_fields(obj: M.MDObject, ix: ConfigIndex, side: str = "", *, kinds: bool = False,
+                   stem: str = "Счет", sub: str = "Субконто", role: str = "standard") -> list[Field]:
+    """Счет<side>, Субконто<side>1..N [, ВидСубконто<side>1..N] of an accounting register; N and
+    the ext-dimension chart come from its chart of accounts (§3.4)."""
     chart, n, pvh = ix.chart_of_accounts(obj)
-    account = t_ref("ChartOfAccounts", chart) if chart else None
-    out: list[Field] = []
-    sides = ("Дт", "Кт") if correspondence(obj) else ("",)
-    for side in sides:
-        out.append(fixed_field("Счет" + side, *([account] if account else [])))
-    for side in sides:
-        out += [fixed_field(f"Субконто{side}{i}", *([M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []))
+    acc = [t_ref("ChartOfAccounts", chart)] if chart else []
+    val = [M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []
+    kind = [t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else []
+    out = [fixed_field(stem + side, *acc, role=role)]
+    out += [fixed_field(f"{sub}{side}{i}", *val, role=role) for i in range(1, n + 1)]
+    if kinds:
+        out += [fixed_field(f"ВидСубконто{side}{i}", *kind, role=role, unverified=role == "standard")
                 for i in range(1, n + 1)]
-    for side in sides:
-        out += [fixed_field(f"ВидСубконто{side}{i}", *([t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else []),
-                            unverified=True) for i in range(1, n + 1)]
     return out
+
+
+def accounting_account_fields(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:
+    """The main table's account fields: Счет…, then Субконто…, then ВидСубконто… (Дт before Кт)."""
+    sides = ("Дт", "Кт") if correspondence(obj) else ("",)
+    fields = [f for side in sides for f in account_fields(obj, ix, side, kinds=True)]
+    group = {"Счет": 0, "Субконто": 1, "ВидСубконто": 2}
+    return sorted(fields, key=lambda f: group[f.ru.rstrip("0123456789").removesuffix("Дт").removesuffix("Кт")])
 
 
 def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[Field]:

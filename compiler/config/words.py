@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .classes import CLASSES as _READER_CLASSES
+
 RU = "ru"
 EN = "en"
 
@@ -38,70 +40,24 @@ class ClassWords:
         return self.en + "Ref" if language == EN else self.ru + "Ссылка"
 
 
-# domain-1c.md §1.2, in Configuration.xml ChildObjects order.
-CLASSES: tuple[ClassWords, ...] = (
-    ClassWords("Language", "Язык", "Languages", "Языки"),
-    ClassWords("Subsystem", "Подсистема", "Subsystems", "Подсистемы"),
-    ClassWords("StyleItem", "ЭлементСтиля", "StyleItems", "ЭлементыСтиля"),
-    ClassWords("Style", "Стиль", "Styles", "Стили"),
-    ClassWords("CommonPicture", "ОбщаяКартинка", "CommonPictures", "ОбщиеКартинки"),
-    ClassWords("Interface", "Интерфейс", "Interfaces", "Интерфейсы"),
-    ClassWords("SessionParameter", "ПараметрСеанса", "SessionParameters", "ПараметрыСеанса"),
-    ClassWords("Role", "Роль", "Roles", "Роли"),
-    ClassWords("CommonTemplate", "ОбщийМакет", "CommonTemplates", "ОбщиеМакеты"),
-    ClassWords("FilterCriterion", "КритерийОтбора", "FilterCriteria", "КритерииОтбора", query=True),
-    ClassWords("CommonModule", "ОбщийМодуль", "CommonModules", "ОбщиеМодули"),
-    ClassWords("CommonAttribute", "ОбщийРеквизит", "CommonAttributes", "ОбщиеРеквизиты"),
-    ClassWords("ExchangePlan", "ПланОбмена", "ExchangePlans", "ПланыОбмена", query=True, ref=True),
-    ClassWords("XDTOPackage", "ПакетXDTO", "XDTOPackages", "ПакетыXDTO"),
-    ClassWords("WebService", "WebСервис", "WebServices", "WebСервисы"),
-    ClassWords("HTTPService", "HTTPСервис", "HTTPServices", "HTTPСервисы"),
-    ClassWords("WSReference", "WSСсылка", "WSReferences", "WSСсылки"),
-    ClassWords("EventSubscription", "ПодпискаНаСобытие", "EventSubscriptions", "ПодпискиНаСобытия"),
-    ClassWords("ScheduledJob", "РегламентноеЗадание", "ScheduledJobs", "РегламентныеЗадания"),
-    ClassWords("SettingsStorage", "ХранилищеНастроек", "SettingsStorages", "ХранилищаНастроек"),
-    ClassWords("FunctionalOption", "ФункциональнаяОпция", "FunctionalOptions", "ФункциональныеОпции"),
-    ClassWords("FunctionalOptionsParameter", "ПараметрФункциональныхОпций",
-               "FunctionalOptionsParameters", "ПараметрыФункциональныхОпций"),
-    ClassWords("DefinedType", "ОпределяемыйТип", "DefinedTypes", "ОпределяемыеТипы"),
-    ClassWords("CommonCommand", "ОбщаяКоманда", "CommonCommands", "ОбщиеКоманды"),
-    ClassWords("CommandGroup", "ГруппаКоманд", "CommandGroups", "ГруппыКоманд"),
-    ClassWords("Constant", "Константа", "Constants", "Константы", query=True),
-    ClassWords("CommonForm", "ОбщаяФорма", "CommonForms", "ОбщиеФормы"),
-    ClassWords("Catalog", "Справочник", "Catalogs", "Справочники", query=True, ref=True),
-    ClassWords("Document", "Документ", "Documents", "Документы", query=True, ref=True),
-    ClassWords("DocumentNumerator", "НумераторДокументов", "DocumentNumerators", "НумераторыДокументов"),
-    ClassWords("Sequence", "Последовательность", "Sequences", "Последовательности", query=True),
-    ClassWords("DocumentJournal", "ЖурналДокументов", "DocumentJournals", "ЖурналыДокументов", query=True),
-    ClassWords("Enum", "Перечисление", "Enums", "Перечисления", query=True, ref=True),
-    ClassWords("Report", "Отчет", "Reports", "Отчеты"),
-    ClassWords("DataProcessor", "Обработка", "DataProcessors", "Обработки"),
-    ClassWords("InformationRegister", "РегистрСведений", "InformationRegisters", "РегистрыСведений",
-               query=True),
-    ClassWords("AccumulationRegister", "РегистрНакопления", "AccumulationRegisters",
-               "РегистрыНакопления", query=True),
-    ClassWords("ChartOfCharacteristicTypes", "ПланВидовХарактеристик", "ChartsOfCharacteristicTypes",
-               "ПланыВидовХарактеристик", query=True, ref=True),
-    ClassWords("ChartOfAccounts", "ПланСчетов", "ChartsOfAccounts", "ПланыСчетов", query=True, ref=True),
-    ClassWords("AccountingRegister", "РегистрБухгалтерии", "AccountingRegisters", "РегистрыБухгалтерии",
-               query=True),
-    ClassWords("ChartOfCalculationTypes", "ПланВидовРасчета", "ChartsOfCalculationTypes",
-               "ПланыВидовРасчета", query=True, ref=True),
-    ClassWords("CalculationRegister", "РегистрРасчета", "CalculationRegisters", "РегистрыРасчета",
-               query=True),
-    ClassWords("BusinessProcess", "БизнесПроцесс", "BusinessProcesses", "БизнесПроцессы", query=True,
-               ref=True),
-    ClassWords("Task", "Задача", "Tasks", "Задачи", query=True, ref=True),
-    ClassWords("ExternalDataSource", "ВнешнийИсточникДанных", "ExternalDataSources",
-               "ВнешниеИсточникиДанных", query=True),
-    ClassWords("IntegrationService", "СервисИнтеграции", "IntegrationServices", "СервисыИнтеграции"),
-    ClassWords("Bot", "Бот", "Bots", "Боты"),
-    ClassWords("WebSocketClient", "WebSocketКлиент", "WebSocketClients", "WebSocketКлиенты"),
-    ClassWords("PaletteColor", "ЦветПалитры", "PaletteColors", "ЦветаПалитры"),
-)
+# Which classes have query tables and reference types (domain-1c.md §1.2); the names themselves
+# come from the readers' class table (classes.py), one place for them.
+QUERY_CLASSES = frozenset({
+    "Catalog", "Document", "DocumentJournal", "Enum", "ChartOfCharacteristicTypes", "ChartOfAccounts",
+    "ChartOfCalculationTypes", "InformationRegister", "AccumulationRegister", "AccountingRegister",
+    "CalculationRegister", "BusinessProcess", "Task", "ExchangePlan", "Constant", "Sequence",
+    "FilterCriterion", "ExternalDataSource",
+})
+REF_CLASSES = frozenset({
+    "Catalog", "Document", "Enum", "ChartOfCharacteristicTypes", "ChartOfAccounts",
+    "ChartOfCalculationTypes", "BusinessProcess", "Task", "ExchangePlan",
+})
+CLASSES: tuple[ClassWords, ...] = tuple(
+    ClassWords(en, ru, en_plural, ru_plural, en in QUERY_CLASSES, en in REF_CLASSES)
+    for en, ru, en_plural, ru_plural in _READER_CLASSES)
 BY_EN: dict[str, ClassWords] = {c.en: c for c in CLASSES}
 BY_RU: dict[str, ClassWords] = {c.ru: c for c in CLASSES}
-CLASS_ORDER: dict[str, int] = {c.en: i for i, c in enumerate(CLASSES)}
+CLASS_ORDER: dict[str, int] = {c.en: i for i, c in enumerate(CLASSES)}   # the readers' table order
 
 
 def class_words(cls: str) -> ClassWords:
@@ -239,6 +195,7 @@ TYPES = {
     "ТаблицаЗначений": "ValueTable", "СписокЗначений": "ValueList", "ДеревоЗначений": "ValueTree",
     "СтандартныйПериод": "StandardPeriod", "ФиксированныйМассив": "FixedArray", "Массив": "Array",
     "Структура": "Structure", "Соответствие": "Map", "ДинамическийСписок": "DynamicList",
+    "МоментВремени": "PointInTime",
 }
 TYPES_BY_EN = {v: k for k, v in TYPES.items()}
 

@@ -22,7 +22,6 @@ listed gets ``DEFAULT_FIELD``.
 from __future__ import annotations
 
 import json
-import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +31,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
-from v8atlas.formats.text import analyze, deletions, index_terms, phrase_key
+from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -115,6 +114,7 @@ def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarra
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
     n = len(docs)
+    stop = stem_stop_words()
     classes = load_classes()
     class_words = {c["kind"]: " ".join(c["ru"] + c["en"]) for c in classes["classes"]}
 
@@ -139,22 +139,30 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     missing_class = 0
     for d in docs:
         fields = dict(d.fields)
-        if d.domain == "metadata" and "class" not in fields and d.kind in class_words:
-            # Class words belong to the metadata documents; fill in if a domain left them out.
-            fields["class"] = class_words[d.kind]
-            missing_class += 1
-        wholes = set()
-        phrases = [p for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")]
+        if d.domain == "metadata" and d.kind in class_words:
+            # Class words come with the metadata documents; ours (classes.json, spaced so
+            # "регистр сведений" matches word by word) are added, and count when they were absent.
+            if not fields.get("class"):
+                missing_class += 1
+            fields["class"] = f"{fields.get('class') or ''} {class_words[d.kind]}".strip()
+        phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
         for nm in (d.title, *d.names):
-            phrases.append(nm)
-            if nm.count(".") == 1:
+            dots = nm.count(".")
+            if dots == 0:
+                phrases.add(nm)
+            elif dots == 1:
                 # The object's or member's own name: "РегистрСведений.КурсыВалют" → КурсыВалют,
                 # "Глобальный контекст.СтрДлина" → СтрДлина. Deeper addresses (a register's
-                # virtual table) are not the object itself.
-                phrases.append(nm.rsplit(".", 1)[1])
+                # virtual table) are not the object itself; exact names find those. A metadata
+                # class prefix stays out: "общий модуль пользователи" names a class, not a name.
+                if d.domain != "metadata":
+                    phrases.add(nm)
+                phrases.add(nm.rsplit(".", 1)[1])
+        wholes = set()
         for p in phrases:
-            wholes.add(phrase_key(p))
-            wholes.add(phrase_key(p, ordered=True))
+            stems = [t for t in analyze(p) if t not in stop]
+            wholes.add(whole_key(stems))
+            wholes.add(whole_key(stems, ordered=True))
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
@@ -173,8 +181,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         per_doc.append(entry)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
-    # Pass 2: BM25F pseudo-frequency per (term, doc), then impacts.
-    postings: dict[str, list[tuple[int, float, int]]] = {}
+    # Pass 2: BM25F pseudo-frequency per (term, doc); impacts and the CSR order in numpy.
+    p_term: list[str] = []
+    p_doc: list[int] = []
+    p_wtf: list[float] = []
+    p_mask: list[int] = []
     for doc_id, entry in enumerate(per_doc):
         wtf: dict[str, float] = {}
         mask: dict[str, int] = {}
@@ -185,26 +196,26 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             for t, tf in counts.items():
                 wtf[t] = wtf.get(t, 0.0) + spec.weight * tf / norm
                 mask[t] = mask.get(t, 0) | (1 << i)
-        for t, w in wtf.items():
-            postings.setdefault(t, []).append((doc_id, w, mask[t]))
+        p_term.extend(wtf)
+        p_doc.extend([doc_id] * len(wtf))
+        p_wtf.extend(wtf.values())
+        p_mask.extend(mask[t] for t in wtf)
 
-    terms = sort_utf8(postings)
+    terms = sort_utf8(p_term)
+    term_ix = {t: j for j, t in enumerate(terms)}
+    tid = np.fromiter((term_ix[t] for t in p_term), dtype=np.int64, count=len(p_term))
+    docs_arr = np.array(p_doc, dtype=np.int64)
+    order = np.lexsort((docs_arr, tid))            # by term, then doc id ascending
+    tid, docs_arr = tid[order], docs_arr[order]
+    w = np.array(p_wtf, dtype=np.float64)[order]
+    df = np.bincount(tid, minlength=len(terms))
+    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    total = len(tid)
     post_off = np.zeros(len(terms) + 1, dtype="<u8")
-    total = sum(len(postings[t]) for t in terms)
-    post_doc = np.empty(total, dtype="<u4")
-    post_imp = np.empty(total, dtype="<f4")
-    post_fields = np.empty(total, dtype="<u2")
-    pos = 0
-    for j, t in enumerate(terms):
-        plist = postings[t]            # doc ids ascending: docs were walked in order
-        df = len(plist)
-        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-        for doc_id, w, m in plist:
-            post_doc[pos] = doc_id
-            post_imp[pos] = idf * w * (K1 + 1.0) / (w + K1)
-            post_fields[pos] = m
-            pos += 1
-        post_off[j + 1] = pos
+    post_off[1:] = np.cumsum(df)
+    post_doc = docs_arr.astype("<u4")
+    post_imp = (idf[tid] * w * (K1 + 1.0) / (w + K1)).astype("<f4")
+    post_fields = np.array(p_mask, dtype=np.int64)[order].astype("<u2")
 
     prefix = S.SEARCH
     _add_table(writer, f"{prefix}.terms", terms)
@@ -229,7 +240,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     doc_index: dict[str, int] = ctx.extra.get("doc_index", {})
     aliases: dict[str, set[int]] = {}
     for a in ctx.extra.get("search_aliases", []):
-        key = " ".join(analyze(a["phrase"]))
+        key = " ".join(t for t in analyze(a["phrase"]) if t not in stop)
         ids = {doc_index[k] for k in a["keys"] if k in doc_index}
         if key and ids:
             aliases.setdefault(key, set()).update(ids)

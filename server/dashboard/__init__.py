@@ -16,15 +16,16 @@ from . import hooks
 from .pages import STATIC
 from .routes import DASHBOARD_KEY, Dashboard
 
-# Paths the dashboard answers itself (its own session checks), for the server's middleware.
-PUBLIC_PREFIXES = ("/static/", "/login")
-DASHBOARD_PATHS = ("/", "/sources", "/search", "/card", "/graph", "/alias", "/login", "/logout",
-                   "/rebuild", "/ui/bundle", "/ui/dictionary")
+# Paths the dashboard guards itself (session, CSRF, admin), passed through the server's
+# token middleware so that a missing or bad session gets a login page rather than JSON.
+OPEN_PATHS = ("/", "/sources", "/search", "/card", "/graph", "/alias", "/login", "/logout",
+              "/rebuild", "/ui/", "/static/")
 
 
 def setup(app: web.Application, state: Any) -> Dashboard:
     dash = Dashboard(app, state)
     app[DASHBOARD_KEY] = dash
+    _insert_before_auth(app, dash.html_refusals)
     r = app.router
     r.add_get("/", dash.root)
     r.add_get("/login", dash.login_form)
@@ -33,11 +34,20 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_get("/{page:sources|search|card|graph|alias}", dash.page, name="dashboard-page")
     r.add_get("/ui/bundle", dash.bundle_facts)
     r.add_get("/ui/dictionary", dash.dictionary_facts)
+    r.add_get("/ui/platform", dash.platform_card)
     r.add_post("/alias", dash.save_alias)
     r.add_post("/rebuild", dash.rebuild)
     r.add_static("/static/", STATIC, name="dashboard-static", append_version=False)
     dash.validator_registered = hooks.register_session_validator(app, dash.validate_for_api)
+    hooks.register_open_paths(app, OPEN_PATHS)
     return dash
 
 
-__all__ = ["setup", "Dashboard", "DASHBOARD_PATHS", "PUBLIC_PREFIXES"]
+def _insert_before_auth(app: web.Application, middleware: Any) -> None:
+    """Run ``middleware`` around the server's token middleware (so it sees its refusals)."""
+    names = [getattr(m, "__name__", "") for m in app.middlewares]
+    at = names.index("auth_middleware") if "auth_middleware" in names else len(names)
+    app.middlewares.insert(at, middleware)
+
+
+__all__ = ["setup", "Dashboard", "OPEN_PATHS"]

@@ -2,10 +2,11 @@
 
 ``dictionary.json``::
 
-    {"synonyms": [["клиент", "покупатель", …], …],
-     "aliases": {"<configuration>": {"<phrase>": ["Документ.ЗаказПокупателя", …]}}}
+    {"synonyms": [["клиент", "покупатель"], …],
+     "aliases": [{"phrase": "заказ клиента", "targets": ["Документ.ЗаказПокупателя"], "config": "БСП"}]}
 
-Only ``aliases`` is touched; every other key is kept as it was. The file is replaced
+Only ``aliases`` is touched (one entry per phrase and configuration); every other key is kept
+as it was. The file is replaced
 atomically so a compile running at the same moment reads the old or the new one, whole.
 """
 from __future__ import annotations
@@ -69,34 +70,52 @@ def read_dictionary(path: Path) -> dict[str, Any]:
     return data
 
 
-def aliases_of(data: dict[str, Any], config: str) -> dict[str, list[str]]:
-    table = (data.get("aliases") or {}).get(config) or {}
-    return {str(k): [str(x) for x in (v if isinstance(v, list) else [v])] for k, v in table.items()}
+def _entries(data: dict[str, Any], path: Path) -> list[Any]:
+    entries = data.get("aliases")
+    if entries is None:
+        entries = data["aliases"] = []
+    if not isinstance(entries, list):
+        raise AliasError(f"{path.name}: \"aliases\" is not a list of {{phrase, targets, config}}")
+    return entries
+
+
+def aliases_by_config(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+    """{config: {phrase: targets}} for showing; an alias without config is listed under "*"."""
+    out: dict[str, dict[str, list[str]]] = {}
+    entries = data.get("aliases")
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("phrase"), str):
+            continue
+        targets = entry.get("targets")
+        targets = [targets] if isinstance(targets, str) else [str(t) for t in targets or []]
+        out.setdefault(str(entry.get("config") or "*"), {})[entry["phrase"]] = targets
+    return out
 
 
 def set_alias(path: Path, config: str, phrase: str, targets: list[str]) -> dict[str, Any]:
-    """Add (or replace) one alias and write the file; returns the whole dictionary."""
+    """Add one alias, or replace the targets of the same phrase in the same configuration."""
     if not config:
         raise AliasError("choose the configuration the alias belongs to")
     data = read_dictionary(path)
-    aliases = data.get("aliases")
-    if aliases is None:
-        aliases = data["aliases"] = {}
-    if not isinstance(aliases, dict):
-        raise AliasError(f"{path.name}: \"aliases\" is not an object")
-    table = aliases.setdefault(config, {})
-    table[phrase] = targets
-    aliases[config] = dict(sorted(table.items()))
+    entries = _entries(data, path)
+    for entry in entries:
+        if isinstance(entry, dict) and entry.get("phrase") == phrase and entry.get("config") == config:
+            entry["targets"] = targets
+            break
+    else:
+        entries.append({"phrase": phrase, "targets": targets, "config": config})
     write_dictionary(path, data)
     return data
 
 
 def remove_alias(path: Path, config: str, phrase: str) -> bool:
     data = read_dictionary(path)
-    table = (data.get("aliases") or {}).get(config) or {}
-    if phrase not in table:
+    entries = _entries(data, path)
+    kept = [e for e in entries if not (isinstance(e, dict) and e.get("phrase") == phrase
+                                       and e.get("config") == config)]
+    if len(kept) == len(entries):
         return False
-    del table[phrase]
+    data["aliases"] = kept
     write_dictionary(path, data)
     return True
 

@@ -13,33 +13,35 @@ from typing import Any, Callable
 
 
 def configured_tokens(app: Any) -> tuple[str | None, str | None]:
-    """(API_TOKEN, ADMIN_TOKEN) as the server uses them; empty means "not set"."""
+    """(API_TOKEN, ADMIN_TOKEN) as the server's middleware checks them; None means "not set"."""
     try:
-        from v8atlas.server import auth  # type: ignore[attr-defined]
-        getter = getattr(auth, "configured_tokens", None)
-        if getter is not None:
-            api, admin = getter(app)
-            return api or None, admin or None
-    except ImportError:
-        pass
-    return os.environ.get("API_TOKEN") or None, os.environ.get("ADMIN_TOKEN") or None
+        from v8atlas.server import auth
+        return auth.configured_tokens(app)
+    except (ImportError, AttributeError):
+        return os.environ.get("API_TOKEN") or None, os.environ.get("ADMIN_TOKEN") or None
 
 
 def register_session_validator(app: Any, validator: Callable[[Any], str | None]) -> bool:
-    """Let the server's token middleware accept a dashboard session for /api reads."""
+    """Let the server's token middleware accept a dashboard session (for /api reads)."""
     try:
-        from v8atlas.server import auth  # type: ignore[attr-defined]
-    except ImportError:
+        from v8atlas.server import auth
+        auth.config(app)
+    except (ImportError, AttributeError, KeyError):
         return False
-    register = getattr(auth, "register_session_validator", None)
-    if register is None:
-        return False
-    params = inspect.signature(register).parameters
-    if len(params) >= 2:
-        register(app, validator)
-    else:
-        register(validator)
+    auth.register_session_validator(app, validator)
     return True
+
+
+def register_open_paths(app: Any, paths: tuple[str, ...]) -> None:
+    """Paths the dashboard guards itself (login redirect, CSRF, admin session), so that the
+    middleware lets them through to a clear page instead of a JSON 401."""
+    try:
+        from v8atlas.server import auth
+        auth.config(app)
+    except (ImportError, AttributeError, KeyError):
+        return
+    for path in paths:
+        auth.register_open_path(app, path)
 
 
 def current_bundle(state: Any) -> Any:
@@ -54,8 +56,22 @@ def current_bundle(state: Any) -> Any:
     return getattr(snapshot, "bundle", None)
 
 
+def current_snapshot(state: Any) -> Any:
+    """The server's current Snapshot (what the tools run on), if the state exposes one."""
+    for attr in ("snapshot", "current", "snap"):
+        value = getattr(state, attr, None)
+        if callable(value) and not hasattr(value, "catalog"):
+            value = value()
+        if value is not None and hasattr(value, "catalog"):
+            return value
+    return None
+
+
 def bundles_dir(state: Any) -> Path | None:
-    for attr in ("bundles_dir", "bundles", "root"):
+    """The bundles directory the server follows (a rebuild publishes there)."""
+    if getattr(state, "follows_pointer", True) is False:
+        return None            # serving one bundle folder as is: a new bundle would never be picked up
+    for attr in ("bundles_dir", "source", "bundles", "root"):
         value = getattr(state, attr, None)
         if isinstance(value, (str, os.PathLike)):
             return Path(value)
@@ -75,7 +91,12 @@ async def reload(state: Any) -> str:
     fn = getattr(state, "reload", None)
     if fn is None:
         raise RuntimeError("this server's state has no reload(); restart the server to serve the new bundle")
-    result = fn()
+    result = fn(force=True) if "force" in inspect.signature(fn).parameters else fn()
     if inspect.isawaitable(result):
         result = await result
+    outcome = getattr(result, "outcome", None)
+    if outcome == "refused":
+        raise RuntimeError(f"the new bundle was refused: {getattr(result, 'reason', '?')}")
+    if outcome is not None:
+        return f"{outcome}: {getattr(result, 'bundle', '')}"
     return "" if result is None else str(result)

@@ -45,7 +45,8 @@ def document(title: str, body: str, *, active: str = "", role: str | None = None
 def message_page(title: str, text: str, *, kind: str = "error", links: list[tuple[str, str]] = (),
                  role: str | None = None, csrf: str | None = None, detail: str = "") -> str:
     actions = "".join(f'<a class=button href="{esc(h)}">{esc(label)}</a>' for h, label in links)
-    pre = f"<pre class=log>{esc(detail)}</pre>" if detail else ""
+    pre = (f"<details class=log-wrap><summary>Вывод компилятора</summary><pre class=log>{esc(detail)}</pre>"
+           f"</details>") if detail else ""
     return document(title, f'<section class="message {esc(kind)}"><h1>{esc(title)}</h1>'
                            f"<p>{esc(text)}</p>{pre}<p class=actions>{actions}</p></section>",
                     role=role, csrf=csrf)
@@ -64,7 +65,7 @@ def login_page(next_url: str, notice: str = "", error: str = "", admin_only: boo
     <label for="token">{esc(which)}</label>
     <input id="token" name="token" type="password" required autofocus>
     <input type="hidden" name="next" value="{esc(next_url)}">
-    <button type="submit">Войти</button>
+    <button type="submit" class="primary">Войти</button>
   </form>
   <p class="hint">Токен не сохраняется в странице и адресе: сервер выдаёт подписанную cookie
   сессии (HttpOnly, SameSite=Strict), которая истекает через несколько часов.</p>

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlsplit
 from aiohttp import web
 
 from . import aliases, hooks, pages
+from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
 
@@ -36,7 +37,7 @@ class Dashboard:
     # -- who is asking -------------------------------------------------------------------
     @property
     def reads_open(self) -> bool:
-        return not self.api_token and not self.admin_token
+        return not self.api_token       # as the server's middleware: no API_TOKEN, open reads
 
     def session_of(self, request: web.Request) -> Session | None:
         """The valid session, None without a cookie; SessionInvalid for a bad one."""
@@ -45,7 +46,7 @@ class Dashboard:
             return None
         session = self.codec.verify(cookie)
         if session.is_admin and not self.admin_token:
-            raise SessionInvalid("the admin token is no longer configured")
+            raise SessionInvalid("the admin token is no longer configured", "admin_gone")
         return session
 
     def validate_for_api(self, request: web.Request) -> str | None:
@@ -67,11 +68,13 @@ class Dashboard:
 
     # -- responses -----------------------------------------------------------------------
     def to_login(self, request: web.Request, notice: str = "") -> web.Response:
+        """Redirect to the login form; ``notice`` is a code of LOGIN_NOTICES (never free text
+        in the URL, so a crafted link cannot put its own words on this server's login page)."""
         target = request.path_qs if request.method == "GET" else "/sources"
         location = f"/login?next={quote(target, safe='')}"
         if notice:
             location += f"&reason={quote(notice, safe='')}"
-        resp = web.HTTPFound(location)
+        resp = redirect(location)
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
 
@@ -97,12 +100,34 @@ class Dashboard:
         try:
             session = self.session_of(request)
         except SessionInvalid as e:
-            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+            return self.to_login(request, e.code)
         if session is None and not self.reads_open:
             return self.to_login(request)
         return session
 
     # -- pages ---------------------------------------------------------------------------
+    @web.middleware
+    async def html_refusals(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        """The server's middleware refuses a foreign Origin or Host with JSON; on a dashboard
+        page a person gets a page saying so instead."""
+        response = await handler(request)
+        if (response.status in (401, 403, 421) and response.content_type == "application/json"
+                and _is_page_path(request.path)):
+            try:
+                code = json.loads(response.text or "{}").get("error", {}).get("code", "")
+            except (ValueError, AttributeError):
+                code = ""
+            text = {
+                "bad_origin": "Запрос пришёл с другого сайта (Origin не совпадает с этим сервером). "
+                              "Изменения принимаются только с форм самого v8atlas.",
+                "bad_host": "Сервер не отвечает под этим именем хоста (Host). Откройте панель по адресу, "
+                            "на котором он запущен, или добавьте имя в V8ATLAS_ALLOWED_HOSTS.",
+            }.get(code, "Нужен вход: откройте страницу входа.")
+            return self.html(pages.message_page("Запрос отклонён", text,
+                                                links=[("/login", "Вход"), ("/sources", "К источникам")]),
+                             response.status)
+        return response
+
     async def page(self, request: web.Request) -> web.StreamResponse:
         who = await self.reader(request)
         if isinstance(who, web.StreamResponse):
@@ -115,11 +140,11 @@ class Dashboard:
                                      admin_enabled=bool(self.admin_token)))
 
     async def root(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPFound("/sources")
+        return redirect("/sources")
 
     async def login_form(self, request: web.Request) -> web.Response:
-        reason = request.query.get("reason", "")[:200]
-        return self.html(pages.login_page(_safe_next(request.query.get("next")), notice=reason,
+        notice = LOGIN_NOTICES.get(request.query.get("reason", ""), "")
+        return self.html(pages.login_page(_safe_next(request.query.get("next")), notice=notice,
                                           admin_only=bool(self.admin_token) and not self.api_token))
 
     async def login(self, request: web.Request) -> web.StreamResponse:
@@ -142,13 +167,13 @@ class Dashboard:
             await asyncio.sleep(0.2)  # slows guessing a little; comparison is constant-time anyway
             return self.html(pages.login_page(next_url, error="Неверный токен."), 401)
         _, cookie = self.codec.issue(role)
-        resp = web.HTTPFound(next_url)
+        resp = redirect(next_url)
         resp.set_cookie(COOKIE_NAME, cookie, httponly=True, samesite="Strict", path="/",
                         max_age=self.codec.ttl_s, secure=request.secure)
         return resp
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
-        resp = web.HTTPFound("/login")
+        resp = redirect("/login")
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
 
@@ -174,6 +199,7 @@ class Dashboard:
             "info": manifest.get("info") or {},
             "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
             "configs": _configs(bundle),
+            "counts_by_class": _counts_by_class(bundle),
             "last_rebuild": self.last_rebuild,
         }, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
 
@@ -186,15 +212,36 @@ class Dashboard:
                                   "is_admin": bool(who and who.is_admin)}
         try:
             plan = self._plan()
-            result.update(dictionary=str(plan.dictionary), origin=plan.origin,
-                          sources=[str(p) for p in plan.sources], missing=plan.missing)
+            # The server's own paths are shown to an admin only (readers see file names).
+            shown = (lambda p: str(p)) if who and who.is_admin else (lambda p: Path(p).name)
+            result.update(dictionary=shown(plan.dictionary), origin=plan.origin,
+                          sources=[shown(p) for p in plan.sources], missing=plan.missing)
             data = aliases.read_dictionary(plan.dictionary)
-            result["aliases"] = data.get("aliases") or {}
+            result["aliases"] = aliases.aliases_by_config(data)
         except (RebuildUnavailable, aliases.AliasError) as e:
-            result["problem"] = str(e)
+            result["problem"] = str(e) if who and who.is_admin else (
+                "словарь недоступен для правки с панели (подробности видит администратор)")
         bundle = hooks.current_bundle(self.state)
         result["configs"] = _configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def platform_card(self, request: web.Request) -> web.Response:
+        who = await self.reader(request)
+        if isinstance(who, web.StreamResponse):
+            return web.json_response({"outcome": "error", "error": {
+                "code": "unauthorized", "message": "log in first"}}, status=401)
+        snap = hooks.current_snapshot(self.state)
+        if snap is None:
+            return web.json_response({"outcome": "error", "error": {
+                "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
+        q = request.query
+        name = q.get("name", "")[:500]
+        if not name.strip():
+            return web.json_response({"outcome": "error", "error": {
+                "code": "bad_argument", "message": "name is required"}}, status=400)
+        body, status = get_platform_at(snap, name, q.get("version", ""), q.get("config") or None,
+                                       q.get("cursor") or None)
+        return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):
         bundle = hooks.current_bundle(self.state)
@@ -215,7 +262,7 @@ class Dashboard:
         try:
             session = self.session_of(request)
         except SessionInvalid as e:
-            return self.to_login(request, f"Сессия недействительна: {_reason_ru(e.reason)}. Войдите снова.")
+            return self.to_login(request, e.code)
         form = await _form(request)
         if session is None or not self.codec.csrf_ok(session, form.get("csrf")):
             return self.refuse(request, "Запрос отклонён",
@@ -245,7 +292,8 @@ class Dashboard:
                 role=session.role, csrf=csrf), 400)
         log.info("dashboard: alias %r → %s (%s) written to %s", phrase, targets, config, plan.dictionary)
         if form.get("then") == "rebuild":
-            return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.")
+            return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.",
+                                       phrase=phrase)
         return self.html(pages.document("Синоним сохранён", _saved_body(phrase, targets, config, plan, csrf),
                                         active="/alias", role=session.role, csrf=csrf))
 
@@ -255,7 +303,7 @@ class Dashboard:
             return checked
         return await self._rebuild(checked[0])
 
-    async def _rebuild(self, session: Session, note: str = "") -> web.Response:
+    async def _rebuild(self, session: Session, note: str = "", phrase: str = "") -> web.Response:
         csrf = self.codec.csrf_token(session)
         if self.rebuild_lock.locked():
             return self.html(pages.message_page(
@@ -269,9 +317,11 @@ class Dashboard:
                                                     role=session.role, csrf=csrf), 409)
             target = hooks.bundles_dir(self.state)
             if target is None:
-                return self.html(pages.message_page("Пересборка невозможна",
-                                                    "Сервер не знает своей папки пакетов (bundles).",
-                                                    role=session.role, csrf=csrf), 409)
+                return self.html(pages.message_page(
+                    "Пересборка невозможна",
+                    "Сервер запущен на одной папке пакета, а не на папке пакетов: новый пакет он не "
+                    "подхватит. Запустите его с --bundles <папка пакетов>.",
+                    role=session.role, csrf=csrf), 409)
             result = await run_compile(plan, target)
             if result.ok:
                 try:
@@ -289,7 +339,8 @@ class Dashboard:
             f"Код выхода {result.exit_code}; {result.reload_message or 'сервер продолжает отвечать по прежнему пакету'}.")
         return self.html(pages.message_page(
             title, text, kind="ok" if result.ok else "error", detail=result.log,
-            links=[("/search", "К поиску"), ("/sources", "К источникам")],
+            links=[(f"/search?q={quote(phrase)}" if phrase else "/search", "Проверить поиск"),
+                   ("/alias", "К словарю"), ("/sources", "К источникам")],
             role=session.role, csrf=csrf), 200 if result.ok else 500)
 
 
@@ -301,9 +352,13 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <p>Записано в <code>{esc(plan.dictionary)}</code>. Ответы изменятся после пересборки пакета и
 перезагрузки сервера: <code>v8atlas compile …</code>, затем <code>POST /admin/reload</code>.</p>
 <form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
-<button type="submit">Пересобрать и перезагрузить сейчас</button></form>
+<button type="submit" class="primary">Пересобрать и перезагрузить сейчас</button></form>
 <p class=actions><a class=button href="/alias">К словарю</a>
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
+
+
+def redirect(location: str) -> web.Response:
+    return web.Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
 
 def same_origin(request: web.Request) -> bool:
@@ -320,12 +375,19 @@ def same_origin(request: web.Request) -> bool:
     return urlsplit(source).netloc.lower() == (request.host or "").lower()
 
 
+def _is_page_path(path: str) -> bool:
+    return path in ("/", "/login", "/logout", "/alias", "/rebuild") or path.lstrip("/") in PAGES
+
+
 def _token_eq(given: str, expected: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
 
 
 def _safe_next(value: str | None) -> str:
-    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+    """A path on this server to return to after login; anything else (another host, a
+    scheme, "//", backslashes, whitespace or control characters browsers drop) → /sources."""
+    if (not value or not value.startswith("/") or value.startswith("//") or "\\" in value
+            or any(ord(ch) <= 0x20 or ord(ch) == 0x7F for ch in value)):
         return "/sources"
     if value.startswith(("/login", "/logout")):
         return "/sources"
@@ -342,13 +404,13 @@ async def _form(request: web.Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-def _reason_ru(reason: str) -> str:
-    return {
-        "the session has expired": "срок сессии истёк",
-        "the session cookie is malformed": "cookie сессии повреждена",
-        "the session cookie names an unknown role": "cookie сессии повреждена",
-        "the admin token is no longer configured": "токен администратора больше не задан",
-    }.get(reason, "cookie сессии выдана не этим сервером (или токены сменились)")
+LOGIN_NOTICES = {
+    "expired": "Сессия недействительна: срок сессии истёк. Войдите снова.",
+    "malformed": "Сессия недействительна: cookie сессии повреждена. Войдите снова.",
+    "forged": "Сессия недействительна: cookie сессии выдана не этим сервером (или токены сменились). Войдите снова.",
+    "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
+    "login": "Войдите, чтобы читать данные.",
+}
 
 
 def _read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
@@ -366,6 +428,30 @@ def _configs(bundle: Any) -> list[str]:
         return list(Catalog(bundle).meta.get("configs") or [])
     except Exception:
         return []
+
+
+def _counts_by_class(bundle: Any) -> dict[str, dict[str, int]]:
+    """Objects per class per configuration, counted over the per-document arrays (no cards read)."""
+    try:
+        import numpy as np
+
+        from v8atlas.formats import schema as S
+        from v8atlas.formats.catalog import Catalog
+        catalog = Catalog(bundle)
+        if not len(catalog):
+            return {}
+        metadata = np.asarray(catalog.domain) == S.DOMAINS.index("metadata")
+        configs, kinds = np.asarray(catalog.config)[metadata], np.asarray(catalog.kind)[metadata]
+        out: dict[str, dict[str, int]] = {}
+        for c in np.unique(configs):
+            ks, ns = np.unique(kinds[configs == c], return_counts=True)
+            name = catalog.meta["configs"][int(c)] if int(c) != S.NO_CONFIG else "—"
+            out[name] = {catalog.meta["kinds"][int(k)]: int(n)
+                         for k, n in sorted(zip(ks, ns), key=lambda kn: -kn[1])}
+        return out
+    except Exception:  # an old or partial bundle: the page shows what it can
+        log.debug("counts by class unavailable", exc_info=True)
+        return {}
 
 
 def _age_s(created: str) -> int | None:

@@ -38,9 +38,10 @@ class Session:
 class SessionInvalid(Exception):
     """A cookie that is not ours, was altered, or has expired; ``reason`` is shown to the person."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, code: str = "forged") -> None:
         super().__init__(reason)
         self.reason = reason
+        self.code = code            # "expired" | "malformed" | "forged" | "admin_gone"
 
 
 def _b64(data: bytes) -> str:
@@ -89,22 +90,22 @@ class SessionCodec:
         now = time.time() if now is None else now
         body, _, sig = cookie.partition(".")
         if not body or not sig or len(cookie) > 512:
-            raise SessionInvalid("the session cookie is malformed")
+            raise SessionInvalid("the session cookie is malformed", "malformed")
         try:
             payload = _unb64(body)
         except (ValueError, TypeError):
-            raise SessionInvalid("the session cookie is malformed") from None
+            raise SessionInvalid("the session cookie is malformed", "malformed") from None
         if not hmac.compare_digest(self._sign(payload), sig):
             raise SessionInvalid("the session cookie was not issued by this server (or the tokens changed)")
         try:
             data = json.loads(payload)
             session = Session(str(data["r"]), str(data["s"]), int(data["e"]))
         except (ValueError, KeyError, TypeError):
-            raise SessionInvalid("the session cookie is malformed") from None
+            raise SessionInvalid("the session cookie is malformed", "malformed") from None
         if session.role not in ROLES:
-            raise SessionInvalid("the session cookie names an unknown role")
+            raise SessionInvalid("the session cookie names an unknown role", "malformed")
         if session.expires <= now:
-            raise SessionInvalid("the session has expired")
+            raise SessionInvalid("the session has expired", "expired")
         return session
 
     def csrf_token(self, session: Session) -> str:

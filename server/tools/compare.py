@@ -15,7 +15,7 @@ from .render import type_text
 from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
 
 # Card keys that name the card's place rather than its content.
-_IDENTITY_KEYS = {"config", "key", "id", "configuration", "extension", "path", "file", "uuid"}
+_IDENTITY_KEYS = {"config", "key", "id", "configuration", "path", "file", "uuid", "source_file", "schema"}
 _SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "tabular_sections",
              "addressing_attributes", "accounting_flags", "ext_dimension_accounting_flags",
              "columns", "values", "enum_values", "query_tables", "forms", "commands", "templates",

@@ -13,19 +13,21 @@ METADATA = "metadata"
 
 # Card keys with their own rendering, in the order they are shown; anything else goes last.
 _HEAD_KEYS = ("name", "full_name", "title", "class", "class_ru", "class_en", "kind", "synonym",
-              "comment", "config", "key", "extension")
+              "comment", "config", "key", "extension", "schema", "language", "class_name", "class_alias",
+              "full_name_alias", "ref_type", "ref_type_alias", "source_file")
 _FIELD_SECTIONS = (("standard_attributes", "Standard attributes"), ("attributes", "Attributes"),
                    ("dimensions", "Dimensions"), ("resources", "Resources"),
                    ("addressing_attributes", "Addressing attributes"),
                    ("accounting_flags", "Accounting flags"),
                    ("ext_dimension_accounting_flags", "Subconto accounting flags"),
                    ("columns", "Columns"), ("values", "Values"), ("enum_values", "Values"))
-_LIST_SECTIONS = (("movements", "Movements (registers written)"), ("register_records", "Movements"),
+_LIST_SECTIONS = (("movements", "Movements (registers written)"),
+                  ("recorders", "Recorders (documents that write it)"), ("register_records", "Movements"),
                   ("registers", "Registers written"), ("documents", "Documents"),
                   ("based_on", "Based on"), ("owners", "Owners"), ("subordinates", "Subordinate catalogs"),
                   ("content", "Content"), ("forms", "Forms"), ("commands", "Commands"),
                   ("templates", "Templates"), ("predefined", "Predefined items"))
-_BRIEF_LISTS = ("movements", "register_records", "registers", "based_on", "owners", "documents")
+_BRIEF_LISTS = ("movements", "recorders", "register_records", "registers", "based_on", "owners", "documents")
 
 
 def empty_domain(snap: Snapshot) -> ToolResult | None:
@@ -43,15 +45,19 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
         return r
     cfg = resolve_config(snap, config)
     k = resolve_kind(snap, kind, METADATA)
-    hits = snap.search.search(query, Filters(domains=(METADATA,), config=cfg.index if cfg else None,
-                                             kind=k), limit)
+    found = snap.search.find(query, Filters(domains=(METADATA,), config=cfg.index if cfg else None,
+                                            kind=k), limit)
+    hits = found.hits
     where = f" in `{cfg.name}`" if cfg else ""
+    note = f" {found.explain()}" if found.explain() else ""
     if not hits:
         return ToolResult(NOT_FOUND, f"**Outcome: not_found** — nothing matches {query!r}{where}"
-                                     f"{f' among {k}' if k else ''}. Try other words, a synonym or "
-                                     "drop `kind`.\n", {"hits": [], "engine": snap.search.engine})
+                                     f"{f' among {k}' if k else ''}.{note} Try other words, a synonym "
+                                     "or drop `kind`.\n",
+                          {"hits": [], "engine": snap.search.engine, "rewrites": found.rewrites,
+                           "notes": found.notes})
     lines = [f"**Outcome: found** — {len(hits)} object(s) for {query!r}{where}"
-             f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:"]
+             f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:{note}"]
     data_hits = []
     for i, h in enumerate(hits, 1):
         card = snap.catalog.card(h.doc)
@@ -60,7 +66,8 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
         lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}"
                      f" · why: {h.why or 'text match'}")
         data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why})
-    return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits, "engine": snap.search.engine})
+    return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits, "engine": snap.search.engine,
+                                                       "rewrites": found.rewrites, "notes": found.notes})
 
 
 def candidates(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None
@@ -124,6 +131,9 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
             + (f" · detail={detail}" if detail != "brief" else "")]
     if syn:
         head.append(f"Synonym: {syn}")
+    if card.get("ref_type") and detail != "brief":
+        head.append(f"Reference type: `{card['ref_type']}`"
+                    + (f" / `{card['ref_type_alias']}`" if card.get("ref_type_alias") else ""))
     if card.get("comment"):
         head.append(f"Comment: {text_of(card['comment'])}")
     if card.get("extension"):
@@ -172,6 +182,15 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         done.add("query_tables")
         body += query_table_blocks(qt, detail)
 
+    mv = card.get("movements")
+    if isinstance(mv, dict):
+        card = dict(card)
+        card["movements"] = mv.get("registers")
+        if mv.get("recorders"):
+            card["recorders"] = mv["recorders"]
+        for k, v in mv.items():
+            if k not in ("registers", "recorders") and v:
+                card[f"movements_{k}"] = v
     for key, label in _LIST_SECTIONS:
         v = card.get(key)
         if v in (None, "", [], {}):
@@ -189,17 +208,22 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
             body.append(f"**{label}**: {scalar(v)}")
 
     rel = card.get("relations")
-    if rel not in (None, [], {}):
-        done.add("relations")
-        body.append(f"**Relations**: {scalar(rel)} (get_relations lists them)")
-    elif snap.graph is not None:
-        try:
-            n_out, n_in = len(snap.graph.out_edges(doc)), len(snap.graph.in_edges(doc))
-            body.append(f"**Relations**: {n_out} outgoing, {n_in} incoming (get_relations lists them)")
-        except Exception:  # a relations summary is a courtesy; the card stands without it
-            pass
+    done.add("relations")
+    summary = snap.graph.summary(doc) if snap.graph is not None else None
+    if not summary and isinstance(rel, dict):
+        summary = rel
+    if summary:
+        if True:
+            parts = []
+            for key, label in (("out", "outgoing"), ("in", "incoming"), ("out_weak", "weak outgoing"),
+                               ("in_weak", "weak incoming")):
+                if isinstance(summary.get(key), dict) and summary.get(key):
+                    parts.append(f"{label}: " + ", ".join(f"{k} {n}" for k, n in summary[key].items()))
+            body.append("**Relations**: " + "; ".join(parts) + " (get_relations lists them)")
 
     rest = [k for k in card if k not in done and card[k] not in (None, "", [], {})]
+    if detail == "full" and card.get("source_file"):
+        body.append(f"Source file in the dump: `{card['source_file']}`")
     if rest:
         if detail == "full":
             for k in rest:
@@ -212,37 +236,35 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
 
 
 def query_table_blocks(tables: list[Any], detail: str) -> list[str]:
-    """Query tables: names always; parameters and generated fields outside brief."""
+    """Query tables: names always; parameters and generated field names outside brief."""
     if detail == "brief":
         names = [str(t.get("name", "?")) if isinstance(t, dict) else str(t) for t in tables]
         return [f"**Query tables** ({len(names)}): " + ", ".join(f"`{n}`" for n in names)]
+    full = detail == "full"
     out = [f"**Query tables** ({len(tables)}):"]
     for t in tables:
         if not isinstance(t, dict):
             out.append(f"- `{t}`")
             continue
-        params = t.get("parameters") or t.get("params") or []
+        params = t.get("params") or t.get("parameters") or []
         p_text = ", ".join(p.get("name", "?") if isinstance(p, dict) else str(p) for p in params)
-        out.append(f"- `{t.get('name', '?')}" + (f"({p_text})`" if params else "`")
-                   + (f" — {text_of(t.get('description'))}" if t.get("description") else ""))
+        kind = t.get("kind")
+        lines = [f"- `{t.get('name', '?')}" + (f"({p_text})`" if params else "`")
+                 + (f" — {kind}" if kind and kind != "object" else "")
+                 + (f" — {text_of(t.get('description'))}" if t.get("description") else "")]
         fields = t.get("fields") or []
-        if fields:
-            names = []
-            flagged = []
-            for f in fields:
-                if isinstance(f, dict):
-                    names.append(str(f.get("name", "?")))
-                    if f.get("unlimited") or f.get("type"):
-                        flagged.append(f)
-                else:
-                    names.append(str(f))
-            if detail == "full" or len(names) <= 40:
-                out.append("  fields: " + ", ".join(names))
+        names = [str(f.get("name", "?")) if isinstance(f, dict) else str(f) for f in fields]
+        if names:
+            if full or len(names) <= 40:
+                lines.append("  fields: " + ", ".join(names))
             else:
-                out.append(f"  fields ({len(names)}): " + ", ".join(names[:40]) + " … (detail=full)")
-            for f in flagged:
-                if f.get("unlimited"):
-                    out.append(field_line(f, detail == "full", indent="  "))
+                lines.append(f"  fields ({len(names)}): " + ", ".join(names[:40]) + " … (detail=full)")
+        for f in fields:
+            if isinstance(f, dict) and f.get("unlimited"):
+                lines.append(field_line(f, full, indent="  "))
+        if t.get("note") and full:
+            lines.append(f"  note: {text_of(t['note'])}")
+        out.append("\n".join(lines))
     return out
 
 

@@ -52,11 +52,13 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
         return r
     cfg = resolve_config(snap, config)
     code, for_what = _version_for(cfg)
-    hits = snap.search.search(query, Filters(domains=domains), limit * 3)
+    found = snap.search.find(query, Filters(domains=domains), limit * 3)
+    hits = found.hits
+    note = f" {found.explain()}" if found.explain() else ""
     shown = [h for h in hits if snap.available(h.doc, code)][:limit]
     elsewhere = [h for h in hits if not snap.available(h.doc, code)][:5]
     if not shown:
-        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}."]
+        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.{note}"]
         if elsewhere:
             lines.append("Exists only on other platform versions:")
             lines += [f"- `{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere]
@@ -64,7 +66,7 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
                           {"hits": [], "other_versions": [node(snap, h.doc) for h in elsewhere],
                            "version": format_version(code) if code else None})
     lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
-             "ask `get_platform` with the exact name:"]
+             f"ask `get_platform` with the exact name:{note}"]
     data = []
     for i, h in enumerate(shown, 1):
         b = _bounds(snap, h.doc)
@@ -96,6 +98,9 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
         card = snap.catalog.card(doc)
         head, body = platform_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, code)
         head[0] = f"**Outcome: found** — {head[0]} · for {for_what}"
+        others = [d for d in docs if d != doc]
+        if others:
+            head.append("Same name, not on this platform: " + ", ".join(f"`{snap.title(d)}`" for d in others))
         return finish(snap, "get_platform", args, FOUND, head, body, {"element": node(snap, doc)})
     if len(here) > 1:
         lines = [f"**Outcome: ambiguous** — {name!r} names {len(here)} elements on {for_what}; "
@@ -108,11 +113,7 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
     if docs:
         lines = [f"**Outcome: unavailable** — {name!r} does not exist on {for_what}:"]
         for d in docs:
-            card = snap.catalog.card(d)
-            lines.append(f"- `{snap.title(d)}`: {_bounds(snap, d) or 'other versions only'}")
-            repl = card.get("replacement") if isinstance(card, dict) else None
-            if repl:
-                lines.append("  instead: " + _replacement(repl))
+            lines += unavailable_lines(snap, d, code)
         return ToolResult(UNAVAILABLE, "\n".join(lines) + "\n",
                           {"candidates": [node(snap, d) for d in docs],
                            "version": format_version(code) if code else None})
@@ -126,46 +127,105 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
 
 
 def _strip_call(name: str) -> str:
-    """`Массив.Найти(Значение)` → `Массив.Найти`: the call form resolves like the name."""
+    """`Массив.Найти(Значение)` → `Массив.Найти`; `Новый Массив(3)` → `Массив` (cards-platform.md)."""
     name = name.strip()
-    return name.split("(", 1)[0].strip() if "(" in name else name
+    if "(" in name:
+        name = name.split("(", 1)[0].strip()
+    for prefix in ("Новый ", "New ", "новый ", "new "):
+        if name.startswith(prefix):
+            name = name[len(prefix):].strip()
+    return name
+
+
+def _code(v: str | None, default: int) -> int:
+    return encode_version(v, default) if v else default
+
+
+def _in_version(item: dict[str, Any], code: int | None, since_key: str = "since") -> bool:
+    if code is None:
+        return True
+    return _code(item.get(since_key), 0) <= code < _code(item.get("until"), UNBOUNDED_UNTIL)
+
+
+def _names(v: Any) -> str:
+    if isinstance(v, (list, tuple)):
+        return ", ".join(f"`{x}`" for x in v if x)
+    return f"`{v}`" if v else ""
+
+
+def _param_line(p: Any) -> str:
+    if not isinstance(p, dict):
+        return f"  - {p}"
+    required = p.get("required")
+    if required is None and "optional" in p:
+        required = not p["optional"]
+    types = type_text(p.get("types") or p.get("type"), True)
+    desc = text_of(p.get("description"))
+    extra = []
+    if required is False:
+        extra.append("optional")
+    if p.get("default") not in (None, ""):
+        extra.append(f"default {p['default']}")
+    if p.get("variadic"):
+        extra.append("repeated")
+    return (f"  - `{p.get('name', '?')}`" + (f" ({', '.join(extra)})" if extra else "")
+            + (f": {types}" if types else "") + (f" — {desc}" if desc else ""))
+
+
+def _alternatives(card: dict[str, Any]) -> list[str]:
+    """Curated ways to do the same on older platforms, each with its caveat."""
+    older = card.get("older_platforms") or {}
+    out = []
+    for alt in older.get("alternatives") or []:
+        if isinstance(alt, dict):
+            out.append(f"  - {alt.get('kind', 'alternative')}: `{alt.get('name') or alt.get('call') or '?'}`"
+                       + (f" — call: `{alt['call']}`" if alt.get("call") and alt.get("name") else "")
+                       + (f" — caveat: {alt['caveat']}" if alt.get("caveat") else ""))
+    legacy = card.get("replacement")            # older fixture form
+    if legacy and not out:
+        out.append("  - " + _replacement(legacy))
+    return out
 
 
 def _replacement(r: Any) -> str:
     if isinstance(r, dict):
         target = r.get("name") or r.get("title") or r.get("replacement") or "?"
         caveat = text_of(r.get("caveat") or r.get("note"))
-        since = r.get("since")
-        return f"`{target}`" + (f" (since {since})" if since else "") + (f" — caveat: {caveat}" if caveat else "")
+        return f"`{target}`" + (f" — caveat: {caveat}" if caveat else "")
     if isinstance(r, list):
         return "; ".join(_replacement(x) for x in r)
     return f"`{r}`"
 
 
-def _in_version(item: dict[str, Any], code: int | None) -> bool:
-    if code is None:
-        return True
-    since = encode_version(item.get("since"), 0) if item.get("since") else 0
-    until = encode_version(item.get("until"), UNBOUNDED_UNTIL) if item.get("until") else UNBOUNDED_UNTIL
-    return since <= code < until
+def unavailable_lines(snap: Snapshot, doc: int, code: int | None) -> list[str]:
+    """Why an element is not on platform ``code`` and what to use instead."""
+    card = snap.catalog.card(doc)
+    card = card if isinstance(card, dict) else {}
+    since, until = int(snap.catalog.since[doc]), int(snap.catalog.until[doc])
+    lines = []
+    if code is not None and since and code < since:
+        by = "by" if card.get("since_source") == "books" else "in"
+        lines.append(f"- `{snap.title(doc)}`: appeared {by} {format_version(since)}")
+        alts = _alternatives(card)
+        if alts:
+            lines.append("  on older platforms instead:")
+            lines += alts
+    elif code is not None and until != UNBOUNDED_UNTIL and code >= until:
+        lines.append(f"- `{snap.title(doc)}`: no longer documented from {format_version(until)}")
+        for dep in card.get("deprecated") or []:
+            if isinstance(dep, dict) and dep.get("replacement"):
+                lines.append(f"  use instead: {_names(dep['replacement'])}")
+    else:
+        lines.append(f"- `{snap.title(doc)}`: {_bounds(snap, doc) or 'other versions only'}")
+    return lines
 
 
-def _param_line(p: Any) -> str:
-    if not isinstance(p, dict):
-        return f"  - {p}"
-    opt = p.get("optional")
-    if opt is None and "required" in p:
-        opt = not p["required"]
-    types = type_text(p.get("types") or p.get("type"), True)
-    desc = text_of(p.get("description"))
-    return (f"  - `{p.get('name', '?')}`{' (optional)' if opt else ''}"
-            + (f": {types}" if types else "") + (f" — {desc}" if desc else ""))
-
-
-_KNOWN = {"name", "name_en", "title", "kind", "owner", "description", "variants", "syntax", "params",
-          "parameters", "returns", "return", "availability", "since", "until", "deprecated",
-          "deprecated_since", "replacement", "see_also", "examples", "example", "key", "tables",
-          "domain", "note", "notes"}
+_KNOWN = {"card", "v", "kind", "name", "name_en", "owner", "owner_en", "member", "member_en", "since",
+          "since_source", "since_compat", "since_note", "until", "present_in", "books", "description",
+          "generic", "variants", "availability", "deprecated", "changed_in", "see_also", "page", "usage",
+          "type", "collection_of", "examples", "example", "notes", "note", "members", "values",
+          "older_platforms", "title", "title_name", "address", "signature", "params", "parameters",
+          "body", "tables", "tables_dropped", "replacement", "syntax", "returns", "return", "key", "domain"}
 
 
 def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | None
@@ -173,64 +233,142 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
     title = snap.title(doc)
     kind = snap.catalog.kind_name(doc)
     en = card.get("name_en")
-    head = [f"`{title}`" + (f" / `{en}`" if en else "") + f" · {kind}"]
+    dom = snap.catalog.domain_name(doc)
+    head = [f"`{title}`" + (f" / `{en}`" if en and en != title else "") + f" · {kind}"
+            + (" · query language" if dom == "query" else "")]
     body: list[str] = []
-    b = _bounds(snap, doc)
-    if b:
-        body.append(f"Availability by version: {b}")
-    dep = card.get("deprecated") or card.get("deprecated_since")
-    if dep:
-        body.append(f"⚠ Deprecated{f' since {dep}' if isinstance(dep, str) else ''}.")
-    if card.get("replacement"):
+    facts = []
+    since = card.get("since")
+    if since:
+        by = "by" if card.get("since_source") == "books" else "since"
+        facts.append(f"{by} {since}" + (f" (compatibility mode {card['since_compat']})"
+                                          if card.get("since_compat") else ""))
+    elif int(snap.catalog.since[doc]):
+        facts.append(f"since {format_version(int(snap.catalog.since[doc]))}")
+    if card.get("until"):
+        facts.append(f"not documented from {card['until']}")
+    if card.get("changed_in"):
+        facts.append("description changed in " + ", ".join(map(str, card["changed_in"])))
+    if card.get("since_note"):
+        facts.append(text_of(card["since_note"]))
+    if facts:
+        body.append("Versions: " + "; ".join(facts))
+    for dep in card.get("deprecated") or []:
+        if not isinstance(dep, dict):
+            continue
+        if code is not None and not (_code(dep.get("deprecated_since"), 0) <= code
+                                     < _code(dep.get("until"), UNBOUNDED_UNTIL)):
+            continue
+        body.append(f"⚠ Not recommended since {dep.get('deprecated_since') or '?'}"
+                    + (f"; use {_names(dep['replacement'])}" if dep.get("replacement") else ""))
+    if card.get("replacement") and not card.get("older_platforms"):
         body.append("Use instead: " + _replacement(card["replacement"]))
     desc = text_of(card.get("description"))
-    if desc:
-        body += [p for p in desc.split("\n\n") if p.strip()]
-    variants = card.get("variants") or card.get("syntax")
+    body_parts = card.get("body")
+    if isinstance(body_parts, list) and body_parts:
+        body += _query_body(card)
+    else:
+        if card.get("signature"):
+            body.append(f"**Syntax**: `{card['signature']}`")
+        if desc:
+            body += [p for p in desc.split("\n\n") if p.strip()]
+    variants = card.get("variants")
     if isinstance(variants, list) and variants:
         here = [v for v in variants if not isinstance(v, dict) or _in_version(v, code)]
+        note = ""
+        if not here:
+            first = min(variants, key=lambda v: _code(v.get("since"), 0) if isinstance(v, dict) else 0)
+            here = [v for v in variants if isinstance(v, dict)
+                    and v.get("since") == (first.get("since") if isinstance(first, dict) else None)] or [first]
+            note = "; from the oldest book that documents it (newer than this platform)"
         hidden = len(variants) - len(here)
         body.append(f"**Syntax** ({len(here)} variant(s)"
-                    + (f"; {hidden} of other platform versions hidden" if hidden else "") + "):")
+                    + (f"; {hidden} of other platform versions hidden" if hidden else "") + note + "):")
         for v in here:
             body += _variant_blocks(v)
-    elif isinstance(variants, str):
-        body.append(f"**Syntax**: `{variants}`")
     params = card.get("params") or card.get("parameters")
-    if isinstance(params, list) and params and not variants:
+    if isinstance(params, list) and params and not variants and not body_parts:
         body.append("**Parameters:**")
         body += [_param_line(p) for p in params]
     ret = card.get("returns") or card.get("return")
     if ret and not variants:
-        body.append("**Returns:** " + _returns(ret))
+        body.append("**Returns:** " + _returns(ret, card.get("returns_description")))
+    if card.get("usage"):
+        body.append(f"Usage: {card['usage'].replace('_', ' ')}")
+    if card.get("type") and kind in ("property", "global_property", "enum_value"):
+        body.append(f"Type: {type_text(card['type'], True)}")
+    if card.get("collection_of"):
+        body.append(f"Collection of: {type_text(card['collection_of'], True)}")
     avail = card.get("availability")
-    if avail:
-        body.append("**Availability:** " + (", ".join(map(str, avail)) if isinstance(avail, list) else str(avail)))
-    for key in ("note", "notes"):
-        if card.get(key):
-            body.append(f"Note: {text_of(card[key])}")
+    if isinstance(avail, list) and avail:
+        here_av = [a for a in avail if not isinstance(a, dict) or _in_version(a, code)]
+        for a in here_av:
+            if isinstance(a, dict):
+                body.append("**Availability:** " + ", ".join(map(str, a.get("value") or []))
+                            + (f". {a['note']}" if a.get("note") else ""))
+            else:
+                body.append(f"**Availability:** {a}")
+    elif isinstance(avail, str) and avail:
+        body.append(f"**Availability:** {avail}")
+    members = card.get("members")
+    if isinstance(members, dict):
+        for group, names in members.items():
+            body.append(f"**{group}** ({len(names)}): " + ", ".join(map(str, names)))
+    if card.get("values"):
+        body.append(f"**Values** ({len(card['values'])}): " + ", ".join(map(str, card["values"])))
+    alts = _alternatives(card) if card.get("older_platforms") else []
+    if alts:
+        before = (card.get("older_platforms") or {}).get("before")
+        body.append(f"On platforms before {before}:" if before else "On older platforms:")
+        body += alts
+    notes = card.get("notes") or card.get("note")
+    for n in (notes if isinstance(notes, list) else [notes] if notes else []):
+        body.append(f"Note: {text_of(n)}")
     ex = card.get("examples") or card.get("example")
-    if ex:
+    if ex and not body_parts:
         exs = ex if isinstance(ex, list) else [ex]
         body.append("**Example:**")
         body += ["```bsl\n" + text_of(e).strip() + "\n```" for e in exs]
-    if card.get("tables"):
-        for t in card["tables"]:
-            body.append(_table_md(t))
     if card.get("see_also"):
-        body.append("See also: " + ", ".join(f"`{text_of(s)}`" for s in card["see_also"]))
+        body.append("See also: " + ", ".join(
+            f"`{s.get('name') or s.get('title')}`" if isinstance(s, dict) else f"`{s}`"
+            for s in card["see_also"]))
+    if card.get("present_in"):
+        body.append("Documented in help " + ", ".join(map(str, card["present_in"])))
     for k, v in card.items():
-        if k not in _KNOWN and v not in (None, "", [], {}):
+        if k not in _KNOWN and v not in (None, "", [], {}, False):
             body += generic_blocks(k, v, True)
     return head, body
 
 
-def _returns(ret: Any) -> str:
+def _query_body(card: dict[str, Any]) -> list[str]:
+    """A query-language page in its own order, tables in place."""
+    out: list[str] = []
+    tables = card.get("tables") or []
+    for part in card.get("body") or []:
+        if not isinstance(part, dict):
+            continue
+        if "p" in part:
+            out.append(("> " if part.get("quote") else "") + text_of(part["p"]))
+        elif "pre" in part:
+            out.append("```\n" + text_of(part["pre"]) + "\n```")
+        elif "table" in part and isinstance(part["table"], int) and part["table"] < len(tables):
+            out.append(_table_md(tables[part["table"]]))
+    if card.get("tables_dropped"):
+        out.append("(the page's tables were not readable in the help book and are left out)")
+    if card.get("example"):
+        out.append("**Example:**\n```\n" + text_of(card["example"]).strip() + "\n```")
+    return out
+
+
+def _returns(ret: Any, description: Any = None) -> str:
     if isinstance(ret, dict):
         t = type_text(ret.get("types") or ret.get("type"), True)
         d = text_of(ret.get("description"))
         return (t or "") + (f" — {d}" if d else "")
-    return text_of(ret)
+    t = type_text(ret, True)
+    d = text_of(description)
+    return t + (f" — {d}" if d else "")
 
 
 def _variant_blocks(v: Any) -> list[str]:
@@ -238,12 +376,12 @@ def _variant_blocks(v: Any) -> list[str]:
         return [f"- `{v}`"]
     params = v.get("params") or v.get("parameters") or []
     sig = v.get("syntax") or v.get("signature")
-    name = v.get("name") or ""
+    name = v.get("title") or v.get("name") or ""
     out = [f"- {name + ': ' if name and sig else ''}`{sig or name}`" + _vbounds(v)]
     out += [_param_line(p) for p in params]
     ret = v.get("returns") or v.get("return")
     if ret:
-        out.append("  returns: " + _returns(ret))
+        out.append("  returns: " + _returns(ret, v.get("returns_description")))
     if v.get("description"):
         out.append("  " + text_of(v["description"]))
     return ["\n".join(out)]

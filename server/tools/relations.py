@@ -66,7 +66,9 @@ def get_relations(snap: Snapshot, name: str, config: str | None = None, directio
         other = e.dst if d == "out" else e.src
         label = f" via `{e.label}`" if e.label else ""
         arrow = "→" if d == "out" else "←"
-        body.append(f"- {e.kind} {arrow} {address(snap, other)}{label}{' (weak)' if e.weak else ''}")
+        same = snap.catalog.config_name(other) == snap.catalog.config_name(doc)
+        where = f"`{snap.title(other)}`" if same else address(snap, other)
+        body.append(f"- {e.kind} {arrow} {where}{label}{' (weak)' if e.weak else ''}")
         edge_at.append(i)
     if not edges:
         body.append("No relations" + (" of that kind." if kind else "."))

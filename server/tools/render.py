@@ -12,8 +12,8 @@ from typing import Any
 # Composite types longer than this are summarized outside detail=full.
 COMPOSITE_SHOWN = 3
 # Unlimited strings: what to do with them in a query, shown on the field's own line.
-UNLIMITED_RECIPE = ("unlimited string: in ВЫБРАТЬ/СГРУППИРОВАТЬ/УПОРЯДОЧИТЬ/WHERE use "
-                    "ПОДСТРОКА({field}, 1, N) with N chosen for the field's meaning")
+UNLIMITED_RECIPE = ("to compare, group or order in queries use ПОДСТРОКА({field}, 1, N) with N "
+                    "chosen for the field's meaning")
 
 _UNLIMITED_RE = re.compile(r"^(строка|string)\s*(\(\s*0\s*\))?$", re.IGNORECASE)
 
@@ -84,13 +84,20 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
         return f"{indent}- {code(text_of(f))}"
     name = f.get("name") or f.get("title") or "?"
     parts = [f"{indent}- {code(name)}"]
-    t = type_text(f.get("type", f.get("types")), full)
+    types = f.get("types")
+    t = type_text(types if isinstance(types, list) and types else f.get("type"), full)
     if t:
         parts.append(f": {t}")
     syn = text_of(f.get("synonym"))
     if syn and syn != name:
         parts.append(f" — {syn}")
-    flags = [str(x) for x in (f.get("flags") or [])] if isinstance(f.get("flags"), list) else []
+    raw_flags = f.get("flags")
+    if isinstance(raw_flags, dict):
+        flags = [k if v is True else f"{k}: {v}" for k, v in raw_flags.items() if v not in (None, False, "")]
+    elif isinstance(raw_flags, list):
+        flags = [str(x) for x in raw_flags]
+    else:
+        flags = []
     for k in ("indexing", "master", "balance", "use", "required"):
         v = f.get(k)
         if v and v is not True and k == "indexing":
@@ -104,7 +111,10 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
     line = "".join(parts)
     if is_unlimited(f):
         recipe = f.get("recipe") or (f["type"].get("recipe") if isinstance(f.get("type"), dict) else None)
-        line += " ⚠ " + (str(recipe) if recipe else UNLIMITED_RECIPE.format(field=name))
+        line += " ⚠ unlimited string: " + (f"in queries use `{recipe}`" if recipe
+                                           else UNLIMITED_RECIPE.format(field=name))
+    if full and f.get("alias"):
+        line += f" (en: {f['alias']})"
     if full and f.get("comment"):
         line += f" // {text_of(f['comment'])}"
     return line

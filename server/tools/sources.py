@@ -28,11 +28,12 @@ def help_info(snap: Snapshot) -> dict[str, Any]:
     if isinstance(raw, list):
         raw = {"loaded": raw}
     out: dict[str, Any] = {k: raw[k] for k in raw} if isinstance(raw, dict) else {}
-    loaded = out.get("loaded") or out.get("versions")
+    loaded = out.get("loaded") or out.get("versions") or out.get("platform_versions")
     if loaded is not None:
         out["loaded"] = [str(v.get("version", v)) if isinstance(v, dict) else str(v) for v in loaded]
-    if "query" not in out and info.get("query_help"):
-        out["query"] = info["query_help"]
+    if "query" not in out and (info.get("query_help") or out.get("query_versions")):
+        out["query"] = info.get("query_help") or [f"shquery {v}" for v in out["query_versions"]]
+    out.pop("books", None)          # per-file details (with source paths): the compile report has them
     return out
 
 
@@ -42,7 +43,7 @@ def list_sources(snap: Snapshot) -> ToolResult:
     per_domain = snap.docs_per_domain
     lines = [f"# Sources (outcome: list)",
              f"Bundle `{b.id}`, compiled {b.manifest.get('created_at', '?')} ({_age(snap.age_seconds())})"
-             + ("" if snap.verified else ", integrity check still running") + "."]
+             + (", integrity check still running" if snap.verified is False else "") + "."]
     configs = []
     lines.append(f"\n## Configurations ({len(snap.configs)})")
     if not snap.configs:
@@ -54,7 +55,7 @@ def list_sources(snap: Snapshot) -> ToolResult:
             parts.append(f" ({c.synonym})")
         parts.append(f" version {c.version or '?'}")
         if c.platform_code:
-            src = f" from {c.platform_source}" if c.platform_source else ""
+            src = f" (from {c.platform_source.replace('_', ' ')})" if c.platform_source else ""
             parts.append(f"; platform {format_version(c.platform_code)}{src}")
         else:
             parts.append("; platform version unknown (platform answers are not filtered)")

@@ -9,9 +9,8 @@
   if (p.get("target")) document.getElementById("targets").value = p.get("target").slice(0, 300);
   const info = await getJson("/ui/dictionary");
   const configs = info.configs || [];
-  const chosen = p.get("config") || (configs.length === 1 ? configs[0] : "");
+  const chosen = p.get("config") || configs[0] || "";
   const select = configSelect(configs, chosen, { id: "config", required: true });
-  if (configs.length === 1) select.remove(0);
   document.getElementById("config-slot").replaceChildren(select);
 
   const access = document.getElementById("access");

@@ -52,7 +52,7 @@ const V8 = (() => {
     }
     if (response.status === 401) {
       window.location.assign(url("/login", { next: location.pathname + location.search,
-        reason: "Войдите, чтобы читать данные." }));
+        reason: "login" }));
       return new Promise(() => {});
     }
     return readJson(response);
@@ -164,7 +164,7 @@ const V8 = (() => {
     let i = 0;
     let para = [];
     const flush = () => {
-      if (para.length) root.append(el("p", {}, inline(para.join(" "), ctx)));
+      if (para.length) root.append(el("p", { class: "line" }, inline(para.join(" "), ctx)));
       para = [];
     };
     while (i < lines.length) {
@@ -238,7 +238,9 @@ const V8 = (() => {
         i++;
         continue;
       }
+      // Agent answers put one fact per line: keep each line as its own block, as the agent reads it.
       para.push(line.trim());
+      flush();
       i++;
     }
     flush();
@@ -273,13 +275,16 @@ const V8 = (() => {
 
   function nameOf(item) {
     if (typeof item === "string") return item;
-    return item.full_name || item.name || item.address || item.title || item.key || "";
+    // Tool data names a document by its key ("БСП/Справочник.X") and its title (the full name
+    // to ask with); the title is what a person reads and what the tools resolve.
+    return item.full_name || item.title || item.address || item.name || item.key || "";
   }
 
   function whyOf(item) {
     const why = item.why ?? item.reason ?? item.reasons ?? item.explain ?? item.match;
     if (why === undefined || why === null) return [];
-    const list = Array.isArray(why) ? why : [why];
+    // "words: a in name; b in synonym" reads better one reason a line
+    const list = Array.isArray(why) ? why : String(why).split(/;\s+(?=\S)/);
     return list.map((w) => {
       if (typeof w === "string") return w;
       if (w && typeof w === "object") {
@@ -291,14 +296,36 @@ const V8 = (() => {
     });
   }
 
+  const KIND_RU = {
+    Catalog: "Справочник", Document: "Документ", Enum: "Перечисление", InformationRegister: "Регистр сведений",
+    AccumulationRegister: "Регистр накопления", AccountingRegister: "Регистр бухгалтерии",
+    CalculationRegister: "Регистр расчёта", ChartOfCharacteristicTypes: "План видов характеристик",
+    ChartOfAccounts: "План счетов", ChartOfCalculationTypes: "План видов расчёта", ExchangePlan: "План обмена",
+    BusinessProcess: "Бизнес-процесс", Task: "Задача", CommonModule: "Общий модуль", Constant: "Константа",
+    DocumentJournal: "Журнал документов", Report: "Отчёт", DataProcessor: "Обработка",
+    DefinedType: "Определяемый тип", Subsystem: "Подсистема", Role: "Роль", SessionParameter: "Параметр сеанса",
+    CommonForm: "Общая форма", CommonTemplate: "Общий макет", CommonPicture: "Общая картинка",
+    CommonAttribute: "Общий реквизит", CommonCommand: "Общая команда", ScheduledJob: "Регламентное задание",
+    EventSubscription: "Подписка на событие", FunctionalOption: "Функциональная опция", HTTPService: "HTTP-сервис",
+    WebService: "Web-сервис", FilterCriterion: "Критерий отбора", SettingsStorage: "Хранилище настроек",
+    type: "тип", method: "метод", property: "свойство", event: "событие", constructor: "конструктор",
+    global_method: "метод глобального контекста", global_property: "свойство глобального контекста",
+    function: "функция", keyword: "ключевое слово", operator: "оператор", enum: "системное перечисление",
+    enum_value: "значение перечисления", article: "статья",
+  };
+
+  function kindLabel(kind) {
+    return KIND_RU[kind] || kind || "?";
+  }
+
   function configsFrom(bundleFacts) {
     return (bundleFacts && bundleFacts.configs) || [];
   }
 
   function configSelect(configs, selected, attrs) {
     const select = el("select", Object.assign({ name: "config" }, attrs || {}));
-    select.append(el("option", { value: "", text: configs.length > 1 ? "— конфигурация —" : "(единственная)" }));
-    for (const c of configs) select.append(el("option", { value: c, text: c, selected: c === selected }));
+    if (configs.length !== 1) select.append(el("option", { value: "", text: configs.length ? "— конфигурация —" : "(нет конфигураций)" }));
+    for (const c of configs) select.append(el("option", { value: c, text: c, selected: c === selected || configs.length === 1 }));
     return select;
   }
 
@@ -311,5 +338,5 @@ const V8 = (() => {
   }
 
   return { session, el, params, url, api, getJson, outcomeBadge, errorBox, setStatus, linkify, markdown,
-    agentText, hitsOf, nameOf, whyOf, firstArray, configsFrom, configSelect, formatAge, cardUrl };
+    agentText, kindLabel, hitsOf, nameOf, whyOf, firstArray, configsFrom, configSelect, formatAge, cardUrl };
 })();

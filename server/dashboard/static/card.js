@@ -12,30 +12,31 @@
   const configs = facts.configs || [];
   document.getElementById("name").value = name;
   document.getElementById("kind").value = kind;
-  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config || configs[0], { id: "config" }));
   const body = document.getElementById("card-body");
   const switches = document.getElementById("switches");
   if (!name) return;
   document.title = `${name} — v8atlas`;
   document.getElementById("card-title").textContent = name;
   setStatus(body, "Загрузка…");
-  const effectiveConfig = config || (configs.length === 1 ? configs[0] : "");
+  const effectiveConfig = config || configs[0] || "";
 
   let result, isPlatform = kind === "platform";
   if (!isPlatform) {
     result = await api("get_object", { name, config: effectiveConfig, detail });
     // Not an object of the configuration: maybe a platform element (Массив.Найти).
     if (!kind && (result.outcome === "not_found" || result.outcome === "error")) {
-      const platform = await api("get_platform", { name, config: effectiveConfig, version });
+      const platform = await platformCard();
       if (platform.outcome !== "not_found" && platform.outcome !== "error") {
         result = platform;
         isPlatform = true;
       }
     }
   } else {
-    result = await api("get_platform", { name, config: effectiveConfig, version });
+    result = await platformCard();
   }
 
+  const listing = isPlatform ? await api("list_sources", {}) : {};
   renderSwitches(isPlatform, result);
   render(result, isPlatform);
 
@@ -48,9 +49,9 @@
           ["brief", "fields", "full"].map((d) => el("a", {
             href: url("/card", { name, config, kind, detail: d }), class: d === detail ? "active" : "",
             "aria-current": d === detail ? "page" : null, text: labels[d] }))));
-      parts.push(el("a", { class: "button", href: url("/graph", { name, config: effectiveConfig }), text: "Граф связей" }));
+      if (res.outcome === "found") parts.push(el("a", { class: "button", href: url("/graph", { name, config: effectiveConfig }), text: "Граф связей" }));
     } else {
-      const versions = helpVersions(res.data, facts);
+      const versions = helpVersions(listing.data || {});
       const select = el("select", { id: "version", "aria-label": "версия платформы" },
         el("option", { value: "", text: effectiveConfig ? `версия конфигурации ${effectiveConfig}` : "версия по умолчанию" }),
         versions.map((v) => el("option", { value: v, text: v, selected: v === version })));
@@ -91,7 +92,9 @@
     const button = el("button", { type: "button", text: "Показать дальше" });
     button.addEventListener("click", async () => {
       button.disabled = true;
-      const next = await api(platform ? "get_platform" : "get_object", { name, config: effectiveConfig, detail, cursor });
+      const next = !platform ? await api("get_object", { name, config: effectiveConfig, detail, cursor }) :
+        version ? await getJson("/ui/platform", { name, config: effectiveConfig, version, cursor }) :
+          await api("get_platform", { name, config: effectiveConfig, cursor });
       button.replaceWith(agentText(next.text || "", ctx), ...(next.data && next.data.cursor ? [moreButton(next.data.cursor, ctx, platform)] : []));
     });
     return button;
@@ -110,16 +113,20 @@
     }
   }
 
-  function helpVersions(data, factsData) {
+  /** A chosen platform version goes through the dashboard's /ui/platform (the tool itself
+      answers for the configuration's version); without one, the tool is asked directly. */
+  async function platformCard() {
+    if (!version) return api("get_platform", { name, config: effectiveConfig });
+    return getJson("/ui/platform", { name, config: effectiveConfig, version });
+  }
+
+  function helpVersions(data) {
     const found = new Set();
-    const visit = (x, depth) => {
-      if (!x || depth > 5) return;
-      if (typeof x === "string") { if (/^8\.\d+\.\d+(\.\d+)?$/.test(x)) found.add(x); return; }
-      if (Array.isArray(x)) { x.forEach((y) => visit(y, depth + 1)); return; }
-      if (typeof x === "object") Object.entries(x).forEach(([k, v]) => { if (!/until|since|compat/i.test(k)) visit(v, depth + 1); });
-    };
-    visit(data && (data.versions || data.help_versions || data.available_versions), 0);
-    visit(factsData && factsData.info && (factsData.info.help_versions || factsData.info.help), 0);
+    const help = data.help || {};
+    for (const v of [].concat(help.loaded || [], help.platform_versions || [], help.unused || [])) {
+      if (typeof v === "string") found.add(v);
+    }
+    for (const c of data.configs || []) if (c.platform_version) found.add(c.platform_version);
     return [...found].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
   }
 })();

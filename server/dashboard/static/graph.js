@@ -6,19 +6,10 @@
   const PALETTE = {
     Catalog: "#2f7ed8", Document: "#d9822b", Enum: "#8e6bbf", InformationRegister: "#2a9d8f",
     AccumulationRegister: "#c0392b", AccountingRegister: "#a93226", CalculationRegister: "#922b21",
-    ChartOfCharacteristicTypes: "#16a085", ChartOfAccounts: "#117a65", ChartOfCalculationTypes: "#0e6655",
-    ExchangePlan: "#7f8c8d", BusinessProcess: "#b7950b", Task: "#d4ac0d", CommonModule: "#5d6d7e",
+    ChartOfCharacteristicTypes: "#c2185b", ChartOfAccounts: "#ad1457", ChartOfCalculationTypes: "#880e4f",
+    ExchangePlan: "#6d4c41", BusinessProcess: "#b7950b", Task: "#d4ac0d", CommonModule: "#5d6d7e",
     Constant: "#af7ac5", DocumentJournal: "#dc7633", Report: "#45b39d", DataProcessor: "#5499c7",
     DefinedType: "#a04000", Subsystem: "#839192", Role: "#6c3483", SessionParameter: "#b03a2e",
-  };
-  const CLASS_RU = {
-    Catalog: "Справочник", Document: "Документ", Enum: "Перечисление", InformationRegister: "Регистр сведений",
-    AccumulationRegister: "Регистр накопления", AccountingRegister: "Регистр бухгалтерии",
-    CalculationRegister: "Регистр расчёта", ChartOfCharacteristicTypes: "План видов характеристик",
-    ChartOfAccounts: "План счетов", ChartOfCalculationTypes: "План видов расчёта", ExchangePlan: "План обмена",
-    BusinessProcess: "Бизнес-процесс", Task: "Задача", CommonModule: "Общий модуль", Constant: "Константа",
-    DocumentJournal: "Журнал документов", Report: "Отчёт", DataProcessor: "Обработка",
-    DefinedType: "Определяемый тип", Subsystem: "Подсистема", Role: "Роль", SessionParameter: "Параметр сеанса",
   };
   const colour = (kind) => PALETTE[kind] || `hsl(${[...String(kind)].reduce((h, c) => (h * 31 + c.charCodeAt(0)) % 360, 7)}, 45%, 50%)`;
 
@@ -30,7 +21,7 @@
   const weak = p.get("weak") === "1";
   const facts = await getJson("/ui/bundle");
   const configs = facts.configs || [];
-  if (!config && configs.length === 1) config = configs[0];
+  if (!config && configs.length) config = configs[0];
   document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
   document.getElementById("name").value = name;
   document.getElementById("limit").value = String(limit);
@@ -86,13 +77,13 @@
   await load(name, false);
 
   async function fetchNeighbourhood(centre) {
-    const args = { name: centre, config, limit, weak: weak ? "true" : "" };
+    const args = { name: centre, config, weak: weak ? "true" : "" };
     let res = await api("get_relations", args);
     if (res.outcome === "error" || !res.data) return res;
     const nodes = [...(res.data.nodes || [])], edges = [...(res.data.edges || [])];
     let cursor = res.data.cursor, pages = 0;
     // A server that pages its answer: follow the cursor until the chosen limit is reached.
-    while (cursor && nodes.length - 1 < limit && pages++ < 20) {
+    while (cursor && nodes.length - 1 < limit && pages++ < 40) {
       const next = await api("get_relations", Object.assign({}, args, { cursor }));
       if (!next.data) break;
       const seen = new Set(nodes.map((n) => n.id));
@@ -123,36 +114,61 @@
   function draw(data) {
     const byId = new Map();
     for (const n of data.nodes || []) byId.set(String(n.id), n);
-    const centreNode = (data.nodes || []).find((n) => n.name === name || n.id === (data.center || data.centre)) || data.nodes[0];
+    const centreId0 = data.object ? data.object.id : (data.center ?? data.centre);
+    const centreNode = (data.nodes || []).find((n) => n.id === centreId0) ||
+      (data.nodes || []).find((n) => nodeName(n) === name) || data.nodes[0];
     const centreId = String(centreNode.id);
-    const neighbours = (data.nodes || []).filter((n) => String(n.id) !== centreId).slice(0, limit);
+    const neighbours = (data.nodes || []).filter((n) => String(n.id) !== centreId).slice(0, limit)
+      .sort((a, b) => String(a.kind).localeCompare(String(b.kind)) || nodeName(a).localeCompare(nodeName(b)));
+    // Rings of growing size keep hundreds of neighbours readable; a class stays together.
+    const ringOf = new Map();
+    let ring = 1, room = 20, used = 0;
+    for (const n of neighbours) {
+      if (used === room) { ring += 1; room = Math.round(room * 1.6); used = 0; }
+      ringOf.set(String(n.id), ring);
+      used += 1;
+    }
     const keep = new Set([centreId, ...neighbours.map((n) => String(n.id))]);
     const edges = (data.edges || []).filter((e) => keep.has(String(e.src)) && keep.has(String(e.dst)) && (weak || !e.weak));
     const elements = [];
     for (const n of [centreNode, ...neighbours]) {
       elements.push({ group: "nodes", classes: String(n.id) === centreId ? "centre" : "",
-        data: { id: String(n.id), name: n.name || n.title, label: shortLabel(n), kind: n.kind, colour: colour(n.kind) } });
+        data: { id: String(n.id), name: nodeName(n), label: shortLabel(n), kind: n.kind, colour: colour(n.kind),
+          ring: ringOf.get(String(n.id)) || 0 } });
     }
     edges.forEach((e, i) => {
       elements.push({ group: "edges", classes: e.weak ? "weak" : "", data: { id: `e${i}`, source: String(e.src), target: String(e.dst),
         label: [e.kind, e.label].filter(Boolean).join(": "), weak: !!e.weak,
-        srcName: (byId.get(String(e.src)) || {}).name || e.src, dstName: (byId.get(String(e.dst)) || {}).name || e.dst } });
+        srcName: nodeName(byId.get(String(e.src)) || { name: String(e.src) }),
+        dstName: nodeName(byId.get(String(e.dst)) || { name: String(e.dst) }) } });
     });
     cy.elements().remove();
     cy.add(elements);
-    cy.layout({ name: "concentric", concentric: (node) => (node.hasClass("centre") ? 2 : 1), levelWidth: () => 1,
-      minNodeSpacing: 28, animate: false, fit: true, padding: 30 }).run();
-    const total = typeof data.total === "number" ? data.total : neighbours.length;
-    const shown = neighbours.length;
-    status.replaceChildren(el("strong", { text: `показано ${shown} из ${total}` }),
-      ` соседей · связей на экране: ${edges.length}` + (weak ? " (включая слабые)" : " (слабые скрыты)"),
+    // Spacing so that the first ring is at least ~170 px across: room for the labels of a few neighbours.
+    const firstRing = Math.max(1, Math.min(neighbours.length, 20));
+    const spacing = Math.max(28, Math.min(120, (2 * Math.PI * 170) / firstRing - 22));
+    cy.layout({ name: "concentric", concentric: (node) => 1000 - node.data("ring"), levelWidth: () => 1,
+      minNodeSpacing: spacing, animate: false, fit: true, padding: 40 }).run();
+    // A small neighbourhood would be blown up to fill the box: keep labels at reading size.
+    if (cy.zoom() > 1.1) {
+      cy.zoom(1.1);
+      cy.center();
+    }
+    // The server counts edges (after hiding weak ones); the limit counts neighbours.
+    const total = typeof data.total === "number" ? data.total : edges.length;
+    status.replaceChildren(el("strong", { text: `показано ${edges.length} из ${total}` }),
+      ` связей · соседей на экране: ${neighbours.length} (лимит ${limit})` + (weak ? " · слабые связи показаны" : ` · слабые скрыты${data.weak_hidden ? ` (${data.weak_hidden})` : ""}`),
       ...notices.map((n) => el("span", { class: "notice-inline", text: ` · ${n}` })));
     box.dataset.centre = name;
     legend([centreNode, ...neighbours]);
   }
 
+  function nodeName(n) {
+    return V8.nameOf(n) || String(n.id);
+  }
+
   function shortLabel(n) {
-    const full = n.name || n.title || String(n.id);
+    const full = nodeName(n);
     return full.length > 40 ? `${full.slice(0, 38)}…` : full;
   }
 
@@ -161,7 +177,7 @@
     for (const n of nodes) kinds.set(n.kind, (kinds.get(n.kind) || 0) + 1);
     document.getElementById("legend").replaceChildren(el("h3", { text: "Классы" }),
       el("ul", {}, [...kinds].sort((a, b) => b[1] - a[1]).map(([k, count]) => el("li", {},
-        el("span", { class: "swatch", style: `background:${colour(k)}` }), `${CLASS_RU[k] || k || "?"} (${count})`))),
+        el("span", { class: "swatch", style: `background:${colour(k)}` }), `${V8.kindLabel(k)} (${count})`))),
       el("p", { class: "hint", text: "пунктир — слабая связь" }));
   }
 })();

@@ -7,7 +7,7 @@
   document.getElementById("q").value = q;
   const facts = await getJson("/ui/bundle");
   const configs = facts.configs || [];
-  document.getElementById("config-slot").replaceChildren(configSelect(configs, config, { id: "config" }));
+  document.getElementById("config-slot").replaceChildren(configSelect(configs, config || configs[0], { id: "config" }));
   const metaBox = document.getElementById("meta-results");
   const platformBox = document.getElementById("platform-results");
   if (!q.trim()) {
@@ -18,7 +18,9 @@
   document.title = `${q} — поиск — v8atlas`;
   setStatus(metaBox, "Ищу…");
   setStatus(platformBox, "Ищу…");
-  const effectiveConfig = config || (configs.length === 1 ? configs[0] : "");
+  // Several configurations: the first is chosen visibly in the selector (the tools themselves
+  // never pick one silently, so the page names its choice).
+  const effectiveConfig = config || configs[0] || "";
   const [meta, platform] = await Promise.all([
     api("search_metadata", { query: q, config: effectiveConfig, limit: 20 }),
     api("search_platform", { query: q, config: effectiveConfig, limit: 20 }),
@@ -29,7 +31,7 @@
   function results(result, side) {
     if (result.outcome === "error" && !hitsOf(result.data).length) return errorBox(result, "Ошибка");
     const hits = hitsOf(result.data);
-    const head = el("p", { class: "result-head" }, outcomeBadge(result.outcome), ` ${hits.length} совпадений`);
+    const head = el("p", { class: "result-head" }, outcomeBadge(result.outcome), ` совпадений: ${hits.length}`);
     if (!hits.length) return el("div", {}, head, agentText(result.text || "", { config: effectiveConfig }));
     const list = el("ol", { class: "hits", "data-testid": `hits-${side}` });
     for (const hit of hits) {
@@ -41,7 +43,7 @@
       list.append(el("li", { class: "hit" },
         el("div", { class: "hit-title" },
           el("a", { href: url("/card", { name, config: hitConfig, kind }), class: "hit-name", text: name }),
-          hit.kind ? el("span", { class: "tag", text: hit.kind }) : null,
+          hit.kind ? el("span", { class: "tag", title: hit.kind, text: V8.kindLabel(hit.kind) }) : null,
           hit.config && configs.length > 1 ? el("span", { class: "tag tag-config", text: hit.config }) : null,
           typeof hit.score === "number" ? el("span", { class: "score", title: "оценка", text: hit.score.toFixed(2) }) : null),
         synonym ? el("div", { class: "synonym", text: synonym }) : null,

@@ -12,7 +12,7 @@
     bundleBox.replaceChildren(errorBox(facts, "Пакет"));
   } else {
     const counts = Object.entries(facts.counts || {}).filter(([, v]) => typeof v !== "object");
-    bundleBox.replaceChildren(
+    bundleBox.replaceChildren(...[
       el("h2", { text: "Пакет" }),
       el("dl", { class: "facts", "data-testid": "bundle-facts" },
         el("dt", { text: "Идентификатор" }), el("dd", {}, el("code", { text: facts.id })),
@@ -23,13 +23,54 @@
         counts.length ? [el("dt", { text: "Счётчики" }), el("dd", { text: counts.map(([k, v]) => `${k}: ${v}`).join(" · ") })] : null),
       sourcesTable(facts.sources || []),
       facts.last_rebuild ? el("p", { class: facts.last_rebuild.ok ? "notice" : "error-text",
-        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null);
+        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null].filter(Boolean));
   }
 
   if (listing.outcome === "error" && !listing.text) listingBox.replaceChildren(errorBox(listing, "list_sources"));
-  else listingBox.replaceChildren(agentText(listing.text || "", {}));
+  else listingBox.replaceChildren(...configsView(listing.data || {}, facts.counts_by_class || {}),
+    ...helpView((listing.data || {}).help || {}),
+    el("details", { class: "raw-answer" }, el("summary", { text: "ответ агенту целиком (list_sources)" }),
+      agentText(listing.text || "", {})));
 
   if (!facts.error) reportBox.replaceChildren(reportView(facts.report || {}));
+
+  function configsView(data, byClass) {
+    const configs = data.configs || data.configurations || [];
+    if (!configs.length) return [el("p", { text: "Конфигурации не загружены: инструменты метаданных отвечают «недоступно»." })];
+    const rows = configs.map((c) => el("tr", {},
+      el("td", {}, el("strong", { text: c.name }), c.synonym ? el("div", { class: "hint", text: c.synonym }) : null),
+      el("td", { text: c.version || "?" }),
+      el("td", {}, c.platform_version ? el("span", { text: c.platform_version }) : el("span", { class: "error-text", text: "неизвестна" }),
+        c.platform_source ? el("div", { class: "hint", text: `откуда: ${c.platform_source}` }) : null),
+      el("td", { text: c.compatibility_mode || "—" }),
+      el("td", { class: "num", text: c.objects ?? "" }),
+      el("td", { text: [c.base ? `расширение ${c.base}` : "", ...(c.extensions || [])].filter(Boolean).join(", ") || "—" })));
+    const out = [el("h3", { text: "Конфигурации" }), el("table", { class: "grid", "data-testid": "configs" },
+      el("thead", {}, el("tr", {}, ["Конфигурация", "Версия", "Платформа и её источник", "Режим совместимости", "Объектов", "Расширения"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, rows))];
+    for (const c of configs) {
+      const kinds = Object.entries(byClass[c.name] || {});
+      if (!kinds.length) continue;
+      out.push(el("details", { class: "by-class" }, el("summary", { text: `${c.name}: объекты по классам (${kinds.length})` }),
+        el("ul", { class: "class-counts" }, kinds.map(([k, n]) => el("li", {}, el("span", { text: k }), el("span", { class: "num", text: n }))))));
+    }
+    return out;
+  }
+
+  function helpView(help) {
+    const LABELS = { loaded: "загружены", platform_versions: "версии справки платформы",
+      query_versions: "версии справки языка запросов", books: "книги справки", missing: "нужны, но не загружены",
+      unused: "загружены, но не нужны", query: "язык запросов" };
+    const text = (v) => Array.isArray(v) ? v.map(text).join(", ") :
+      (v && typeof v === "object") ? (v.version ? `${v.version}${v.book ? ` ${v.book}` : ""}${v.elements ? ` (${v.elements} эл.)` : ""}` :
+        Object.entries(v).map(([k, x]) => `${k}: ${text(x)}`).join("; ")) : String(v);
+    const rows = Object.entries(help || {}).filter(([, v]) => v !== null && v !== undefined && !(Array.isArray(v) && !v.length))
+      .map(([k, v]) => el("tr", {}, el("th", { text: LABELS[k] || k }),
+        el("td", { class: k === "missing" ? "error-text" : "", text: text(v) })));
+    return [el("h3", { text: "Справка платформы" }),
+      rows.length ? el("table", { class: "grid help", "data-testid": "help-versions" }, el("tbody", {}, rows)) :
+        el("p", { "data-testid": "help-versions", text: "Сведений о версиях справки в пакете нет." })];
+  }
 
   function sourcesTable(sources) {
     if (!sources.length) return el("p", { text: "Источники не записаны в манифесте." });
@@ -54,18 +95,27 @@
     wrap.append(el("p", { "data-testid": "report-summary",
       text: `Ошибок: ${errors.length}, предупреждений: ${warnings.length}, неизвестных элементов: ${unknown.length}` }));
     const rows = [...errors.map((w) => ["ошибка", w]), ...warnings.map((w) => ["предупреждение", w])];
-    if (rows.length) {
-      const byCode = new Map();
-      for (const [, w] of rows) byCode.set(w.code || "warning", (byCode.get(w.code || "warning") || 0) + 1);
-      wrap.append(el("p", { class: "hint", text: "По кодам: " + [...byCode].map(([c, n]) => `${c} × ${n}`).join(", ") }));
-      const limit = 300;
-      wrap.append(el("table", { class: "grid report" },
-        el("thead", {}, el("tr", {}, ["", "Код", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
-        el("tbody", {}, rows.slice(0, limit).map(([level, w]) => el("tr", { class: level === "ошибка" ? "row-error" : "" },
-          el("td", { text: level }), el("td", {}, el("code", { text: w.code || "" })), el("td", { text: w.source || "" }),
-          el("td", { text: [w.object, w.file, w.line].filter((x) => x !== undefined && x !== null).join(":") }),
-          el("td", { text: w.message || "" }))))));
-      if (rows.length > limit) wrap.append(el("p", { class: "hint", text: `Показаны ${limit} из ${rows.length}; полный список: v8atlas inspect BUNDLE --report` }));
+    // One block per code: a code with many lines (a whole class of problem) stays folded.
+    const byCode = new Map();
+    for (const row of rows) {
+      const code = row[1].code || "warning";
+      if (!byCode.has(code)) byCode.set(code, []);
+      byCode.get(code).push(row);
+    }
+    const LIMIT = 200;
+    for (const [code, list] of byCode) {
+      const hasErrors = list.some(([level]) => level === "ошибка");
+      const block = el("details", { class: `report-code${hasErrors ? " has-errors" : ""}`, open: list.length <= 10 || hasErrors },
+        el("summary", {}, el("code", { text: code }), ` × ${list.length}`,
+          el("span", { class: "hint", text: ` — ${(list[0][1].message || "").slice(0, 120)}` })),
+        el("table", { class: "grid report" },
+          el("thead", {}, el("tr", {}, ["", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
+          el("tbody", {}, list.slice(0, LIMIT).map(([level, w]) => el("tr", { class: level === "ошибка" ? "row-error" : "" },
+            el("td", { class: "nowrap", text: level }), el("td", { text: w.source || "" }),
+            el("td", { text: [w.object, w.file, w.line].filter((v) => v !== undefined && v !== null).join(":") }),
+            el("td", { text: w.message || "" }))))),
+        list.length > LIMIT ? el("p", { class: "hint", text: `Показаны ${LIMIT} из ${list.length}; полный список: v8atlas inspect BUNDLE --report` }) : null);
+      wrap.append(block);
     }
     if (unknown.length) {
       wrap.append(el("h3", { text: "Неизвестные элементы источников" }),

@@ -1,0 +1,390 @@
+"""The dashboard in headless Chromium (Debian's chromium driven by Playwright) against a server
+on loopback: sources, search with reasons, a card and its detail switch, the graph re-centred by a
+click, an alias created as admin and used by the next search after recompile + reload, the same
+write refused without the admin token, and bad input answered with clear pages.
+
+Screenshots of every page go to test-output/dashboard/ for a person to look at.
+Needs: `tools/setup_browser.sh` (chromium + the playwright Python package).
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import sys
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_dashboard_fixture import CONFIG, StubState, build_stub_app, write_stub_bundle  # noqa: E402
+
+CHROMIUM = os.environ.get("V8ATLAS_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+OUT = Path(__file__).resolve().parent.parent / "test-output" / "dashboard"
+API, ADMIN = "e2e-read-token", "e2e-admin-token"
+
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="the playwright package is not installed (run tools/setup_browser.sh)")
+if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+    pytest.skip(f"chromium is not installed at {CHROMIUM} (run tools/setup_browser.sh; CI installs it)",
+                allow_module_level=True)
+
+
+class LoopbackServer:
+    """An aiohttp app served on 127.0.0.1 from a background thread."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.port = 0
+
+    def __enter__(self) -> "LoopbackServer":
+        from aiohttp import web
+        self.thread.start()
+
+        async def start():
+            self.runner = web.AppRunner(self.app)
+            await self.runner.setup()
+            site = web.TCPSite(self.runner, "127.0.0.1", 0)
+            await site.start()
+            return site._server.sockets[0].getsockname()[1]
+        self.port = asyncio.run_coroutine_threadsafe(start(), self.loop).result(30)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class Backend:
+    """What a test needs to know about the server it drives, and what to expect from its data."""
+
+    def __init__(self, kind: str, url: str, dictionary: Path, bundle_id, expect: dict) -> None:
+        self.kind, self.url, self.dictionary, self.bundle_id, self.expect = kind, url, dictionary, bundle_id, expect
+
+
+STUB_EXPECT = {
+    "config": CONFIG, "search": "заказ покупателя", "first_hit": "Документ.ЗаказПокупателя",
+    "why": "in field synonym", "card": "Документ.ЗаказПокупателя", "fields_marker": "Реквизиты",
+    "full_marker": "Стандартные реквизиты", "ref_link": "СправочникСсылка.Контрагенты",
+    "graph": "Документ.ЗаказПокупателя", "graph_click": "Справочник.Номенклатура",
+    "alias_phrase": "оформление продажи", "alias_target": "Документ.ЗаказПокупателя",
+    "help_marker": "8.3.25", "report_marker": "страница <b>Foo</b> не читается",
+}
+REAL_EXPECT = {
+    "config": "ДемоТорговля", "search": "остатки товаров на складе", "first_hit": "РегистрНакопления.ОстаткиТоваров",
+    "why": "in name", "card": "Документ.ПриходТовара", "fields_marker": "`Количество`",
+    "full_marker": "detail=full", "ref_link": "СправочникСсылка.Партнеры",
+    "graph": "Справочник.Номенклатура", "graph_click": "Документ.ПриходТовара",
+    "alias_phrase": "поступление от поставщика", "alias_target": "Документ.ПриходТовара",
+    "help_marker": "8.3.24.1691", "report_marker": "query-key-missing-page",
+}
+
+
+def _stub_backend(tmp: Path):
+    sources = tmp / "sources"
+    sources.mkdir()
+    os.environ["V8ATLAS_SOURCES"] = str(sources)
+    write_stub_bundle(tmp / "bundles")
+    state = StubState(tmp / "bundles", sources / "dictionary.json")
+
+    # The stand-in server has no compiler behind it: "recompile" publishes nothing new and the
+    # reload re-reads the dictionary, as the real server sees it in the recompiled bundle.
+    from v8atlas.server.dashboard import routes
+    from v8atlas.server.dashboard.rebuild import RebuildResult
+
+    async def fake_compile(plan, bundles_dir, timeout_s=0):
+        assert plan.dictionary.is_file()
+        return RebuildResult(True, ["v8atlas", "compile", *plan.compile_args()], 0, 0.05,
+                             f"published {state.bundle.id}", str(state.bundle.path))
+    routes.run_compile = fake_compile
+    return build_stub_app(state, API, ADMIN), sources / "dictionary.json", lambda: state.bundle.id
+
+
+def _real_backend(tmp: Path):
+    """The sample configuration + help books compiled by `v8atlas compile`, served by build_app."""
+    import subprocess
+    try:
+        from v8atlas.server.app import build_app
+        from v8atlas.server.auth import AuthConfig
+        from v8atlas.server.state import ServerState
+    except ImportError as e:
+        pytest.skip(f"the server (issue 6) is not in this tree: {e}")
+    sources = tmp / "sources"
+    shutil.copytree(EXAMPLES, sources)
+    os.environ["V8ATLAS_SOURCES"] = str(sources)
+    done = subprocess.run([sys.executable, "-m", "v8atlas", "compile", str(sources), "--out", str(tmp / "bundles"),
+                           "--quiet"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    state = ServerState(tmp / "bundles", poll_interval=0)
+    state.load_initial()
+    auth = AuthConfig.from_env({"API_TOKEN": API, "ADMIN_TOKEN": ADMIN}, host="127.0.0.1")
+    return build_app(state, auth=auth), sources / "dictionary.json", lambda: state.current.id
+
+
+@pytest.fixture(scope="module", params=["stub", "real"])
+def server(request, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp(f"dash-e2e-{request.param}")
+    from v8atlas.server.dashboard import routes
+    saved_env = {k: os.environ.get(k) for k in ("API_TOKEN", "ADMIN_TOKEN", "V8ATLAS_SOURCES")}
+    saved_compile = routes.run_compile
+    os.environ.update(API_TOKEN=API, ADMIN_TOKEN=ADMIN)
+    try:
+        if request.param == "stub":
+            app, dictionary, bundle_id = _stub_backend(tmp)
+        else:
+            app, dictionary, bundle_id = _real_backend(tmp)
+        with LoopbackServer(app) as srv:
+            yield Backend(request.param, srv.url, dictionary, bundle_id,
+                          STUB_EXPECT if request.param == "stub" else REAL_EXPECT)
+    finally:
+        routes.run_compile = saved_compile
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def browser():
+    OUT.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="ru-RU")
+    pg = context.new_page()
+    pg.set_default_timeout(15000)
+    dialogs: list[str] = []
+    errors: list[str] = []
+    pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.dialogs, pg.js_errors = dialogs, errors
+    yield pg
+    context.close()
+    assert not dialogs, f"a script ran from data: {dialogs}"
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def shot(page, server, name: str) -> None:
+    page.screenshot(path=str(OUT / f"{server.kind}-{name}.png"), full_page=True)
+
+
+def login(page, server, token: str, next_path: str = "/sources") -> None:
+    page.goto(f"{server.url}{next_path}")
+    page.wait_for_url("**/login**")
+    page.fill("#token", token)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"**{next_path.split('?')[0]}**")
+
+
+def test_sources_page(page, server):
+    x = server.expect
+    page.goto(f"{server.url}/sources")
+    page.wait_for_url("**/login**")
+    shot(page, server, "01-login")
+    login(page, server, API)
+    page.wait_for_selector("[data-testid=configs]")
+    assert server.bundle_id() in page.inner_text("[data-testid=bundle-facts]")
+    assert x["config"] in page.inner_text("[data-testid=configs]")
+    assert x["help_marker"] in page.inner_text("[data-testid=help-versions]")
+    assert re.search(r"Ошибок: \d+, предупреждений: [1-9]", page.inner_text("[data-testid=report-summary]"))
+    assert x["report_marker"] in page.inner_text("#report")       # markup in a message is shown as text
+    shot(page, server, "02-sources")
+
+
+def test_search_shows_reasons_and_offers_an_alias(page, server):
+    x = server.expect
+    login(page, server, API, f"/search?q={quote(x['search'])}")
+    page.wait_for_selector("[data-testid=hits-metadata] li")
+    first = page.locator("[data-testid=hits-metadata] li").first
+    assert x["first_hit"] in first.inner_text()
+    assert x["why"] in first.locator("[data-testid=why]").inner_text()
+    page.wait_for_selector("#platform-results .outcome")
+    shot(page, server, "03-search")
+    first.locator("a.alias-link").click()
+    page.wait_for_url("**/alias**")
+    assert page.input_value("#phrase") == x["search"]
+
+
+def test_card_detail_switch(page, server):
+    x = server.expect
+    login(page, server, API, f"/card?name={quote(x['card'])}&config={quote(x['config'])}")
+    page.wait_for_selector(".agent-text")
+    brief = page.inner_text("[data-testid=raw-text]")
+    assert x["fields_marker"] not in brief
+    page.locator("[data-testid=detail-switch] a", has_text="поля").click()
+    page.wait_for_url("**detail=fields**")
+    page.wait_for_selector(".agent-text")
+    fields = page.inner_text("[data-testid=raw-text]")
+    assert x["fields_marker"] in fields and fields != brief
+    # a reference type inside the text links to its own card
+    link = page.locator("#card-body a.name-link", has_text=x["ref_link"]).first
+    target = x["ref_link"].replace("СправочникСсылка.", "Справочник.")
+    assert f"name={quote(target)}" in link.get_attribute("href")
+    shot(page, server, "04-card-fields")
+    page.locator("[data-testid=detail-switch] a", has_text="полностью").click()
+    page.wait_for_url("**detail=full**")
+    page.wait_for_selector(".agent-text")
+    page.click("text=показать исходный markdown")
+    raw = page.inner_text("[data-testid=raw-text]")
+    assert x["full_marker"] in raw and x["card"] in raw
+    shot(page, server, "05-card-full-raw")
+    page.goto(f"{server.url}{link.get_attribute('href')}")
+    page.wait_for_selector(".agent-text")
+    assert target in page.inner_text("#card-title")
+
+
+def test_platform_card_and_version_switch(page, server):
+    login(page, server, API, f"/card?name={quote('Массив.Найти')}&config={quote(server.expect['config'])}")
+    page.wait_for_selector(".agent-text")
+    assert "элемент платформы" in page.inner_text(".result-head")
+    options = page.eval_on_selector_all("#version option", "els => els.map(e => e.value).filter(Boolean)")
+    assert len(options) >= 2
+    shot(page, server, "06-platform-card")
+    if server.kind == "stub":
+        return          # the stand-in has no tool code to render another version with
+    page.select_option("#version", options[0])
+    page.wait_for_url(f"**version={options[0]}**")
+    page.wait_for_selector(".agent-text")
+    shown = ".".join(options[0].split(".")[:3])          # the tool names versions as 8.3.24
+    assert f"for platform {shown} of" in page.inner_text("[data-testid=raw-text]")
+    shot(page, server, "06-platform-card-version")
+
+
+def relations_work(page, server) -> None:
+    """The graph tests need the server's get_relations; a failure there is the server's, named."""
+    x = server.expect
+    resp = page.request.get(f"{server.url}/api/get_relations", params={"name": x["graph"], "config": x["config"]},
+                            headers={"X-Api-Token": API})
+    body = resp.json()
+    if (body.get("error") or {}).get("code") == "internal":
+        pytest.xfail("the server's get_relations fails on this bundle (see the server log); not a dashboard fault")
+
+
+def test_graph_recentres_on_click(page, server):
+    x = server.expect
+    relations_work(page, server)
+    login(page, server, API, f"/graph?name={quote(x['graph'])}&config={quote(x['config'])}&limit=15")
+    page.wait_for_selector(f'#graph[data-centre="{x["graph"]}"], [data-testid=graph-status] .message')
+    status = page.inner_text("[data-testid=graph-status]")
+    m = re.search(r"показано (\d+) из (\d+)", status)
+    assert m, status
+    shown = page.evaluate("v8graph.edges().length")
+    assert int(m.group(1)) == shown and shown <= int(m.group(2))
+    assert page.evaluate("v8graph.nodes().length") <= 16
+    if server.kind == "stub":
+        assert "показано 15 из 33" in status and "слабые скрыты (30)" in status
+    shot(page, server, "07-graph")
+    box = page.locator("#graph").bounding_box()
+    # hover an edge: its direction and label appear
+    pos = page.evaluate("""(n) => { const e = v8graph.edges().filter(e => e.source().data('name') === n || e.target().data('name') === n)[0];
+        const p = e.renderedMidpoint(); return [p.x, p.y]; }""", x["graph_click"])
+    page.mouse.move(box["x"] + pos[0], box["y"] + pos[1])
+    page.wait_for_selector("#edge-tip:not([hidden])")
+    assert " → " in page.inner_text("#edge-tip") and x["graph_click"] in page.inner_text("#edge-tip")
+    # click a node: it becomes the centre
+    pos = page.evaluate("""(n) => { const node = v8graph.nodes().filter(x => x.data('name') === n)[0];
+        const p = node.renderedPosition(); return [p.x, p.y]; }""", x["graph_click"])
+    page.mouse.click(box["x"] + pos[0], box["y"] + pos[1])
+    page.wait_for_selector(f'#graph[data-centre="{x["graph_click"]}"]')
+    assert f"name={quote(x['graph_click'])}" in page.url
+    assert page.evaluate("v8graph.nodes('.centre').data('name')") == x["graph_click"]
+    shot(page, server, "08-graph-recentred")
+
+
+def test_graph_limit_and_weak_edges(page, server):
+    x = server.expect
+    relations_work(page, server)
+    login(page, server, API, f"/graph?name={quote(x['graph'])}&config={quote(x['config'])}&limit=100000&weak=1")
+    page.wait_for_selector(f'#graph[data-centre="{x["graph"]}"]')
+    status = page.inner_text("[data-testid=graph-status]")
+    assert "вне диапазона 15…400: взят 400" in status
+    if server.kind == "stub":
+        assert "показано 63 из 63" in status            # every page followed, weak edges included
+        assert page.evaluate("v8graph.edges('.weak').length") == 30
+    shot(page, server, "09-graph-limit-weak")
+
+
+def test_alias_refused_without_admin_token(page, server):
+    x = server.expect
+    login(page, server, API, f"/alias?phrase={quote(x['alias_phrase'])}")
+    assert "Сохранять синонимы может только администратор" in page.inner_text("#access")
+    page.fill("#targets", x["alias_target"])
+    page.click("button[value=save]")
+    page.wait_for_selector("section.message")
+    assert "Нужен токен администратора" in page.inner_text("main")
+    shot(page, server, "10-alias-refused")
+    assert not server.dictionary.exists()
+    # a cross-site form post with the same cookie: refused by the Origin check, with a page
+    resp = page.request.post(f"{server.url}/alias", form={"phrase": "x", "targets": x["alias_target"]},
+                             headers={"Origin": "http://evil.example"})
+    assert resp.status == 403 and "другого сайта" in resp.text()
+    assert not server.dictionary.exists()
+
+
+def test_alias_as_admin_reaches_the_next_search(page, server):
+    x = server.expect
+    login(page, server, API, f"/search?q={quote(x['alias_phrase'])}&config={quote(x['config'])}")
+    page.wait_for_selector("#meta-results .result-head, #meta-results .message")
+    assert "alias" not in page.inner_text("#meta-results")
+    page.click("form.logout button")
+    login(page, server, ADMIN, f"/alias?phrase={quote(x['alias_phrase'])}&config={quote(x['config'])}")
+    assert page.input_value("#phrase") == x["alias_phrase"]
+    page.fill("#targets", x["alias_target"])
+    page.locator("#targets").blur()
+    page.wait_for_selector("#target-check .ok-text")
+    shot(page, server, "11-alias-form")
+    page.click("button[value=rebuild]")
+    page.wait_for_selector("section.message.ok", timeout=120000)
+    assert "Пересобрано и перезагружено" in page.inner_text("main")
+    shot(page, server, "12-alias-rebuilt")
+    page.goto(f"{server.url}/search?q={quote(x['alias_phrase'])}&config={quote(x['config'])}")
+    page.wait_for_selector("[data-testid=hits-metadata] li")
+    first = page.locator("[data-testid=hits-metadata] li").first
+    assert x["alias_target"] in first.inner_text() and "alias" in first.locator("[data-testid=why]").inner_text()
+    shot(page, server, "13-search-after-alias")
+    page.goto(f"{server.url}/alias?config={quote(x['config'])}")
+    page.wait_for_selector("[data-testid=existing-aliases]")
+    assert x["alias_phrase"] in page.inner_text("[data-testid=existing-aliases]")
+
+
+def test_bad_input_gets_clear_pages(page, server):
+    payload = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
+    login(page, server, API, f"/search?q={quote(payload)}")
+    page.wait_for_selector("#meta-results .result-head, #meta-results .message")
+    assert page.input_value("#q") == payload
+    shot(page, server, "14-search-payload")
+    page.goto(f"{server.url}/card?name={quote('Справочник.' + payload)}")
+    page.wait_for_selector(".outcome, #card-body .message")
+    assert "не найдено" in page.inner_text("#card-body") or "ошибка" in page.inner_text("#card-body").lower()
+    assert payload in page.inner_text("#card-title")
+    shot(page, server, "15-card-unknown")
+    page.goto(f"{server.url}/graph?name={quote('Документ.Нет')}")
+    page.wait_for_selector("[data-testid=graph-status] .message")
+    assert "не найден" in page.inner_text("[data-testid=graph-status]")
+    page.context.add_cookies([{"name": "v8atlas_session", "value": "eyJyIjoiYWRtaW4ifQ.Zm9yZ2Vk",
+                               "url": server.url}])
+    page.goto(f"{server.url}/sources")
+    page.wait_for_url("**/login**")
+    assert "Сессия недействительна" in page.inner_text("main")
+    shot(page, server, "16-forged-cookie")

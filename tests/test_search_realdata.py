@@ -1,0 +1,59 @@
+"""Search on a real bundle: SSL 3.1.12 (Designer dump) + the help fixtures, through `compile`.
+
+Needs the configuration and help compilers (skipped where they are not installed) and the real
+data (skipped when absent). Prints the bench figures; asserts behaviour, never percentages.
+"""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from v8atlas.formats import Bundle
+from v8atlas.server.search import Searcher
+from v8atlas.server.search_bench import bench, render
+
+pytestmark = [pytest.mark.realdata, pytest.mark.slow]
+SETS = Path(__file__).parent / "search_sets"
+
+
+@pytest.fixture(scope="module")
+def real_bundle(tmp_path_factory) -> Path:
+    for mod in ("v8atlas.compiler.config.plugin", "v8atlas.compiler.help.plugin"):
+        if importlib.util.find_spec(mod) is None:
+            pytest.skip(f"{mod} is not in this checkout")
+    try:
+        from tests import realdata
+    except ImportError:
+        realdata = pytest.importorskip("realdata")
+    ssl = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
+    help_dir = realdata.data_path("help")
+    from v8atlas.compiler.pipeline import compile_bundle
+    out = tmp_path_factory.mktemp("bundles")
+    return compile_bundle([str(next(ssl.rglob("Configuration.xml")).parent), str(help_dir)], out,
+                          quiet=True).bundle_path
+
+
+def test_exact_names_resolve_first(real_bundle):
+    s = Searcher(Bundle.open(real_bundle))
+    for name in ("Справочник.Пользователи", "РегистрСведений.ВерсииПодсистем", "ОбщийМодуль.ОбщегоНазначения",
+                 "Массив.Найти", "ТаблицаЗначений.Свернуть", "РАЗНОСТЬДАТ", "ЕСТЬNULL"):
+        hits = s.search(name).hits
+        assert hits and "exact name" in hits[0].why, name
+
+
+def test_every_hit_explains_itself_and_metadata_has_class_words(real_bundle):
+    s = Searcher(Bundle.open(real_bundle))
+    r = s.search("регистр сведений версии подсистем")
+    assert r.hits[0].title == "РегистрСведений.ВерсииПодсистем"
+    assert all(h.why for h in r.hits)
+    assert "class" in s.meta["fields"]
+
+
+def test_bench_sets_run(real_bundle, tmp_path):
+    report = bench(real_bundle, sorted(SETS.glob("*.tsv")), rounds=2, results_dir=tmp_path)
+    print(render(report))
+    for entry in report["sets"].values():
+        assert entry["summary"]["queries"] >= 60
+        assert not entry["missing_targets"], entry["missing_targets"]
