@@ -201,12 +201,11 @@ def _bind_query_keys(ctx: "LinkContext") -> int:
         for i in _page_ids(d):
             index.setdefault(i, []).append(d)
     bound = 0
+    missing: list[str] = []
     for page, entry in data["pages"].items():
         docs = index.get(name_key(page)) or index.get(name_key(entry.get("name", ""))) or []
         if not docs:
-            ctx.report.warn("query_keys.json", f"search keys for page {page!r} ({entry.get('name')}): "
-                            "the loaded query-language book has no such page",
-                            code="query-key-missing-page", object=page)
+            missing.append(page)
             continue
         # A page id is one page; a bare name may be shared (ВЫБРАТЬ keyword and section):
         # prefer the document whose page id matches.
@@ -214,4 +213,18 @@ def _bind_query_keys(ctx: "LinkContext") -> int:
         for d in (exact or docs)[:1]:
             _add_field(d, "keys", " | ".join(entry["keys"]))
             bound += len(entry["keys"])
+    if len(missing) * 2 <= len(data["pages"]):
+        # A full book that lacks a keyed page: each one is worth a look (renamed? removed?).
+        for page in missing:
+            entry = data["pages"][page]
+            ctx.report.warn("query_keys.json", f"search keys for page {page!r} ({entry.get('name')}): "
+                            "the loaded query-language book has no such page",
+                            code="query-key-missing-page", object=page)
+    elif missing:
+        # Most pages absent: a partial or sample book, not a data problem. One line, not dozens.
+        ctx.report.note_unknown("query_keys.json", "search-key pages not in the loaded (partial) "
+                                "query-language book", where=", ".join(missing[:8]))
+        for _ in missing[1:]:
+            ctx.report.note_unknown("query_keys.json", "search-key pages not in the loaded (partial) "
+                                    "query-language book")
     return bound

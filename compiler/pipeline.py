@@ -1,6 +1,7 @@
 """compile: discover → parse (cached per source) → link → build index segments → publish.
 
-Linkers turn parsed sources into documents and edges (one per domain, ``LINKERS``); builders
+Linkers turn parsed sources into documents and edges (``MODEL_LINKERS``, one per domain,
+then ``INDEX_LINKERS`` that only add search data); builders
 turn the linked whole into bundle segments (``BUILDERS``). Both are module paths so that a
 domain can be absent from an install without breaking the others.
 """
@@ -16,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from v8atlas.formats.publish import prune, set_newest
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.version import MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
 from . import __version__
@@ -24,11 +28,16 @@ from .report import CompileReport
 from .sources import Project, Source, discover, load_plugins, path_size
 
 # link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
-LINKERS = (
+# Model linkers build documents and edges; index linkers (the dictionary) only add search
+# data to them, so a dictionary-only change reuses the cached linked model.
+MODEL_LINKERS = (
     "v8atlas.compiler.config.link",
     "v8atlas.compiler.help.link",
+)
+INDEX_LINKERS = (
     "v8atlas.compiler.dictionary",
 )
+INDEX_SOURCE_KINDS = {"dictionary"}
 # build(ctx: LinkContext, writer: BundleWriter) -> None, in this order.
 BUILDERS = (
     "v8atlas.compiler.build_docs",
@@ -94,11 +103,13 @@ def _import_all(names: tuple[str, ...]) -> list[Any]:
     return mods
 
 
-def _parse_source(source: Source, plugin: Any, cache_dir: Path | None, fingerprint: str,
-                  report: CompileReport) -> Any:
-    key = hashlib.sha256(
-        f"{source.kind}\0{source.format}\0{source.fingerprint()}\0{fingerprint}\0"
-        f"{sorted(source.options.items())!r}".encode()).hexdigest()
+def _source_identity(source: Source, source_fp: str) -> str:
+    return f"{source.kind}\0{source.format}\0{source_fp}\0{sorted(source.options.items())!r}"
+
+
+def _parse_source(source: Source, source_fp: str, plugin: Any, cache_dir: Path | None,
+                  fingerprint: str, report: CompileReport) -> Any:
+    key = hashlib.sha256(f"{_source_identity(source, source_fp)}\0{fingerprint}".encode()).hexdigest()
     cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
     if cache_file is not None and cache_file.is_file():
         try:
@@ -143,31 +154,54 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
     plugins = {p.KIND: p for p in load_plugins()}
     fingerprint = compiler_fingerprint()
+    with report.timed("fingerprint"):
+        source_fps = {s: s.fingerprint() for s in project.sources}
+    bundle_name = name or project.settings.get("name") or _default_name(project)
+    build_key = _build_key(project, source_fps, fingerprint, bundle_name)
+    if cache:
+        unchanged = _unchanged_bundle(out_dir, build_key)
+        if unchanged is not None:
+            # Same sources, same compiler: the bundle already exists; point at it, build nothing.
+            set_newest(out_dir, unchanged.name)
+            progress.step(f"unchanged sources, re-pointed {unchanged.name}")
+            progress.done()
+            bundle = Bundle.open(unchanged)
+            return CompileResult(unchanged, True, CompileReport.from_dict(bundle.report()),
+                                 dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
-    ctx = LinkContext(project=project, report=report)
-    for i, source in enumerate(project.sources, 1):
-        progress.step(f"parse {i}/{len(project.sources)}: {source.name}")
+    model_sources = [s for s in project.sources if s.kind not in INDEX_SOURCE_KINDS]
+    model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
+    model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
+    ctx = _load_linked(model_cache, project, report) if model_cache else None
+    if ctx is not None:
+        progress.step("model sources unchanged: linked model from cache")
+        parse_now = [s for s in project.sources if s.kind in INDEX_SOURCE_KINDS]
+    else:
+        ctx = LinkContext(project=project, report=report)
+        parse_now = project.sources
+    for i, source in enumerate(parse_now, 1):
+        progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
         try:
-            result = _parse_source(source, plugins[source.kind], cache_dir, fingerprint, report)
+            result = _parse_source(source, source_fps[source], plugins[source.kind], cache_dir,
+                                   fingerprint, report)
         except Exception as e:  # one broken source never takes down the others
             report.error(source.name, f"{type(e).__name__}: {e}", code="source-failed")
             continue
         ctx.parsed.setdefault(source.kind, []).append((source, result))
 
-    for linker in _import_all(LINKERS):
-        label = linker.__name__.rsplit(".", 2)[-2] if linker.__name__.endswith(".link") else linker.__name__.rsplit(".", 1)[-1]
-        progress.step(f"link {label}")
-        with report.timed(f"link {label}"):
-            linker.link(ctx.parsed, ctx)
+    if parse_now is project.sources:
+        _run_linkers(MODEL_LINKERS, ctx, progress)
+        if model_cache is not None and not report.errors:
+            _save_linked(model_cache, ctx)
+    _run_linkers(INDEX_LINKERS, ctx, progress)
 
-    bundle_name = name or project.settings.get("name") or _default_name(project)
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
         for s in project.sources:
-            writer.add_source(s.kind, s.name, path_size(s.path), s.fingerprint(), format=s.format)
+            writer.add_source(s.kind, s.name, path_size(s.path), source_fps[s], format=s.format)
         for builder in _import_all(BUILDERS):
-            with report.timed(f"build {builder.__name__.rsplit('.', 1)[-1]}"):
+            with report.timed(f"build {_stage_label(builder.__name__)}"):
                 builder.build(ctx, writer)
         writer.info.update(ctx.info)
         writer.counts.update(ctx.counts)
@@ -177,8 +211,9 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     except BaseException:
         writer.abort()
         raise
+    if cache and not report.errors:   # a build with failed sources is never taken as up to date
+        _remember_build(out_dir, build_key, path)
     if keep:
-        from v8atlas.formats.publish import prune
         prune(out_dir, keep)
     progress.step(f"{'unchanged, re-pointed' if writer.reused else 'published'} {path.name}")
     progress.done()
@@ -189,3 +224,80 @@ def _default_name(project: Project) -> str:
     kinds = {s.kind for s in project.sources}
     return "bundle" if len(kinds) != 1 else {"configuration": "config", "help": "help"}.get(
         kinds.pop(), "bundle")
+
+
+def _stage_label(module: str) -> str:
+    """'v8atlas.compiler.config.link' → 'config'; 'v8atlas.compiler.build_docs' → 'build_docs'."""
+    parts = module.split(".")
+    return parts[-2] if parts[-1] in ("link", "build") else parts[-1]
+
+
+def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
+    for linker in _import_all(names):
+        label = _stage_label(linker.__name__)
+        progress.step(f"link {label}")
+        with ctx.report.timed(f"link {label}"):
+            linker.link(ctx.parsed, ctx)
+
+
+def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkContext | None:
+    """The linked model of the same model sources (a dictionary-only change), or None."""
+    if not path.is_file():
+        return None
+    try:
+        with report.timed("load linked model"), open(path, "rb") as f:
+            docs, edges, info, counts, extra, sub_report = pickle.load(f)
+    except Exception:  # a damaged cache entry is just a miss
+        path.unlink(missing_ok=True)
+        return None
+    sub_report.timings = {}   # those were the earlier compile's; this one's are measured anew
+    report.merge(sub_report)
+    return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
+                       counts=counts, extra=extra)
+
+
+def _save_linked(path: Path, ctx: LinkContext) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.extra, ctx.report), f,
+                    protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+    # Only the newest few linked models are worth keeping (each is the size of the cards).
+    olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
+    for old in olds:
+        old.unlink(missing_ok=True)
+
+
+def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str,
+               sources: list[Source] | None = None) -> str:
+    """Everything a bundle's content depends on: compiler code, sources (bytes, options), settings."""
+    h = hashlib.sha256(f"{compiler_fp}\0{bundle_name}\0".encode())
+    for s in sorted(project.sources if sources is None else sources, key=lambda s: (s.kind, s.name)):
+        h.update(_source_identity(s, source_fps[s]).encode() + b"\n")
+    settings = {k: v for k, v in project.settings.items() if k != "_by_path"}
+    h.update(repr(sorted(settings.items())).encode())
+    return h.hexdigest()
+
+
+def _builds_dir(out_dir: Path) -> Path:
+    return out_dir / ".cache" / "builds"
+
+
+def _unchanged_bundle(out_dir: Path, build_key: str) -> Path | None:
+    try:
+        folder = (_builds_dir(out_dir) / build_key).read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    path = out_dir / folder
+    if "/" in folder or not folder or not (path / MANIFEST_NAME).is_file():
+        return None   # pruned or removed by hand: build again
+    return path
+
+
+def _remember_build(out_dir: Path, build_key: str, bundle_path: Path) -> None:
+    d = _builds_dir(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / f".{build_key}.{os.getpid()}"
+    tmp.write_text(bundle_path.name + "\n", encoding="utf-8")
+    os.replace(tmp, d / build_key)

@@ -63,6 +63,22 @@ class CompileReport:
             "sections": self.sections,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CompileReport":
+        """The report stored in a bundle (report.json), back as an object."""
+        rep = cls()
+        for key, target in (("errors", rep.errors), ("warnings", rep.warnings)):
+            for w in data.get(key, []):
+                target.append(Warning_(w.get("source", ""), w.get("message", ""), w.get("code", key[:-1]),
+                                       w.get("file"), w.get("line"), w.get("object")))
+        for u in data.get("unknown", []):
+            rep.unknown[u["what"]] = u.get("count", 1)
+            if u.get("example"):
+                rep.unknown_examples[u["what"]] = u["example"]
+        rep.timings = dict(data.get("timings", {}))
+        rep.sections = dict(data.get("sections", {}))
+        return rep
+
     def summarize(self, stream=sys.stderr, limit: int = 20) -> None:
         """A short human summary on stderr; the full list stays in the bundle's report.json."""
         print(f"report: {len(self.errors)} error(s), {len(self.warnings)} warning(s), "

@@ -70,22 +70,34 @@ def fingerprint_path(path: Path) -> str:
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 h.update(chunk)
         return h.hexdigest()
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
-        for fn in sorted(files):
-            p = Path(root, fn)
-            try:
-                st = p.stat()
-            except OSError:
-                continue
-            h.update(f"{p.relative_to(path).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    for rel, size, mtime in _walk_stats(path, ""):
+        h.update(f"{rel}\0{size}\0{mtime}\n".encode())
     return h.hexdigest()
+
+
+def _walk_stats(root: Path, prefix: str):
+    """(relative path, size, mtime_ns) of every file below ``root``, sorted; DirEntry stats are free."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
+    except OSError:
+        return
+    for e in entries:
+        rel = f"{prefix}{e.name}"
+        try:
+            if e.is_dir(follow_symlinks=False):
+                if e.name not in _SKIP_DIRS:
+                    yield from _walk_stats(Path(e.path), rel + "/")
+            elif e.is_file(follow_symlinks=False):
+                st = e.stat(follow_symlinks=False)
+                yield rel, st.st_size, st.st_mtime_ns
+        except OSError:
+            continue
 
 
 def path_size(path: Path) -> int:
     if path.is_file():
         return path.stat().st_size
-    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    return sum(size for _, size, _ in _walk_stats(path, ""))
 
 
 def _display_name(path: Path) -> str:
@@ -147,15 +159,18 @@ def discover(paths: list[str | os.PathLike]) -> Project:
         if not p.exists():
             raise SourceError(f"{p}: no such file or folder")
         toml_path = p if p.is_file() and p.name == PROJECT_FILE else p / PROJECT_FILE
+        from_project = 0
         if toml_path.is_file():
             settings = _read_project_file(toml_path)
             project.project_files.append(toml_path)
+            before = len(project.sources)
             _merge_settings(project, settings, toml_path.parent, plugins)
+            from_project = len(project.sources) - before
             if p.is_file():
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found)
-        if not found:
+        if not found and not from_project:
             raise SourceError(
                 f"{p}: not a recognized source. Expected a Designer XML dump (a folder or .zip with "
                 f"Configuration.xml), an EDT project (src/Configuration/Configuration.mdo), a help "

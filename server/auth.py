@@ -1,13 +1,14 @@
 """One aiohttp middleware for every route: Host/Origin checks, size caps, tokens, sessions.
 
-* ``API_TOKEN`` guards reads (``/mcp``, ``/api/…``, ``/ready``, the dashboard's data); without
+* ``API_TOKEN`` guards reads (``/mcp``, ``/api/…``, the dashboard's data); without
   it reads are open. ``ADMIN_TOKEN`` guards ``/admin/…`` and is also valid for reads; without
   it the admin routes do not exist (404). Tokens come in ``X-Api-Token`` or
   ``Authorization: Bearer …`` and are compared in constant time.
 * The dashboard registers a session validator (its login cookie) with
   ``register_session_validator(app, fn)``: ``fn(request)`` returns "read", "admin" or None.
   Paths that must stay open (its login page, static files) are registered with
-  ``register_open_path(app, prefix)``. ``/health`` is always open.
+  ``register_open_path(app, prefix)``. ``/health`` and ``/ready`` are always open (probes of
+  load balancers and containers carry no token; neither shows a path or a card).
 * Host and Origin are checked against allowlists (DNS-rebinding protection for a server on
   loopback); the query string and the body are capped.
 """
@@ -54,7 +55,7 @@ class AuthConfig:
     admin_token: bytes | None = None
     allowed_hosts: tuple[str, ...] | None = None     # "host" or "host:*" / "host:port"; None = any
     allowed_origins: tuple[str, ...] | None = None   # "scheme://host[:port|:*]"; None = any
-    open_paths: list[str] = field(default_factory=lambda: ["/health"])
+    open_paths: list[str] = field(default_factory=lambda: ["/health", "/ready"])
     validators: list[SessionValidator] = field(default_factory=list)
     installed: bool = False          # True once the middleware guards an app with this config
 

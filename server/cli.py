@@ -25,22 +25,26 @@ def _utf8_stdio() -> None:
             pass
 
 
-async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
-    import asyncio
-    import signal
+async def start(bundles: str, host: str, port: int, transport: str, poll: float):
+    """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
+    import gc
 
     from aiohttp import web
 
+    from .app import build_app
     from .auth import AuthConfig
+    from .mcp_server import build_mcp
     from .state import ServerState
+
+    # Everything imported so far lives as long as the process: move it out of the collector's
+    # sight, so a full collection does not walk ~half a million module objects (a 60 ms pause
+    # measured in the first request; later, in p99).
+    gc.freeze()
 
     log = logging.getLogger("v8atlas.server")
     auth = AuthConfig.from_env(host=host)
     state = ServerState(bundles, poll_interval=poll)
     state.load_initial()
-
-    from .app import build_app
-    from .mcp_server import build_mcp
     mcp = build_mcp(state)
     runner = None
     if transport in ("http", "both"):
@@ -52,6 +56,15 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
                  ", /admin/reload" if auth.admin_token else "")
     else:
         await state.start()
+    return state, mcp, runner
+
+
+async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
+    import asyncio
+    import signal
+
+    log = logging.getLogger("v8atlas.server")
+    state, mcp, runner = await start(bundles, host, port, transport, poll)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

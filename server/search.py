@@ -174,7 +174,8 @@ class Searcher:
                     break
         if scored is None:
             return SearchResult([], 0, rewrites, notes + [
-                "the query has only stop words (в, на, для, как, the, of…): add the name or what it does"])
+                "the query has no words to search for, only stop words or a phrase like "
+                "\"в запросе\" (в, на, для, как, the, of…): add the name or what it does"])
         ranked, total, plan, why_extra = scored
         if not total:
             notes.append("nothing matches; try fewer words, a part of the name, or another domain")
@@ -376,6 +377,9 @@ class Searcher:
                 found[tid] = None
             if len(found) >= 4 * TYPO_CANDIDATES:
                 break
+        # Symmetric deletion also meets some words two edits away (заказ/знака via "зака"):
+        # keep only true one-edit neighbours.
+        found = {t: None for t in found if _one_edit(term, self.terms[t])}
         if not found:
             return []
         ids = np.fromiter(found, dtype=np.int64)
@@ -637,7 +641,8 @@ class Searcher:
                         break
             for d, _ in page:
                 if matched[d]:
-                    why[d].insert(len(extra.get(d, [])), "words: " + "; ".join(matched[d]))
+                    words_ = "; ".join(dict.fromkeys(matched[d]))
+                    why[d].insert(len(extra.get(d, [])), "words: " + words_)
                 if plan.kinds and int(cat.kind[d]) in plan.kinds:
                     why[d].append(f"class named in the query: {cat.kind_name(d)}")
                 if plan.query_lift and cat.domain_name(d) == "query":
@@ -687,6 +692,22 @@ def _table(bundle: Bundle, prefix: str) -> _Table:
     off, blob = S.table_segments(prefix)
     head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
     return _Table(bundle.array(off), bundle.blob(blob), head)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when ``b`` is ``a`` with one letter inserted, deleted, replaced, or two swapped."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    i = 0
+    while i < min(la, lb) and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        return a[i + 1:] == b[i + 1:] or (
+            i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
+    return a[i + 1:] == b[i:] if la > lb else a[i:] == b[i + 1:]
 
 
 def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:

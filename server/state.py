@@ -112,7 +112,7 @@ class ServerState:
         snap = self.current
         if snap is None or snap.verified:
             return
-        problems = await asyncio.to_thread(snap.bundle.verify)
+        problems = await asyncio.to_thread(snap.bundle.verify)   # hashlib releases the GIL
         if self.current is not snap:
             return
         if problems:
@@ -122,6 +122,9 @@ class ServerState:
             snap.verified = True
             self.problem = None
             log.info("bundle %s verified", snap.id)
+        # Then open the search index and the graph, so the first search does not pay for it
+        # (after the check: Python work here would compete with the first requests for the GIL).
+        await asyncio.to_thread(_warm, snap)
 
     # -- the swap -----------------------------------------------------------------------------
     async def reload(self, force: bool = False) -> ReloadResult:
@@ -233,4 +236,4 @@ def _warm(snap: Snapshot) -> None:
     c = snap.catalog
     if snap.has_docs:
         _ = (c.meta, c.keys, c.titles, c.names, c.domain, c.kind, c.config, c.since, c.until)
-        _ = snap.configs, snap.docs_per_config, snap.docs_per_domain
+        _ = snap.configs, snap.docs_per_config, snap.docs_per_domain, snap.search, snap.graph

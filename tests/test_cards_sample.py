@@ -126,6 +126,9 @@ def test_sample_facts_every_class(cards):
     # task: ЗадачиПоИсполнителю; business process: ТочкиМаршрута
     task = next(v for v in c.values() if v["class"] == "Task")
     assert any(n.endswith(".ЗадачиПоИсполнителю") for n in tables(task))
+    bp = next(v for v in c.values() if v["class"] == "BusinessProcess")
+    assert any(n.endswith(".ТочкиМаршрута") for n in tables(bp))
+    assert {p["kind"] for p in bp["route_points"]} >= {"Start", "Completion"}
     # document movements match registers' recorders
     doc = c["Документ.ПриходТовара"]
     for reg in doc["movements"]["registers"]:

@@ -145,6 +145,7 @@ def test_external_entities_and_dtds_are_never_resolved(tmp_path):
 def test_dump_without_configuration_xml_names_what_was_expected_and_found(tmp_path):
     root = _copy_sample(tmp_path)
     (root / "Configuration.xml").unlink()
+    assert detect(root) == "designer"        # still claimed: compiling it explains what is missing
     with pytest.raises(ConfigSourceError) as e:
         read(root)
     msg = str(e.value)
@@ -265,3 +266,18 @@ def test_edt_unknown_metadata_kind_is_kept_and_reported(tmp_path):
     assert obj is not None and not obj.known
     assert any("metadata kind HologramPanel" in k for k in r.unknown)
     assert any("Configuration property sparkle" in k for k in r.unknown)
+
+
+@pytest.mark.skipif(shutil.which("zip") is None, reason="needs the Info-ZIP `zip` command")
+def test_zip_without_utf8_flag_cyrillic_names(tmp_path):
+    """Info-ZIP on Linux stores UTF-8 names without the UTF-8 flag (zipfile reads them as cp437)."""
+    import subprocess
+    z = tmp_path / "dump.zip"
+    subprocess.run(["zip", "-qr", str(z), "."], cwd=DESIGNER, check=True, env={"LANG": "C"})
+    with zipfile.ZipFile(z) as zf:
+        raw = [i for i in zf.infolist() if not (i.flag_bits & 0x800) and not i.filename.isascii()]
+    assert raw, "zip stored every name with the UTF-8 flag: nothing to test"
+    a, _ = read(DESIGNER)
+    b, rb = read(z)
+    assert not rb.errors
+    assert diff(config_dict(a), config_dict(b)) == []

@@ -171,6 +171,11 @@ def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
         bad = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
                                                 "targets": "<b>не имя</b>"})
         assert bad.status == 400 and "&lt;b&gt;" in await bad.text()
+        gone = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
+        assert gone.status == 200 and "Синоним удалён" in await gone.text()
+        assert json.loads(stub.dictionary.read_text(encoding="utf-8"))["aliases"] == []
+        again = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
+        assert again.status == 404
     run(go, stub)
 
 
@@ -244,3 +249,24 @@ def test_plan_sources_from_manifest(tmp_path, monkeypatch):
     assert plan.compile_args()[-1].endswith("dictionary.json")
     with pytest.raises(rebuild_mod.RebuildUnavailable, match="V8ATLAS_SOURCES"):
         plan_sources({"sources": [{"name": "nowhere"}]}, cwd=tmp_path)
+
+
+def test_open_server_needs_no_login_and_has_no_writes(stub, monkeypatch):
+    monkeypatch.delenv("API_TOKEN")
+    monkeypatch.delenv("ADMIN_TOKEN")
+
+    async def go(client):
+        page = await client.get("/sources", allow_redirects=False)
+        assert page.status == 200 and 'class="login-link"' in await page.text()
+        assert (await client.get("/api/list_sources")).status == 200
+        r = await client.post("/alias", data={"phrase": "x", "targets": "Справочник.Контрагенты", "config": CONFIG})
+        assert r.status == 404 and "ADMIN_TOKEN" in await r.text()
+        r = await login(client, "anything")
+        assert r.status == 400 and "токены не заданы" in await r.text()
+        assert not stub.dictionary.exists()
+
+    async def main():
+        app = build_stub_app(stub, None, None)
+        async with TestClient(TestServer(app)) as client:
+            await go(client)
+    asyncio.run(main())

@@ -73,8 +73,17 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 class Backend:
     """What a test needs to know about the server it drives, and what to expect from its data."""
 
-    def __init__(self, kind: str, url: str, dictionary: Path, bundle_id, expect: dict) -> None:
-        self.kind, self.url, self.dictionary, self.bundle_id, self.expect = kind, url, dictionary, bundle_id, expect
+    def __init__(self, kind: str, url: str, dictionary: Path, bundle, expect: dict) -> None:
+        self.kind, self.url, self.dictionary, self.bundle, self.expect = kind, url, dictionary, bundle, expect
+
+    def bundle_id(self) -> str:
+        return self.bundle().id
+
+    def report(self) -> dict:
+        """The compile report of the bundle being served, as the compiler wrote it."""
+        import json
+        path = Path(self.bundle().path) / "report.json"
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
 STUB_EXPECT = {
@@ -83,7 +92,7 @@ STUB_EXPECT = {
     "full_marker": "Стандартные реквизиты", "ref_link": "СправочникСсылка.Контрагенты",
     "graph": "Документ.ЗаказПокупателя", "graph_click": "Справочник.Номенклатура",
     "alias_phrase": "оформление продажи", "alias_target": "Документ.ЗаказПокупателя",
-    "help_marker": "8.3.25", "report_marker": "страница <b>Foo</b> не читается",
+    "help_marker": "8.3.25",
 }
 REAL_EXPECT = {
     "config": "ДемоТорговля", "search": "остатки товаров на складе", "first_hit": "РегистрНакопления.ОстаткиТоваров",
@@ -91,7 +100,8 @@ REAL_EXPECT = {
     "full_marker": "detail=full", "ref_link": "СправочникСсылка.Партнеры",
     "graph": "Справочник.Номенклатура", "graph_click": "Документ.ПриходТовара",
     "alias_phrase": "поступление от поставщика", "alias_target": "Документ.ПриходТовара",
-    "help_marker": "8.3.24.1691", "report_marker": "query-key-missing-page",
+    # the help versions shipped in examples/help (folder names are the versions)
+    "help_marker": sorted(p.name for p in (EXAMPLES / "help").iterdir() if p.is_dir())[0],
 }
 
 
@@ -112,7 +122,7 @@ def _stub_backend(tmp: Path):
         return RebuildResult(True, ["v8atlas", "compile", *plan.compile_args()], 0, 0.05,
                              f"published {state.bundle.id}", str(state.bundle.path))
     routes.run_compile = fake_compile
-    return build_stub_app(state, API, ADMIN), sources / "dictionary.json", lambda: state.bundle.id
+    return build_stub_app(state, API, ADMIN), sources / "dictionary.json", lambda: state.bundle
 
 
 def _real_backend(tmp: Path):
@@ -133,7 +143,7 @@ def _real_backend(tmp: Path):
     state = ServerState(tmp / "bundles", poll_interval=0)
     state.load_initial()
     auth = AuthConfig.from_env({"API_TOKEN": API, "ADMIN_TOKEN": ADMIN}, host="127.0.0.1")
-    return build_app(state, auth=auth), sources / "dictionary.json", lambda: state.current.id
+    return build_app(state, auth=auth), sources / "dictionary.json", lambda: state.current.bundle
 
 
 @pytest.fixture(scope="module", params=["stub", "real"])
@@ -145,11 +155,11 @@ def server(request, tmp_path_factory):
     os.environ.update(API_TOKEN=API, ADMIN_TOKEN=ADMIN)
     try:
         if request.param == "stub":
-            app, dictionary, bundle_id = _stub_backend(tmp)
+            app, dictionary, bundle = _stub_backend(tmp)
         else:
-            app, dictionary, bundle_id = _real_backend(tmp)
+            app, dictionary, bundle = _real_backend(tmp)
         with LoopbackServer(app) as srv:
-            yield Backend(request.param, srv.url, dictionary, bundle_id,
+            yield Backend(request.param, srv.url, dictionary, bundle,
                           STUB_EXPECT if request.param == "stub" else REAL_EXPECT)
     finally:
         routes.run_compile = saved_compile
@@ -173,7 +183,7 @@ def browser():
 def page(browser):
     context = browser.new_context(viewport={"width": 1360, "height": 900}, locale="ru-RU")
     pg = context.new_page()
-    pg.set_default_timeout(15000)
+    pg.set_default_timeout(30000)   # the machine is shared; waits end as soon as the page is ready
     dialogs: list[str] = []
     errors: list[str] = []
     pg.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
@@ -207,8 +217,11 @@ def test_sources_page(page, server):
     assert server.bundle_id() in page.inner_text("[data-testid=bundle-facts]")
     assert x["config"] in page.inner_text("[data-testid=configs]")
     assert x["help_marker"] in page.inner_text("[data-testid=help-versions]")
-    assert re.search(r"Ошибок: \d+, предупреждений: [1-9]", page.inner_text("[data-testid=report-summary]"))
-    assert x["report_marker"] in page.inner_text("#report")       # markup in a message is shown as text
+    report = server.report()
+    errors, warnings = report.get("errors", []), report.get("warnings", [])
+    assert f"Ошибок: {len(errors)}, предупреждений: {len(warnings)}" in page.inner_text("[data-testid=report-summary]")
+    for w in (errors + warnings)[:1]:       # markup in a message is shown as text, under its code
+        assert w["code"] in page.inner_text("#report") and w["message"][:60] in page.inner_text("#report")
     shot(page, server, "02-sources")
 
 
@@ -269,6 +282,13 @@ def test_platform_card_and_version_switch(page, server):
     shown = ".".join(options[0].split(".")[:3])          # the tool names versions as 8.3.24
     assert f"for platform {shown} of" in page.inner_text("[data-testid=raw-text]")
     shot(page, server, "06-platform-card-version")
+    # a type's member list links each member to its own card
+    page.goto(f"{server.url}/card?kind=platform&name={quote('Массив')}")
+    page.wait_for_selector(".agent-text")
+    page.locator("#card-body a.name-link", has_text="Найти").first.click()
+    page.wait_for_selector(".agent-text")
+    assert page.inner_text("#card-title") == "Массив.Найти"
+    assert "найдено" in page.inner_text(".result-head")
 
 
 def relations_work(page, server) -> None:
@@ -330,7 +350,9 @@ def test_alias_refused_without_admin_token(page, server):
     login(page, server, API, f"/alias?phrase={quote(x['alias_phrase'])}")
     assert "Сохранять синонимы может только администратор" in page.inner_text("#access")
     page.fill("#targets", x["alias_target"])
-    page.click("button[value=save]")
+    with page.expect_response(lambda r: r.url.endswith("/alias") and r.request.method == "POST") as posted:
+        page.click("button[value=save]")
+    assert posted.value.status == 403
     page.wait_for_selector("section.message")
     assert "Нужен токен администратора" in page.inner_text("main")
     shot(page, server, "10-alias-refused")
@@ -354,8 +376,11 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     page.locator("#targets").blur()
     page.wait_for_selector("#target-check .ok-text")
     shot(page, server, "11-alias-form")
-    page.click("button[value=rebuild]")
-    page.wait_for_selector("section.message.ok", timeout=120000)
+    with page.expect_response(lambda r: r.url.endswith("/alias") and r.request.method == "POST",
+                              timeout=120000) as posted:
+        page.click("button[value=rebuild]")
+    assert posted.value.status == 200, posted.value.text()
+    page.wait_for_selector("section.message.ok")
     assert "Пересобрано и перезагружено" in page.inner_text("main")
     shot(page, server, "12-alias-rebuilt")
     page.goto(f"{server.url}/search?q={quote(x['alias_phrase'])}&config={quote(x['config'])}")

@@ -148,3 +148,23 @@ async def test_stdio_with_sdk_client(bundles, calls):
                                          "--bundles", str(bundles), "--log-level", "WARNING"])
     async with Client(params) as client:
         await _exercise(client, calls)
+
+
+async def test_both_transports_from_one_process(bundles, calls):
+    """--transport both: a spawned stdio server also listens on HTTP (the dashboard's case)."""
+    import aiohttp
+    port = _free_port()
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-m", "v8atlas", "serve", "--transport", "both", "--port", str(port),
+                                         "--bundles", str(bundles), "--log-level", "WARNING"])
+    async with Client(params) as client:
+        r = await client.call_tool("list_sources", {})
+        assert not r.is_error
+        async with aiohttp.ClientSession() as s:
+            async with s.post(f"http://127.0.0.1:{port}/api/list_sources", json={}) as resp:
+                body = await resp.json()
+                assert resp.status == 200
+
+                def steady(text: str) -> list[str]:      # the bundle-age line ticks
+                    return [ln for ln in text.splitlines() if not ln.startswith("Bundle `")]
+                assert steady(body["text"]) == steady(r.content[0].text)

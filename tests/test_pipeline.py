@@ -49,7 +49,8 @@ def notes_plugin(monkeypatch):
     mod = _make_plugin()
     monkeypatch.setitem(sys.modules, mod.__name__, mod)
     monkeypatch.setattr(sources, "SOURCE_PLUGINS", (mod.__name__,))
-    monkeypatch.setattr(pipeline, "LINKERS", (mod.__name__,))
+    monkeypatch.setattr(pipeline, "MODEL_LINKERS", (mod.__name__,))
+    monkeypatch.setattr(pipeline, "INDEX_LINKERS", ())
     monkeypatch.setattr(pipeline, "BUILDERS", ("v8atlas.compiler.build_docs",))
     PARSES.clear()
     return mod
@@ -110,3 +111,69 @@ def test_inspect_and_verify_commands(tmp_path, notes_plugin):
     seg.write_bytes(seg.read_bytes()[:-1] + b"\x00")
     r = CliRunner().invoke(main, ["verify", str(out)])
     assert r.exit_code == 1 and "docs.cards.dat" in r.output
+
+
+def test_project_file_folder_whose_sources_live_elsewhere(tmp_path, notes_plugin):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "a.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "v8atlas.toml").write_text(
+        'name = "company"\n[[configuration]]\nsource = "../data/a.note"\nname = "A"\n', encoding="utf-8")
+    res = pipeline.compile_bundle([tmp_path / "proj"], tmp_path / "b", quiet=True)
+    assert res.bundle_path.name.startswith("company-")
+    assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")
+
+
+def test_unchanged_sources_skip_parse_and_build(tmp_path, notes_plugin):
+    src = tmp_path / "a.note"
+    src.write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    first = pipeline.compile_bundle([src], out, quiet=True)
+    PARSES.clear()
+    again = pipeline.compile_bundle([src], out, quiet=True)
+    assert again.reused and again.bundle_path == first.bundle_path and PARSES == []
+    src.write_text("Один\nДва\n", encoding="utf-8")
+    changed = pipeline.compile_bundle([src], out, quiet=True)
+    assert not changed.reused and changed.bundle_path != first.bundle_path
+    assert Catalog(Bundle.open(out)).lookup("Два")
+
+
+def test_no_cache_rebuilds_even_when_unchanged(tmp_path, notes_plugin):
+    src = tmp_path / "a.note"
+    src.write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src], out, quiet=True)
+    PARSES.clear()
+    res = pipeline.compile_bundle([src], out, quiet=True, cache=False)
+    assert PARSES and res.reused   # parsed again, found the identical bundle by content hash
+
+
+def test_dictionary_only_change_reuses_the_linked_model(tmp_path, notes_plugin, monkeypatch):
+    dict_mod = types.ModuleType("v8atlas_test_dict")
+    dict_mod.KIND = "dictionary"
+    dict_mod.detect = lambda path: "d" if path.suffix == ".dict" else None
+
+    def parse(source, report):
+        PARSES.append(source.name)
+        return source.path.read_text(encoding="utf-8").strip()
+
+    def link(parsed, ctx):
+        words = [r for _, r in parsed.get("dictionary", [])]
+        ctx.info["dictionary"] = words
+        for d in ctx.docs:
+            d.fields["alias"] = " ".join(words)
+    dict_mod.parse, dict_mod.link = parse, link
+    monkeypatch.setitem(sys.modules, dict_mod.__name__, dict_mod)
+    monkeypatch.setattr(sources, "SOURCE_PLUGINS", (notes_plugin.__name__, dict_mod.__name__))
+    monkeypatch.setattr(pipeline, "INDEX_LINKERS", (dict_mod.__name__,))
+
+    (tmp_path / "a.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "words.dict").write_text("первое\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([tmp_path], out, quiet=True)
+    PARSES.clear()
+    (tmp_path / "words.dict").write_text("второе\n", encoding="utf-8")
+    res = pipeline.compile_bundle([tmp_path], out, quiet=True)
+    assert [p for p in PARSES if p.endswith(".note")] == []     # the model came from the cache
+    assert Bundle.open(res.bundle_path).info["dictionary"] == ["второе"]
+    assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")

@@ -112,8 +112,19 @@ def stop(proc: subprocess.Popen) -> str:
     return err.decode(errors="replace")
 
 
+def cpu_seconds(pid: int) -> float:
+    """user + system CPU time a live process has used so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+CPU: dict[str, list[float]] = {"floor": [], "first_call": []}
+
+
 def first_call_seconds(bundles: Path, call: tuple[str, dict], runs: int) -> list[float]:
-    """Spawn → first successful tools/call over HTTP, wall time, ``runs`` times."""
+    """Spawn → first successful tools/call over HTTP, wall time, ``runs`` times (CPU time of the
+    server up to that answer goes to CPU["first_call"]: far less sensitive to a busy machine)."""
     out = []
     body = rpc(*call)
     for _ in range(runs):
@@ -131,6 +142,7 @@ def first_call_seconds(bundles: Path, call: tuple[str, dict], runs: int) -> list
                     conn.close()
                     if resp.status == 200 and b'"result"' in data and b'"isError":true' not in data:
                         out.append(time.perf_counter() - t0)
+                        CPU["first_call"].append(cpu_seconds(proc.pid))
                         break
                 except OSError:
                     time.sleep(0.002)
@@ -140,11 +152,54 @@ def first_call_seconds(bundles: Path, call: tuple[str, dict], runs: int) -> list
 
 
 def floor_seconds(runs: int) -> list[float]:
+    import resource
     out = []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         subprocess.run([PY, "-c", "import mcp.server, aiohttp, numpy"], check=True)
         out.append(time.perf_counter() - t0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        CPU["floor"].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return out
+
+
+_OWN_COST_SCRIPT = r"""
+import time, sys, json, asyncio
+t0 = time.perf_counter()
+import mcp.server, aiohttp, numpy            # the floor
+t1 = time.perf_counter()
+bundles, port, body = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+from v8atlas.server.cli import setup_logging, start
+setup_logging("WARNING")
+
+async def main():
+    state, mcp, runner = await start(bundles, "127.0.0.1", port, "http", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 b"Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n"
+                 b"Connection: close\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    await writer.drain()
+    data = await reader.read()
+    t2 = time.perf_counter()
+    ok = b" 200 " in data.split(b"\r\n", 1)[0] and b'"result"' in data and b'"isError":true' not in data
+    print(json.dumps({"floor_ms": (t1 - t0) * 1000, "own_ms": (t2 - t1) * 1000, "ok": ok}), flush=True)
+    await runner.cleanup()
+asyncio.run(main())
+"""
+
+
+def own_cost_in_process(bundles: Path, call: tuple[str, dict], runs: int) -> list[dict]:
+    """In one process: the floor's imports, then everything v8atlas adds up to the first
+    answered tools/call over HTTP (its imports, opening the bundle, the MCP layer, the site,
+    the request). Interpreter start-up is outside both figures, so machine noise matters less."""
+    out = []
+    for _ in range(runs):
+        r = subprocess.run([PY, "-c", _OWN_COST_SCRIPT, str(bundles), str(free_port()), rpc(*call).decode()],
+                           capture_output=True, text=True, timeout=60)
+        line = next((ln for ln in r.stdout.splitlines() if ln.startswith("{")), None)
+        if line and json.loads(line)["ok"]:
+            out.append(json.loads(line))
     return out
 
 
@@ -292,9 +347,17 @@ def main() -> None:
         # 2. start → first tools/call, next to the import floor (interleaved runs, medians)
         start_call = next((c for c in calls if c[0] == "get_object"), calls[0])
         floor, first = start_pairs(bundles, start_call, args.start_runs)
+        inproc = own_cost_in_process(bundles, start_call, max(args.start_runs, 5))
+        report["start_in_process"] = {
+            "floor_imports_median_ms": statistics.median(x["floor_ms"] for x in inproc),
+            "own_median_ms": statistics.median(x["own_ms"] for x in inproc),
+            "own_runs_ms": [round(x["own_ms"]) for x in inproc]}
         report["start"] = {"floor_median_ms": statistics.median(floor) * 1000,
                            "first_call_median_ms": statistics.median(first) * 1000,
                            "own_cost_ms": (statistics.median(first) - statistics.median(floor)) * 1000,
+                           "floor_cpu_median_ms": statistics.median(CPU["floor"]) * 1000,
+                           "first_call_cpu_median_ms": statistics.median(CPU["first_call"]) * 1000,
+                           "own_cpu_ms": (statistics.median(CPU["first_call"]) - statistics.median(CPU["floor"])) * 1000,
                            "floor_runs_ms": [round(x * 1000) for x in floor],
                            "first_call_runs_ms": [round(x * 1000) for x in first]}
 
@@ -382,6 +445,12 @@ def print_report(r: dict) -> None:
     print(f"start → first tools/call over HTTP: median {s['first_call_median_ms']:.0f} ms {s['first_call_runs_ms']}; "
           f"floor `python -c 'import mcp.server, aiohttp, numpy'`: median {s['floor_median_ms']:.0f} ms "
           f"{s['floor_runs_ms']}; own cost {s['own_cost_ms']:.0f} ms")
+    ip = r["start_in_process"]
+    print(f"  in one process, after the floor's imports ({ip['floor_imports_median_ms']:.0f} ms): v8atlas's own "
+          f"imports + bundle + MCP layer + listen + first answer: median {ip['own_median_ms']:.0f} ms "
+          f"{ip['own_runs_ms']}")
+    print(f"  CPU time (user+sys) to the same point: server {s['first_call_cpu_median_ms']:.0f} ms, floor "
+          f"{s['floor_cpu_median_ms']:.0f} ms, own {s['own_cpu_ms']:.0f} ms")
     lat = r["latency"]
     print(f"sequential tools/call over HTTP (1,000 mixed): p50 {lat['mcp_tools_call_p50_ms']:.2f} ms, "
           f"p99 {lat['mcp_tools_call_p99_ms']:.2f} ms; JSON API p50 {lat['api_p50_ms']:.2f} ms, "

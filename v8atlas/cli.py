@@ -39,7 +39,9 @@ class LazyGroup(click.Group):
                 return getattr(importlib.import_module(module), attr)
             except ModuleNotFoundError as e:
                 missing = e.name or "?"
-                @click.command(name=name, help=f"(unavailable: {missing} is not installed)")
+                @click.command(name=name, help=f"(unavailable: {missing} is not installed)",
+                               context_settings={"ignore_unknown_options": True,
+                                                 "allow_extra_args": True})
                 def unavailable() -> None:
                     raise click.ClickException(
                         f"`v8atlas {name}` needs {missing}, which is not installed here "

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import ADOPTED, TypeDescription
+from .model import ADOPTED, Configuration, TypeDescription, compatibility_to_platform
 from .spec import CLASS_KEYS, FIELD_PROPS, field_keys, object_prop
 
 
@@ -64,3 +64,13 @@ def finish_config_props(props: dict[str, Any], is_extension: bool) -> None:
         if k == "keepMappingToExtendedConfigurationObjectsByIDs" and not is_extension:
             continue
         props.setdefault(k, v)
+
+
+def finish_header(cfg: Configuration, belonging: str) -> None:
+    """What both readers conclude from the configuration header alike."""
+    cfg.script_variant = cfg.script_variant or "Russian"
+    cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
+    finish_config_props(cfg.props, cfg.is_extension)
+    cfg.platform_version = compatibility_to_platform(cfg.compatibility_mode)
+    if cfg.is_extension and not cfg.platform_version:
+        cfg.platform_version = compatibility_to_platform(cfg.extension_compatibility_mode)

@@ -245,9 +245,13 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                                       ("recalculations", obj.recalculations, "", "")):
         if items:
             card[key] = [_child(x, cfg, prop, out_key) for x in items]
-    if obj.other_children:
-        card["other_children"] = {k: [_child(x, cfg) for x in v]
-                                  for k, v in sorted(obj.other_children.items()) if v}
+    points = obj.other_children.get("RoutePoint") or []
+    if points:   # used in code as ЗНАЧЕНИЕ(БизнесПроцесс.X.ТочкаМаршрута.<name>)
+        card["route_points"] = [_child(x, cfg, "kind", "kind") for x in points]
+    others = {k: [_child(x, cfg) for x in v] for k, v in sorted(obj.other_children.items())
+              if v and k != "RoutePoint"}
+    if others:
+        card["other_children"] = others
     if obj.predefined:
         card["predefined"] = _predefined(obj.predefined, language)
     if obj.subsystems:

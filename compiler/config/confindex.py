@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Any, Iterator
 
 from . import model as M
+from . import words as W
 
 # Classes a common attribute can be added to (domain-1c.md §1.2 CommonAttribute, §3.1).
 COMMON_ATTRIBUTE_CLASSES = frozenset({
@@ -130,6 +131,20 @@ class ConfigIndex:
                 if use == "Use" or (use == "Auto" and auto):
                     self.common_attributes_of[o.full_name].append(ca)
                     self.common_attribute_users[ca.full_name].append(o.full_name)
+
+    def class_paths(self, cls: str) -> list[str]:
+        """MDObjectRefs of every object of a class (cached: whole-class types ask it often)."""
+        cache = self.__dict__.setdefault("_class_paths", {})
+        if cls not in cache:
+            cache[cls] = [o.full_name for o in self.by_class.get(cls, [])]
+        return cache[cls]
+
+    def reference_paths(self) -> list[str]:
+        """Every object of every reference class (what ЛюбаяСсылка may point to)."""
+        cache = self.__dict__.setdefault("_class_paths", {})
+        if "*ref" not in cache:
+            cache["*ref"] = [p for c in W.CLASSES if c.ref for p in self.class_paths(c.en)]
+        return cache["*ref"]
 
     def get(self, ref: str) -> M.MDObject | None:
         return self.objects.get(ref)

@@ -12,24 +12,24 @@ the same as ``cfg:CatalogRef.X``.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from lxml import etree
 
 from ..report import CompileReport
-from .build import fill_field_defaults, fill_object_defaults, finish_config_props
+from .build import fill_field_defaults, fill_object_defaults, finish_header
 from .classes import FOLDER
-from .files import SourceFiles, open_spec
+from .files import SourceFiles
+from . import predefined, qualifiers
 from .flowchart import route_points
+from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
-                    TabularSection, TypeDescription, TypeRef, compatibility_to_platform)
-from .spec import (CHILD_COLLECTIONS, FIELD_PROPS, IGNORED, TYPED_KINDS, field_keys,
-                   object_prop)
-from .xmlsafe import XmlError, elements, local, parse_bytes, text
+                    TabularSection, TypeDescription, TypeRef)
+from .spec import (CHILD_COLLECTIONS, CONFIG_EXTRA, CONFIG_FIELDS, FIELD_PROPS, IGNORED,
+                   PREDEFINED_CLASSES, TYPED_KINDS, field_keys, lower_first, object_prop)
+from .xmlsafe import elements, local, parse_bytes, text
 
 NS_MD = "http://v8.1c.ru/8.3/MDClasses"
 NS_XR = "http://v8.1c.ru/8.3/xcf/readable"
@@ -41,16 +41,6 @@ NS_XSI = "http://www.w3.org/2001/XMLSchema-instance"
 _XS_TYPES = {"string": STRING, "decimal": NUMBER, "dateTime": DATE, "boolean": BOOLEAN,
              "base64Binary": BINARY}
 _V8_TYPES = {"ValueStorage": VALUE_STORAGE, "UUID": UUID, "Null": NULL}
-
-POOL_THRESHOLD = 300     # objects; below this a pool costs more than it saves
-
-
-def _jobs() -> int:
-    env = os.environ.get("V8ATLAS_JOBS")
-    if env and env.isdigit():
-        return max(1, int(env))
-    return min(2, os.cpu_count() or 1)
-
 
 # ---------------------------------------------------------------------------------------
 # Value decoding
@@ -129,45 +119,7 @@ def type_description(el: etree._Element) -> TypeDescription:
             members.append(TypeRef(OTHER, name=text(c)))
         elif n.endswith("Qualifiers"):
             quals[n] = c
-    for m in members:
-        if m.kind == STRING:
-            q = quals.get("StringQualifiers")
-            m.length = 0
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "Length":
-                        m.length = int(text(c) or 0)
-                    elif local(c) == "AllowedLength":
-                        m.fixed = text(c) == "Fixed"
-        elif m.kind == NUMBER:
-            q = quals.get("NumberQualifiers")
-            if q is not None:
-                for c in elements(q):
-                    n = local(c)
-                    if n == "Digits":
-                        m.digits = int(text(c) or 0)
-                    elif n == "FractionDigits":
-                        m.fraction = int(text(c) or 0)
-                    elif n == "AllowedSign":
-                        m.nonnegative = text(c) == "Nonnegative"
-            if m.digits is None:
-                m.digits, m.fraction = 0, 0
-        elif m.kind == DATE:
-            q = quals.get("DateQualifiers")
-            m.date_fractions = "DateTime"
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "DateFractions":
-                        m.date_fractions = text(c) or "DateTime"
-        elif m.kind == BINARY:
-            q = quals.get("BinaryDataQualifiers")
-            m.length = 0
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "Length":
-                        m.length = int(text(c) or 0)
-                    elif local(c) == "AllowedLength":
-                        m.fixed = text(c) == "Fixed"
+    qualifiers.apply(members, quals, qualifiers.DESIGNER)
     return TypeDescription(members)
 
 
@@ -215,18 +167,6 @@ def decode(kind: str, el: etree._Element) -> Any:
 # Object files
 
 
-class _Ctx:
-    """Where we are, for reports: source name and the file being read."""
-
-    def __init__(self, source: str, report: CompileReport, file: str) -> None:
-        self.source = source
-        self.report = report
-        self.file = file
-
-    def unknown(self, what: str) -> None:
-        self.report.note_unknown(self.source, what, self.file)
-
-
 _T_NAME = f"{{{NS_MD}}}Name"
 _T_SYNONYM = f"{{{NS_MD}}}Synonym"
 _T_COMMENT = f"{{{NS_MD}}}Comment"
@@ -266,7 +206,7 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: _Ctx) -> tuple[dict, TypeDescription | None]:
+def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext) -> tuple[dict, TypeDescription | None]:
     keys = field_keys(owner, kind)
     props: dict[str, Any] = {}
     typ = None
@@ -291,7 +231,7 @@ def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: _Ctx) -> 
     return props, typ
 
 
-def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
+def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> Any:
     """An inline child (attribute, tabular section, command, enum value, URL template…)."""
     props_el = el.find(f"{{{NS_MD}}}Properties")
     name, syn, comment, belonging, _ = _common(props_el)
@@ -322,22 +262,15 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
     return child
 
 
-def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) -> Child:
+def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileContext) -> Child:
     """A child with its own file (form, template, recalculation): its kind property only."""
     child = Child(name)
     sub = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
            "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}.get(kind)
     if sub is None:
         return child
-    rel = f"{base}/{sub}/{name}.xml"
-    data = files.read(rel)
-    if data is None:
-        return child
-    try:
-        root = parse_bytes(data, rel)
-    except XmlError as e:
-        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file,
-                         line=e.line)
+    root = load_xml(files, f"{base}/{sub}/{name}.xml", ctx.source, ctx.report)
+    if root is None:
         return child
     for obj in elements(root):
         child.uuid = obj.get("uuid", "")
@@ -364,62 +297,24 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: _Ctx) 
     return child
 
 
-_PREDEFINED_TEXT = {"AccountType": "account_type", "Order": "order", "ActionPeriodIsBasic": "action_period_is_basic"}
-_PREDEFINED_BOOL = {"OffBalance": "off_balance"}
-
-
-def _predefined_items(el: etree._Element, ctx: "_Ctx") -> list[PredefinedItem]:
-    out = []
-    for it in elements(el):
-        if local(it) != "Item":
-            ctx.unknown(f"Predefined element {local(it)}")
-            continue
-        item = PredefinedItem(name="", uuid=it.get("id", ""))
-        for c in elements(it):
-            n = local(c)
-            if n == "Name":
-                item.name = text(c)
-            elif n == "Code":
-                item.code = text(c)
-            elif n == "Description":
-                item.description = text(c)
-            elif n == "IsFolder":
-                item.is_folder = _bool(text(c))
-            elif n == "ChildItems":
-                item.children = _predefined_items(c, ctx)
-            elif n == "Type":
-                item.props["type"] = type_description(c)
-            elif n in _PREDEFINED_TEXT:
-                item.props[_PREDEFINED_TEXT[n]] = text(c)
-            elif n in _PREDEFINED_BOOL:
-                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
-            else:   # chart-of-accounts ext dimension types, accounting flags…: counted, not kept
-                ctx.unknown(f"Predefined item property {n}")
-        out.append(item)
-    return out
-
-
-def _read_predefined(files: SourceFiles, base: str, ctx: _Ctx) -> list[PredefinedItem]:
+def _read_predefined(files: SourceFiles, base: str, ctx: FileContext) -> list[PredefinedItem]:
     rel = f"{base}/Ext/Predefined.xml"
-    data = files.read(rel)
-    if data is None:
+    root = load_xml(files, rel, ctx.source, ctx.report)
+    if root is None:
         return []
-    try:
-        return _predefined_items(parse_bytes(data, rel), _Ctx(ctx.source, ctx.report, rel))
-    except XmlError as e:
-        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
-        return []
+    item_ctx = FileContext(ctx.source, ctx.report, rel)
+    found = []
+    for el in elements(root):
+        if local(el) == "Item":
+            found.append(el)
+        else:
+            item_ctx.unknown(f"Predefined element {local(el)}")
+    return predefined.items(found, type_description, item_ctx.unknown)
 
 
-def _read_exchange_content(files: SourceFiles, base: str, ctx: _Ctx) -> list[dict[str, str]]:
-    rel = f"{base}/Ext/Content.xml"
-    data = files.read(rel)
-    if data is None:
-        return []
-    try:
-        root = parse_bytes(data, rel)
-    except XmlError as e:
-        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+def _read_exchange_content(files: SourceFiles, base: str, ctx: FileContext) -> list[dict[str, str]]:
+    root = load_xml(files, f"{base}/Ext/Content.xml", ctx.source, ctx.report)
+    if root is None:
         return []
     out = []
     for it in elements(root):
@@ -428,24 +323,14 @@ def _read_exchange_content(files: SourceFiles, base: str, ctx: _Ctx) -> list[dic
     return out
 
 
-_PREDEFINED_CLASSES = frozenset({"Catalog", "ChartOfCharacteristicTypes", "ChartOfAccounts",
-                                 "ChartOfCalculationTypes"})
-
-
 def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,
                 known: bool = True) -> MDObject | None:
     """Parse one object file into its model; problems go to ``report`` and give None."""
-    data = files.read(rel)
-    if data is None:
-        report.error(source, f"{cls} listed in Configuration.xml but its file {rel} is missing",
-                     code="missing-file", file=rel)
+    root = load_xml(files, rel, source, report,
+                    missing=f"{cls} listed in Configuration.xml but its file {rel} is missing")
+    if root is None:
         return None
-    try:
-        root = parse_bytes(data, rel)
-    except XmlError as e:
-        report.error(source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
-        return None
-    ctx = _Ctx(source, report, rel)
+    ctx = FileContext(source, report, rel)
     obj_el = next(elements(root), None)
     if obj_el is None:
         report.error(source, f"{rel}: no object element inside MetaDataObject", code="empty", file=rel)
@@ -495,7 +380,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
                 obj.other_children.setdefault(kind, []).append(child)
             else:
                 getattr(obj, field_name).append(child)
-    if cls in _PREDEFINED_CLASSES:
+    if cls in PREDEFINED_CLASSES:
         obj.predefined = _read_predefined(files, base, ctx)
     if cls == "ExchangePlan":
         obj.props["content"] = _read_exchange_content(files, base, ctx)
@@ -504,31 +389,18 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     return obj
 
 
-def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: "_Ctx") -> None:
-    data = files.read(rel)
-    if data is None:
-        return
-    try:
-        obj.other_children["RoutePoint"] = route_points(data, rel, ctx.unknown)
-    except XmlError as e:
-        ctx.report.error(ctx.source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+def _read_route_points(files: SourceFiles, rel: str, obj: MDObject, ctx: FileContext) -> None:
+    root = load_xml(files, rel, ctx.source, ctx.report)
+    if root is not None:
+        obj.other_children["RoutePoint"] = route_points(root, FileContext(ctx.source, ctx.report, rel).unknown)
 
 
 # ---------------------------------------------------------------------------------------
 # Configuration.xml
 
 
-_CONFIG_PROPS = {
-    "Version": "version", "Vendor": "vendor", "CompatibilityMode": "compatibility_mode",
-    "ConfigurationExtensionCompatibilityMode": "extension_compatibility_mode",
-    "ScriptVariant": "script_variant", "NamePrefix": "name_prefix",
-    "ConfigurationExtensionPurpose": "extension_purpose",
-}
-# Configuration properties kept in ``Configuration.props`` (text values).
-_CONFIG_EXTRA = ("DefaultRunMode", "DataLockControlMode", "ModalityUseMode",
-                 "InterfaceCompatibilityMode", "SynchronousPlatformExtensionAndAddInCallUseMode",
-                 "ObjectAutonumerationMode", "KeepMappingToExtendedConfigurationObjectsByIDs",
-                 "DefaultStyle", "BriefInformation", "Copyright")
+_CONFIG_PROPS = CONFIG_FIELDS
+_CONFIG_EXTRA = frozenset(CONFIG_EXTRA)
 
 
 def read_configuration_header(files: SourceFiles, source: str, report: CompileReport
@@ -555,17 +427,12 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
             elif n == "DefaultLanguage":
                 cfg.default_language = text(p).partition(".")[2] or text(p)
             elif n in _CONFIG_EXTRA:
-                cfg.props[n[0].lower() + n[1:]] = text(p)
+                cfg.props[lower_first(n)] = text(p)
             elif n == "DefaultRoles":
                 cfg.props["defaultRoles"] = ref_list(p)
             elif n not in _COMMON_NAMES and n not in IGNORED:
                 report.note_unknown(source, f"Configuration property {n}", "Configuration.xml")
-    cfg.script_variant = cfg.script_variant or "Russian"
-    cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
-    finish_config_props(cfg.props, cfg.is_extension)
-    cfg.platform_version = compatibility_to_platform(cfg.compatibility_mode)
-    if cfg.is_extension and not cfg.platform_version:
-        cfg.platform_version = compatibility_to_platform(cfg.extension_compatibility_mode)
+    finish_header(cfg, belonging)
     children: list[tuple[str, str]] = []
     co = cfg_el.find(f"{{{NS_MD}}}ChildObjects")
     if co is not None:
@@ -576,19 +443,6 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
 
 # ---------------------------------------------------------------------------------------
 # Whole source
-
-_worker_files: dict[tuple, SourceFiles] = {}
-
-
-def _worker(args: tuple) -> tuple[list[MDObject | None], CompileReport]:
-    spec, source, tasks = args
-    files = _worker_files.get(spec)
-    if files is None:
-        files = _worker_files[spec] = open_spec(spec)
-    report = CompileReport()
-    out = [read_object(files, source, cls, rel, report, known) for cls, rel, known in tasks]
-    return out, report
-
 
 def _object_path(files: SourceFiles, cls: str, name: str) -> tuple[str, bool]:
     folder = FOLDER.get(cls)
@@ -607,30 +461,10 @@ def read_designer(files: SourceFiles, source: str, report: CompileReport) -> Con
     for cls, name in children:
         rel, known = _object_path(files, cls, name)
         if not known:
-            report.warn(source, f"unknown metadata kind {cls} ({cls}.{name}): kept as a generic object",
-                        code="unknown-kind", file="Configuration.xml", object=f"{cls}.{name}")
-            report.note_unknown(source, f"metadata kind {cls}", "Configuration.xml")
+            note_unknown_kind(report, source, cls, name, "Configuration.xml")
             if not files.exists(rel):
                 cfg.objects.append(MDObject(cls=cls, name=name, known=False))
                 continue
         tasks.append((cls, rel, known))
-    results: list[MDObject | None]
-    jobs = _jobs()
-    if jobs > 1 and len(tasks) >= POOL_THRESHOLD:
-        chunk = max(32, len(tasks) // (jobs * 8))
-        batches = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
-        results = []
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for out, sub in pool.map(_worker, [(files.spec(), source, b) for b in batches]):
-                results.extend(out)
-                report.merge(sub)
-    else:
-        results = [read_object(files, source, cls, rel, report, known) for cls, rel, known in tasks]
-    for (cls, rel, known), obj in zip(tasks, results):
-        if obj is None:
-            continue
-        if cls == "Language":
-            cfg.languages.append(obj)
-        else:
-            cfg.objects.append(obj)
+    add_objects(cfg, tasks, read_all(files, source, __name__, tasks, report))
     return cfg

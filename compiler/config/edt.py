@@ -8,23 +8,24 @@ listed inline, so no extra file is opened for them.
 """
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from lxml import etree
 
 from ..report import CompileReport
-from .build import fill_field_defaults, fill_object_defaults, finish_config_props
+from .build import fill_field_defaults, fill_object_defaults, finish_header
 from .classes import EDT_COLLECTION, FOLDER
-from .designer import CONFIG_SINGLETONS, POOL_THRESHOLD, _jobs, _read_route_points, config_type_ref
-from .files import SourceFiles, open_spec
+from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
+from .files import SourceFiles
+from . import predefined, qualifiers
+from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
-                    VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
-                    TabularSection, TypeDescription, TypeRef, compatibility_to_platform)
+                    VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
+                    TabularSection, TypeDescription, TypeRef)
 from .spec import (CHILD_COLLECTIONS, EDT_CHILD_COLLECTIONS, EDT_IGNORED, FIELD_PROPS, IGNORED,
-                   TYPED_KINDS, edt_to_designer, field_keys, object_prop)
-from .xmlsafe import XmlError, elements, local, parse_bytes, text
+                   PREDEFINED_CLASSES, TYPED_KINDS, CONFIG_EXTRA, CONFIG_FIELDS, edt_to_designer,
+                   field_keys, lower_first, object_prop)
+from .xmlsafe import elements, local, parse_bytes, text
 
 NS_XSI = "http://www.w3.org/2001/XMLSchema-instance"
 _PRIMITIVES = {"String": STRING, "Number": NUMBER, "Date": DATE, "Boolean": BOOLEAN,
@@ -67,44 +68,7 @@ def type_description(el: etree._Element) -> TypeDescription:
             members.append(type_member(text(c)))
         elif n.endswith("Qualifiers"):
             quals[n] = c
-    for m in members:
-        if m.kind == STRING:
-            m.length = 0
-            q = quals.get("stringQualifiers")
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "length":
-                        m.length = int(text(c) or 0)
-                    elif local(c) == "fixed":
-                        m.fixed = text(c) == "true"
-        elif m.kind == NUMBER:
-            m.digits, m.fraction = 0, 0
-            q = quals.get("numberQualifiers")
-            if q is not None:
-                for c in elements(q):
-                    n = local(c)
-                    if n == "precision":
-                        m.digits = int(text(c) or 0)
-                    elif n == "scale":
-                        m.fraction = int(text(c) or 0)
-                    elif n == "nonNegative":
-                        m.nonnegative = text(c) == "true"
-        elif m.kind == DATE:
-            m.date_fractions = "DateTime"
-            q = quals.get("dateQualifiers")
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "dateFractions":
-                        m.date_fractions = text(c) or "DateTime"
-        elif m.kind == BINARY:
-            m.length = 0
-            q = quals.get("binaryDataQualifiers")
-            if q is not None:
-                for c in elements(q):
-                    if local(c) == "length":
-                        m.length = int(text(c) or 0)
-                    elif local(c) == "fixed":
-                        m.fixed = text(c) == "true"
+    qualifiers.apply(members, quals, qualifiers.EDT)
     return TypeDescription(members)
 
 
@@ -183,15 +147,7 @@ def _standard_attributes(els: list[etree._Element]) -> dict[str, dict[str, Any]]
     return out
 
 
-class _Ctx:
-    def __init__(self, source: str, report: CompileReport, file: str) -> None:
-        self.source, self.report, self.file = source, report, file
-
-    def unknown(self, what: str) -> None:
-        self.report.note_unknown(self.source, what, self.file)
-
-
-def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
+def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> Any:
     g = _group(el)
     name, syn, comment, belonging, _ = _common(g)
     uuid = el.get("uuid", "")
@@ -241,54 +197,13 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: _Ctx) -> Any:
     return child
 
 
-_PREDEFINED_TEXT = {"accountType": "account_type", "order": "order", "actionPeriodIsBasic": "action_period_is_basic"}
-_PREDEFINED_BOOL = {"offBalance": "off_balance"}
-
-
-def _predefined_items(els: list[etree._Element], ctx: _Ctx) -> list[PredefinedItem]:
-    out = []
-    for it in els:
-        item = PredefinedItem(name="", uuid=it.get("id", ""))
-        kids = []
-        for c in elements(it):
-            n = local(c)
-            if n == "name":
-                item.name = text(c)
-            elif n == "code":
-                v = next((x for x in elements(c) if local(x) == "value"), None)
-                item.code = text(v) if v is not None else text(c)
-            elif n == "description":
-                item.description = text(c)
-            elif n == "isFolder":
-                item.is_folder = _bool(text(c))
-            elif n in ("content", "childItems"):
-                kids.append(c)
-            elif n == "type":
-                item.props["type"] = type_description(c)
-            elif n in _PREDEFINED_TEXT:
-                item.props[_PREDEFINED_TEXT[n]] = text(c)
-            elif n in _PREDEFINED_BOOL:
-                item.props[_PREDEFINED_BOOL[n]] = _bool(text(c))
-            else:
-                ctx.unknown(f"Predefined item property {n}")
-        item.children = _predefined_items(kids, ctx)
-        out.append(item)
-    return out
-
-
 def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,
                 known: bool = True) -> MDObject | None:
-    data = files.read(rel)
-    if data is None:
-        report.error(source, f"{cls} listed in Configuration.mdo but its file {rel} is missing",
-                     code="missing-file", file=rel)
+    root = load_xml(files, rel, source, report,
+                    missing=f"{cls} listed in Configuration.mdo but its file {rel} is missing")
+    if root is None:
         return None
-    try:
-        root = parse_bytes(data, rel)
-    except XmlError as e:
-        report.error(source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
-        return None
-    ctx = _Ctx(source, report, rel)
+    ctx = FileContext(source, report, rel)
     el_cls = local(root)
     if known and el_cls != cls:
         report.warn(source, f"{rel}: file holds a {el_cls}, expected {cls}", code="class-mismatch", file=rel)
@@ -304,11 +219,11 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         if n == "standardAttributes":
             obj.standard_attributes = _standard_attributes(els)
             continue
-        if n == "predefined" and cls in _PREDEFINED_CLASSES:
+        if n == "predefined" and cls in PREDEFINED_CLASSES:
             items = []
             for p in els:
                 items.extend(e for e in elements(p) if local(e) == "items")
-            obj.predefined = _predefined_items(items, ctx)
+            obj.predefined = predefined.items(items, type_description, ctx.unknown)
             continue
         if cls == "Subsystem" and n == "subsystems":
             for e in els:
@@ -343,20 +258,8 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     return obj
 
 
-_PREDEFINED_CLASSES = frozenset({"Catalog", "ChartOfCharacteristicTypes", "ChartOfAccounts",
-                                 "ChartOfCalculationTypes"})
-
-
-_CONFIG_PROPS = {
-    "version": "version", "vendor": "vendor", "compatibilityMode": "compatibility_mode",
-    "configurationExtensionCompatibilityMode": "extension_compatibility_mode",
-    "scriptVariant": "script_variant", "namePrefix": "name_prefix",
-    "configurationExtensionPurpose": "extension_purpose",
-}
-_CONFIG_EXTRA = ("defaultRunMode", "dataLockControlMode", "modalityUseMode",
-                 "interfaceCompatibilityMode", "synchronousPlatformExtensionAndAddInCallUseMode",
-                 "objectAutonumerationMode", "keepMappingToExtendedConfigurationObjectsByIDs",
-                 "defaultStyle", "briefInformation", "copyright")
+_CONFIG_PROPS = {lower_first(k): v for k, v in CONFIG_FIELDS.items()}
+_CONFIG_EXTRA = frozenset(lower_first(k) for k in CONFIG_EXTRA)
 
 CONFIG_MDO = "src/Configuration/Configuration.mdo"
 
@@ -407,12 +310,7 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
             key, _, value = line.partition(":")
             if key.strip() == "Base-Project" and value.strip():
                 cfg.base_name = value.strip()
-    cfg.script_variant = cfg.script_variant or "Russian"
-    cfg.is_extension = belonging == ADOPTED or bool(cfg.extension_purpose)
-    finish_config_props(cfg.props, cfg.is_extension)
-    cfg.platform_version = compatibility_to_platform(cfg.compatibility_mode)
-    if cfg.is_extension and not cfg.platform_version:
-        cfg.platform_version = compatibility_to_platform(cfg.extension_compatibility_mode)
+    finish_header(cfg, belonging)
     return cfg, children
 
 
@@ -428,18 +326,6 @@ def _language(el: etree._Element) -> MDObject:
     return obj
 
 
-_worker_files: dict[tuple, SourceFiles] = {}
-
-
-def _worker(args: tuple) -> tuple[list[MDObject | None], CompileReport]:
-    spec, source, tasks = args
-    files = _worker_files.get(spec)
-    if files is None:
-        files = _worker_files[spec] = open_spec(spec)
-    report = CompileReport()
-    return [read_object(files, source, c, r, report, k) for c, r, k in tasks], report
-
-
 def read_edt(files: SourceFiles, source: str, report: CompileReport) -> Configuration:
     cfg, children = read_configuration_header(files, source, report)
     tasks: list[tuple[str, str, bool]] = []
@@ -447,26 +333,11 @@ def read_edt(files: SourceFiles, source: str, report: CompileReport) -> Configur
         folder = FOLDER.get(cls)
         known = folder is not None
         if not known:
-            report.warn(source, f"unknown metadata kind {cls} ({cls}.{name}): kept as a generic object",
-                        code="unknown-kind", file=CONFIG_MDO, object=f"{cls}.{name}")
-            report.note_unknown(source, f"metadata kind {cls}", CONFIG_MDO)
+            note_unknown_kind(report, source, cls, name, CONFIG_MDO)
             folder = cls + "s"
             if not files.exists(f"src/{folder}/{name}/{name}.mdo"):
                 cfg.objects.append(MDObject(cls=cls, name=name, known=False))
                 continue
         tasks.append((cls, f"src/{folder}/{name}/{name}.mdo", known))
-    jobs = _jobs()
-    if jobs > 1 and len(tasks) >= POOL_THRESHOLD:
-        chunk = max(32, len(tasks) // (jobs * 8))
-        batches = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
-        results: list[MDObject | None] = []
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for out, sub in pool.map(_worker, [(files.spec(), source, b) for b in batches]):
-                results.extend(out)
-                report.merge(sub)
-    else:
-        results = [read_object(files, source, c, r, report, k) for c, r, k in tasks]
-    for (cls, _, _), obj in zip(tasks, results):
-        if obj is not None:
-            cfg.objects.append(obj)
+    add_objects(cfg, tasks, read_all(files, source, __name__, tasks, report))
     return cfg

@@ -49,6 +49,20 @@ class FolderFiles(SourceFiles):
         return ("folder", str(self.root), "")
 
 
+def member_name(info: zipfile.ZipInfo) -> str:
+    """A member's real name. Without the UTF-8 flag zipfile decodes names as cp437; dumps
+    zipped by Info-ZIP on Linux hold UTF-8 bytes there, Windows archivers cp866 (Cyrillic)."""
+    if info.flag_bits & 0x800:
+        return info.filename
+    raw = info.filename.encode("cp437")
+    for enc in ("utf-8", "cp866"):
+        try:
+            return raw.decode(enc)
+        except UnicodeDecodeError:
+            continue
+    return info.filename
+
+
 class ZipFiles(SourceFiles):
     """A zip archive (checked by ``check_zip``); ``prefix`` is the source root inside it."""
 
@@ -56,7 +70,7 @@ class ZipFiles(SourceFiles):
         self.path = Path(path)
         self.zf = zf or zipfile.ZipFile(self.path)
         self.prefix = prefix.strip("/")
-        self._names = {i.filename.rstrip("/"): i for i in self.zf.infolist()}
+        self._names = {member_name(i).rstrip("/"): i for i in self.zf.infolist()}
         self._dirs: dict[str, set[str]] = {}
         for name in self._names:
             parts = PurePosixPath(name).parts

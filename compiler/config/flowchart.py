@@ -7,16 +7,18 @@ Only the points are kept — their names are what code and queries use
 from __future__ import annotations
 
 from .model import Child
-from .xmlsafe import elements, local, parse_bytes, text
+from lxml import etree
+
+from .xmlsafe import elements, local, text
 
 ROUTE_POINT_KINDS = frozenset({"Start", "Activity", "Condition", "Completion", "Split", "Merge",
                                "Processing", "SubBusinessProcess", "Switch"})
 _DRAWING = frozenset({"ConnectionLine", "Decoration", "DecorativeLine", "Text", "Picture"})
 
 
-def route_points(data: bytes, file: str, unknown=None) -> list[Child]:
-    """Route points in map order; ``unknown(what)`` is told about item kinds not recognized."""
-    root = parse_bytes(data, file)
+def route_points(root: etree._Element, unknown=None) -> list[Child]:
+    """Route points of a parsed route map, in map order; ``unknown(what)`` hears of item
+    kinds not recognized."""
     items = next((e for e in elements(root) if local(e) == "Items"), None)
     out: list[Child] = []
     if items is None:

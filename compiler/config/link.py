@@ -157,6 +157,7 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
                             f"configuration {view.name!r}", code="dangling-reference",
                             object=W.ref_name(r.src, language))
     counts_by_path = _relation_counts(rels)
+    keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
     by_class: Counter = Counter()
     for path, obj in ix.objects.items():
         by_class[obj.cls] += 1
@@ -170,16 +171,15 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
             names += [card["ref_type"], card["ref_type_alias"]]
         for t in tables:
             names += [t.ru, t.en]
-        ctx.docs.append(Doc(METADATA, doc_key(view.name, path), obj.cls, fn[language], card,
+        ctx.docs.append(Doc(METADATA, keys[path], obj.cls, fn[language], card,
                             list(dict.fromkeys(names)), _search_fields(obj), config=view.name))
-    for r in rels:
-        ctx.edges.append(Edge(doc_key(view.name, r.src), doc_key(view.name, r.dst), r.kind, r.label, r.weak))
+    ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     adopted = 0
     if view.base_view:
         for path, obj in ix.objects.items():
             if obj.extended_by:
                 adopted += 1
-                ctx.edges.append(Edge(doc_key(view.name, path), doc_key(view.base_view, path), ADOPTED_FROM,
+                ctx.edges.append(Edge(keys[path], doc_key(view.base_view, path), ADOPTED_FROM,
                                       ", ".join(obj.extended_by)))
     return {
         "name": view.name,

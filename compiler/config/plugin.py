@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..report import CompileReport
 from ..sources import Source
+from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
 from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
@@ -35,6 +36,12 @@ def detect(path: Path) -> str | None:
             return "designer"
         if (path / CONFIG_MDO).is_file():
             return "edt"
+        # A dump that lost its root file is still claimed, so that compiling it says what is
+        # missing instead of "not a recognized source".
+        if _has_class_folders(path, "*.xml"):
+            return "designer"
+        if (path / "src").is_dir() and _has_class_folders(path / "src", "*/*.mdo"):
+            return "edt"
         return None
     if path.suffix.lower() == ".zip" and path.is_file():
         try:
@@ -47,6 +54,15 @@ def detect(path: Path) -> str | None:
         if any(n.endswith(CONFIG_MDO) for n in names):
             return "edt-zip"
     return None
+
+
+def _has_class_folders(path: Path, pattern: str) -> bool:
+    try:
+        children = list(path.iterdir())
+    except OSError:
+        return False
+    return any(c.name in FOLDER_TO_CLASS and c.is_dir() and next(c.glob(pattern), None) is not None
+               for c in children)
 
 
 def _zip_root(zf: ZipFiles, marker: str) -> str | None:

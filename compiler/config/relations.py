@@ -11,13 +11,14 @@ subscription's sources are not: code runs for each of them; only a whole-class s
   whole class such as ``СправочникСсылка`` — expanded to every object of the class — or
   ``ЛюбаяСсылка``, expanded to every object of every reference class);
 * an attribute typed by a defined type that more than ``USED_EVERYWHERE`` objects use
-  (``ОпределяемыйТип.ВладелецФайлов``-like plumbing).
+  (``ОпределяемыйТип.ВладелецФайлов``-like plumbing);
+* a common attribute added to more than ``USED_EVERYWHERE`` objects (data separation).
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import model as M
 from . import words as W
@@ -51,8 +52,7 @@ SCHEDULE = "schedule"                  # calculation register → schedule infor
 ADOPTED_FROM = "adopted_from"          # base+extensions view → base view, label = extension
 
 
-@dataclass(frozen=True)
-class Rel:
+class Rel(NamedTuple):   # a tuple: hundreds of thousands of them at ERP scale
     src: str        # MDObjectRef of the source object
     dst: str
     kind: str
@@ -78,10 +78,10 @@ def type_targets(td: M.TypeDescription | None, ix: ConfigIndex) -> tuple[list[st
             out.append(f"{type_class(t.ref_class)}.{t.name}")
         elif t.kind in (M.REF_SET, M.CONFIG_TYPE) and not t.name:
             wide = True
-            out += [o.full_name for o in ix.by_class.get(type_class(t.ref_class), [])]
+            out += ix.class_paths(type_class(t.ref_class))
         elif t.kind == M.ANY_REF:
             wide = True
-            out += [o.full_name for c in W.CLASSES if c.ref for o in ix.by_class.get(c.en, [])]
+            out += ix.reference_paths()
         elif t.kind == M.DEFINED_TYPE:
             out.append(f"DefinedType.{t.name}")
         elif t.kind == M.CHARACTERISTIC:

@@ -466,3 +466,25 @@ def field_keys(owner: str, kind: str) -> tuple[str, ...]:
     if kind == "TabularSection":
         return _REF_TS
     return FIELD_KEYS_BY_KIND.get(kind, ())
+
+
+# Configuration header: Designer property → Configuration field (EDT: same, first letter lower).
+CONFIG_FIELDS: dict[str, str] = {
+    "Version": "version", "Vendor": "vendor", "CompatibilityMode": "compatibility_mode",
+    "ConfigurationExtensionCompatibilityMode": "extension_compatibility_mode",
+    "ScriptVariant": "script_variant", "NamePrefix": "name_prefix",
+    "ConfigurationExtensionPurpose": "extension_purpose",
+}
+# Header properties kept as text in ``Configuration.props`` (keyed by the EDT spelling).
+CONFIG_EXTRA: tuple[str, ...] = (
+    "DefaultRunMode", "DataLockControlMode", "ModalityUseMode", "InterfaceCompatibilityMode",
+    "SynchronousPlatformExtensionAndAddInCallUseMode", "ObjectAutonumerationMode",
+    "KeepMappingToExtendedConfigurationObjectsByIDs", "DefaultStyle", "BriefInformation", "Copyright")
+
+# Classes with predefined items (Designer Ext/Predefined.xml, EDT inline <predefined>).
+PREDEFINED_CLASSES = frozenset({"Catalog", "ChartOfCharacteristicTypes", "ChartOfAccounts",
+                                "ChartOfCalculationTypes"})
+
+
+def lower_first(name: str) -> str:
+    return name[:1].lower() + name[1:]

@@ -81,11 +81,14 @@ GENERATED_SUFFIXES = {
 }
 
 
+_SUFFIXES_LONGEST_FIRST = sorted(GENERATED_SUFFIXES, key=len, reverse=True)
+
+
 def split_generated(name: str) -> tuple[str, str]:
     """``ConstantValueManager`` → (``Constant``, ``ValueManager``); ("", "") if not a generated type."""
     if name == "BusinessProcessRoutePointRef":
         return "BusinessProcess", "RoutePointRef"
-    for suffix in sorted(GENERATED_SUFFIXES, key=len, reverse=True):
+    for suffix in _SUFFIXES_LONGEST_FIRST:
         cls = name[: -len(suffix)]
         if name.endswith(suffix) and cls in BY_EN:
             return cls, suffix
@@ -258,7 +261,8 @@ CHILD_KINDS = {
 def ref_name(ref: str, language: str) -> str:
     """An MDObjectRef in a language: ``Catalog.X.Attribute.Y`` → ``Справочник.X.Реквизит.Y``.
 
-    Class and child-kind words sit at even positions; names at odd ones stay as they are.
+    Class and child-kind words sit at even positions (each followed by a name); names stay as
+    they are, and so does a trailing member (``CommonModule.M.Proc``).
     A text that does not start with a known class is returned unchanged.
     """
     parts = ref.split(".")
@@ -266,5 +270,6 @@ def ref_name(ref: str, language: str) -> str:
         return ref
     out = [BY_EN[parts[0]].ru]
     for i, p in enumerate(parts[1:], 1):
-        out.append(CHILD_KINDS.get(p, p) if i % 2 == 0 else p)
+        # a kind word is always followed by a name; a last odd part (``ОбщийМодуль.М.Процедура``) is a member
+        out.append(CHILD_KINDS.get(p, p) if i % 2 == 0 and i + 1 < len(parts) else p)
     return ".".join(out)

@@ -18,8 +18,8 @@ from .routes import DASHBOARD_KEY, Dashboard
 
 # Paths the dashboard guards itself (session, CSRF, admin), passed through the server's
 # token middleware so that a missing or bad session gets a login page rather than JSON.
-OPEN_PATHS = ("/", "/sources", "/search", "/card", "/graph", "/alias", "/login", "/logout",
-              "/rebuild", "/ui/", "/static/")
+OPEN_PATHS = ("/", "/sources", "/search", "/card", "/graph", "/alias", "/alias/remove", "/login",
+              "/logout", "/rebuild", "/ui/", "/static/")
 
 
 def setup(app: web.Application, state: Any) -> Dashboard:
@@ -36,6 +36,7 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_get("/ui/dictionary", dash.dictionary_facts)
     r.add_get("/ui/platform", dash.platform_card)
     r.add_post("/alias", dash.save_alias)
+    r.add_post("/alias/remove", dash.remove_alias)
     r.add_post("/rebuild", dash.rebuild)
     r.add_static("/static/", STATIC, name="dashboard-static", append_version=False)
     dash.validator_registered = hooks.register_session_validator(app, dash.validate_for_api)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import asyncio
-import calendar
 import hmac
 import json
 import logging
@@ -13,7 +12,7 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
-from . import aliases, hooks, pages
+from . import aliases, facts, hooks, pages
 from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
@@ -89,9 +88,9 @@ class Dashboard:
         return resp
 
     def refuse(self, request: web.Request, title: str, text: str, status: int,
-               session: Session | None = None) -> web.Response:
+               session: Session | None = None, links: list[tuple[str, str]] | None = None) -> web.Response:
         return self.html(pages.message_page(
-            title, text, links=[("/sources", "К источникам")],
+            title, text, links=(links or []) + [("/sources", "К источникам")],
             role=session.role if session else None,
             csrf=self.codec.csrf_token(session) if session else None), status)
 
@@ -187,21 +186,9 @@ class Dashboard:
         if bundle is None:
             return web.json_response({"outcome": "unavailable", "error": {
                 "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
-        manifest = bundle.manifest
-        report = _read_report(Path(bundle.path), manifest)
-        created = manifest.get("created_at", "")
-        return web.json_response({
-            "id": bundle.id, "name": manifest.get("name"), "content_hash": manifest.get("content_hash"),
-            "created_at": created, "age_s": _age_s(created),
-            "compiler_version": manifest.get("compiler_version"),
-            "format_version": manifest.get("format_version"),
-            "sources": manifest.get("sources") or [], "counts": manifest.get("counts") or {},
-            "info": manifest.get("info") or {},
-            "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
-            "configs": _configs(bundle),
-            "counts_by_class": _counts_by_class(bundle),
-            "last_rebuild": self.last_rebuild,
-        }, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
+        body = facts.bundle_facts(bundle)
+        body["last_rebuild"] = self.last_rebuild
+        return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
 
     async def dictionary_facts(self, request: web.Request) -> web.Response:
         who = await self.reader(request)
@@ -222,7 +209,7 @@ class Dashboard:
             result["problem"] = str(e) if who and who.is_admin else (
                 "словарь недоступен для правки с панели (подробности видит администратор)")
         bundle = hooks.current_bundle(self.state)
-        result["configs"] = _configs(bundle) if bundle is not None else []
+        result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def platform_card(self, request: web.Request) -> web.Response:
@@ -270,8 +257,8 @@ class Dashboard:
                                "заново и отправьте её ещё раз.", 403, session)
         if not session.is_admin:
             return self.refuse(request, "Нужен токен администратора",
-                               "Изменять словарь может только администратор: выйдите и войдите с "
-                               "ADMIN_TOKEN.", 403, session)
+                               "Изменять словарь может только администратор: войдите с ADMIN_TOKEN.",
+                               403, session, links=[("/login?next=%2Falias", "Войти как администратор")])
         return session, form
 
     async def save_alias(self, request: web.Request) -> web.Response:
@@ -295,6 +282,26 @@ class Dashboard:
             return await self._rebuild(session, note=f"Синоним «{phrase}» записан в {plan.dictionary}.",
                                        phrase=phrase)
         return self.html(pages.document("Синоним сохранён", _saved_body(phrase, targets, config, plan, csrf),
+                                        active="/alias", role=session.role, csrf=csrf))
+
+    async def remove_alias(self, request: web.Request) -> web.Response:
+        checked = await self.admin(request)
+        if isinstance(checked, web.StreamResponse):
+            return checked
+        session, form = checked
+        csrf = self.codec.csrf_token(session)
+        phrase, config = form.get("phrase", ""), form.get("config", "")
+        try:
+            plan = self._plan()
+            removed = aliases.remove_alias(plan.dictionary, config, phrase)
+        except (aliases.AliasError, RebuildUnavailable) as e:
+            return self.html(pages.message_page("Синоним не удалён", str(e), role=session.role, csrf=csrf), 400)
+        if not removed:
+            return self.html(pages.message_page(
+                "Синоним не найден", f"В словаре нет синонима «{phrase}» для конфигурации {config}.",
+                kind="info", links=[("/alias", "К словарю")], role=session.role, csrf=csrf), 404)
+        log.info("dashboard: alias %r (%s) removed from %s", phrase, config, plan.dictionary)
+        return self.html(pages.document("Синоним удалён", _removed_body(phrase, config, csrf),
                                         active="/alias", role=session.role, csrf=csrf))
 
     async def rebuild(self, request: web.Request) -> web.Response:
@@ -357,6 +364,16 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
 
 
+def _removed_body(phrase: str, config: str, csrf: str) -> str:
+    esc = pages.esc
+    return f"""<section class="message ok"><h1>Синоним удалён</h1>
+<p>«{esc(phrase)}» (конфигурация {esc(config)}) удалён из словаря. Поиск перестанет его учитывать
+после пересборки пакета и перезагрузки сервера.</p>
+<form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
+<button type="submit" class="primary">Пересобрать и перезагрузить сейчас</button></form>
+<p class=actions><a class=button href="/alias">К словарю</a></p></section>"""
+
+
 def redirect(location: str) -> web.Response:
     return web.Response(status=302, headers={"Location": location, "Cache-Control": "no-store"})
 
@@ -376,7 +393,7 @@ def same_origin(request: web.Request) -> bool:
 
 
 def _is_page_path(path: str) -> bool:
-    return path in ("/", "/login", "/logout", "/alias", "/rebuild") or path.lstrip("/") in PAGES
+    return path in ("/", "/login", "/logout", "/alias", "/alias/remove", "/rebuild") or path.lstrip("/") in PAGES
 
 
 def _token_eq(given: str, expected: str) -> bool:
@@ -411,51 +428,3 @@ LOGIN_NOTICES = {
     "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
     "login": "Войдите, чтобы читать данные.",
 }
-
-
-def _read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:
-    name = manifest.get("report") or "report.json"
-    try:
-        data = json.loads((path / str(name)).read_text(encoding="utf-8"))
-        return data if isinstance(data, dict) else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def _configs(bundle: Any) -> list[str]:
-    try:
-        from v8atlas.formats.catalog import Catalog
-        return list(Catalog(bundle).meta.get("configs") or [])
-    except Exception:
-        return []
-
-
-def _counts_by_class(bundle: Any) -> dict[str, dict[str, int]]:
-    """Objects per class per configuration, counted over the per-document arrays (no cards read)."""
-    try:
-        import numpy as np
-
-        from v8atlas.formats import schema as S
-        from v8atlas.formats.catalog import Catalog
-        catalog = Catalog(bundle)
-        if not len(catalog):
-            return {}
-        metadata = np.asarray(catalog.domain) == S.DOMAINS.index("metadata")
-        configs, kinds = np.asarray(catalog.config)[metadata], np.asarray(catalog.kind)[metadata]
-        out: dict[str, dict[str, int]] = {}
-        for c in np.unique(configs):
-            ks, ns = np.unique(kinds[configs == c], return_counts=True)
-            name = catalog.meta["configs"][int(c)] if int(c) != S.NO_CONFIG else "—"
-            out[name] = {catalog.meta["kinds"][int(k)]: int(n)
-                         for k, n in sorted(zip(ks, ns), key=lambda kn: -kn[1])}
-        return out
-    except Exception:  # an old or partial bundle: the page shows what it can
-        log.debug("counts by class unavailable", exc_info=True)
-        return {}
-
-
-def _age_s(created: str) -> int | None:
-    try:
-        return int(time.time() - calendar.timegm(time.strptime(created, "%Y-%m-%dT%H:%M:%SZ")))
-    except (ValueError, OverflowError):
-        return None

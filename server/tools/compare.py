@@ -117,17 +117,7 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
             diff = _field_diff(_content(snap.catalog.card(oa[ta])), _content(snap.catalog.card(ob[tb])))
             body = diff or ["No differences."]
         return finish(snap, "compare_configurations", args, FOUND, head, body, {"object": title})
-    added = sorted(ob.keys() - oa.keys())
-    removed = sorted(oa.keys() - ob.keys())
-    changed: list[tuple[str, list[str]]] = []
-    records = snap.bundle.records(S.DOC_CARDS)
-    for t in sorted(oa.keys() & ob.keys()):
-        ra, rb = records.raw(oa[t]), records.raw(ob[t])
-        if ra == rb:
-            continue
-        ka, kb = _content(records[oa[t]]), _content(records[ob[t]])
-        if ka != kb:
-            changed.append((t, _field_diff(ka, kb)))
+    added, removed, changed = _diff_all(snap, ca, cb, oa, ob)
     head = [f"**Outcome: found** — `{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
             f"{len(removed)} removed, {len(changed)} changed"
             + ("" if added or removed or changed else " (identical)")]
@@ -145,6 +135,32 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
                         + (f"\n  … {len(lines) - 8} more (name=`{t}`)" if len(lines) > 8 else ""))
     return finish(snap, "compare_configurations", args, FOUND, head, body,
                   {"added": len(added), "removed": len(removed), "changed": len(changed)})
+
+
+# Diffs of whole configurations, kept per snapshot: paging through a long diff re-asks it.
+_CACHE_SIZE = 4
+
+
+def _diff_all(snap: Snapshot, ca: ConfigInfo, cb: ConfigInfo, oa: dict[str, int], ob: dict[str, int]
+              ) -> tuple[list[str], list[str], list[tuple[str, list[str]]]]:
+    cache: dict = snap.__dict__.setdefault("_compare_cache", {})
+    key = (ca.name, cb.name)
+    if key in cache:
+        return cache[key]
+    added = sorted(ob.keys() - oa.keys())
+    removed = sorted(oa.keys() - ob.keys())
+    changed: list[tuple[str, list[str]]] = []
+    records = snap.bundle.records(S.DOC_CARDS)
+    for t in sorted(oa.keys() & ob.keys()):
+        if records.raw(oa[t]) == records.raw(ob[t]):
+            continue
+        ka, kb = _content(records[oa[t]]), _content(records[ob[t]])
+        if ka != kb:
+            changed.append((t, _field_diff(ka, kb)))
+    if len(cache) >= _CACHE_SIZE:
+        cache.pop(next(iter(cache)))
+    cache[key] = (added, removed, changed)
+    return cache[key]
 
 
 def _find_title(snap: Snapshot, objects: dict[str, int], name: str) -> str | None:

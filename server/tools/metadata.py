@@ -14,7 +14,7 @@ METADATA = "metadata"
 # Card keys with their own rendering, in the order they are shown; anything else goes last.
 _HEAD_KEYS = ("name", "full_name", "title", "class", "class_ru", "class_en", "kind", "synonym",
               "comment", "config", "key", "extension", "schema", "language", "class_name", "class_alias",
-              "full_name_alias", "ref_type", "ref_type_alias", "source_file")
+              "full_name_alias", "ref_type", "ref_type_alias", "source_file", "synonyms", "known")
 _FIELD_SECTIONS = (("standard_attributes", "Standard attributes"), ("attributes", "Attributes"),
                    ("dimensions", "Dimensions"), ("resources", "Resources"),
                    ("addressing_attributes", "Addressing attributes"),
@@ -25,7 +25,9 @@ _LIST_SECTIONS = (("movements", "Movements (registers written)"),
                   ("recorders", "Recorders (documents that write it)"), ("register_records", "Movements"),
                   ("registers", "Registers written"), ("documents", "Documents"),
                   ("based_on", "Based on"), ("owners", "Owners"), ("subordinates", "Subordinate catalogs"),
-                  ("content", "Content"), ("forms", "Forms"), ("commands", "Commands"),
+                  ("content", "Content"), ("common_attributes", "Common attributes"),
+                  ("route_points", "Route points"), ("recalculations", "Recalculations"),
+                  ("subsystems", "Nested subsystems"), ("forms", "Forms"), ("commands", "Commands"),
                   ("templates", "Templates"), ("predefined", "Predefined items"))
 _BRIEF_LISTS = ("movements", "recorders", "register_records", "registers", "based_on", "owners", "documents")
 
@@ -136,8 +138,16 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
                     + (f" / `{card['ref_type_alias']}`" if card.get("ref_type_alias") else ""))
     if card.get("comment"):
         head.append(f"Comment: {text_of(card['comment'])}")
-    if card.get("extension"):
-        head.append(f"From extension: {scalar(card['extension'])}")
+    if card.get("known") is False:
+        head.append("Kind unknown to the reader: the card holds what it could read.")
+    ext = card.get("extension")
+    if isinstance(ext, dict) and ext:
+        if ext.get("added_by"):
+            head.append(f"Added by extension `{ext['added_by']}`.")
+        if ext.get("adopted_by"):
+            head.append("Adopted by extension(s): " + ", ".join(f"`{e}`" for e in ext["adopted_by"]) + ".")
+    elif ext:
+        head.append(f"From extension: {scalar(ext)}")
     body: list[str] = []
     props = card.get("properties")
     if isinstance(props, dict) and props:
@@ -207,6 +217,19 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         else:
             body.append(f"**{label}**: {scalar(v)}")
 
+    if isinstance(ext, dict) and ext.get("additions"):
+        for name, items in ext["additions"].items():
+            body.append(f"**Added by extension `{name}`** ({len(items)}): " + ", ".join(f"`{i}`" for i in items))
+    done.add("extension")
+    other = card.get("other_children")
+    if isinstance(other, dict) and other:
+        done.add("other_children")
+        for kind_name, items in other.items():
+            if detail == "brief":
+                body.append(f"**{kind_name}**: {len(items)} (detail=full lists them)")
+            else:
+                body.append(f"**{kind_name}** ({len(items)}):")
+                body += [field_line(x, full) for x in items]
     rel = card.get("relations")
     done.add("relations")
     summary = snap.graph.summary(doc) if snap.graph is not None else None

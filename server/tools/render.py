@@ -104,8 +104,10 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
             flags.append(f"index: {v}")
         elif v is True:
             flags.append(k)
-    if f.get("extension"):
-        flags.append(f"from extension {f['extension']}")
+    if f.get("extension") or f.get("origin"):
+        flags.append(f"from extension {f.get('origin') or f['extension']}")
+    if f.get("unverified"):
+        flags.append("presence unverified")
     if flags:
         parts.append(f" [{', '.join(flags)}]")
     line = "".join(parts)

@@ -42,10 +42,19 @@
       return;
     }
     box.replaceChildren(el("table", { class: "grid", "data-testid": "existing-aliases" },
-      el("thead", {}, el("tr", {}, el("th", { text: "Фраза" }), el("th", { text: "Объекты" }))),
+      el("thead", {}, el("tr", {}, el("th", { text: "Фраза" }), el("th", { text: "Объекты" }), info.is_admin ? el("th") : null)),
       el("tbody", {}, rows.map(([phrase, names]) => el("tr", {},
         el("td", {}, el("a", { href: url("/search", { q: phrase, config: select.value }), text: phrase })),
-        el("td", {}, [].concat(names).map((n) => el("div", {}, el("a", { href: url("/card", { name: n, config: select.value }), text: n })))))))));
+        el("td", {}, [].concat(names).map((n) => el("div", {}, el("a", { href: url("/card", { name: n, config: select.value }), text: n })))),
+        info.is_admin ? el("td", {}, removeForm(phrase, select.value)) : null)))));
+  }
+
+  function removeForm(phrase, config) {
+    return el("form", { method: "post", action: "/alias/remove", class: "inline-form" },
+      el("input", { type: "hidden", name: "csrf", value: session.csrf }),
+      el("input", { type: "hidden", name: "config", value: config }),
+      el("input", { type: "hidden", name: "phrase", value: phrase }),
+      el("button", { type: "submit", class: "link-button danger", text: "удалить" }));
   }
 
   /** Tell before saving whether each name resolves to an object (the compiler checks again). */

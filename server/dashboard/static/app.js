@@ -212,13 +212,14 @@ const V8 = (() => {
           if (!m) {
             // a continuation line of the previous item (indented, not blank)
             if (/^\s{2,}\S/.test(lines[i]) && list.lastChild) {
-              list.lastChild.append(" ", ...inline(lines[i].trim(), ctx));
+              const more = (ctx && ctx.lineHook && ctx.lineHook(lines[i].trim(), ctx)) || inline(lines[i].trim(), ctx);
+              list.lastChild.append(" ", ...more);
               i++;
               continue;
             }
             break;
           }
-          const li = el("li", {}, inline(m[3], ctx));
+          const li = el("li", {}, (ctx && ctx.lineHook && ctx.lineHook(m[3], ctx)) || inline(m[3], ctx));
           if (m[1].length >= 2) li.className = "nested";
           list.append(li);
           i++;
@@ -239,8 +240,14 @@ const V8 = (() => {
         continue;
       }
       // Agent answers put one fact per line: keep each line as its own block, as the agent reads it.
-      para.push(line.trim());
-      flush();
+      const hooked = ctx && ctx.lineHook ? ctx.lineHook(line.trim(), ctx) : null;
+      if (hooked) {
+        flush();
+        root.append(el("p", { class: "line" }, hooked));
+      } else {
+        para.push(line.trim());
+        flush();
+      }
       i++;
     }
     flush();
@@ -338,5 +345,5 @@ const V8 = (() => {
   }
 
   return { session, el, params, url, api, getJson, outcomeBadge, errorBox, setStatus, linkify, markdown,
-    agentText, kindLabel, hitsOf, nameOf, whyOf, firstArray, configsFrom, configSelect, formatAge, cardUrl };
+    agentText, inline, kindLabel, hitsOf, nameOf, whyOf, firstArray, configsFrom, configSelect, formatAge, cardUrl };
 })();

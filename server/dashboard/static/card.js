@@ -70,7 +70,9 @@
     }
     const names = new Set();
     collectNames(res.data, names);
-    const ctx = { config: effectiveConfig, names, self: name };
+    const element = res.data && res.data.element;
+    const ctx = { config: effectiveConfig, names, self: name, lineHook: platform ? platformLine : null,
+      owner: element && element.kind === "type" ? element.title : null };
     const head = el("p", { class: "result-head" }, outcomeBadge(res.outcome),
       platform ? " элемент платформы" : " объект метаданных");
     const children = [head];
@@ -98,6 +100,32 @@
       button.replaceWith(agentText(next.text || "", ctx), ...(next.data && next.data.cursor ? [moreButton(next.data.cursor, ctx, platform)] : []));
     });
     return button;
+  }
+
+  /** Platform answers name other elements in a few fixed places: the member lists of a type
+      ("**Методы** (9): Найти (Find), …"), "See also", and the types after "returns:" /
+      "Collection of:". Those names link to their own cards; everything else stays text. */
+  function platformLine(line, ctx) {
+    const plat = (target, text) => el("a", { class: "name-link", href: url("/card", { name: target, config: ctx.config, kind: "platform" }), text });
+    const owner = ctx.owner;
+    let m = line.match(/^(\*\*[^*]+\*\*\s*\(\d+\):\s*)(.+)$/u);
+    if (m && owner) {
+      const head = V8.inline(m[1], {});
+      const items = m[2].split(/,\s+/).map((item) => {
+        const im = item.match(/^(.+?)(\s+\([^)]*\))?$/u);
+        return [plat(`${owner}.${im[1]}`, im[1]), im[2] || ""];
+      });
+      return [...head, ...items.flatMap((parts, i) => (i ? [", ", ...parts] : parts))];
+    }
+    m = line.match(/^(See also|См\. также):\s*(.+)$/iu);
+    if (m) {
+      const names = [...m[2].matchAll(/`([^`]+)`/gu)].map((x) => x[1]);
+      const unique = [...new Set(names)];
+      return [`${m[1]}: `, ...unique.flatMap((n, i) => (i ? [", ", plat(n, n)] : [plat(n, n)]))];
+    }
+    m = line.match(/^(.*?\b(?:returns|Collection of):\s*)([\p{L}_][\p{L}\p{N}_.]*)(.*)$/u);
+    if (m) return [...V8.inline(m[1], ctx), plat(m[2], m[2]), ...V8.inline(m[3], ctx)];
+    return null;
   }
 
   /** Names the answer itself references (links, types, candidates): they become card links. */

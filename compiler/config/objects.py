@@ -1,0 +1,103 @@
+"""What both readers do the same way around one object file: load it (reporting a missing
+file or malformed XML and going on), note an unknown kind, and read many files over a pool.
+
+Each reader module provides ``read_object(files, source, cls, rel, report, known)``; the
+pool workers import it by module name, so nothing unpicklable crosses processes.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from lxml import etree
+
+from ..report import CompileReport
+from .files import SourceFiles, open_spec
+from .model import Configuration, MDObject
+from .xmlsafe import XmlError, parse_bytes
+
+POOL_THRESHOLD = 300     # objects; below this a pool costs more than it saves
+
+# (reader module, relative path, class, listed-in file) per task
+Task = tuple[str, str, bool]
+
+
+def jobs() -> int:
+    env = os.environ.get("V8ATLAS_JOBS")
+    if env and env.isdigit():
+        return max(1, int(env))
+    return min(2, os.cpu_count() or 1)
+
+
+class FileContext:
+    """Where a reader is, for the report: the source's name and the file being read."""
+
+    def __init__(self, source: str, report: CompileReport, file: str) -> None:
+        self.source = source
+        self.report = report
+        self.file = file
+
+    def unknown(self, what: str) -> None:
+        self.report.note_unknown(self.source, what, self.file)
+
+
+def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
+             missing: str | None = None) -> etree._Element | None:
+    """The parsed file, or None after reporting why (``missing``: message when absent;
+    None = an optional file, absent silently)."""
+    data = files.read(rel)
+    if data is None:
+        if missing:
+            report.error(source, missing, code="missing-file", file=rel)
+        return None
+    try:
+        return parse_bytes(data, rel)
+    except XmlError as e:
+        report.error(source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+        return None
+
+
+def note_unknown_kind(report: CompileReport, source: str, cls: str, name: str, listed_in: str) -> None:
+    report.warn(source, f"unknown metadata kind {cls} ({cls}.{name}): kept as a generic object",
+                code="unknown-kind", file=listed_in, object=f"{cls}.{name}")
+    report.note_unknown(source, f"metadata kind {cls}", listed_in)
+
+
+_worker_files: dict[tuple, SourceFiles] = {}
+
+
+def _worker(args: tuple) -> tuple[list[MDObject | None], CompileReport]:
+    spec, source, reader, tasks = args
+    files = _worker_files.get(spec)
+    if files is None:
+        files = _worker_files[spec] = open_spec(spec)
+    read_object = importlib.import_module(reader).read_object
+    report = CompileReport()
+    return [read_object(files, source, c, r, report, k) for c, r, k in tasks], report
+
+
+def read_all(files: SourceFiles, source: str, reader: str, tasks: list[Task],
+             report: CompileReport) -> list[MDObject | None]:
+    """``read_object`` over every task, in order; over a process pool when there are many."""
+    n = jobs()
+    if n > 1 and len(tasks) >= POOL_THRESHOLD:
+        chunk = max(32, len(tasks) // (n * 8))
+        batches = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
+        results: list[MDObject | None] = []
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            for out, sub in pool.map(_worker, [(files.spec(), source, reader, b) for b in batches]):
+                results.extend(out)
+                report.merge(sub)
+        return results
+    read_object = importlib.import_module(reader).read_object
+    return [read_object(files, source, c, r, report, k) for c, r, k in tasks]
+
+
+def add_objects(cfg: Configuration, tasks: list[Task], results: list[Any]) -> None:
+    """Objects into the configuration in listing order; languages apart (EDT has no files for them)."""
+    for (cls, _, _), obj in zip(tasks, results):
+        if obj is None:
+            continue
+        (cfg.languages if cls == "Language" else cfg.objects).append(obj)

@@ -1,0 +1,78 @@
+"""The tools on a real bundle: SSL 3.1.12 (Designer dump) + the three help versions."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from v8atlas.formats import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+pytestmark = [pytest.mark.realdata, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory) -> Snapshot:
+    for mod in ("v8atlas.compiler.config.plugin", "v8atlas.compiler.help.plugin"):
+        if importlib.util.find_spec(mod) is None:
+            pytest.skip(f"{mod} is not in this checkout")
+    import realdata
+    ssl = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
+    help_dir = realdata.data_path("help")
+    from v8atlas.compiler.pipeline import compile_bundle
+    out = tmp_path_factory.mktemp("bundles")
+    path = compile_bundle([str(next(ssl.rglob("Configuration.xml")).parent), str(help_dir)], out,
+                          quiet=True).bundle_path
+    return Snapshot(Bundle.open(path))
+
+
+def call(snap, tool, /, **args):
+    r = tools.call(snap, tool, args)
+    assert r.outcome != "error", r.text
+    return r
+
+
+def test_sources_name_the_configuration_and_its_platform(snap):
+    r = call(snap, "list_sources")
+    assert "`БиблиотекаСтандартныхПодсистем`" in r.text and "version 3.1.12.238" in r.text
+    assert "platform 8.3.24" in r.text
+    assert "help versions loaded: 8.3.5.1570, 8.3.23.1997, 8.3.27.2130" in r.text
+
+
+def test_object_card_fields_recipes_and_relations(snap):
+    r = call(snap, "get_object", name="Справочник.Пользователи", detail="fields")
+    assert r.outcome == "found"
+    assert "ПОДСТРОКА(Комментарий, 1, 1024)" in r.text
+    assert "`Справочник.Пользователи.КонтактнаяИнформация`" in r.text
+    reg = call(snap, "get_object", name="РегистрСведений.ВерсииПодсистем", detail="fields")
+    assert "**Dimensions**" in reg.text
+    rel = call(snap, "get_relations", name="Справочник.Пользователи", direction="in")
+    assert rel.outcome == "found" and rel.data["total"] > 0
+
+
+def test_search_finds_by_words(snap):
+    r = call(snap, "search_metadata", query="версии подсистем")
+    assert r.data["hits"][0]["title"] == "РегистрСведений.ВерсииПодсистем"
+    q = call(snap, "search_platform", query="количество дней между датами", scope="query")
+    assert q.data["hits"][0]["title"] == "Запрос.РАЗНОСТЬДАТ"
+
+
+def test_platform_answers_are_for_8_3_24(snap):
+    r = call(snap, "get_platform", name="ЗаписьXML.ОткрытьФайл")
+    assert r.outcome == "found" and "of other platform versions hidden" in r.text
+    amb = call(snap, "get_platform", name="СтрНайти")
+    assert amb.outcome == "ambiguous" and "`Запрос.СТРНАЙТИ`" in amb.text
+
+
+def test_big_answers_are_paged_not_cut(snap):
+    name = "ПланОбмена.ОбновлениеИнформационнойБазы"          # ~490 edges in SSL 3.1.12
+    r = call(snap, "get_relations", name=name, weak=True)
+    assert r.outcome == "found" and r.data["cursor"], "expected more than one page"
+    pages, shown = 1, r.data["shown"]
+    while r.data["cursor"]:
+        assert len(r.text) <= 21_000 and "Continue: the same call with cursor=" in r.text
+        r = call(snap, "get_relations", name=name, weak=True, cursor=r.data["cursor"])
+        pages, shown = pages + 1, shown + r.data["shown"]
+    assert pages > 1 and shown == r.data["total"]
