@@ -9,7 +9,7 @@ import pytest
 
 from v8atlas.compiler.help.brace import dumps, parse
 from v8atlas.compiler.help.pages import parse_page, split_bilingual
-from v8atlas.compiler.help.versions import next_release, version_from_path
+from v8atlas.compiler.help.versions import version_from_path
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.v8container import write_container
 
@@ -63,7 +63,6 @@ def test_version_from_path():
     assert version_from_path(Path("/h/8.3.27.2130/shcntx_ru.hbk")) == "8.3.27.2130"
     assert version_from_path(Path("/h/books/shcntx_ru_8_3_24.hbk")) == "8.3.24"
     assert version_from_path(Path("/h/books/shcntx_ru.hbk")) is None
-    assert next_release("8.3.5.1570") == "8.3.6"
 
 
 def test_version_from_content_is_a_warned_lower_bound(tmp_path):
@@ -180,3 +179,10 @@ def test_a_book_beats_a_contradicting_since_mark():
     assert (m.since, m.since_source, m.extra["since_mark"]) == ("8.3.23", "books", "8.3.24")
     _, (m,) = merge_books([("8.3.20.1", []), ("8.3.23.1", [el("8.3.21")])], lambda *a: None)
     assert (m.since, m.since_source) == ("8.3.21", "mark")
+    # No mark and absent from the older book: not evidence the platform lacked it (СтрДлина was
+    # documented in the 8.3.5 language book): unbounded, the card says where it is documented.
+    _, (m,) = merge_books([("8.3.5.1", []), ("8.3.23.1", [el(None)]), ("8.3.27.1", [el(None)])], lambda *a: None)
+    assert (m.since, m.since_source, m.until, m.extra["documented_from"]) == (None, None, None, "8.3.23")
+    # Gone from a newer book: a removal, bounded.
+    _, (m,) = merge_books([("8.3.5.1", [el(None)]), ("8.3.23.1", [])], lambda *a: None)
+    assert (m.since, m.until) == (None, "8.3.23") and "documented_from" not in m.extra
