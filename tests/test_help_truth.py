@@ -176,6 +176,7 @@ def test_every_query_element(compiled, truth):
     _, cat = compiled
     book = next(b for b in truth["books"] if b["kind"] == "shquery")
     problems = []
+    nested_tables = 0
     for t in book["elements"]:
         found = [cat.card(d) for d in cat.lookup(t["title"]) if cat.domain_name(d) == "query"]
         found = [c for c in found if c["page"] == t["page"]]
@@ -188,9 +189,16 @@ def test_every_query_element(compiled, truth):
                 problems.append(f"{t['page']}: {field} {c[field]!r} != {t[field]!r}")
         if t["kind"] in ("function", "aggregate_function") and [len(c["params"])] != t["param_counts"]:
             problems.append(f"{t['page']}: params {len(c['params'])} != {t['param_counts']}")
-        closed = [x["rows"] for x in t["tables"] if x.get("closed", True)]
-        if [x["rows"] for x in c["tables"]] != closed:
+        closed = [x for x in t["tables"] if x.get("closed", True)]
+        if [x["rows"] for x in c["tables"]] != [_with_inline_nested(x) for x in closed]:
             problems.append(f"{t['page']}: tables differ")
+        for mine, theirs in zip(c["tables"], closed):
+            if "nested_rows" not in theirs:
+                continue
+            nested_tables += 1
+            kept = [(n["row"], n["col"], n["table"]["rows"]) for n in mine.get("nested", [])]
+            if kept != [(*theirs["nested_at"], theirs["nested_rows"])]:
+                problems.append(f"{t['page']}: nested table {kept} != {theirs['nested_at']} {theirs['nested_rows']}")
         if c["tables_dropped"] != any(not x.get("closed", True) for x in t["tables"]):
             problems.append(f"{t['page']}: tables_dropped {c['tables_dropped']}")
         note = t.get("platform_note") or ""
@@ -199,7 +207,29 @@ def test_every_query_element(compiled, truth):
         # tables are shown in place (body) but not searched (fields)
         if c["tables"] and not any("table" in b for b in c["body"]):
             problems.append(f"{t['page']}: tables not placed in the body")
+    assert nested_tables == sum("nested_rows" in x for t in book["elements"] for x in t["tables"]) > 0
     assert not problems, "\n".join(problems[:40])
+
+
+def _with_inline_nested(table: dict) -> list[list[str]]:
+    """The truth rows with the nested table written into its host cell (what a reader sees)."""
+    rows = [list(r) for r in table["rows"]]
+    if "nested_rows" in table:
+        r, c = table["nested_at"]
+        inline = "; ".join(" | ".join(row) for row in table["nested_rows"])
+        rows[r][c] = f"{rows[r][c]}\n{inline}" if rows[r][c] else inline
+    return rows
+
+
+def test_nested_table_is_shown_in_place(compiled):
+    """The answer for the joins page shows the nested example table in its cell, not an empty cell."""
+    from v8atlas.server import tools
+    from v8atlas.server.snapshot import Snapshot
+    result, _ = compiled
+    res = tools.call(Snapshot(Bundle.open(result.bundle_path)), "get_platform",
+                     {"name": "Запрос.Соединения таблиц"}, from_text=True)
+    row = next(line for line in res.text.splitlines() if line.startswith("| ЛЕВОЕ"))
+    assert "Товар" in row and "Чай" in row and "Кофе" in row and "NULL" in row, res.text
 
 
 def test_broken_table_page_is_named_in_warnings(compiled):

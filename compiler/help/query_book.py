@@ -192,7 +192,26 @@ class _BlockParser(HTMLParser):
         while self._stack:
             self._close_cell()
             self._stack.pop()
+        for t in self.tables:
+            _inline_nested(t)
         return not broken
+
+
+def inline_table(t: QueryTable) -> str:
+    """A table as one line: cells joined by " | ", rows by "; " (a sub-table inside a cell)."""
+    return "; ".join(" | ".join(" ".join(c.split()) for c in row) for row in t.rows if row)
+
+
+def _inline_nested(t: QueryTable) -> None:
+    """Write each nested table into its host cell, so a renderer that shows cells as text shows it
+    in place; ``nested`` keeps the structure for one that can draw a sub-table."""
+    for n in t.nested:
+        _inline_nested(n["table"])
+        row, col = n["row"], n["col"]
+        if row < len(t.rows) and col < len(t.rows[row]):
+            host = t.rows[row][col]
+            sub = inline_table(n["table"])
+            t.rows[row][col] = f"{host}\n{sub}" if host else sub
 
 
 _SIG_RE = re.compile(r"^[\wА-Яа-яЁё]+\s*\(.*\)\s*$", re.S)
