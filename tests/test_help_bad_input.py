@@ -82,7 +82,14 @@ def test_bad_pages_are_warnings_and_the_rest_compiles(tmp_path, sample):
     _write(src, "8.3.23.1000/shcntx_ru.hbk", _book(sample, storage=b"garbage"))      # broken source
     res = compile_bundle([src], tmp_path / "out", cache=False, quiet=True)
     msgs = [f"{w.source} | {w.file or w.object} | {w.message}" for w in res.report.warnings]
-    assert any(victim in m and "invalid UTF-8" in m for m in msgs), msgs
+    assert any(victim in m and "invalid UTF-8 at byte offset" in m for m in msgs), msgs
+    # the rest of the page stays UTF-8: no mojibake chapters, the description is readable
+    assert not res.report.unknown, res.report.unknown
+    from v8atlas.formats import Bundle
+    from v8atlas.formats.catalog import Catalog
+    cat = Catalog(Bundle.open(res.bundle_path))
+    card = cat.card(cat.find_key("platform/Глобальный контекст.СтрДлина"))
+    assert "\ufffd" in card["description"] and "символ" in card["description"], card["description"]
     assert any("../../etc/evil.html" in m and "unsafe" in m for m in msgs), msgs
     errors = [f"{e.source}: {e.message}" for e in res.report.errors]
     assert len(errors) == 1 and "8.3.23.1000/shcntx_ru.hbk" in errors[0] and "FileStorage" in errors[0]

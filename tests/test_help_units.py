@@ -186,3 +186,22 @@ def test_a_book_beats_a_contradicting_since_mark():
     # Gone from a newer book: a removal, bounded.
     _, (m,) = merge_books([("8.3.5.1", [el(None)]), ("8.3.23.1", [])], lambda *a: None)
     assert (m.since, m.until) == (None, "8.3.23") and "documented_from" not in m.extra
+
+
+def test_page_decoding_one_bad_byte_keeps_utf8():
+    from v8atlas.compiler.help.hbk import decode_page
+    page = "\ufeff<p class=\"V8SH_chapter\">Методы:</p><p>Считает символы</p>".encode()
+    at = page.index("Считает".encode())
+    broken = page[:at] + b"\xff" + page[at:]
+    text, problem = decode_page(broken)
+    assert "Методы:" in text and "\ufffdСчитает символы" in text and not text.startswith("\ufeff")
+    assert problem and f"byte offset {at}" in problem and "cp1251" not in problem
+    assert decode_page(page) == (page.decode("utf-8-sig"), None)
+
+
+def test_page_decoding_cp1251_page():
+    from v8atlas.compiler.help.hbk import decode_page
+    page = "<p>Методы:</p><p>Считает символы строки</p>".encode("cp1251")
+    text, problem = decode_page(page)
+    assert text == "<p>Методы:</p><p>Считает символы строки</p>"
+    assert problem and "not UTF-8" in problem and "cp1251" in problem
