@@ -130,6 +130,24 @@ def test_coverage_per_configuration(tmp_path):
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
     assert cov["Древняя"]["status"] == "missing"
     assert ctx.report.sections["help"]["unused_versions"] == ["8.3.27.2130"]
+    # the gaps are warnings (printed with the summary on stderr), one line per configuration
+    lines = [f"{w.source}: {w.message}" for w in ctx.report.warnings if w.code == "help-coverage"]
+    assert len(lines) == 2, lines
+    assert any(m.startswith("Старая: needs help 8.3.10") and "8.3.5.1570" in m for m in lines), lines
+    assert any(m.startswith("Древняя: needs help 8.2.19") and "oldest book 8.3.5.1570" in m for m in lines), lines
+
+
+def test_no_help_at_all_is_one_line(tmp_path):
+    from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.pipeline import LinkContext
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    ctx = LinkContext(project=discover([REPO / "examples" / "config-designer"]), report=CompileReport())
+    ctx.extra["config_platforms"] = {"А": "8.3.23", "Б": "8.3.10"}
+    help_link.link({}, ctx)
+    assert [(w.code, w.message) for w in ctx.report.warnings] == \
+        [("help-coverage", "no help books loaded: platform answers unavailable")]
+    assert ctx.report.sections["help"]["configurations"]["А"]["status"] == "missing"
 
 
 def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample):
