@@ -169,3 +169,31 @@ def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample
     lines = proc.stdout.splitlines()
     assert any(l.startswith("function\tБУДУЩЕЕ\t") and l.endswith("MISSING VERSION") for l in lines), lines
     assert any(l.startswith("function\tСТРНАЙТИ\t") and l.endswith("8.3.20") for l in lines), lines
+
+
+def test_messages_are_sentences_without_exception_class_names(tmp_path, sample):
+    """Whole-book failures are SourceErrors (the pipeline shows their message alone); a damaged
+    page is a warning that says what is wrong in words."""
+    import io
+    import re
+    import zipfile
+
+    from v8atlas.compiler.sources import SourceError
+    from v8atlas.compiler.v8container import ContainerError
+    assert issubclass(HelpBookError, SourceError) and issubclass(ContainerError, SourceError)
+
+    files = sample.build_context(sample.MID, False)
+    victim = next(k for k in files if k.endswith(".html") and "StrLen" in k)
+    storage = bytearray(sample._zip({k: v for k, v in files.items() if k != "__toc__"}))
+    info = zipfile.ZipFile(io.BytesIO(bytes(storage))).getinfo(victim)
+    data_at = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    storage[data_at + info.compress_size // 2] ^= 0xFF          # damaged member: bad data / CRC
+    src = tmp_path / "src"
+    _write(src, "8.3.24.1691/shcntx_ru.hbk", _book(sample, files, storage=bytes(storage)))
+    _write(src, "8.3.23.1000/shcntx_ru.hbk", b"not a container")
+    res = compile_bundle([src], tmp_path / "out", cache=False, quiet=True)
+    page = [w.message for w in res.report.warnings if w.file == victim]
+    assert page and "ZIP member in FileStorage is damaged" in page[0], page
+    assert not any(re.search(r"\b\w+(Error|Exception|BadZipFile)\b:", t) for t in page), page
+    (err,) = [e.message for e in res.report.errors]
+    assert "8.3.23.1000/shcntx_ru.hbk" in err and "not a v8 container" in err

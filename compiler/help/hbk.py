@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from v8atlas.compiler.sources import SourceError
 from v8atlas.compiler.v8container import Container, ContainerError
 
 from .brace import BraceError, parse_bytes
@@ -23,8 +25,9 @@ __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 MAX_PAGE_BYTES = 32 << 20        # the largest real pages are a few hundred KB
 MAX_TOC_BYTES = 256 << 20
 
-class HelpBookError(Exception):
-    """The help book cannot be used at all; the message names the book and the element."""
+class HelpBookError(SourceError):
+    """The help book cannot be used at all; the message names the book and the element (a
+    ``SourceError``: the pipeline shows the message alone, as a sentence)."""
 
 
 @dataclass
@@ -60,6 +63,16 @@ class Book:
             raise HelpBookError(f"{self.path}: FileStorage/{path}: declared size {info.file_size} "
                                 f"exceeds {MAX_PAGE_BYTES} bytes; page skipped")
         return self.storage.read(info)
+
+    def page_problem(self, e: Exception) -> str:
+        """A page that could not be read, as a sentence for a ``help-page`` warning."""
+        if isinstance(e, HelpBookError):
+            return str(e).removeprefix(f"{self.path}: ")
+        if isinstance(e, (zipfile.BadZipFile, zlib.error, EOFError)):
+            return f"cannot read page: its ZIP member in FileStorage is damaged ({e})"
+        if isinstance(e, NotImplementedError):
+            return f"cannot read page: its ZIP member uses a compression method Python cannot read ({e})"
+        return f"cannot read page ({e or 'unknown problem'})"
 
     def page_text(self, path: str) -> tuple[str, str | None]:
         """(text, problem): UTF-8 (BOM tolerated); see ``decode_page``."""

@@ -325,7 +325,7 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
         try:
             text, problem = book.page_text(path)
         except Exception as e:
-            warn(path, f"cannot read page: {type(e).__name__}: {e}")
+            warn(path, book.page_problem(e))
             counts["broken_pages"] += 1
             continue
         if problem:
