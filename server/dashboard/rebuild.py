@@ -6,7 +6,9 @@ the new bundle. The sources come, in this order, from:
 
 1. ``V8ATLAS_SOURCES`` (paths separated by ``os.pathsep``) or the server's own list of sources
    (``state.sources`` when the server has one);
-2. the bundle's manifest: each source's recorded name, resolved against the server's working
+2. the arguments of the last compile into this bundles directory on this machine
+   (``BUNDLES/.cache/compile-args.json``, written by ``v8atlas compile``);
+3. the bundle's manifest: each source's recorded name, resolved against the server's working
    folder (names are relative to the folder the compile ran in), plus a ``v8atlas.toml``
    found beside them (so configuration names and platform versions stay as they were).
 
@@ -17,12 +19,15 @@ configuration).
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from v8atlas.formats.version import COMPILE_ARGS
 
 PROJECT_FILE = "v8atlas.toml"
 DICTIONARY_NAME = "dictionary.json"
@@ -56,8 +61,20 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
+def _recorded_compile_args(bundles_dir: Path | None) -> list[Path]:
+    if bundles_dir is None:
+        return []
+    try:
+        record = json.loads((bundles_dir / ".cache" / COMPILE_ARGS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    paths = [Path(p) for p in record.get("sources") or [] if isinstance(p, str)]
+    return paths if paths and all(p.exists() for p in paths) else []
+
+
 def plan_sources(manifest: dict[str, Any], explicit: list[str] | None = None,
-                 dictionary: str | None = None, cwd: Path | None = None) -> SourcePlan:
+                 dictionary: str | None = None, cwd: Path | None = None,
+                 bundles_dir: Path | None = None) -> SourcePlan:
     cwd = cwd or Path.cwd()
     env_sources = os.environ.get("V8ATLAS_SOURCES")
     dictionary = dictionary or os.environ.get("V8ATLAS_DICTIONARY")
@@ -67,6 +84,8 @@ def plan_sources(manifest: dict[str, Any], explicit: list[str] | None = None,
         sources, origin = [Path(p) for p in explicit], "the server's --sources"
     elif env_sources:
         sources, origin = [Path(p) for p in env_sources.split(os.pathsep) if p], "V8ATLAS_SOURCES"
+    elif recorded_args := _recorded_compile_args(bundles_dir):
+        sources, origin = recorded_args, "the last compile into this bundles directory"
     else:
         sources, origin = [], "the bundle's manifest"
         for s in recorded:
@@ -94,8 +113,10 @@ def _dictionary_path(explicit: str | None, sources: list[Path], recorded: list[d
     for s in recorded:
         name = str(s.get("name", ""))
         if s.get("kind") == "dictionary" and name.endswith(".json"):
-            p = Path(name)
-            return p if p.is_absolute() else cwd / p
+            # Manifest names are relative to the sources' common folder: look for it there.
+            for base in (cwd, *(q if q.is_dir() else q.parent for q in sources)):
+                if (base / name).is_file():
+                    return base / name
     for p in sources:
         if p.is_file() and p.suffix == ".json" and p.name.startswith("dictionary"):
             return p

@@ -233,7 +233,8 @@ class Dashboard:
     def _plan(self):
         bundle = hooks.current_bundle(self.state)
         manifest = bundle.manifest if bundle is not None else {}
-        return plan_sources(manifest, hooks.state_sources(self.state))
+        return plan_sources(manifest, hooks.state_sources(self.state),
+                            bundles_dir=hooks.bundles_dir(self.state))
 
     # -- writes --------------------------------------------------------------------------
     async def admin(self, request: web.Request) -> tuple[Session, dict[str, str]] | web.Response:
