@@ -314,11 +314,44 @@ def card_docs() -> tuple[list[Doc], list[Edge], dict[str, Any]]:
     ext_doc.card["extension"] = {"adopted_by": ["Расш"],
                                  "additions": {"Расш": ["Реквизит.Расш_Приоритет", "Форма.Расш_ФормаДокумента"]}}
     docs.append(obj(view, "Справочник.Расш_Метки", "Catalog", {"extension": {"added_by": "Расш"}}))
+    docs += platform_card_docs()
     info = {"configurations": [
         {"name": base, "version": "1.0", "platform_version": "8.3.24"},
         {"name": view, "version": "1.0", "platform_version": "8.3.24", "base": base, "extensions": ["Расш"]}],
         "config_order": [base, view]}
     return docs, edges, info
+
+
+def platform_card_docs() -> list[Doc]:
+    """Platform and query cards for rendering (docs/cards-platform.md): a deprecation mark newer
+    than the platform asked about, availability by range, an element documented only by a newer
+    book (no since mark), a query page with a nested table and a syntax diagram."""
+    def pcard(name: str, **extra: Any) -> dict[str, Any]:
+        return {"card": "platform", "v": 1, "kind": "type", "name": name, "name_en": None, "since": None,
+                "until": None, "present_in": ["8.3.23.1997", "8.3.27.2130"], "description": "",
+                "variants": [], "availability": [], "deprecated": [], **extra}
+    zip_avail = [{"value": ["Сервер"], "note": "", "since": None, "until": "8.3.23"},
+                 {"value": ["Сервер", "МобильныйКлиент"], "note": "Поддерживает сериализацию.",
+                  "since": "8.3.23", "until": None}]
+    return [
+        Doc("platform", "platform/ЭлементZipФайла", "type", "ЭлементZipФайла", pcard(
+            "ЭлементZipФайла", availability=zip_avail,
+            deprecated=[{"deprecated_since": "8.3.26", "replacement": ["ЭлементФайлаАрхива"],
+                         "marked_since": "8.3.27", "until": None}]), names=["ZipFileEntry"]),
+        Doc("platform", "platform/Глобальный контекст.ACos", "global_method", "Глобальный контекст.ACos", pcard(
+            "Глобальный контекст.ACos", kind="global_method", documented_from="8.3.27",
+            variants=[{"title": None, "syntax": "ACos(<Число>)", "since": None, "until": None,
+                       "params": [{"name": "Число", "required": True, "types": ["Число"]}], "returns": ["Число"]}]),
+            names=["ACos"]),
+        Doc("query", "query/Запрос.Соединения", "article", "Запрос.Соединения", {
+            "card": "query", "v": 1, "kind": "article", "name": "Соединения", "address": "Запрос.Соединения",
+            "since": None, "until": None, "present_in": ["8.3.27.2130"], "example": "ВЫБРАТЬ 1",
+            "body": [{"p": "Вид соединения."}, {"table": 0}, {"p": "Схема:", "quote": True}, {"table": 1},
+                     {"pre": "ВЫБРАТЬ 1"}],
+            "tables": [{"rows": [["Вид", "Пример"], ["ЛЕВОЕ", "Товар | Остаток; Чай | 5"], ["ПРАВОЕ"]],
+                        "nested": [{"row": 1, "col": 1, "table": {"rows": [["Товар", "Остаток"], ["Чай", "5"]]}}]},
+                       {"rows": [["ЛЕВОЕ", "|", "СОЕДИНЕНИЕ"]], "diagram": True}]}, names=["Соединения"]),
+    ]
 
 
 def build_cards(out_dir: str | Path, name: str = "cards") -> Path:

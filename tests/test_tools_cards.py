@@ -67,3 +67,41 @@ def test_extension_marks_say_which_extension_did_what(snap):
     assert "**Added by extension `Расш`** (2): `Реквизит.Расш_Приоритет`, `Форма.Расш_ФормаДокумента`" in adopted
     assert "`Расш_Приоритет`: Число(1,0) [from extension Расш]" in adopted
     assert "Added by extension `Расш`" in obj(snap, "Справочник.Расш_Метки", config="Баз+Расш")
+
+
+def plat(snap, name, config="Баз"):
+    r = tools.call(snap, "get_platform", {"name": name, "config": config})
+    assert "{'" not in r.text and '{"' not in r.text and "?" not in r.text.replace("?`", ""), r.text
+    return r
+
+
+def test_no_deprecation_warning_before_deprecated_since(snap):
+    r = plat(snap, "ЭлементZipФайла")                # the configuration is on 8.3.24; marked since 8.3.26
+    assert r.outcome == "found" and "Not recommended" not in r.text
+    assert "**Availability:** Сервер, МобильныйКлиент. Поддерживает сериализацию." in r.text
+    assert "**Availability:** Сервер\n" not in r.text          # the entry of older platforms is not this one
+
+
+def test_element_without_since_mark_documented_by_a_newer_book_is_found(snap):
+    r = plat(snap, "ACos")
+    assert r.outcome == "found", r.text
+    assert "no version mark; documented in help 8.3.27+" in r.text
+
+
+def test_query_page_body_in_order_with_nested_table_and_diagram(snap):
+    r = plat(snap, "Запрос.Соединения")
+    text = r.text
+    assert r.outcome == "found"
+    assert text.index("Вид соединения.") < text.index("| Вид | Пример |") < text.index("> Схема:")
+    assert "| ЛЕВОЕ | Товар \\| Остаток; Чай \\| 5 |" in text and "| ПРАВОЕ |  |" in text
+    assert "Nested table (row `ЛЕВОЕ`):\n| Товар | Остаток |\n|---|---|\n| Чай | 5 |" in text
+    assert "```\nЛЕВОЕ | СОЕДИНЕНИЕ\n```" in text
+    assert text.count("ВЫБРАТЬ 1") == 1             # the example is the body's last block, not repeated
+
+
+def test_call_form_with_an_argument_count_no_variant_takes_gets_a_note(snap):
+    r = plat(snap, "ACos(1, 2)")
+    assert r.outcome == "found"
+    assert "Note: the call form passes 2 argument(s); the variant(s) of this version take 1." in r.text
+    assert "Note:" not in plat(snap, "ACos(Угол)").text
+    assert "Note:" not in plat(snap, 'ACos(Макс(1, 2))').text
