@@ -5,38 +5,17 @@ a bundle without them has no relations, and get_relations says so instead of gue
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from v8atlas.formats.catalog import Catalog
-from v8atlas.formats.graph import IN, OUT, Graph
+from v8atlas.formats.graph import Graph
 from v8atlas.formats.reader import Bundle
 
 
-@dataclass(frozen=True)
-class Rel:
-    src: int
-    dst: int
-    kind: str
-    label: str
-    weak: bool
-
-
 class GraphAdapter:
+    """The graph reader; get_relations pages with ``graph.neighbors(offset=, limit=)`` and
+    ``graph.count()``, so a page costs what it shows, not the object's whole degree."""
+
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
-
-    def _edges(self, doc: int, direction: str) -> list[Rel]:
-        out = []
-        for n in self.graph.neighbors(doc, direction, include_weak=True):
-            src, dst = (doc, n.doc) if direction == OUT else (n.doc, doc)
-            out.append(Rel(src, dst, n.kind, n.label, n.weak))
-        return out
-
-    def out_edges(self, doc: int) -> list[Rel]:
-        return self._edges(doc, OUT)
-
-    def in_edges(self, doc: int) -> list[Rel]:
-        return self._edges(doc, IN)
 
     def summary(self, doc: int) -> dict[str, dict[str, int]]:
         return self.graph.summary(doc)

@@ -105,3 +105,30 @@ def test_call_form_with_an_argument_count_no_variant_takes_gets_a_note(snap):
     assert "Note: the call form passes 2 argument(s); the variant(s) of this version take 1." in r.text
     assert "Note:" not in plat(snap, "ACos(Угол)").text
     assert "Note:" not in plat(snap, 'ACos(Макс(1, 2))').text
+
+
+def test_relations_page_through_edges_decoding_only_the_page(snap, monkeypatch):
+    from v8atlas.server.tools import relations
+    monkeypatch.setattr(relations, "PAGE_EDGES", 7)
+    graph = snap.graph.graph
+    asked = []
+    real = graph.neighbors
+
+    def spy(*a, **kw):
+        asked.append(kw.get("limit"))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(graph, "neighbors", spy)
+    args = {"name": "ПланОбмена.Полный", "config": "Баз", "direction": "out", "kind": "Exchange_Plan_Content"}
+    r = tools.call(snap, "get_relations", args)
+    seen = []
+    while True:
+        assert r.outcome == "found" and r.data["total"] == 30, r.text
+        seen += [e["dst"] for e in r.data["edges"]]
+        if not r.data["cursor"]:
+            break
+        assert "more relation(s)" in r.text
+        r = tools.call(snap, "get_relations", {**args, "cursor": r.data["cursor"]})
+    assert len(seen) == len(set(seen)) == 30 and len(asked) == 5 and set(asked) == {7}
+    titles = {snap.title(d) for d in seen}
+    assert "Справочник.Кат29" in titles
