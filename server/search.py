@@ -32,6 +32,7 @@ TYPO_CANDIDATES = 6
 # Relative weights of the ways a query word can match a term.
 W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
 W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
@@ -399,7 +400,7 @@ class Searcher:
                     if t < 0:
                         break
                     if t not in found:
-                        w = W_WHOLE * (1.0 if not why else W_SYNONYM)
+                        w = W_WHOLE * (1.0 if not why else W_WHOLE_SYNONYM)
                         found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
         if not found:
             return None
@@ -525,6 +526,7 @@ class Searcher:
         parts_cov: list[np.ndarray] = []
         required = 0
         slot_docs: list[np.ndarray | None] = []      # documents each word slot matched
+        span_docs: dict[tuple[int, int], list[np.ndarray]] = {}   # credited by a synonym phrase
         for slot in plan.slots:
             slot_docs.append(None)
             if slot.required:
@@ -534,9 +536,14 @@ class Searcher:
             if slot.conj:
                 # Only for documents the replaced words themselves missed: a synonym phrase
                 # stands in for its words, it does not add to them.
+                # One synonym phrase per span and document: "дополнительные реквизиты" →
+                # свойство | property must not count twice for Структура.Свойство.
+                credited = span_docs.setdefault((slot.span.start, slot.span.stop), [])
                 seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
+                seen += credited
                 got = self._conj(slot, np.concatenate(seen) if seen else None)
                 if got is not None:
+                    credited.append(got[0])
                     parts_doc.append(got[0])
                     parts_val.append(got[1])
                     if slot.covers:
