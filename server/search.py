@@ -144,6 +144,7 @@ class Searcher:
         # Small lookups from the meta (hundreds of entries at most, not per document).
         kinds = self.catalog.meta.get("kinds", [])
         kind_ix = {k: i for i, k in enumerate(kinds)}
+        self._kind_names = kinds
         self._class_phrases = sorted(
             ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
@@ -157,6 +158,11 @@ class Searcher:
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
+        # The prior with presentation classes demoted: one gather per query (numpy, no Python
+        # loop over documents).
+        self._prior_demoted = self.prior * np.where(
+            self._kind_table(self._presentation_kinds)[self.catalog.kind], np.float32(PRESENTATION_DEMOTE),
+            np.float32(1.0)).astype(np.float32) if self._presentation_kinds else self.prior
         self._synonyms: dict[tuple[str, ...], list[int]] = {}
         for g, group in enumerate(self.meta["synonyms"]):
             for ph in group["phrases"]:
@@ -590,12 +596,14 @@ class Searcher:
             # Documents matching every word come first: coverage enters squared.
             cov = np.minimum(covered[cand] / required, 1.0)
             s = s * (0.25 + 0.75 * cov * cov)
-        s = s * self.prior[cand]
+        if plan.kinds & self._presentation_kinds:
+            # A presentation class is named: it is not demoted (the others still are).
+            s = s * self.prior[cand] * np.where(self._kind_table(self._presentation_kinds - plan.kinds)[
+                self.catalog.kind[cand]], PRESENTATION_DEMOTE, 1.0)
+        else:
+            s = s * self._prior_demoted[cand]
         if plan.kinds:
             s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
-        if self._presentation_kinds - plan.kinds:
-            s = s * np.where(self._kind_table(self._presentation_kinds - plan.kinds)[
-                self.catalog.kind[cand]], PRESENTATION_DEMOTE, 1.0)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.data_question and self._data_kinds:
