@@ -13,7 +13,7 @@ except ImportError:
     from search_sets.standin import build_bundle
 from v8atlas.compiler.config.classes import CLASSES
 from v8atlas.compiler.config.words import class_search_words
-from v8atlas.compiler.documents import Doc
+from v8atlas.compiler.documents import Doc, Edge
 from v8atlas.compiler.search import build as search_build
 from v8atlas.formats import Bundle
 from v8atlas.server.search import Searcher
@@ -153,3 +153,14 @@ def test_common_1c_abbreviations_expand(searcher):
     assert any(w == "class named in the query: InformationRegister" for w in r.hits[0].why)
     r = searcher.search("спр пользователи")
     assert r.hits[0].title == "Справочник.Пользователи"
+
+
+def test_of_two_objects_with_the_same_words_the_referenced_one_comes_first(tmp_path):
+    docs = [meta("Catalog", "НастройкиПочтыКлиента", "Настройки почты клиента"),
+            meta("Catalog", "НастройкиПочтыСервера", "Настройки почты сервера"),
+            *(meta("Document", f"Письмо{i}", f"Письмо {i}") for i in range(3))]
+    for hub, path in (("НастройкиПочтыКлиента", "a"), ("НастройкиПочтыСервера", "b")):
+        edges = [Edge(f"БСП/Документ.Письмо{i}", f"БСП/Справочник.{hub}", "attribute_type") for i in range(3)]
+        built, _ = build_bundle(docs, tmp_path / path, edges=edges)
+        r = Searcher(Bundle.open(built)).search("настройки почты")
+        assert r.hits[0].title == f"Справочник.{hub}"
