@@ -249,7 +249,8 @@ class Searcher:
             cand, scores = self._bm25(plan, allowed)
             if plan.kinds and not self._kind_table(plan.kinds)[self.catalog.kind[cand]].any():
                 # No document of the named class matches the other words: the class words
-                # were name words after all ("subsystem versions" → ВерсииПодсистем).
+                # were name words after all ("справочник версии данных" with no catalog about
+                # versions finds РегистрСведений.ВерсииСправочников by both words).
                 plan = self._plan(text, classes=False)
                 cand, scores = self._bm25(plan, allowed)
         else:

@@ -164,3 +164,13 @@ def test_of_two_objects_with_the_same_words_the_referenced_one_comes_first(tmp_p
         built, _ = build_bundle(docs, tmp_path / path, edges=edges)
         r = Searcher(Bundle.open(built)).search("настройки почты")
         assert r.hits[0].title == f"Справочник.{hub}"
+
+
+def test_a_named_class_without_matches_gives_its_words_back_to_the_name(tmp_path):
+    docs = [meta("Catalog", "Пользователи", "Пользователи"),
+            meta("InformationRegister", "ВерсииОбъектов", "Версии объектов"),
+            meta("InformationRegister", "ВерсииСправочников", "Версии справочников")]
+    built, _ = build_bundle(docs, tmp_path)
+    r = Searcher(Bundle.open(built)).search("справочник версии данных")   # no catalog is about versions
+    assert r.hits[0].title == "РегистрСведений.ВерсииСправочников"
+    assert not any(w.startswith("class named") for w in r.hits[0].why)
