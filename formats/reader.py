@@ -21,7 +21,7 @@ import zstandard
 
 from .errors import BundleCorrupt, BundleFormatError
 from .publish import resolve_bundle_path
-from .version import FORMAT_MAJOR, MANIFEST_NAME
+from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME
 
 
 def unpack_record(data: bytes | memoryview) -> Any:
@@ -236,6 +236,10 @@ class Bundle:
                     h.update(chunk)
             if h.hexdigest() != meta.get("sha256"):
                 problems.append(f"segment {name!r} is corrupted (sha256 differs from the manifest)")
+        expected = {str(m.get("file")) for m in self.manifest["segments"].values()}
+        expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
+        for extra in sorted(p.name for p in self.path.iterdir() if p.name not in expected):
+            problems.append(f"file {extra!r} is not part of this bundle (added after publishing?)")
         return problems
 
     def close(self) -> None:
