@@ -25,12 +25,19 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
     The last line on stdout is the published bundle's path; progress and the report summary
     go to stderr; the full report is in the bundle (v8atlas inspect BUNDLE --report).
     """
-    from .pipeline import compile_bundle
+    from .pipeline import CompileError, compile_bundle
 
     try:
         result = compile_bundle(list(sources), out, name=name, cache=not no_cache, keep=keep, quiet=quiet)
     except SourceError as e:
         raise click.ClickException(str(e)) from None
+    except CompileError as e:
+        if e.report is not None:
+            e.report.summarize(sys.stderr)
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        where = f" ({e.filename})" if e.filename else ""
+        raise click.ClickException(f"cannot write the bundle{where}: {e.strerror or e}") from None
     result.report.summarize(sys.stderr)
     click.echo(str(result.bundle_path))
     if strict and result.report.errors:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import json
 import os
 import pickle
 import sys
@@ -19,13 +20,14 @@ from typing import Any, Callable
 
 from v8atlas.formats.publish import prune, set_newest
 from v8atlas.formats.reader import Bundle
-from v8atlas.formats.version import MANIFEST_NAME
+from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
 from . import __version__
 from .documents import Doc, Edge
 from .report import CompileReport
-from .sources import Project, Source, discover, load_plugins, path_size
+from .fingerprint import Fingerprinter, path_size
+from .sources import Project, Source, SourceError, discover, import_optional, load_plugins
 
 # link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
 # Model linkers build documents and edges; index linkers (the dictionary) only add search
@@ -91,45 +93,78 @@ def compiler_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def _import_all(names: tuple[str, ...]) -> list[Any]:
-    mods = []
-    for name in names:
-        try:
-            mods.append(importlib.import_module(name))
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue
-            raise
-    return mods
-
-
 def _source_identity(source: Source, source_fp: str) -> str:
     return f"{source.kind}\0{source.format}\0{source_fp}\0{sorted(source.options.items())!r}"
 
 
+class CompileError(Exception):
+    """Nothing could be compiled; nothing was published."""
+
+    def __init__(self, message: str, report: CompileReport | None = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+def _slot(source: Source) -> str:
+    """A source's place, whatever its content: where the last good parse of it is remembered."""
+    return hashlib.sha256(f"{source.kind}\0{source.format}\0{source.path.resolve()}\0"
+                          f"{sorted(source.options.items())!r}".encode()).hexdigest()
+
+
+def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
+    try:
+        with open(cache_file, "rb") as f:
+            result, sub_report = pickle.load(f)
+    except Exception:  # absent or damaged: a miss
+        return False, None
+    report.merge(sub_report)
+    return True, result
+
+
 def _parse_source(source: Source, source_fp: str, plugin: Any, cache_dir: Path | None,
                   fingerprint: str, report: CompileReport) -> Any:
+    """Parse one source (or take its cached parse).
+
+    When the source fails as a whole and an earlier compile parsed it successfully, that last
+    good parse is used with a warning, so a broken edit never drops a source from the bundle.
+    """
     key = hashlib.sha256(f"{_source_identity(source, source_fp)}\0{fingerprint}".encode()).hexdigest()
     cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
+    last_good = cache_dir / "last-good" / _slot(source) if cache_dir else None
     if cache_file is not None and cache_file.is_file():
-        try:
-            with open(cache_file, "rb") as f:
-                result, sub_report = pickle.load(f)
-            report.merge(sub_report)
+        ok, result = _read_cached(cache_file, report)
+        if ok:
             return result
-        except Exception:  # a damaged cache entry is just a miss
-            cache_file.unlink(missing_ok=True)
     sub_report = CompileReport()
-    with sub_report.timed(f"parse {source.name}"):
-        result = plugin.parse(source, sub_report)
+    try:
+        with sub_report.timed(f"parse {source.name}"):
+            result = plugin.parse(source, sub_report)
+    except Exception as e:
+        message = str(e) if isinstance(e, SourceError) else f"{type(e).__name__}: {e}"
+        previous = last_good.read_text(encoding="utf-8").strip() if last_good and last_good.is_file() else ""
+        if previous and (cache_dir / previous).is_file():
+            ok, result = _read_cached(cache_dir / previous, report)
+            if ok:
+                report.warn(source.name, f"{message} — kept the last good version of this source "
+                            f"(parsed before this change)", code="source-stale")
+                return result
+        raise SourceFailed(message) from e
     report.merge(sub_report)
-    if cache_file is not None:
+    if cache_file is not None and last_good is not None:
         cache_dir.mkdir(parents=True, exist_ok=True)
         tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
         with open(tmp, "wb") as f:
             pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, cache_file)
+        last_good.parent.mkdir(exist_ok=True)
+        tmp = last_good.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(cache_file.name + "\n", encoding="utf-8")
+        os.replace(tmp, last_good)
     return result
+
+
+class SourceFailed(Exception):
+    """One source could not be compiled (message for a person, no class names)."""
 
 
 @dataclass
@@ -154,8 +189,10 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
     plugins = {p.KIND: p for p in load_plugins()}
     fingerprint = compiler_fingerprint()
+    fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
     with report.timed("fingerprint"):
-        source_fps = {s: s.fingerprint() for s in project.sources}
+        source_fps = {s: fingerprinter(s.path) for s in project.sources}
+    fingerprinter.save()
     bundle_name = name or project.settings.get("name") or _default_name(project)
     build_key = _build_key(project, source_fps, fingerprint, bundle_name)
     if cache:
@@ -184,10 +221,13 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
         try:
             result = _parse_source(source, source_fps[source], plugins[source.kind], cache_dir,
                                    fingerprint, report)
-        except Exception as e:  # one broken source never takes down the others
-            report.error(source.name, f"{type(e).__name__}: {e}", code="source-failed")
+        except SourceFailed as e:  # one broken source never takes down the others
+            report.error(source.name, str(e), code="source-failed")
             continue
         ctx.parsed.setdefault(source.kind, []).append((source, result))
+    if not any(ctx.parsed.values()) and not ctx.docs:
+        raise CompileError("nothing was compiled: every source failed (see the errors above); "
+                           "nothing was published and NEWEST is unchanged", report)
 
     if parse_now is project.sources:
         _run_linkers(MODEL_LINKERS, ctx, progress)
@@ -198,9 +238,9 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
-        for s in project.sources:
-            writer.add_source(s.kind, s.name, path_size(s.path), source_fps[s], format=s.format)
-        for builder in _import_all(BUILDERS):
+        for s, portable in zip(project.sources, portable_names([s.path for s in project.sources])):
+            writer.add_source(s.kind, portable, path_size(s.path), source_fps[s], format=s.format)
+        for builder in import_optional(BUILDERS):
             with report.timed(f"build {_stage_label(builder.__name__)}"):
                 builder.build(ctx, writer)
         writer.info.update(ctx.info)
@@ -213,6 +253,7 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
         raise
     if cache and not report.errors:   # a build with failed sources is never taken as up to date
         _remember_build(out_dir, build_key, path)
+    _record_compile_args(out_dir, paths, bundle_name, path)
     if keep:
         prune(out_dir, keep)
     progress.step(f"{'unchanged, re-pointed' if writer.reused else 'published'} {path.name}")
@@ -233,7 +274,7 @@ def _stage_label(module: str) -> str:
 
 
 def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
-    for linker in _import_all(names):
+    for linker in import_optional(names):
         label = _stage_label(linker.__name__)
         progress.step(f"link {label}")
         with ctx.report.timed(f"link {label}"):
@@ -301,3 +342,24 @@ def _remember_build(out_dir: Path, build_key: str, bundle_path: Path) -> None:
     tmp = d / f".{build_key}.{os.getpid()}"
     tmp.write_text(bundle_path.name + "\n", encoding="utf-8")
     os.replace(tmp, d / build_key)
+
+
+def portable_names(paths: list[Path]) -> list[str]:
+    """Source names for the manifest: relative to the sources' common folder, never absolute."""
+    resolved = [p.resolve() for p in paths]
+    if not resolved:
+        return []
+    common = Path(os.path.commonpath([str(p.parent) for p in resolved]))
+    return [p.relative_to(common).as_posix() for p in resolved]
+
+
+def _record_compile_args(out_dir: Path, paths: list[str | os.PathLike], bundle_name: str,
+                         bundle_path: Path) -> None:
+    """Remember how this bundle was compiled here, so a server on this machine can recompile."""
+    record = {"sources": [str(Path(p).resolve()) for p in paths], "name": bundle_name,
+              "bundle": bundle_path.name}
+    d = out_dir / ".cache"
+    d.mkdir(parents=True, exist_ok=True)
+    tmp = d / f".{COMPILE_ARGS}.{os.getpid()}"
+    tmp.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, d / COMPILE_ARGS)

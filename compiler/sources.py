@@ -11,7 +11,6 @@ version and attaches extensions to a base (docs/compile.md).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
 import os
 import tomllib
@@ -19,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from .fingerprint import SKIP_DIRS
 
 PROJECT_FILE = "v8atlas.toml"
 
@@ -29,7 +30,6 @@ SOURCE_PLUGINS = (
     "v8atlas.compiler.dictionary",
 )
 
-_SKIP_DIRS = {".git", ".svn", "__pycache__", "node_modules", ".venv"}
 _MAX_SCAN_DEPTH = 4
 
 
@@ -42,62 +42,25 @@ class Source:
     kind: str                     # domain: "configuration", "help", "dictionary"
     format: str                   # "designer", "edt", "designer-zip", "hbk", "dictionary-json"…
     path: Path
-    name: str                     # how reports and the manifest name it (relative when possible)
+    name: str                     # how messages name it: relative to the working folder when inside it
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
-    def fingerprint(self) -> str:
-        return fingerprint_path(self.path)
 
-
-def load_plugins() -> list[ModuleType]:
-    plugins = []
-    for name in SOURCE_PLUGINS:
+def import_optional(names: tuple[str, ...]) -> list[ModuleType]:
+    """Import the modules that exist: a domain not in this install (or not written) is absent."""
+    modules = []
+    for name in names:
         try:
-            plugins.append(importlib.import_module(name))
+            modules.append(importlib.import_module(name))
         except ModuleNotFoundError as e:
-            # A domain not built into this install (or not written yet) is simply absent.
             if e.name and name.startswith(e.name):
                 continue
             raise
-    return plugins
+    return modules
 
 
-def fingerprint_path(path: Path) -> str:
-    """sha256 of a file's bytes; for a folder, of its listing (relative path, size, mtime)."""
-    h = hashlib.sha256()
-    if path.is_file():
-        with open(path, "rb") as f:
-            for chunk in iter(lambda: f.read(1 << 20), b""):
-                h.update(chunk)
-        return h.hexdigest()
-    for rel, size, mtime in _walk_stats(path, ""):
-        h.update(f"{rel}\0{size}\0{mtime}\n".encode())
-    return h.hexdigest()
-
-
-def _walk_stats(root: Path, prefix: str):
-    """(relative path, size, mtime_ns) of every file below ``root``, sorted; DirEntry stats are free."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
-    except OSError:
-        return
-    for e in entries:
-        rel = f"{prefix}{e.name}"
-        try:
-            if e.is_dir(follow_symlinks=False):
-                if e.name not in _SKIP_DIRS:
-                    yield from _walk_stats(Path(e.path), rel + "/")
-            elif e.is_file(follow_symlinks=False):
-                st = e.stat(follow_symlinks=False)
-                yield rel, st.st_size, st.st_mtime_ns
-        except OSError:
-            continue
-
-
-def path_size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(size for _, size, _ in _walk_stats(path, ""))
+def load_plugins() -> list[ModuleType]:
+    return import_optional(SOURCE_PLUGINS)
 
 
 def _display_name(path: Path) -> str:
@@ -122,7 +85,7 @@ def _scan(path: Path, plugins: list[ModuleType], depth: int, found: list[Source]
         return
     if path.is_dir() and depth < _MAX_SCAN_DEPTH:
         for child in sorted(path.iterdir()):
-            if child.name in _SKIP_DIRS or child.name.startswith("."):
+            if child.name in SKIP_DIRS or child.name.startswith("."):
                 continue
             _scan(child, plugins, depth + 1, found)
 

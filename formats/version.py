@@ -10,3 +10,7 @@ REPORT_NAME = "report.json"
 NEWEST_POINTER = "NEWEST"
 PIN_MARKER = "PINNED"
 TEMP_PREFIX = ".tmp-"
+
+# Machine-local record of the last compile's arguments (absolute paths), in BUNDLES/.cache/:
+# what a recompile on this machine needs, kept out of the portable bundle itself.
+COMPILE_ARGS = "compile-args.json"

@@ -270,3 +270,25 @@ def test_open_server_needs_no_login_and_has_no_writes(stub, monkeypatch):
         async with TestClient(TestServer(app)) as client:
             await go(client)
     asyncio.run(main())
+
+
+def test_failed_compile_is_reported_not_raised(tmp_path):
+    from v8atlas.server.dashboard.rebuild import SourcePlan, run_compile
+    plan = SourcePlan([tmp_path / "no-such-dump"], tmp_path / "dictionary.json", "test")
+    result = asyncio.run(run_compile(plan, tmp_path / "bundles", timeout_s=120))
+    assert not result.ok and result.exit_code not in (0, None)
+    assert "no-such-dump" in result.log and result.bundle_path is None
+
+
+def test_dictionary_found_inside_the_sources_not_beside_the_server(tmp_path, monkeypatch):
+    monkeypatch.delenv("V8ATLAS_DICTIONARY", raising=False)
+    sources = tmp_path / "sources"
+    sources.mkdir()
+    (sources / "dictionary.json").write_text("{}", encoding="utf-8")
+    elsewhere = tmp_path / "server-cwd"
+    elsewhere.mkdir()
+    # the manifest names sources relative to their common folder: "dictionary.json"
+    manifest = {"sources": [{"kind": "dictionary", "name": "dictionary.json"}]}
+    plan = plan_sources(manifest, [str(sources)], cwd=elsewhere)
+    assert plan.dictionary == sources / "dictionary.json"
+    assert plan.compile_args() == [str(sources)]

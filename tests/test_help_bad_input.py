@@ -82,7 +82,14 @@ def test_bad_pages_are_warnings_and_the_rest_compiles(tmp_path, sample):
     _write(src, "8.3.23.1000/shcntx_ru.hbk", _book(sample, storage=b"garbage"))      # broken source
     res = compile_bundle([src], tmp_path / "out", cache=False, quiet=True)
     msgs = [f"{w.source} | {w.file or w.object} | {w.message}" for w in res.report.warnings]
-    assert any(victim in m and "invalid UTF-8" in m for m in msgs), msgs
+    assert any(victim in m and "invalid UTF-8 at byte offset" in m for m in msgs), msgs
+    # the rest of the page stays UTF-8: no mojibake chapters, the description is readable
+    assert not res.report.unknown, res.report.unknown
+    from v8atlas.formats import Bundle
+    from v8atlas.formats.catalog import Catalog
+    cat = Catalog(Bundle.open(res.bundle_path))
+    card = cat.card(cat.find_key("platform/Глобальный контекст.СтрДлина"))
+    assert "\ufffd" in card["description"] and "символ" in card["description"], card["description"]
     assert any("../../etc/evil.html" in m and "unsafe" in m for m in msgs), msgs
     errors = [f"{e.source}: {e.message}" for e in res.report.errors]
     assert len(errors) == 1 and "8.3.23.1000/shcntx_ru.hbk" in errors[0] and "FileStorage" in errors[0]
@@ -123,6 +130,24 @@ def test_coverage_per_configuration(tmp_path):
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
     assert cov["Древняя"]["status"] == "missing"
     assert ctx.report.sections["help"]["unused_versions"] == ["8.3.27.2130"]
+    # the gaps are warnings (printed with the summary on stderr), one line per configuration
+    lines = [f"{w.source}: {w.message}" for w in ctx.report.warnings if w.code == "help-coverage"]
+    assert len(lines) == 2, lines
+    assert any(m.startswith("Старая: needs help 8.3.10") and "8.3.5.1570" in m for m in lines), lines
+    assert any(m.startswith("Древняя: needs help 8.2.19") and "oldest book 8.3.5.1570" in m for m in lines), lines
+
+
+def test_no_help_at_all_is_one_line(tmp_path):
+    from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.pipeline import LinkContext
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    ctx = LinkContext(project=discover([REPO / "examples" / "config-designer"]), report=CompileReport())
+    ctx.extra["config_platforms"] = {"А": "8.3.23", "Б": "8.3.10"}
+    help_link.link({}, ctx)
+    assert [(w.code, w.message) for w in ctx.report.warnings] == \
+        [("help-coverage", "no help books loaded: platform answers unavailable")]
+    assert ctx.report.sections["help"]["configurations"]["А"]["status"] == "missing"
 
 
 def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample):
@@ -144,3 +169,32 @@ def test_compare_tool_lists_new_query_functions_without_version(tmp_path, sample
     lines = proc.stdout.splitlines()
     assert any(l.startswith("function\tБУДУЩЕЕ\t") and l.endswith("MISSING VERSION") for l in lines), lines
     assert any(l.startswith("function\tСТРНАЙТИ\t") and l.endswith("8.3.20") for l in lines), lines
+
+
+def test_messages_are_sentences_without_exception_class_names(tmp_path, sample):
+    """Whole-book failures are SourceErrors (the pipeline shows their message alone); a damaged
+    page is a warning that says what is wrong in words."""
+    import io
+    import re
+    import zipfile
+
+    from v8atlas.compiler.sources import SourceError
+    from v8atlas.compiler.v8container import ContainerError
+    assert issubclass(HelpBookError, SourceError) and issubclass(ContainerError, SourceError)
+
+    files = sample.build_context(sample.MID, False)
+    victim = next(k for k in files if k.endswith(".html") and "StrLen" in k)
+    storage = bytearray(sample._zip({k: v for k, v in files.items() if k != "__toc__"}))
+    info = zipfile.ZipFile(io.BytesIO(bytes(storage))).getinfo(victim)
+    data_at = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    storage[data_at + info.compress_size // 2] ^= 0xFF          # damaged member: bad data / CRC
+    src = tmp_path / "src"
+    _write(src, "8.3.24.1691/shcntx_ru.hbk", _book(sample, files, storage=bytes(storage)))
+    _write(src, "8.3.23.1000/shcntx_ru.hbk", b"not a container")
+    res = compile_bundle([src], tmp_path / "out", cache=False, quiet=True)
+    page = [w.message for w in res.report.warnings if w.file == victim]
+    assert page and "ZIP member in FileStorage is damaged" in page[0], page
+    assert not any(re.search(r"\b\w+(Error|Exception|BadZipFile)\b:", t) for t in page), page
+    (err,) = res.report.errors
+    assert "8.3.23.1000/shcntx_ru.hbk" in err.source and err.message.startswith("not a v8 container"), err
+    assert "Error" not in err.message, err    # the pipeline shows a SourceError's message alone

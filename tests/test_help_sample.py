@@ -46,3 +46,12 @@ def test_sample_compiles_with_version_filter_data(tmp_path):
         [("8.3.26", ["ЭлементФайлаАрхива"], "8.3.27")]
     assert not res.report.errors
     assert not [w for w in res.report.warnings if w.code.startswith("help")]
+
+
+def test_docs_name_only_existing_sample_paths():
+    import re
+    text = (REPO / "docs" / "help.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"examples/help/[\w./-]+", text))
+    assert named, "docs/help.md names no sample path"
+    missing = sorted(p for p in named if not (REPO / p.rstrip("/.")).exists())
+    assert not missing, f"docs/help.md names sample paths that do not exist: {missing}"

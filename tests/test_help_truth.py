@@ -72,7 +72,9 @@ def test_every_platform_element_of_every_book(compiled, truth):
                 problems.append(f"{where}: not marked present in this version")
             if t.get("name_en") != card["name_en"]:
                 problems.append(f"{where}: name_en {card['name_en']!r} != {t.get('name_en')!r}")
-            if t["since"] and card["since"] != t["since"]:
+            # A book with marks shows since-marks; null is checked too (an element without a mark
+            # must not get a since inferred from its absence in an older book).
+            if book["since_marks"] and card["since"] != t["since"]:
                 problems.append(f"{where}: since {card['since']!r} != {t['since']!r}")
             if t.get("since_compat") and card["since_compat"] != t["since_compat"]:
                 problems.append(f"{where}: since_compat {card['since_compat']!r}")
@@ -120,9 +122,13 @@ def test_cross_version_presence_and_bounds(compiled, truth):
         card = _doc(cat, t["name"], t["kind"])
         if card["present_in"] != t["present_in"]:
             problems.append(f"{t['name']}: present_in {card['present_in']} != {t['present_in']}")
-        mark = card["since"] if card["since_source"] == "mark" else None
-        if mark != t["since"]:
-            problems.append(f"{t['name']}: since mark {mark!r} != {t['since']!r}")
+        if card["since"] != t["since"]:
+            problems.append(f"{t['name']}: since {card['since']!r} != {t['since']!r}")
+        if t["since"] is None and t["present_in"][0] != versions[0] and \
+                card.get("documented_from") != ".".join(t["present_in"][0].split(".")[:3]):
+            problems.append(f"{t['name']}: documented_from {card.get('documented_from')!r}")
+        if t["since"] is None and not valid_at(card, versions[0]):
+            problems.append(f"{t['name']}: has no since mark but is not valid on {versions[0]}")
         for v in versions:   # the answer for each book version carries that book's signature
             counts = sorted(len(x["params"]) for x in card["variants"] if valid_at(x, v))
             if v in t["param_counts"] and counts != sorted(t["param_counts"][v]):
@@ -170,6 +176,7 @@ def test_every_query_element(compiled, truth):
     _, cat = compiled
     book = next(b for b in truth["books"] if b["kind"] == "shquery")
     problems = []
+    nested_tables = 0
     for t in book["elements"]:
         found = [cat.card(d) for d in cat.lookup(t["title"]) if cat.domain_name(d) == "query"]
         found = [c for c in found if c["page"] == t["page"]]
@@ -182,9 +189,16 @@ def test_every_query_element(compiled, truth):
                 problems.append(f"{t['page']}: {field} {c[field]!r} != {t[field]!r}")
         if t["kind"] in ("function", "aggregate_function") and [len(c["params"])] != t["param_counts"]:
             problems.append(f"{t['page']}: params {len(c['params'])} != {t['param_counts']}")
-        closed = [x["rows"] for x in t["tables"] if x.get("closed", True)]
-        if [x["rows"] for x in c["tables"]] != closed:
+        closed = [x for x in t["tables"] if x.get("closed", True)]
+        if [x["rows"] for x in c["tables"]] != [_with_inline_nested(x) for x in closed]:
             problems.append(f"{t['page']}: tables differ")
+        for mine, theirs in zip(c["tables"], closed):
+            if "nested_rows" not in theirs:
+                continue
+            nested_tables += 1
+            kept = [(n["row"], n["col"], n["table"]["rows"]) for n in mine.get("nested", [])]
+            if kept != [(*theirs["nested_at"], theirs["nested_rows"])]:
+                problems.append(f"{t['page']}: nested table {kept} != {theirs['nested_at']} {theirs['nested_rows']}")
         if c["tables_dropped"] != any(not x.get("closed", True) for x in t["tables"]):
             problems.append(f"{t['page']}: tables_dropped {c['tables_dropped']}")
         note = t.get("platform_note") or ""
@@ -193,7 +207,29 @@ def test_every_query_element(compiled, truth):
         # tables are shown in place (body) but not searched (fields)
         if c["tables"] and not any("table" in b for b in c["body"]):
             problems.append(f"{t['page']}: tables not placed in the body")
+    assert nested_tables == sum("nested_rows" in x for t in book["elements"] for x in t["tables"]) > 0
     assert not problems, "\n".join(problems[:40])
+
+
+def _with_inline_nested(table: dict) -> list[list[str]]:
+    """The truth rows with the nested table written into its host cell (what a reader sees)."""
+    rows = [list(r) for r in table["rows"]]
+    if "nested_rows" in table:
+        r, c = table["nested_at"]
+        inline = "; ".join(" | ".join(row) for row in table["nested_rows"])
+        rows[r][c] = f"{rows[r][c]}\n{inline}" if rows[r][c] else inline
+    return rows
+
+
+def test_nested_table_is_shown_in_place(compiled):
+    """The answer for the joins page shows the nested example table in its cell, not an empty cell."""
+    from v8atlas.server import tools
+    from v8atlas.server.snapshot import Snapshot
+    result, _ = compiled
+    res = tools.call(Snapshot(Bundle.open(result.bundle_path)), "get_platform",
+                     {"name": "Запрос.Соединения таблиц"}, from_text=True)
+    row = next(line for line in res.text.splitlines() if line.startswith("| ЛЕВОЕ"))
+    assert "Товар" in row and "Чай" in row and "Кофе" in row and "NULL" in row, res.text
 
 
 def test_broken_table_page_is_named_in_warnings(compiled):
@@ -227,3 +263,39 @@ def test_query_tables_are_not_in_search_fields():
     text = " ".join(case.fields.values())
     assert "Вычисляет одно из значений" in text and "Крупная" not in text
     assert any("Крупная" in cell for row in case.card["tables"][0]["rows"] for cell in row)
+
+
+@pytest.fixture(scope="module")
+def on_835(tmp_path_factory):
+    """The embedded sample configuration declared on platform 8.3.5, with the three help versions."""
+    from pathlib import Path
+
+    from v8atlas.server.snapshot import Snapshot
+    project = tmp_path_factory.mktemp("on835")
+    sample = Path(__file__).resolve().parents[1] / "examples" / "config-designer"
+    (project / "v8atlas.toml").write_text(
+        f'[[configuration]]\nsource = "{sample.as_posix()}"\nplatform = "8.3.5"\n', encoding="utf-8")
+    result = compile_bundle([project, data_path("help")], project / "bundles", cache=False, quiet=True)
+    return result, Snapshot(Bundle.open(result.bundle_path))
+
+
+@pytest.mark.parametrize("name", ["СтрДлина", "Лев", "Формат", "ТипЗнч", "ТекущаяДата", "Год"])
+def test_old_builtins_are_found_on_835(on_835, name):
+    """68 built-ins were documented in the language book before 8.3.6: absent from the 8.3.5
+    shcntx book, no since-mark — they must be answered on 8.3.5, not reported as missing."""
+    from v8atlas.server import tools
+    _, snap = on_835
+    res = tools.call(snap, "get_platform", {"name": name, "config": "ДемоТорговля"}, from_text=True)
+    assert not res.is_error, res.text
+    # found, or ambiguous with the query function of the same name (Год / Запрос.ГОД): both on 8.3.5
+    assert res.outcome in ("found", "ambiguous") and f"Глобальный контекст.{name}" in res.text, res.text
+    # (the query function of the same name, e.g. ЛЕВ since 8.3.20, may rightly be "not on this platform")
+    assert not any("not on this platform" in line and "Глобальный контекст" in line
+                   for line in res.text.splitlines()), res.text
+
+
+def test_new_function_stays_unavailable_on_835(on_835):
+    from v8atlas.server import tools
+    _, snap = on_835
+    res = tools.call(snap, "get_platform", {"name": "СтрРазделить", "config": "ДемоТорговля"}, from_text=True)
+    assert "unavailable" in res.text and "8.3.6" in res.text, res.text

@@ -9,7 +9,7 @@ import pytest
 
 from v8atlas.compiler.help.brace import dumps, parse
 from v8atlas.compiler.help.pages import parse_page, split_bilingual
-from v8atlas.compiler.help.versions import next_release, version_from_path
+from v8atlas.compiler.help.versions import version_from_path
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.v8container import write_container
 
@@ -63,7 +63,6 @@ def test_version_from_path():
     assert version_from_path(Path("/h/8.3.27.2130/shcntx_ru.hbk")) == "8.3.27.2130"
     assert version_from_path(Path("/h/books/shcntx_ru_8_3_24.hbk")) == "8.3.24"
     assert version_from_path(Path("/h/books/shcntx_ru.hbk")) is None
-    assert next_release("8.3.5.1570") == "8.3.6"
 
 
 def test_version_from_content_is_a_warned_lower_bound(tmp_path):
@@ -163,3 +162,46 @@ def test_pages_without_owner_titles_are_still_classified(tmp_path):
     assert d is not None and cat.kind_name(d) == "method" and cat.card(d)["owner_en"] == "Array"
     t = cat.find_key("platform/Массив")
     assert t is not None and cat.kind_name(t) == "type"
+
+
+def test_a_book_beats_a_contradicting_since_mark():
+    from v8atlas.compiler.help.context_book import ElementRecord
+    from v8atlas.compiler.help.merge import merge_books
+
+    def el(since: str | None) -> ElementRecord:
+        e = ElementRecord("Т.М", "method", "objects/T/methods/M1.html", 1, "T.M", "Т", "T", "М", "M")
+        mark = f'<p class="V8SH_versionInfo">Доступен, начиная с версии {since}.</p>' if since else ""
+        e.rec, _ = parse_page('<h1 class="V8SH_pagetitle">Т.М</h1><p class="V8SH_title">Т (T)</p>'
+                              f'<p class="V8SH_heading">М (M)</p><p class="V8SH_chapter">Использование в версии:</p>{mark}<HR>',
+                              e.page)
+        return e
+    _, (m,) = merge_books([("8.3.20.1", []), ("8.3.23.1", [el("8.3.24")]), ("8.3.27.1", [el("8.3.24")])], lambda *a: None)
+    assert (m.since, m.since_source, m.extra["since_mark"]) == ("8.3.23", "books", "8.3.24")
+    _, (m,) = merge_books([("8.3.20.1", []), ("8.3.23.1", [el("8.3.21")])], lambda *a: None)
+    assert (m.since, m.since_source) == ("8.3.21", "mark")
+    # No mark and absent from the older book: not evidence the platform lacked it (СтрДлина was
+    # documented in the 8.3.5 language book): unbounded, the card says where it is documented.
+    _, (m,) = merge_books([("8.3.5.1", []), ("8.3.23.1", [el(None)]), ("8.3.27.1", [el(None)])], lambda *a: None)
+    assert (m.since, m.since_source, m.until, m.extra["documented_from"]) == (None, None, None, "8.3.23")
+    # Gone from a newer book: a removal, bounded.
+    _, (m,) = merge_books([("8.3.5.1", [el(None)]), ("8.3.23.1", [])], lambda *a: None)
+    assert (m.since, m.until) == (None, "8.3.23") and "documented_from" not in m.extra
+
+
+def test_page_decoding_one_bad_byte_keeps_utf8():
+    from v8atlas.compiler.help.hbk import decode_page
+    page = "\ufeff<p class=\"V8SH_chapter\">Методы:</p><p>Считает символы</p>".encode()
+    at = page.index("Считает".encode())
+    broken = page[:at] + b"\xff" + page[at:]
+    text, problem = decode_page(broken)
+    assert "Методы:" in text and "\ufffdСчитает символы" in text and not text.startswith("\ufeff")
+    assert problem and f"byte offset {at}" in problem and "cp1251" not in problem
+    assert decode_page(page) == (page.decode("utf-8-sig"), None)
+
+
+def test_page_decoding_cp1251_page():
+    from v8atlas.compiler.help.hbk import decode_page
+    page = "<p>Методы:</p><p>Считает символы строки</p>".encode("cp1251")
+    text, problem = decode_page(page)
+    assert text == "<p>Методы:</p><p>Считает символы строки</p>"
+    assert problem and "not UTF-8" in problem and "cp1251" in problem

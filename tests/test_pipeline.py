@@ -1,6 +1,7 @@
 """The compile pipeline frame with a stand-in source plugin: caching, broken sources, publishing."""
 from __future__ import annotations
 
+import os
 import sys
 import types
 from pathlib import Path
@@ -177,3 +178,59 @@ def test_dictionary_only_change_reuses_the_linked_model(tmp_path, notes_plugin, 
     assert [p for p in PARSES if p.endswith(".note")] == []     # the model came from the cache
     assert Bundle.open(res.bundle_path).info["dictionary"] == ["второе"]
     assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")
+
+
+def test_every_source_failing_publishes_nothing(tmp_path, notes_plugin):
+    (tmp_path / "good.note").write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    first = pipeline.compile_bundle([tmp_path / "good.note"], out, quiet=True)
+    (tmp_path / "bad.note").write_text("BROKEN\n", encoding="utf-8")
+    res = CliRunner().invoke(main, ["compile", str(tmp_path / "bad.note"), "--out", str(out), "-q"])
+    assert res.exit_code == 1
+    assert "nothing was compiled" in res.output and "first line says BROKEN" in res.output
+    assert "Traceback" not in res.output
+    assert Bundle.open(out).path == first.bundle_path
+
+
+def test_broken_edit_keeps_the_last_good_version(tmp_path, notes_plugin):
+    src = tmp_path / "a.note"
+    src.write_text("Один\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src], out, quiet=True)
+    src.write_text("BROKEN now\n", encoding="utf-8")
+    res = pipeline.compile_bundle([src], out, quiet=True)
+    assert not res.report.errors
+    assert any(w.code == "source-stale" and "BROKEN" in w.message for w in res.report.warnings)
+    assert Catalog(Bundle.open(out)).lookup("Один")
+
+
+def test_edit_that_keeps_size_and_mtime_is_seen(tmp_path, notes_plugin):
+    folder = tmp_path / "src"
+    folder.mkdir()
+    f = folder / "a.note"
+    f.write_text("Реквизит1\n", encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([folder], out, quiet=True)
+    st = f.stat()
+    f.write_text("Реквизит9\n", encoding="utf-8")
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    res = pipeline.compile_bundle([folder], out, quiet=True)
+    assert not res.reused
+    assert Catalog(Bundle.open(out)).lookup("Реквизит9")
+
+
+def test_manifest_source_names_are_relative(tmp_path, notes_plugin):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "a.note").write_text("Один\n", encoding="utf-8")
+    (tmp_path / "b.note").write_text("Два\n", encoding="utf-8")
+    res = pipeline.compile_bundle([tmp_path / "x" / "a.note", tmp_path / "b.note"], tmp_path / "o", quiet=True)
+    names = sorted(s["name"] for s in Bundle.open(res.bundle_path).manifest["sources"])
+    assert names == ["b.note", "x/a.note"]
+
+
+def test_unwritable_output_is_a_clear_error(tmp_path, notes_plugin):
+    (tmp_path / "a.note").write_text("Один\n", encoding="utf-8")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    res = CliRunner().invoke(main, ["compile", str(tmp_path / "a.note"), "--out", str(blocker / "sub"), "-q"])
+    assert res.exit_code == 1 and "cannot write the bundle" in res.output and "Traceback" not in res.output

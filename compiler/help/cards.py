@@ -99,6 +99,10 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "see_also": r.see_also,
         "page": r.page,
     }
+    if m.extra.get("documented_from"):
+        card["documented_from"] = m.extra["documented_from"]
+    if m.extra.get("since_mark"):
+        card["since_mark"] = m.extra["since_mark"]
     if rec.usage:
         card["usage"] = rec.usage
     if rec.prop_type:
@@ -152,8 +156,7 @@ def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_ver
     since, since_source = None, None
     if since_entry:
         since, since_source = since_entry["version"], "table"
-    elif first > 0:
-        since, since_source = V.next_release(book_versions[first - 1]), "books"
+    # Absent from an older book is no evidence (query books carry no marks): unbounded.
     until = V.short(book_versions[last + 1]) if last < len(present) - 1 else None
     name_en = r.name_en or curated.get("english", {}).get(r.name) or r.page_en
     address = r.name if kind != "article" and kind != "section" else r.title
@@ -167,6 +170,8 @@ def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_ver
         "example": r.example, "body": r.body, "tables": [t.as_dict() for t in r.tables],
         "tables_dropped": r.tables_dropped, "page": r.page,
     }
+    if since is None and first > 0:
+        card["documented_from"] = V.short(book_versions[first])
     if since_entry and curated.get("since_note"):
         card["since_note"] = curated["since_note"]
     names = [f"{QUERY_PREFIX}.{address}", r.title]

@@ -97,7 +97,7 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
         try:
             text, problem = book.page_text(path)
         except Exception as e:  # a damaged ZIP member (CRC, bad deflate) spoils one page only
-            warn(path, f"cannot read page: {type(e).__name__}: {e}")
+            warn(path, book.page_problem(e))
             counts["broken_pages"] += 1
             continue
         if problem:

@@ -2,17 +2,20 @@
 
 hbk-format.md §2. The container is read with the bounded v8 container reader; the two ZIP
 elements are opened with ``zipfile`` from memory. Entry names are checked (no ``..``, no
-absolute paths) before anything is read, and pages are decoded as UTF-8 (BOM tolerated)
-with a cp1251 fallback that is reported, never silent.
+absolute paths) before anything is read, and pages are decoded as UTF-8 (BOM tolerated);
+isolated bad bytes are replaced and reported, a page that is clearly not UTF-8 is read as cp1251
+(reported too, never silent).
 """
 from __future__ import annotations
 
 import io
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from v8atlas.compiler.sources import SourceError
 from v8atlas.compiler.v8container import Container, ContainerError
 
 from .brace import BraceError, parse_bytes
@@ -22,8 +25,9 @@ __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 MAX_PAGE_BYTES = 32 << 20        # the largest real pages are a few hundred KB
 MAX_TOC_BYTES = 256 << 20
 
-class HelpBookError(Exception):
-    """The help book cannot be used at all; the message names the book and the element."""
+class HelpBookError(SourceError):
+    """The help book cannot be used at all; the message names the book and the element (a
+    ``SourceError``: the pipeline shows the message alone, as a sentence)."""
 
 
 @dataclass
@@ -60,18 +64,65 @@ class Book:
                                 f"exceeds {MAX_PAGE_BYTES} bytes; page skipped")
         return self.storage.read(info)
 
+    def page_problem(self, e: Exception) -> str:
+        """A page that could not be read, as a sentence for a ``help-page`` warning."""
+        if isinstance(e, HelpBookError):
+            return str(e).removeprefix(f"{self.path}: ")
+        if isinstance(e, (zipfile.BadZipFile, zlib.error, EOFError)):
+            return f"cannot read page: its ZIP member in FileStorage is damaged ({e})"
+        if isinstance(e, NotImplementedError):
+            return f"cannot read page: its ZIP member uses a compression method Python cannot read ({e})"
+        return f"cannot read page ({e or 'unknown problem'})"
+
     def page_text(self, path: str) -> tuple[str, str | None]:
-        """(text, problem): UTF-8 with BOM expected; invalid UTF-8 is decoded as cp1251 and reported."""
-        raw = self.page_bytes(path)
-        try:
-            return raw.decode("utf-8-sig"), None
-        except UnicodeDecodeError as e:
-            return raw.decode("cp1251", errors="replace"), (
-                f"invalid UTF-8 at byte {e.start} (0x{raw[e.start]:02x}); decoded as cp1251")
+        """(text, problem): UTF-8 (BOM tolerated); see ``decode_page``."""
+        return decode_page(self.page_bytes(path))
 
     def html_pages(self) -> list[str]:
         return [n for n in self.entries
                 if not n.endswith((".st", "__categories__")) and not n.endswith("/")]
+
+
+MAX_LISTED_OFFSETS = 5
+
+
+def _invalid_utf8(raw: bytes) -> list[tuple[int, int]]:
+    """(start, end) byte ranges that are not valid UTF-8."""
+    bad: list[tuple[int, int]] = []
+    pos = 0
+    while pos < len(raw):
+        try:
+            raw[pos:].decode("utf-8")
+            break
+        except UnicodeDecodeError as e:
+            bad.append((pos + e.start, pos + e.end))
+            pos += e.end
+    return bad
+
+
+def decode_page(raw: bytes) -> tuple[str, str | None]:
+    """(text, problem). Pages are UTF-8 with a BOM. A few invalid bytes in a UTF-8 page are
+    replaced (U+FFFD) and their offsets reported — decoding the whole page as cp1251 because of
+    one bad byte would turn all of its text into mojibake. Only a page that is clearly not UTF-8
+    (most of its non-ASCII bytes invalid) is decoded as cp1251."""
+    try:
+        return raw.decode("utf-8-sig"), None
+    except UnicodeDecodeError:
+        pass
+    bad = _invalid_utf8(raw)
+    bad_bytes = sum(end - start for start, end in bad)
+    non_ascii = sum(1 for b in raw if b >= 0x80)
+    if bad_bytes * 2 > non_ascii:
+        return raw.decode("cp1251", errors="replace"), (
+            f"page is not UTF-8 ({bad_bytes} of {non_ascii} non-ASCII bytes invalid, first at byte "
+            f"offset {bad[0][0]}); decoded as cp1251")
+    offsets = ", ".join(str(start) for start, _ in bad[:MAX_LISTED_OFFSETS])
+    more = f" and {len(bad) - MAX_LISTED_OFFSETS} more" if len(bad) > MAX_LISTED_OFFSETS else ""
+    text = raw.decode("utf-8", errors="replace")
+    return text.removeprefix("\ufeff"), (
+        f"invalid UTF-8 at byte offset{'s' if len(bad) > 1 else ''} {offsets}{more}; "
+        f"{'each' if len(bad) > 1 else 'the'} bad sequence replaced with U+FFFD, the rest of the page "
+        f"read as UTF-8")
 
 
 def normalize_path(path: str) -> str:

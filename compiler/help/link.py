@@ -122,6 +122,7 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
             entry["served_by"] = book
             used.add(book)
         per_config[name] = entry
+    _coverage_warnings(ctx.report, per_config, platform_versions)
     ctx.report.sections["help"] = {
         "books": [{"source": b.source, "book": b.book, "domain": b.domain, "version": b.version,
                    "version_source": b.version_source, "markup": b.markup,
@@ -131,3 +132,28 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
         "configurations": per_config,
         "unused_versions": [v for v in platform_versions if v not in used] if configs else [],
     }
+
+
+def _coverage_warnings(report: Any, per_config: dict[str, Any], platform_versions: list[str]) -> None:
+    """One line per configuration whose help version is not loaded (shown on stderr with the
+    summary); a single line when no platform help is loaded at all."""
+    if not per_config:
+        return
+    if not platform_versions:
+        report.warn("help", "no help books loaded: platform answers unavailable", code="help-coverage")
+        return
+    loaded = ", ".join(platform_versions)
+    for name, e in per_config.items():
+        if e["status"] == "loaded":
+            continue
+        if e["status"] == "unknown-platform":
+            msg = (f"platform version unknown (set platform = \"8.3.x\" in its [[configuration]]); "
+                   f"help loaded: {loaded}")
+        elif e["status"] == "nearest-older":
+            msg = (f"needs help {e['needs']}, not loaded; answers use the nearest older book "
+                   f"{e['served_by']} (loaded: {loaded})")
+        else:
+            msg = (f"needs help {e['needs']}, not loaded and no older book; answers use the "
+                   f"oldest book {e['served_by']}, which may show elements the platform lacks "
+                   f"(loaded: {loaded})")
+        report.warn(name, msg, code="help-coverage")

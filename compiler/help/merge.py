@@ -4,8 +4,8 @@ The model is "book epochs": a configuration on platform V is answered from the n
 book not newer than V (or the oldest book when V predates them all). Everything that can
 change between books — presence, syntax variants, availability, deprecation — gets since/until
 bounds in book versions (``since`` = first book that has it, unbounded when that is the oldest
-book; ``until`` = first later book that lacks it). The element's own ``since`` prefers the page's
-since-mark, which is more precise than the books' spacing (docs/help.md, "Merge rules").
+book; ``until`` = first later book that lacks it). The element's own ``since`` comes only from a
+page's since-mark: absence from an older book bounds nothing (docs/help.md, "Merge rules").
 """
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ class MergedElement:
     kind: str
     per_book: list[ElementRecord | None]            # aligned with the sorted book versions
     since: str | None = None
-    since_source: str | None = None                  # "mark" | "books" | None
+    since_source: str | None = None                  # "mark" | "books" (mark contradicted) | None
     until: str | None = None
     duplicate: int = 0                               # n-th repeat of a full name within one version
     extra: dict[str, Any] = field(default_factory=dict)
@@ -129,11 +129,19 @@ def _bounds(m: MergedElement, book_versions: list[str]) -> None:
     first = present.index(True)
     last = len(present) - 1 - present[::-1].index(True)
     mark = next((r.rec.since for r in m.per_book if r is not None and r.rec and r.rec.since), None)
-    if mark:
+    if mark and V.key(mark) > V.key(V.short(book_versions[first])):
+        # A mark newer than a book that already documents the element contradicts the books;
+        # the book wins (the element exists in that release) and the mark is kept for the card.
+        m.since, m.since_source = V.short(book_versions[first]) if first > 0 else None, "books"
+        m.extra["since_mark"] = mark
+    elif mark:
         m.since, m.since_source = mark, "mark"
     elif first > 0:
-        # Absent from an older book and no mark: it appeared after that book. The lowest such
-        # release keeps elements that the old book documented elsewhere (shlang) visible.
-        m.since, m.since_source = V.next_release(book_versions[first - 1]), "books"
+        # Absent from an older book and no mark: NOT evidence that the platform lacked it (old
+        # books documented 68 built-ins such as СтрДлина in the language book, and books do not
+        # list every member). Unbounded; the card says where it is documented from.
+        m.extra["documented_from"] = V.short(book_versions[first])
     if last < len(present) - 1:
+        # Gone from a newer book: removals are real (УправляемаяФорма → ФормаКлиентскогоПриложения),
+        # so the element is bounded by the first book that lacks it.
         m.until = V.short(book_versions[last + 1])

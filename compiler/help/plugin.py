@@ -47,6 +47,17 @@ def detect(path: Path) -> str | None:
 
 
 def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
+    try:
+        return _parse(source, report)
+    except HelpBookError as e:
+        # The report pairs the message with the source: do not name the book twice.
+        message = str(e)
+        if message.startswith(f"{source.name}: "):
+            raise HelpBookError(message[len(source.name) + 2:]) from None
+        raise
+
+
+def _parse(source: Source, report: CompileReport) -> ParsedHelpBook:
     name = source.name
     book = open_book(source.path, label=name)      # HelpBookError names the book and element
     n_warn = 0

@@ -192,7 +192,26 @@ class _BlockParser(HTMLParser):
         while self._stack:
             self._close_cell()
             self._stack.pop()
+        for t in self.tables:
+            _inline_nested(t)
         return not broken
+
+
+def inline_table(t: QueryTable) -> str:
+    """A table as one line: cells joined by " | ", rows by "; " (a sub-table inside a cell)."""
+    return "; ".join(" | ".join(" ".join(c.split()) for c in row) for row in t.rows if row)
+
+
+def _inline_nested(t: QueryTable) -> None:
+    """Write each nested table into its host cell, so a renderer that shows cells as text shows it
+    in place; ``nested`` keeps the structure for one that can draw a sub-table."""
+    for n in t.nested:
+        _inline_nested(n["table"])
+        row, col = n["row"], n["col"]
+        if row < len(t.rows) and col < len(t.rows[row]):
+            host = t.rows[row][col]
+            sub = inline_table(n["table"])
+            t.rows[row][col] = f"{host}\n{sub}" if host else sub
 
 
 _SIG_RE = re.compile(r"^[\wА-Яа-яЁё]+\s*\(.*\)\s*$", re.S)
@@ -306,7 +325,7 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
         try:
             text, problem = book.page_text(path)
         except Exception as e:
-            warn(path, f"cannot read page: {type(e).__name__}: {e}")
+            warn(path, book.page_problem(e))
             counts["broken_pages"] += 1
             continue
         if problem:

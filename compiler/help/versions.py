@@ -39,13 +39,6 @@ def newest(versions: list[str]) -> str | None:
     return max(versions, key=key) if versions else None
 
 
-def next_release(version: str) -> str:
-    """The smallest release after ``version`` ("8.3.5.1570" → "8.3.6")."""
-    p = list(parse_version(version) or (0, 0, 0))
-    p = (p + [0, 0, 0])[:3]
-    return f"{p[0]}.{p[1]}.{p[2] + 1}"
-
-
 def short(version: str | None) -> str | None:
     """Major.minor.release only ("8.3.27.2130" → "8.3.27"), the granularity of bounds."""
     if not version:

@@ -16,11 +16,13 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from v8atlas.compiler.sources import SourceError
+
 __all__ = ["ContainerError", "Container", "Element", "open_container", "detect_flavor",
            "inflate_if_deflated", "is_container"]
 
 
-class ContainerError(Exception):
+class ContainerError(SourceError):
     """The bytes are not a (well-formed) v8 container; the message names file and element."""
 
 

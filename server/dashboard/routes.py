@@ -32,6 +32,7 @@ class Dashboard:
         self.codec = SessionCodec(derive_secret(self.api_token, self.admin_token, env_secret()))
         self.rebuild_lock = asyncio.Lock()
         self.last_rebuild: dict[str, Any] | None = None
+        self.validator_registered = False     # set by setup(): the server accepts our sessions
 
     # -- who is asking -------------------------------------------------------------------
     @property
@@ -233,7 +234,8 @@ class Dashboard:
     def _plan(self):
         bundle = hooks.current_bundle(self.state)
         manifest = bundle.manifest if bundle is not None else {}
-        return plan_sources(manifest, hooks.state_sources(self.state))
+        return plan_sources(manifest, hooks.state_sources(self.state),
+                            bundles_dir=hooks.bundles_dir(self.state))
 
     # -- writes --------------------------------------------------------------------------
     async def admin(self, request: web.Request) -> tuple[Session, dict[str, str]] | web.Response:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from v8atlas.formats import schema as S
+from v8atlas.formats.classes import class_by_any_name
 from v8atlas.formats.platform_version import format_version
 from v8atlas.formats.text import fold
 
@@ -11,27 +12,8 @@ from ..snapshot import ConfigInfo, Snapshot
 from .paging import MAX_ANSWER_CHARS, Page, call_signature, decode_cursor, encode_cursor
 from .result import ToolInputError, ToolResult
 
-# Russian class names people type → the class names cards carry (domain-1c.md §1.2).
-CLASS_RU = {
-    "справочник": "Catalog", "документ": "Document", "журналдокументов": "DocumentJournal",
-    "перечисление": "Enum", "планвидовхарактеристик": "ChartOfCharacteristicTypes",
-    "плансчетов": "ChartOfAccounts", "планвидоврасчета": "ChartOfCalculationTypes",
-    "регистрсведений": "InformationRegister", "регистрнакопления": "AccumulationRegister",
-    "регистрбухгалтерии": "AccountingRegister", "регистррасчета": "CalculationRegister",
-    "бизнеспроцесс": "BusinessProcess", "задача": "Task", "планобмена": "ExchangePlan",
-    "константа": "Constant", "последовательность": "Sequence", "критерийотбора": "FilterCriterion",
-    "внешнийисточникданных": "ExternalDataSource", "отчет": "Report", "обработка": "DataProcessor",
-    "общиймодуль": "CommonModule", "общаяформа": "CommonForm", "общийреквизит": "CommonAttribute",
-    "подсистема": "Subsystem", "роль": "Role", "httpсервис": "HTTPService", "webсервис": "WebService",
-    "wsссылка": "WSReference", "регламентноезадание": "ScheduledJob",
-    "подписканасобытие": "EventSubscription",
-    "определяемыйтип": "DefinedType", "функциональнаяопция": "FunctionalOption",
-    "параметрфункциональныхопций": "FunctionalOptionsParameter", "хранилищенастроек": "SettingsStorage",
-    "общаякоманда": "CommonCommand", "группакоманд": "CommandGroup", "язык": "Language",
-    "общиймакет": "CommonTemplate", "общаякартинка": "CommonPicture", "пакетxdto": "XDTOPackage",
-    "параметрсеанса": "SessionParameter", "стиль": "Style", "элементстиля": "StyleItem",
-    "нумератордокументов": "DocumentNumerator", "бот": "Bot", "сервисинтеграции": "IntegrationService",
-}
+# Class names people type (Russian or English, singular or plural) → the names cards carry.
+CLASS_BY_NAME = class_by_any_name()
 
 
 def config_names(snap: Snapshot) -> str:
@@ -64,7 +46,7 @@ def resolve_kind(snap: Snapshot, kind: str | None, domain: str) -> str | None:
     for k in kinds:
         if fold(k) == folded:
             return k
-    mapped = CLASS_RU.get(folded)
+    mapped = CLASS_BY_NAME.get(folded)
     if mapped and mapped in kinds:
         return mapped
     present = kinds_in_domain(snap, domain)
