@@ -11,7 +11,7 @@ try:   # tests/ is a package once tests/__init__.py exists (other branches add i
     from tests.search_sets.standin import build_bundle
 except ImportError:
     from search_sets.standin import build_bundle
-from v8atlas.compiler.config.classes import CLASSES
+from v8atlas.formats.classes import CLASSES
 from v8atlas.compiler.config.words import class_search_words
 from v8atlas.compiler.documents import Doc, Edge
 from v8atlas.compiler.search import build as search_build
@@ -139,7 +139,7 @@ def test_class_words_come_from_the_config_class_table_with_case_kept(searcher):
     assert set(classes) == {en for en, *_ in CLASSES}
     assert {"РегистрСведений", "InformationRegisters"} <= set(classes["InformationRegister"]["words"])
     assert "пвх" in classes["ChartOfCharacteristicTypes"]["words"]
-    # classes.json keeps only search facts; the names live in compiler/config/classes.py
+    # classes.json keeps only search facts; the names live in formats/classes.py
     data = json.loads((search_build.DATA_DIR / "classes.json").read_text(encoding="utf-8"))
     assert not any({"ru", "en"} & set(c) for c in data["classes"])
 

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from v8atlas.compiler.config.classes import CLASSES
+from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
@@ -87,7 +87,7 @@ def _load(name: str) -> dict[str, Any]:
 
 def load_classes() -> list[dict[str, Any]]:
     """Every metadata class with its search facts: ``kind``, ``words`` (the names from
-    ``compiler/config/classes.py`` — RU/EN, singular/plural, CamelCase split by the tokenizer —
+    ``formats/classes.py`` — RU/EN, singular/plural, CamelCase split by the tokenizer —
     plus the extra words of ``data/classes.json``), ``data``, ``prior``, ``presentation``."""
     data = _load("classes.json")
     facts = {c["kind"]: c for c in data["classes"]}
