@@ -6,7 +6,7 @@ BUNDLES ?= bundles
 HOST ?= 127.0.0.1
 PORT ?= 5001
 
-.PHONY: venv run compile-sample test test-fast bench clean
+.PHONY: venv run compile-sample test test-fast bench conformance clean
 
 $(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -33,3 +33,6 @@ bench: venv
 
 clean:
 	rm -rf $(VENV) $(BUNDLES) .pytest_cache build *.egg-info
+
+conformance: venv
+	bash tools/conformance.sh

@@ -79,15 +79,33 @@ class CompileReport:
         rep.sections = dict(data.get("sections", {}))
         return rep
 
-    def summarize(self, stream=sys.stderr, limit: int = 20) -> None:
-        """A short human summary on stderr; the full list stays in the bundle's report.json."""
+    def summarize(self, stream=sys.stderr, limit: int = 20, per_code: int = 3) -> None:
+        """A short human summary on stderr; the full list stays in the bundle's report.json.
+
+        Errors first, then warnings grouped by code (rarest first, so one coverage line is not
+        buried under hundreds of page warnings), a few examples of each.
+        """
         print(f"report: {len(self.errors)} error(s), {len(self.warnings)} warning(s), "
               f"{sum(self.unknown.values())} unknown element(s)", file=stream)
-        for w in (self.errors + self.warnings)[:limit]:
+
+        def line(w: Warning_) -> str:
             where = ":".join(str(x) for x in (w.file, w.line) if x is not None)
-            print(f"  {w.code}: {w.source}{' ' + where if where else ''}: {w.message}", file=stream)
-        rest = len(self.errors) + len(self.warnings) - limit
-        if rest > 0:
-            print(f"  … and {rest} more (v8atlas inspect BUNDLE --report)", file=stream)
+            return f"  {w.code}: {w.source}{' ' + where if where and where != w.source else ''}: {w.message}"
+
+        for w in self.errors[:limit]:
+            print(line(w), file=stream)
+        if len(self.errors) > limit:
+            print(f"  … and {len(self.errors) - limit} more error(s)", file=stream)
+        by_code: dict[str, list[Warning_]] = {}
+        for w in self.warnings:
+            by_code.setdefault(w.code, []).append(w)
+        for code, items in sorted(by_code.items(), key=lambda kv: (len(kv[1]), kv[0])):
+            for w in items[:per_code]:
+                print(line(w), file=stream)
+            if len(items) > per_code:
+                print(f"  … and {len(items) - per_code} more {code} warning(s)", file=stream)
         for k, n in list(sorted(self.unknown.items()))[:limit]:
-            print(f"  unknown: {k} ×{n}", file=stream)
+            where = self.unknown_examples.get(k)
+            print(f"  unknown: {k} ×{n}{f' (first in {where})' if where else ''}", file=stream)
+        if self.warnings or self.unknown:
+            print("  the full list: v8atlas inspect BUNDLE --report", file=stream)
