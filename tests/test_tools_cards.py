@@ -132,3 +132,22 @@ def test_relations_page_through_edges_decoding_only_the_page(snap, monkeypatch):
     assert len(seen) == len(set(seen)) == 30 and len(asked) == 5 and set(asked) == {7}
     titles = {snap.title(d) for d in seen}
     assert "Справочник.Кат29" in titles
+
+
+def test_search_passes_rewrites_notes_and_total(snap):
+    r = tools.call(snap, "search_metadata", {"query": "dkfltktw afqkjd", "config": "Баз", "limit": 1})
+    assert r.outcome == "found", r.text
+    assert "\nQuery rewritten: keyboard layout: 'dkfltktw afqkjd' → 'владелец файлов'\n" in r.text
+    assert r.data["rewrites"] and r.data["total"] >= 1 and r.data["confident"] is True
+    many = tools.call(snap, "search_metadata", {"query": "файлов", "config": "Баз", "limit": 1})
+    assert f"1 of {many.data['total']} object(s)" in many.text and many.data["total"] > 1
+    none = tools.call(snap, "search_metadata", {"query": "зюзюка", "config": "Баз"})
+    assert none.outcome == "not_found" and "\nNote: " in none.text and none.data["notes"]
+
+
+def test_search_with_only_typo_guesses_is_not_found_with_nearest_guesses(snap):
+    r = tools.call(snap, "search_metadata", {"query": "владелиц файлов", "config": "Баз"})
+    assert r.outcome == "not_found", r.text
+    assert "no confident match" in r.text and "nearest guesses (not matches" in r.text
+    assert "`ОпределяемыйТип.ВладелецФайлов`" in r.text and r.data["confident"] is False
+    assert r.data["hits"][0]["fuzzy"] is True

@@ -108,25 +108,33 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
                                             kind=k), limit)
     hits = found.hits
     where = f" in `{cfg.name}`" if cfg else ""
-    note = f" {found.explain()}" if found.explain() else ""
+    among = f" among {k}" if k else ""
+    data = {"engine": snap.search.engine, **found.as_data()}
     if not hits:
-        return ToolResult(NOT_FOUND, f"**Outcome: not_found** — nothing matches {query!r}{where}"
-                                     f"{f' among {k}' if k else ''}.{note} Try other words, a synonym "
-                                     "or drop `kind`.\n",
-                          {"hits": [], "engine": snap.search.engine, "rewrites": found.rewrites,
-                           "notes": found.notes})
-    lines = [f"**Outcome: found** — {len(hits)} object(s) for {query!r}{where}"
-             f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:{note}"]
+        return ToolResult(NOT_FOUND, "\n".join([
+            f"**Outcome: not_found** — nothing matches {query!r}{where}{among}. Try other words, "
+            "a synonym or drop `kind`.", *found.explain_lines()]) + "\n", {"hits": [], **data})
+    if found.guesses_only:
+        lines = [f"**Outcome: not_found** — no confident match for {query!r}{where}{among}; "
+                 f"nearest guesses (not matches; check before use):"]
+        outcome = NOT_FOUND
+    else:
+        shown = f"{len(hits)} of {found.total}" if found.total > len(hits) else f"{len(hits)}"
+        lines = [f"**Outcome: found** — {shown} object(s) for {query!r}{where}"
+                 f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:"]
+        outcome = FOUND
+    lines += found.explain_lines()
     data_hits = []
     for i, h in enumerate(hits, 1):
         card = snap.catalog.card(h.doc)
         syn = text_of(card.get("synonym")) if isinstance(card, dict) else ""
         syn_part = f" — {syn}" if syn and syn != snap.title(h.doc).rsplit(".", 1)[-1] else ""
-        lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}"
+        guess = " · guess" if h.fuzzy and outcome == FOUND else ""
+        lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}{guess}"
                      f" · why: {h.why or 'text match'}")
-        data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why})
-    return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits, "engine": snap.search.engine,
-                                                       "rewrites": found.rewrites, "notes": found.notes})
+        data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why,
+                          "fuzzy": h.fuzzy})
+    return ToolResult(outcome, "\n".join(lines) + "\n", {"hits": data_hits, **data})
 
 
 def candidates(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None

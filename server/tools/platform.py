@@ -54,33 +54,36 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     code, for_what = _version_for(cfg)
     found = snap.search.find(query, Filters(domains=domains), limit * 3)
     hits = found.hits
-    note = f" {found.explain()}" if found.explain() else ""
     shown = [h for h in hits if snap.available(h.doc, code)][:limit]
     elsewhere = [h for h in hits if not snap.available(h.doc, code)][:5]
+    data = {"other_versions": [node(snap, h.doc) for h in elsewhere],
+            "version": format_version(code) if code else None, **found.as_data()}
     if not shown:
-        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.{note}"]
+        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.", *found.explain_lines()]
         if elsewhere:
             lines.append("Exists only on other platform versions:")
             lines += [f"- `{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
-                          {"hits": [], "other_versions": [node(snap, h.doc) for h in elsewhere],
-                           "version": format_version(code) if code else None})
-    lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
-             f"ask `get_platform` with the exact name:{note}"]
-    data = []
+        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"hits": [], **data})
+    guesses = found.guesses_only or all(h.fuzzy for h in shown)
+    if guesses:
+        lines = [f"**Outcome: not_found** — no confident match for {query!r} on {for_what}; "
+                 "nearest guesses (not matches; check before use):"]
+    else:
+        lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
+                 f"ask `get_platform` with the exact name:"]
+    lines += found.explain_lines()
+    hit_data = []
     for i, h in enumerate(shown, 1):
         b = _bounds(snap, h.doc)
         dom = snap.catalog.domain_name(h.doc)
         lines.append(f"{i}. `{snap.title(h.doc)}` · {snap.catalog.kind_name(h.doc)}"
                      f"{' · query language' if dom == 'query' else ''}{f' · {b}' if b else ''}"
-                     f" · why: {h.why or 'text match'}")
-        data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why})
+                     f"{' · guess' if h.fuzzy and not guesses else ''} · why: {h.why or 'text match'}")
+        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why, "fuzzy": h.fuzzy})
     if elsewhere:
         lines.append("Not on this platform version: " + ", ".join(
             f"`{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere))
-    return ToolResult(FOUND, "\n".join(lines) + "\n",
-                      {"hits": data, "other_versions": [node(snap, h.doc) for h in elsewhere],
-                       "version": format_version(code) if code else None})
+    return ToolResult(NOT_FOUND if guesses else FOUND, "\n".join(lines) + "\n", {"hits": hit_data, **data})
 
 
 def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None
