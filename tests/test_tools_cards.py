@@ -151,3 +151,9 @@ def test_search_with_only_typo_guesses_is_not_found_with_nearest_guesses(snap):
     assert "no confident match" in r.text and "nearest guesses (not matches" in r.text
     assert "`ОпределяемыйТип.ВладелецФайлов`" in r.text and r.data["confident"] is False
     assert r.data["hits"][0]["fuzzy"] is True
+
+
+def test_kind_accepts_any_spelling_of_the_class_table(snap):
+    for kind in ("ПланыОбмена", "ExchangePlans", "планобмена", "ExchangePlan"):
+        r = tools.call(snap, "search_metadata", {"query": "полный", "config": "Баз", "kind": kind})
+        assert r.outcome == "found" and "(ExchangePlan)" in r.text, (kind, r.text)
