@@ -120,3 +120,19 @@ def test_typo_search_answers_with_guesses(snap):
     r = call(snap, "search_metadata", query="ползователи")
     assert r.outcome == "not_found" and "nearest guesses" in r.text
     assert "`Справочник.Пользователи`" in r.text
+
+
+def test_extension_marks_on_a_real_base_plus_extensions_view(tmp_path):
+    import realdata
+    from v8atlas.compiler.pipeline import compile_bundle
+    sol = realdata.extracted("configs/mdclasses-testdata/mdclasses-test-resources.tar.zst") \
+        / "src/test/resources/solutions/sol1"
+    path = compile_bundle([str(sol / n) for n in ("Конфигурация", "Расширение1", "Расширение2")],
+                          tmp_path, quiet=True).bundle_path
+    snap = Snapshot(Bundle.open(path))
+    view = "Конфигурация+Расширение1+Расширение2"
+    adopted = call(snap, "get_object", name="Справочник.Справочник2", config=view)
+    assert "Adopted by extension(s): `Расширение2`" in adopted.text
+    added = call(snap, "get_object", name="Справочник.Расш1_Справочник3", config=view, detail="fields")
+    assert "Added by extension `Расширение1` (not in the base configuration)." in added.text
+    assert "- `ФормаЭлемента` — Форма элемента [type: Managed]" in added.text

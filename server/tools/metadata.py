@@ -277,11 +277,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         hint = _relations_hint(title, *edge) if edge else ""
         if isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and detail != "brief":
             body.append(f"**{label}** ({len(v)}):")
-            if key == "predefined":
-                body += item_lines(v, full)
-            else:
-                body += [field_line(x, full) if "type" in x or "types" in x else f"- {item_text(x, full)}"
-                         for x in v]
+            body += item_lines(v, full)       # forms, commands, route points, predefined (nested)…
         elif isinstance(v, list):
             body += list_blocks(label, v, full, hint)
         else:

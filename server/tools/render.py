@@ -148,7 +148,7 @@ def item_text(x: Any, full: bool = False) -> str:
             elif k == "unverified":
                 extras.append("presence unverified")
             elif k in ("type", "types"):
-                extras.append(type_text(v, full))
+                extras.append(f"type: {type_text(v, full)}")
             else:
                 extras.append(f"{k}: {value_text(v, full)}")
         syn = text_of(x.get("synonym"))
