@@ -157,3 +157,10 @@ def test_kind_accepts_any_spelling_of_the_class_table(snap):
     for kind in ("ПланыОбмена", "ExchangePlans", "планобмена", "ExchangePlan"):
         r = tools.call(snap, "search_metadata", {"query": "полный", "config": "Баз", "kind": kind})
         assert r.outcome == "found" and "(ExchangePlan)" in r.text, (kind, r.text)
+
+
+def test_compare_shows_extension_marks_as_text(snap):
+    r = tools.call(snap, "compare_configurations", {"a": "Баз", "b": "Баз+Расш"})
+    assert r.outcome == "found", r.text
+    assert "~ extension.adopted_by: ∅ → `Расш`" in r.text
+    assert "{'" not in r.text and "+ attributes: `Расш_Приоритет`" in r.text
