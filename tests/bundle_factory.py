@@ -304,7 +304,10 @@ def card_docs() -> tuple[list[Doc], list[Edge], dict[str, Any]]:
             "movements": {"registers": ["РегистрНакопления.Остатки"]},
             "attributes": [{"name": "Комментарий", "type": "Строка (неогр.)", "unlimited": True,
                             "recipe": "ПОДСТРОКА(Комментарий, 1, 1024)"},
-                           {"name": "ДатаОтгрузки", "type": "Дата", "unverified": True}]}))
+                           {"name": "ДатаОтгрузки", "type": "Дата", "unverified": True},
+                           {"name": "Автор", "type": "Строка(50)",
+                            "flags": {"indexing": "Index", "references": [f"Документ.Д{i}.Реквизит.Автор"
+                                                                          for i in range(8)]}}]}))
         docs.append(obj(cfg, "РегистрНакопления.Остатки", "AccumulationRegister", {
             "movements": {"recorders": ["Документ.Заказ"]}}))
         edges += [Edge(f"{cfg}/ПланОбмена.Полный", f"{cfg}/{t}", "exchange_plan_content") for t in catalogs]

@@ -20,6 +20,7 @@ def obj(snap, name, config="Баз", detail="brief"):
     r = tools.call(snap, "get_object", {"name": name, "config": config, "detail": detail})
     assert r.outcome == "found", r.text
     assert not re.search(r"\d+ (entries|items)\b", r.text), r.text   # never a bare count
+    assert "{'" not in r.text and "['" not in r.text, r.text           # never a raw dict or list
     return r.text
 
 
@@ -59,6 +60,8 @@ def test_movements_are_labelled_by_direction(snap):
     fields = obj(snap, "Документ.Заказ", detail="fields")
     assert "⚠ unlimited string: in queries use `ПОДСТРОКА(Комментарий, 1, 1024)`" in fields
     assert "`ДатаОтгрузки`: Дата [presence unverified]" in fields
+    assert "`Автор`: Строка(50) [indexing: Index, references: `Документ.Д0.Реквизит.Автор`, " in fields
+    assert "… 3 more]" in fields
 
 
 def test_extension_marks_say_which_extension_did_what(snap):
@@ -164,3 +167,13 @@ def test_compare_shows_extension_marks_as_text(snap):
     assert r.outcome == "found", r.text
     assert "~ extension.adopted_by: ∅ → `Расш`" in r.text
     assert "{'" not in r.text and "+ attributes: `Расш_Приоритет`" in r.text
+
+
+def test_without_a_configuration_every_availability_and_mark_shows_its_bounds(tmp_path):
+    from bundle_factory import build_bundle, platform_card_docs
+    bare = Snapshot(Bundle.open(build_bundle(tmp_path / "help", platform_card_docs(), name="help")))
+    r = tools.call(bare, "get_platform", {"name": "ЭлементZipФайла"})
+    assert r.outcome == "found", r.text
+    assert "**Availability:** Сервер (until 8.3.23)" in r.text
+    assert "**Availability:** Сервер, МобильныйКлиент. Поддерживает сериализацию. (since 8.3.23)" in r.text
+    assert "⚠ Not recommended since 8.3.26; use `ЭлементФайлаАрхива`" in r.text

@@ -93,7 +93,8 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
         parts.append(f" — {syn}")
     raw_flags = f.get("flags")
     if isinstance(raw_flags, dict):
-        flags = [k if v is True else f"{k}: {v}" for k, v in raw_flags.items() if v not in (None, False, "")]
+        flags = [k if v is True else f"{k}: {value_text(v, full, 5)}" for k, v in raw_flags.items()
+                 if v not in (None, False, "", [], {})]
     elif isinstance(raw_flags, list):
         flags = [str(x) for x in raw_flags]
     else:
