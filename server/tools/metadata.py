@@ -8,7 +8,7 @@ from ..snapshot import Snapshot
 from .common import address, finish, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
+from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
 
 METADATA = "metadata"
 
