@@ -6,7 +6,9 @@ a bundle without them has no relations, and get_relations says so instead of gue
 from __future__ import annotations
 
 from v8atlas.formats.catalog import Catalog
-from v8atlas.formats.graph import Graph
+import numpy as np
+
+from v8atlas.formats.graph import IN, OUT, Graph
 from v8atlas.formats.reader import Bundle
 
 
@@ -18,7 +20,26 @@ class GraphAdapter:
         self.graph = graph
 
     def summary(self, doc: int) -> dict[str, dict[str, int]]:
-        return self.graph.summary(doc)
+        """Edge counts by direction and kind, weak apart (the shape of ``Graph.summary``),
+        counted with one ``bincount`` per direction: objects with thousands of weak incoming
+        edges (``Справочник.Пользователи`` at ERP scale) cost no Python loop over them."""
+        g = self.graph
+        kinds = g.kinds
+        result: dict[str, dict[str, int]] = {}
+        for d in (OUT, IN):
+            a = g._arrays(d)
+            off = a["off"]
+            if doc < 0 or doc + 1 >= len(off):
+                continue
+            lo, hi = int(off[doc]), int(off[doc + 1])
+            k = np.asarray(a["kind"][lo:hi], dtype=np.int64)
+            w = np.asarray(a["weak"][lo:hi]) != 0
+            for weak, sel in ((False, ~w), (True, w)):
+                counts = np.bincount(k[sel], minlength=len(kinds))
+                part = {kinds[i]: int(n) for i, n in enumerate(counts) if n}
+                if part:
+                    result[d + ("_weak" if weak else "")] = dict(sorted(part.items()))
+        return result
 
 
 def open_graph(bundle: Bundle, catalog: Catalog) -> GraphAdapter | None:
