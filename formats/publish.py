@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BundleNotFound
-from .version import MANIFEST_NAME, NEWEST_POINTER, PIN_MARKER, TEMP_PREFIX
+from .version import MANIFEST_NAME, NEWEST_POINTER, PIN_MARKER, TEMP_PREFIX, VERIFIED_DIR
 
 # A temporary folder older than this is a leftover even if its pid was reused.
 _LEFTOVER_AGE_S = 6 * 3600
@@ -157,6 +157,7 @@ def prune(bundles_dir: Path, keep: int) -> list[Path]:
         if e.pinned or e.path.name == newest:
             continue
         shutil.rmtree(e.path, ignore_errors=True)
+        (bundles_dir / VERIFIED_DIR / f"{e.path.name}.json").unlink(missing_ok=True)
         removed.append(e.path)
     return removed
 

@@ -21,7 +21,7 @@ import zstandard
 from .errors import BundleCorrupt, BundleFormatError
 from .hashing import sha256_file
 from .publish import resolve_bundle_path
-from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME
+from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME, VERIFIED_DIR
 
 
 def unpack_record(data: bytes | memoryview) -> Any:
@@ -236,6 +236,49 @@ class Bundle:
         expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
         for extra in sorted(p.name for p in self.path.iterdir() if p.name not in expected):
             problems.append(f"file {extra!r} is not part of this bundle (added after publishing?)")
+        return problems
+
+    # A full verify hashes every byte: O(bundle). A server restart must not pay that for a
+    # bundle already verified on this machine, so the stat signature of its files (size,
+    # mtime, ctime, inode) is remembered beside it. Any change to a file changes its ctime,
+    # which nobody can set back, so a modified segment is always hashed again.
+    def _signature(self) -> dict[str, list[int]]:
+        files = sorted({str(m.get("file")) for m in self.manifest["segments"].values()} | {MANIFEST_NAME})
+        sig = {}
+        for name in files:
+            st = os.stat(self.path / name)
+            sig[name] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        return sig
+
+    def _marker(self) -> Path:
+        return self.path.parent / VERIFIED_DIR / f"{self.path.name}.json"
+
+    def mark_verified(self) -> None:
+        """Remember that this bundle, as it is on disk now, passed verification (best effort)."""
+        try:
+            marker = self._marker()
+            marker.parent.mkdir(exist_ok=True)
+            tmp = marker.with_name(f".{marker.name}.{os.getpid()}")
+            tmp.write_text(json.dumps({"content_hash": self.content_hash, "files": self._signature()}),
+                           encoding="utf-8")
+            os.replace(tmp, marker)
+        except OSError:
+            pass   # a read-only bundles directory: the next start verifies in full again
+
+    def verify_fast(self) -> list[str]:
+        """``verify()``, skipped when the files are exactly as they were when last verified here."""
+        try:
+            marker = json.loads(self._marker().read_text(encoding="utf-8"))
+            if marker.get("content_hash") == self.content_hash and marker.get("files") == self._signature():
+                expected = {str(m.get("file")) for m in self.manifest["segments"].values()}
+                expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
+                if all(p.name in expected for p in self.path.iterdir()):
+                    return []
+        except (OSError, ValueError, AttributeError):
+            pass
+        problems = self.verify()
+        if not problems:
+            self.mark_verified()
         return problems
 
     def close(self) -> None:

@@ -14,3 +14,4 @@ TEMP_PREFIX = ".tmp-"
 # Machine-local record of the last compile's arguments (absolute paths), in BUNDLES/.cache/:
 # what a recompile on this machine needs, kept out of the portable bundle itself.
 COMPILE_ARGS = "compile-args.json"
+VERIFIED_DIR = ".verified"      # BUNDLES/.verified/<bundle>.json: stat signature of a verified bundle

@@ -184,6 +184,8 @@ class BundleWriter:
         fsync_dir(self.bundles_dir)
         set_newest(self.bundles_dir, final.name)
         self.published = final
+        from .reader import Bundle
+        Bundle(final, manifest).mark_verified()   # its hashes were just computed from these bytes
         return final
 
     def abort(self) -> None:

@@ -166,3 +166,18 @@ def test_verify_reports_files_added_after_publishing(tmp_path):
     assert Bundle.open(path).verify() == []          # PINNED and report.json belong there
     (path / "notes.txt").write_text("hand-made")
     assert Bundle.open(path).verify() == ["file 'notes.txt' is not part of this bundle (added after publishing?)"]
+
+
+def test_verified_marker_skips_rehash_until_a_file_changes(tmp_path, monkeypatch):
+    path = write_bundle(tmp_path)
+    b = Bundle.open(path)
+    calls = []
+    real_verify = Bundle.verify
+    monkeypatch.setattr(Bundle, "verify", lambda self: calls.append(1) or real_verify(self))
+    assert b.verify_fast() == [] and calls == []          # marked verified at publishing
+    seg = path / "ids.bin"
+    data = bytearray(seg.read_bytes())
+    data[0] ^= 0xFF
+    seg.write_bytes(bytes(data))                            # same size; ctime changes
+    problems = Bundle.open(path).verify_fast()
+    assert calls == [1] and any("'ids'" in p for p in problems)
