@@ -348,7 +348,8 @@ def test_graph_limit_and_weak_edges(page, server):
 def test_alias_refused_without_admin_token(page, server):
     x = server.expect
     login(page, server, API, f"/alias?phrase={quote(x['alias_phrase'])}")
-    assert "Сохранять синонимы может только администратор" in page.inner_text("#access")
+    # #access is filled in by the page's script once it has asked the server: wait for it
+    page.locator("#access", has_text="Сохранять синонимы может только администратор").wait_for()
     page.fill("#targets", x["alias_target"])
     with page.expect_response(lambda r: r.url.endswith("/alias") and r.request.method == "POST") as posted:
         page.click("button[value=save]")
