@@ -161,8 +161,10 @@ def parse(source: Source, report: CompileReport) -> Configuration:
     if opts.get("platform_version"):
         cfg.platform_version = str(opts["platform_version"])
     if opts.get("table") == "extension" and not cfg.is_extension:
-        report.warn(source.name, f"listed as [[extension]] but {cfg.name} is not an extension "
-                    f"(no ObjectBelonging=Adopted / ConfigurationExtensionPurpose)", code="not-extension")
+        report.warn(source.name, f"listed as [[extension]] in v8atlas.toml, but {cfg.name} is not an "
+                    f"extension (its header has neither ConfigurationExtensionPurpose nor ObjectBelonging "
+                    f"Adopted); compiled as a configuration", code="not-extension",
+                    file=_ROOT_FILE[cfg.format])
     counts: dict[str, int] = {}
     for o in cfg.objects:
         counts[o.cls] = counts.get(o.cls, 0) + 1
