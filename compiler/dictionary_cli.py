@@ -72,8 +72,11 @@ def show_cmd(directory: str, builtin: bool, as_json: bool) -> None:
     synonyms = (D.builtin_synonyms() if builtin else []) + parsed.synonyms
     aliases = [{"phrase": a.phrase, "targets": a.targets, "config": a.config, "origin": a.origin}
                for a in parsed.aliases]
+    from v8atlas.compiler.search.build import load_abbreviations
+    abbreviations = load_abbreviations() if builtin else {}
     if as_json:
-        click.echo(json.dumps({"synonyms": synonyms, "aliases": aliases}, ensure_ascii=False, indent=1))
+        click.echo(json.dumps({"synonyms": synonyms, "aliases": aliases, "abbreviations": abbreviations},
+                              ensure_ascii=False, indent=1))
         return
     click.echo(f"synonym groups ({len(synonyms)}):")
     for g in synonyms:
@@ -83,6 +86,8 @@ def show_cmd(directory: str, builtin: bool, as_json: bool) -> None:
         where = f" (in {a['config']})" if a["config"] else ""
         click.echo(f"  [{a['origin']}] «{a['phrase']}» → {', '.join(a['targets'])}{where}")
     if builtin:
+        click.echo(f"abbreviations ({len(abbreviations)}) [built-in]: "
+                   + ", ".join(f"{k} → {v}" for k, v in abbreviations.items()))
         keys = D.builtin_query_keys()
         click.echo(f"query-language search keys: {sum(len(p['keys']) for p in keys['pages'].values())} "
                    f"keys for {len(keys['pages'])} pages [built-in, {keys['book']} v{keys['version']}]")

@@ -13,17 +13,11 @@ import pickle
 from pathlib import Path
 from typing import Iterator
 
+from v8atlas.formats.hashing import sha256_file
+
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
 _StatKey = tuple[int, int, int, int]        # size, mtime_ns, ctime_ns, inode
-
-
-def _hash_file(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def walk_files(root: Path, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
@@ -65,7 +59,7 @@ class Fingerprinter:
         if hit is not None and hit[0] == key:
             digest = hit[1]
         else:
-            digest = _hash_file(path)
+            digest = sha256_file(path)
             self.bytes_hashed += st.st_size
         self._seen[path] = (key, digest)
         return digest

@@ -27,7 +27,7 @@ from . import __version__
 from .documents import Doc, Edge
 from .report import CompileReport
 from .fingerprint import Fingerprinter, path_size
-from .sources import Project, Source, SourceError, discover, load_plugins
+from .sources import Project, Source, SourceError, discover, import_optional, load_plugins
 
 # link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
 # Model linkers build documents and edges; index linkers (the dictionary) only add search
@@ -91,18 +91,6 @@ def compiler_fingerprint() -> str:
         h.update(p.relative_to(root).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
-
-
-def _import_all(names: tuple[str, ...]) -> list[Any]:
-    mods = []
-    for name in names:
-        try:
-            mods.append(importlib.import_module(name))
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue
-            raise
-    return mods
 
 
 def _source_identity(source: Source, source_fp: str) -> str:
@@ -252,7 +240,7 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     try:
         for s, portable in zip(project.sources, portable_names([s.path for s in project.sources])):
             writer.add_source(s.kind, portable, path_size(s.path), source_fps[s], format=s.format)
-        for builder in _import_all(BUILDERS):
+        for builder in import_optional(BUILDERS):
             with report.timed(f"build {_stage_label(builder.__name__)}"):
                 builder.build(ctx, writer)
         writer.info.update(ctx.info)
@@ -286,7 +274,7 @@ def _stage_label(module: str) -> str:
 
 
 def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
-    for linker in _import_all(names):
+    for linker in import_optional(names):
         label = _stage_label(linker.__name__)
         progress.step(f"link {label}")
         with ctx.report.timed(f"link {label}"):

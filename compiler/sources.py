@@ -46,17 +46,21 @@ class Source:
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
-def load_plugins() -> list[ModuleType]:
-    plugins = []
-    for name in SOURCE_PLUGINS:
+def import_optional(names: tuple[str, ...]) -> list[ModuleType]:
+    """Import the modules that exist: a domain not in this install (or not written) is absent."""
+    modules = []
+    for name in names:
         try:
-            plugins.append(importlib.import_module(name))
+            modules.append(importlib.import_module(name))
         except ModuleNotFoundError as e:
-            # A domain not built into this install (or not written yet) is simply absent.
             if e.name and name.startswith(e.name):
                 continue
             raise
-    return plugins
+    return modules
+
+
+def load_plugins() -> list[ModuleType]:
+    return import_optional(SOURCE_PLUGINS)
 
 
 def _display_name(path: Path) -> str:

@@ -6,7 +6,6 @@ one zstd frame and one msgpack decode, so any record is O(1) to reach.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import mmap
 import os
@@ -20,8 +19,9 @@ import numpy as np
 import zstandard
 
 from .errors import BundleCorrupt, BundleFormatError
+from .hashing import sha256_file
 from .publish import resolve_bundle_path
-from .version import FORMAT_MAJOR, MANIFEST_NAME
+from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME
 
 
 def unpack_record(data: bytes | memoryview) -> Any:
@@ -230,12 +230,12 @@ class Bundle:
             if size != meta.get("size"):
                 problems.append(f"segment {name!r} is {size} bytes, the manifest says {meta.get('size')}")
                 continue
-            h = hashlib.sha256()
-            with open(path, "rb") as f:
-                for chunk in iter(lambda: f.read(1 << 20), b""):
-                    h.update(chunk)
-            if h.hexdigest() != meta.get("sha256"):
+            if sha256_file(path) != meta.get("sha256"):
                 problems.append(f"segment {name!r} is corrupted (sha256 differs from the manifest)")
+        expected = {str(m.get("file")) for m in self.manifest["segments"].values()}
+        expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
+        for extra in sorted(p.name for p in self.path.iterdir() if p.name not in expected):
+            problems.append(f"file {extra!r} is not part of this bundle (added after publishing?)")
         return problems
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 import zstandard
 
 from .errors import BundleError
+from .hashing import sha256_file
 from .publish import cleanup_leftovers, fsync_dir, set_newest, find_bundle_by_hash
 from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 
@@ -28,14 +29,6 @@ from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 _DICT_MIN_RECORDS = 256
 _DICT_SIZE = 112 * 1024
 _ZSTD_LEVEL = 3
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def pack_record(obj: Any) -> bytes:
@@ -82,7 +75,7 @@ class BundleWriter:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        meta.update(file=fname, size=path.stat().st_size, sha256=_sha256_file(path))
+        meta.update(file=fname, size=path.stat().st_size, sha256=sha256_file(path))
         self.segments[name] = meta
 
     def add_array(self, name: str, array: np.ndarray) -> None:

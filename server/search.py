@@ -18,7 +18,7 @@ from v8atlas.formats.catalog import Catalog
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
-from v8atlas.formats.text import (deletions, name_key, stem_stop_words, swap_layout,
+from v8atlas.formats.text import (Word, deletions, fold, name_key, stem_stop_words, swap_layout,
                                   transliterate, whole_key, words)
 
 MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
@@ -32,11 +32,23 @@ TYPO_CANDIDATES = 6
 # Relative weights of the ways a query word can match a term.
 W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
 W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
+W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
-CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 1.8, 1.5, 1.15
+CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
+CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
+# Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
+# the same words, unless the query names their class.
+PRESENTATION_DEMOTE = 0.4
+HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\ufeff]+")
+# Control characters: line/tab-like ones separate words, the others are dropped where they
+# stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
+_SEPARATOR_CHARS = re.compile(r"[\t\n\x0b\x0c\r\x85\u2028\u2029]+")
+_INVISIBLE_CHARS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u200b-\u200f\u202a-\u202e"
+                              r"\u2060\ufeff]+")
+_CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 
 
 @dataclass
@@ -48,10 +60,14 @@ class Hit:
     kind: str
     score: float
     why: list[str] = field(default_factory=list)
+    # A guess, not a find: no exact name or alias, and the words met only through a typo
+    # correction, or fewer than half of the query's words matched.
+    fuzzy: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
-                "kind": self.kind, "score": round(self.score, 4), "why": self.why}
+                "kind": self.kind, "score": round(self.score, 4), "why": self.why,
+                "fuzzy": self.fuzzy}
 
 
 @dataclass
@@ -60,10 +76,14 @@ class SearchResult:
     total: int
     rewrites: list[str] = field(default_factory=list)   # what was done to the query, in words
     notes: list[str] = field(default_factory=list)      # why the answer is empty or partial
+    # True when the best hit is a find (an exact name, an alias, or most of the words matched
+    # as typed, through synonyms or after a reported rewrite); False when there are no hits or
+    # the best one is a guess (typo corrections, few words matched): "nearest guesses".
+    confident: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"hits": [h.as_dict() for h in self.hits], "total": self.total,
-                "rewrites": self.rewrites, "notes": self.notes}
+                "rewrites": self.rewrites, "notes": self.notes, "confident": self.confident}
 
 
 @dataclass
@@ -72,6 +92,7 @@ class _Alt:
     weight: float
     reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
     text: str = ""     # the term itself when known (saves decoding it from the table)
+    typo: bool = False  # a typo correction: a hit resting on it is a guess (Hit.fuzzy)
 
 
 @dataclass
@@ -105,6 +126,7 @@ class Searcher:
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
+            self._abbreviations = {}
             return
         self.terms = _table(bundle, f"{p}.terms")
         self.post_off = bundle.array(f"{p}.post_off")
@@ -122,6 +144,7 @@ class Searcher:
         # Small lookups from the meta (hundreds of entries at most, not per document).
         kinds = self.catalog.meta.get("kinds", [])
         kind_ix = {k: i for i, k in enumerate(kinds)}
+        self._kind_names = kinds
         self._class_phrases = sorted(
             ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
@@ -132,6 +155,14 @@ class Searcher:
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
                                      key=lambda x: -len(x))
         self._data_words = set(self.meta["data_words"])
+        self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
+                                    if c.get("presentation") and c["kind"] in kind_ix}
+        self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
+        # The prior with presentation classes demoted: one gather per query (numpy, no Python
+        # loop over documents).
+        self._prior_demoted = self.prior * np.where(
+            self._kind_table(self._presentation_kinds)[self.catalog.kind], np.float32(PRESENTATION_DEMOTE),
+            np.float32(1.0)).astype(np.float32) if self._presentation_kinds else self.prior
         self._synonyms: dict[tuple[str, ...], list[int]] = {}
         for g, group in enumerate(self.meta["synonyms"]):
             for ph in group["phrases"]:
@@ -152,7 +183,7 @@ class Searcher:
         notes: list[str] = []
         if not isinstance(query, str):
             return SearchResult([], 0, notes=["the query must be text"])
-        text = _CONTROL.sub(" ", query)
+        text = _INVISIBLE_CHARS.sub("", _SEPARATOR_CHARS.sub(" ", query))
         if len(text) > MAX_QUERY_CHARS:
             text = text[:MAX_QUERY_CHARS]
             rewrites.append(f"query cut to its first {MAX_QUERY_CHARS} characters "
@@ -164,8 +195,9 @@ class Searcher:
 
         want = offset + limit
         scored = self._run(text, allowed, want)
-        if scored is None or not scored[1]:
+        if scored is not None and not scored[1]:
             # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
+            # (Only stop words is not "nothing matched": there is nothing to re-type.)
             for label, alt in self._fallbacks(text):
                 alt_scored = self._run(alt, allowed, want)
                 if alt_scored is not None and alt_scored[1]:
@@ -187,7 +219,14 @@ class Searcher:
         hits = self._hits(page, plan, why_extra)
         if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
             notes.append(f"only the first {MAX_SLOTS} words were used")
-        return SearchResult(hits, total, rewrites, notes)
+        best = hits[0] if hits and offset == 0 else (
+            self._hits(ranked[:1], plan, why_extra)[0] if ranked else None)
+        confident = best is not None and not best.fuzzy
+        if best is not None and not confident:
+            notes.append("no confident match: these are nearest guesses (" + (
+                "typo corrections" if any("typo " in w for w in best.why)
+                else "few of the query's words matched") + "); check the words or give a name")
+        return SearchResult(hits, total, rewrites, notes, confident)
 
     # --- the steps --------------------------------------------------------------------------
 
@@ -208,6 +247,12 @@ class Searcher:
                 why.setdefault(d, []).append(f"alias «{phrase}»")
         if plan is not None and plan.slots:
             cand, scores = self._bm25(plan, allowed)
+            if plan.kinds and not self._kind_table(plan.kinds)[self.catalog.kind[cand]].any():
+                # No document of the named class matches the other words: the class words
+                # were name words after all ("справочник версии данных" with no catalog about
+                # versions finds РегистрСведений.ВерсииСправочников by both words).
+                plan = self._plan(text, classes=False)
+                cand, scores = self._bm25(plan, allowed)
         else:
             cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
         if not bonus and not len(cand) and plan is not None and plan.stop_only:
@@ -230,9 +275,9 @@ class Searcher:
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
         return order, total, plan, why
 
-    def _plan(self, text: str) -> _Plan:
+    def _plan(self, text: str, classes: bool = True) -> _Plan:
         ws = words(text)
-        base = [w for w in ws if not w.whole]
+        base, abbreviated = self._expand_abbreviations([w for w in ws if not w.whole])
         wholes = [w for w in ws if w.whole]
         stems = [w.term for w in base]
 
@@ -247,22 +292,24 @@ class Searcher:
         kinds: set[int] = set()
         kind_words: list[str] = []
         class_pos: set[int] = set()
-        for ph, kind_name, kix in (c for c in self._class_phrases if c[0][0] in heads):
-            for i in _find(stems, ph):
-                span = set(range(i, i + len(ph)))
-                if span & class_pos or span & drop:
-                    continue
-                class_pos |= span
-                if kix is not None:
-                    kinds.add(kix)
-                kind_words.append(kind_name)
+        found = sorted(((i, ph, kind_name, kix)
+                        for ph, kind_name, kix in self._class_phrases if classes and ph[0] in heads
+                        for i in _find(stems, ph)), key=lambda c: (c[0], -len(c[1])))
+        for i, ph, kind_name, kix in found:   # left to right
+            span = set(range(i, i + len(ph)))
+            if span & class_pos or span & drop:
+                continue
+            if self.has_index and self.terms.find("=" + "+".join(sorted(
+                    {s for j, s in enumerate(stems)
+                     if j not in drop and j not in class_pos and s not in self._stop}))) >= 0:
+                # The words left are a name: class words among them are part of it
+                # ("дополнительные отчеты и обработки"; "отчет права ролей" → Report + ПраваРолей).
+                break
+            class_pos |= span
+            if kix is not None:
+                kinds.add(kix)
+            kind_words.append(kind_name)
         data_question = any(s in self._data_words for s in stems)
-        if class_pos and self.has_index and self.terms.find(
-                "=" + "+".join(sorted({s for i, s in enumerate(stems)
-                                       if i not in drop and s not in self._stop}))) >= 0:
-            # The class words are part of a name ("дополнительные отчеты и обработки"),
-            # not a class named in the question.
-            kinds, kind_words, class_pos = set(), [], set()
 
         slots: list[_Slot] = []
         kept: list[int] = []
@@ -271,21 +318,56 @@ class Searcher:
                 continue
             kept.append(i)
         stop_only = not kept and not class_pos
+        if class_pos and any(i not in class_pos for i in kept):
+            # The class words selected the class (the boost below): consumed, they do not count
+            # again as name words ("регистр сведений версии" ≠ ЗагруженныеВерсииАдресныхСведений).
+            kept = [i for i in kept if i not in class_pos]
+            class_pos = set()
         kept = kept[:MAX_SLOTS]
         for i in kept:
             w = base[i]
-            slots.append(_Slot(w.surface, self._alternatives(w.term, w.surface),
-                               required=i not in class_pos))
-        # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier.
+            alts = self._alternatives(w.term, w.surface)
+            if i in abbreviated:
+                short, reason = abbreviated[i]
+                for a in alts:
+                    a.reason = a.reason or reason
+                # The abbreviation itself still matches names that contain it (ДопРеквизиты).
+                if (t := self.terms.find(short.term)) >= 0 and all(a.term != t for a in alts):
+                    alts.append(_Alt(t, W_EXACT_TERM, "", short.term))
+            slots.append(_Slot(w.surface, alts, required=i not in class_pos))
+        # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
+        # the objects that have an attribute of exactly that name ("ВладелецФайла").
+        typed = {fold(c): c for c in _CHUNK.findall(text)}
         for w in wholes[:4]:
             t = self.terms.find(w.term)
             if t >= 0:
                 slots.append(_Slot(w.surface, [_Alt(t, W_WHOLE, "")], required=False))
+            t = self.terms.find(HAS_PREFIX + w.term)
+            if t >= 0:
+                slots.append(_Slot(typed.get(w.surface, w.surface), [_Alt(t, W_HAS, "")],
+                                   required=False))
         subs = self._expand_synonyms([stems[i] for i in kept], slots)
         whole = self._whole_slot(kept, slots, class_pos, subs)
         if whole is not None:
             slots.append(whole)
         return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+
+    def _expand_abbreviations(self, base: list[Word]) -> tuple[list[Word], dict[int, tuple[Word, str]]]:
+        """Query words that are abbreviations (доп, спр, рс…) become their expansion's words;
+        returns the words and, for the first word of each expansion, the abbreviation and
+        the reason shown in explanations."""
+        if not self._abbreviations or not any(w.surface in self._abbreviations for w in base):
+            return base, {}
+        out: list[Word] = []
+        marks: dict[int, tuple[Word, str]] = {}
+        for w in base:
+            expansion = self._abbreviations.get(w.surface)
+            if not expansion:
+                out.append(w)
+                continue
+            marks[len(out)] = (w, f"abbreviation {w.surface} → {expansion}")
+            out.extend(x for x in words(expansion) if not x.whole)
+        return out, marks
 
     def _whole_slot(self, kept: list[int], slots: list[_Slot], class_pos: set[int],
                     subs: list[tuple[int, int, tuple[str, ...], str]]) -> _Slot | None:
@@ -325,7 +407,7 @@ class Searcher:
                     if t < 0:
                         break
                     if t not in found:
-                        w = W_WHOLE * (1.0 if not why else W_SYNONYM)
+                        w = W_WHOLE * (1.0 if not why else W_WHOLE_SYNONYM)
                         found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
         if not found:
             return None
@@ -349,7 +431,7 @@ class Searcher:
                 alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
         if not alts and len(term) >= TYPO_MIN and not term.isdigit():
             for tid in self._typos(term):
-                alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}"))
+                alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}", typo=True))
         return alts
 
     def _prefix(self, prefix: str) -> list[int]:
@@ -451,6 +533,7 @@ class Searcher:
         parts_cov: list[np.ndarray] = []
         required = 0
         slot_docs: list[np.ndarray | None] = []      # documents each word slot matched
+        span_docs: dict[tuple[int, int], list[np.ndarray]] = {}   # credited by a synonym phrase
         for slot in plan.slots:
             slot_docs.append(None)
             if slot.required:
@@ -460,9 +543,14 @@ class Searcher:
             if slot.conj:
                 # Only for documents the replaced words themselves missed: a synonym phrase
                 # stands in for its words, it does not add to them.
+                # One synonym phrase per span and document: "дополнительные реквизиты" →
+                # свойство | property must not count twice for Структура.Свойство.
+                credited = span_docs.setdefault((slot.span.start, slot.span.stop), [])
                 seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
+                seen += credited
                 got = self._conj(slot, np.concatenate(seen) if seen else None)
                 if got is not None:
+                    credited.append(got[0])
                     parts_doc.append(got[0])
                     parts_val.append(got[1])
                     if slot.covers:
@@ -509,9 +597,14 @@ class Searcher:
             # Documents matching every word come first: coverage enters squared.
             cov = np.minimum(covered[cand] / required, 1.0)
             s = s * (0.25 + 0.75 * cov * cov)
-        s = s * self.prior[cand]
+        if plan.kinds & self._presentation_kinds:
+            # A presentation class is named: it is not demoted (the others still are).
+            s = s * self.prior[cand] * np.where(self._kind_table(self._presentation_kinds - plan.kinds)[
+                self.catalog.kind[cand]], PRESENTATION_DEMOTE, 1.0)
+        else:
+            s = s * self._prior_demoted[cand]
         if plan.kinds:
-            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, 1.0)
+            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.data_question and self._data_kinds:
@@ -608,10 +701,14 @@ class Searcher:
         cat = self.catalog
         docs = np.array([d for d, _ in page], dtype=np.int64)
         why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
+        fuzzy: dict[int, bool] = {}
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
             page_docs = docs.tolist()
+            required = sum(1 for slot in plan.slots if slot.required)
+            covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
+            guessed: set[int] = set()                 # hits resting on a typo correction
             for slot in plan.slots:
                 todo = set(range(len(page_docs)))
                 for a in slot.alts:
@@ -626,8 +723,13 @@ class Searcher:
                             continue
                         todo.discard(j)
                         d = page_docs[j]
+                        covered[d] += 1 if slot.required else slot.covers
+                        if a.typo:
+                            guessed.add(d)
                         term = term or a.text or self.terms[a.term]
-                        if not term.startswith("="):
+                        if term.startswith(HAS_PREFIX):
+                            why[d].append(f"has attribute {slot.word}")
+                        elif not term.startswith("="):
                             m = int(self.post_fields[lo + p])
                             names = self._mask_names.get(m)
                             if names is None:
@@ -640,6 +742,8 @@ class Searcher:
                     if not todo:
                         break
             for d, _ in page:
+                certain = any(w == "exact name" or w.startswith("alias «") for w in why[d])
+                fuzzy[d] = not certain and (d in guessed or 2 * min(covered[d], required) < required)
                 if matched[d]:
                     words_ = "; ".join(dict.fromkeys(matched[d]))
                     why[d].insert(len(extra.get(d, [])), "words: " + words_)
@@ -648,7 +752,7 @@ class Searcher:
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
         return [Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
-                    list(dict.fromkeys(why[d]))) for d, score in page]
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for d, score in page]
 
 
 class _Table(StringTable):

@@ -57,7 +57,7 @@ def test_russian_card_names_and_fields():
     assert d.title == "Справочник.Товары"
     assert {"Справочник.Товары", "Catalog.Товары", "Товары", "СправочникСсылка.Товары",
             "CatalogRef.Товары"} <= set(d.names)
-    assert d.fields["class"] == "справочник справочники catalog catalogs"
+    assert d.fields["class"] == "Справочник Справочники Catalog Catalogs"   # case kept: search splits CamelCase
     assert d.fields["synonym"] == "Товары Goods"
     card = d.card
     assert (card["full_name"], card["full_name_alias"]) == ("Справочник.Товары", "Catalog.Товары")

@@ -139,6 +139,7 @@ def test_dict_cli_round_trip(tmp_path):
     r = runner.invoke(main, ["dict", "show", "--dir", d])
     assert "[built-in]" in r.output and f"[{tmp_path / 'dictionary.json'}]" in r.output
     assert "«кто работает» → Справочник.Пользователи (in БСП)" in r.output
+    assert "доп → дополнительные" in r.output            # built-in abbreviations are listed too
     r = runner.invoke(main, ["dict", "synonyms", "remove", "заказчик услуг", "--dir", d])
     assert r.exit_code == 0
     r = runner.invoke(main, ["dict", "alias", "remove", "кто работает", "--dir", d])

@@ -158,3 +158,11 @@ def test_string_table_lookup_and_prefix():
     assert t.find("заказ2") == -1
     assert sorted(t[i] for i in t.prefix_range("заказ")) == ["заказ", "заказпокупателя", "заказы"]
 
+
+
+def test_verify_reports_files_added_after_publishing(tmp_path):
+    path = write_bundle(tmp_path)
+    pin(path)
+    assert Bundle.open(path).verify() == []          # PINNED and report.json belong there
+    (path / "notes.txt").write_text("hand-made")
+    assert Bundle.open(path).verify() == ["file 'notes.txt' is not part of this bundle (added after publishing?)"]

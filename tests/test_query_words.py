@@ -11,7 +11,9 @@ def test_every_reader_class_has_words_and_flags_name_known_classes():
     assert W.BY_EN["Catalog"].ref_type("ru") == "СправочникСсылка"
     assert W.BY_EN["ChartOfCharacteristicTypes"].ref_type("en") == "ChartOfCharacteristicTypesRef"
     assert W.class_words("FancyNewThing").ru == "FancyNewThing"
-    assert W.class_search_words("Catalog") == "справочник справочники catalog catalogs"
+    assert W.class_search_words("Catalog") == "Справочник Справочники Catalog Catalogs"
+    # case kept: the search tokenizer splits it ("регистр сведений" matches word by word)
+    assert W.class_search_words("InformationRegister").startswith("РегистрСведений РегистрыСведений")
 
 
 def test_mdobject_refs_translate_class_and_child_words_only():

@@ -57,3 +57,23 @@ def test_bench_sets_run(real_bundle, tmp_path):
     for entry in report["sets"].values():
         assert entry["summary"]["queries"] >= 60
         assert not entry["missing_targets"], entry["missing_targets"]
+
+
+def test_qa_findings_on_ssl(real_bundle):
+    """The QA review's queries on SSL 3.1.12 + help (see docs/search.md)."""
+    s = Searcher(Bundle.open(real_bundle))
+    r = s.search("и в на по для")
+    assert not r.hits and not r.rewrites and "no words to search for" in r.notes[0]
+    r = s.search("ghjatccbz")                        # профессия: nothing in SSL is near but "процесс"
+    assert r.rewrites and not r.confident and all(h.fuzzy for h in r.hits)
+    r = s.search("поль\x01зов\x1bатели")
+    assert r.hits[0].title == "Справочник.Пользователи"
+    r = s.search("ВладелецФайла")                    # catalogs and registers with that attribute
+    assert all("has attribute ВладелецФайла" in h.why for h in r.hits[:3])
+    for q in ("электронная почта", "email"):
+        assert r.hits and s.search(q).hits[0].kind != "CommonPicture", q
+    r = s.search("регистр сведений версии")
+    assert r.hits[0].kind == "InformationRegister"
+    assert not r.hits[0].title.endswith("ЗагруженныеВерсииАдресныхСведений")
+    r = s.search("доп реквизиты")
+    assert any(h.title == "ПланВидовХарактеристик.ДополнительныеРеквизитыИСведения" for h in r.hits[:3])

@@ -238,9 +238,10 @@ def type_name(ru: str, language: str) -> str:
 
 
 def class_search_words(cls: str) -> str:
-    """Class words a searcher may type, both languages, singular and plural."""
+    """Class words a searcher may type, both languages, singular and plural. Case is kept:
+    the search tokenizer splits CamelCase (РегистрСведений → регистр сведений) and lower-cases."""
     c = class_words(cls)
-    return " ".join(dict.fromkeys(w.lower() for w in (c.ru, c.ru_plural, c.en, c.en_plural)))
+    return " ".join(dict.fromkeys((c.ru, c.ru_plural, c.en, c.en_plural)))
 
 
 # Child kinds inside MDObjectRef paths (domain-1c.md §1.2 "Child metadata kinds"), EN → RU.

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
-from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key
+from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -61,6 +62,9 @@ FIELDS: dict[str, FieldSpec] = {
     "comment": FieldSpec(1.0, 0.5),
     "params": FieldSpec(0.8, 0.5),        # parameter names
     "attributes": FieldSpec(0.6, 0.6),    # attribute names: "objects with field X"
+    # Not a text field: "@" + a whole CamelCase attribute name (@владелецфайла), so a query
+    # that types the attribute's exact name finds the objects that have it.
+    "has": FieldSpec(6.0, 0.0),
     "description": FieldSpec(0.5, 0.75),
     # Not a text field: order-free keys of whole names/synonyms/aliases/keys
     # (formats.text.phrase_key), so a query that *is* a name beats names that contain it.
@@ -73,9 +77,37 @@ MAX_FIELDS = 16        # the field mask is uint16
 TYPO_MIN, TYPO_MAX = 4, 16   # term lengths that get a deletion neighbourhood
 
 
-def load_classes() -> dict[str, Any]:
-    with open(DATA_DIR / "classes.json", encoding="utf-8") as f:
+HAS_PREFIX = "@"
+
+
+def _load(name: str) -> dict[str, Any]:
+    with open(DATA_DIR / name, encoding="utf-8") as f:
         return json.load(f)
+
+
+def load_classes() -> list[dict[str, Any]]:
+    """Every metadata class with its search facts: ``kind``, ``words`` (the names from
+    ``formats/classes.py`` — RU/EN, singular/plural, CamelCase split by the tokenizer —
+    plus the extra words of ``data/classes.json``), ``data``, ``prior``, ``presentation``."""
+    data = _load("classes.json")
+    facts = {c["kind"]: c for c in data["classes"]}
+    out = []
+    for en, ru, en_plural, ru_plural in CLASSES:
+        c = {**data["default"], **facts.get(en, {})}
+        out.append({"kind": en, "words": [ru, ru_plural, en, en_plural, *c.get("words", [])],
+                    "data": bool(c["data"]), "prior": float(c["prior"]),
+                    "presentation": bool(c.get("presentation"))})
+    return out
+
+
+def load_abbreviations() -> dict[str, str]:
+    """Abbreviation (a folded query word) → its expansion (words; the server tokenizes them)."""
+    return dict(_load("abbreviations.json")["abbreviations"])
+
+
+def has_terms(attribute_names: str) -> list[str]:
+    """"@" terms of the whole CamelCase attribute names in a field ("@владелецфайла")."""
+    return [HAS_PREFIX + w.term for w in words(attribute_names) if w.whole]
 
 
 def _phrase_terms(phrases: list[str]) -> list[list[str]]:
@@ -102,6 +134,30 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
                                                 dtype=f"S{PREFIX_BYTES}"))
 
 
+CENTRALITY = 0.1   # the most referenced metadata object gets ×1.1, an unreferenced one ×1.0
+
+
+def _centrality(ctx: "LinkContext", docs: list, doc_index: dict[str, int]) -> np.ndarray:
+    """Per-document factor from how many other objects refer to it (strong edges only, log
+    scale, metadata only): of two objects matching the same words, the one the configuration
+    is built around (Справочник.Пользователи, УчетныеЗаписиЭлектроннойПочты) comes first."""
+    refs = np.zeros(len(docs))
+    sources: dict[int, set[int]] = {}
+    for e in ctx.edges:
+        if e.weak:
+            continue
+        dst, src = doc_index.get(e.dst), doc_index.get(e.src)
+        if dst is not None and src is not None and src != dst:
+            sources.setdefault(dst, set()).add(src)
+    for dst, srcs in sources.items():
+        if docs[dst].domain == "metadata":
+            refs[dst] = len(srcs)
+    top = refs.max() if len(refs) else 0.0
+    if top <= 0:
+        return np.ones(len(docs))
+    return 1.0 + CENTRALITY * np.log1p(refs) / np.log1p(top)
+
+
 def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarray, np.ndarray]:
     off = np.zeros(len(keys) + 1, dtype="<u4")
     values: list[int] = []
@@ -115,8 +171,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
     n = len(docs)
     stop = stem_stop_words()
+    class_data = _load("classes.json")
     classes = load_classes()
-    class_words = {c["kind"]: " ".join(c["ru"] + c["en"]) for c in classes["classes"]}
 
     # Field numbering: the declared ones first (stable masks), then any a domain added.
     field_names = list(FIELDS)
@@ -136,15 +192,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     per_doc: list[list[tuple[int, Counter[str]]]] = []
     field_len_sum = np.zeros(len(field_names))
     field_docs = np.zeros(len(field_names))
-    missing_class = 0
     for d in docs:
         fields = dict(d.fields)
-        if d.domain == "metadata" and d.kind in class_words:
-            # Class words come with the metadata documents; ours (classes.json, spaced so
-            # "регистр сведений" matches word by word) are added, and count when they were absent.
-            if not fields.get("class"):
-                missing_class += 1
-            fields["class"] = f"{fields.get('class') or ''} {class_words[d.kind]}".strip()
+        if fields.get("attributes") and "has" in field_ix:
+            fields["has"] = has_terms(str(fields["attributes"]))
         phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
         for nm in (d.title, *d.names):
             dots = nm.count(".")
@@ -171,7 +222,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            terms = sorted(text) if f == "whole" else index_terms(
+            terms = sorted(text) if f in ("whole", "has") else index_terms(
                 text if isinstance(text, str) else " ".join(map(str, text)), surfaces=True)
             if not terms:
                 continue
@@ -227,7 +278,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # Typo tolerance: every one-deletion variant of a word term → the terms it comes from.
     dels: dict[str, set[int]] = {}
     for j, t in enumerate(terms):
-        if TYPO_MIN <= len(t) <= TYPO_MAX and not t.isdigit() and not t.startswith("="):
+        if TYPO_MIN <= len(t) <= TYPO_MAX and not t.isdigit() and t[0] not in "=" + HAS_PREFIX:
             for v in deletions(t):
                 dels.setdefault(v, set()).add(j)
     del_keys = sort_utf8(dels)
@@ -251,11 +302,12 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.alias_doc", a_doc)
 
     # Class prior per document: a data question gets the catalog before the picture.
-    prior_by_kind = {c["kind"]: float(c["prior"]) for c in classes["classes"]}
-    element_prior = {k: float(v) for k, v in classes.get("element_priors", {}).items()}
-    writer.add_array(f"{prefix}.prior", np.array(
-        [prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
-         for d in docs], dtype="<f4"))
+    prior_by_kind = {c["kind"]: c["prior"] for c in classes}
+    element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
+    prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
+                      for d in docs], dtype="<f8")
+    prior *= _centrality(ctx, docs, doc_index)
+    writer.add_array(f"{prefix}.prior", prior.astype("<f4"))
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"]}
                 for g in ctx.extra.get("search_synonyms", [])]
@@ -264,15 +316,14 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "k1": K1,
         "fields": field_names,
         "weights": {f: [s.weight, s.b] for f, s in zip(field_names, specs)},
-        "classes": [{"kind": c["kind"], "phrases": _phrase_terms(c["ru"] + c["en"]),
-                     "data": bool(c["data"])} for c in classes["classes"]],
-        "query_phrases": _phrase_terms(classes["query_phrases"]),
-        "data_words": sorted({t for p in _phrase_terms(classes["data_words"]) for t in p}),
+        "classes": [{"kind": c["kind"], "phrases": _phrase_terms(c["words"]), "data": c["data"],
+                     "presentation": c["presentation"]} for c in classes],
+        "query_phrases": _phrase_terms(class_data["query_phrases"]),
+        "data_words": sorted({t for p in _phrase_terms(class_data["data_words"]) for t in p}),
+        "abbreviations": load_abbreviations(),
         "synonyms": [s for s in synonyms if len(s["phrases"]) > 1],
         "aliases": len(alias_keys),
     })
     ctx.counts["search"] = {"terms": len(terms), "postings": int(total),
                             "typo_variants": len(del_keys), "aliases": len(alias_keys),
                             "synonym_groups": len(synonyms)}
-    if missing_class:
-        ctx.counts["search"]["class_words_filled_in"] = missing_class

@@ -85,7 +85,7 @@ def help_docs(fixtures: Path, version: str = "8.3.27.2130") -> list[Doc]:
 
 
 def build_bundle(docs: list[Doc], out: Path, name: str = "standin",
-                 dictionary_tables: dict | None = None):
+                 dictionary_tables: dict | None = None, edges: list | None = None):
     """Link and build a bundle from documents the way compile does (dictionary → docs → search)."""
     from v8atlas.compiler import build_docs, dictionary
     from v8atlas.compiler.pipeline import LinkContext
@@ -96,6 +96,7 @@ def build_bundle(docs: list[Doc], out: Path, name: str = "standin",
 
     ctx = LinkContext(project=Project(sources=[]), report=CompileReport())
     ctx.docs = list(docs)
+    ctx.edges = list(edges or [])
     parsed = {}
     if dictionary_tables is not None:
         parsed["dictionary"] = [(None, dictionary.from_tables(dictionary_tables, "dictionary.json",
