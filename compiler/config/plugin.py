@@ -17,9 +17,9 @@ from ..sources import Source
 from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
-from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
 from .errors import ConfigSourceError, ExternalDumpError
 from .external import external_objects, refusal
+from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
 from .model import Configuration
 from .xmlsafe import XmlError
 
