@@ -20,10 +20,11 @@ def _json(body: dict[str, Any], status: int = 200) -> web.Response:
 
 
 async def run_tool(state: ServerState, name: str, args: Any, *, from_text: bool) -> tools.ToolResult:
-    snap = state.current
+    snap = await state.serving()
+    why = None if snap is not None else state.redact(state.problem or "no bundle is loaded")
     if name in ("compare_configurations",):
-        return await asyncio.to_thread(tools.call, snap, name, args, from_text=from_text)
-    return tools.call(snap, name, args, from_text=from_text)
+        return await asyncio.to_thread(tools.call, snap, name, args, from_text=from_text, unavailable=why)
+    return tools.call(snap, name, args, from_text=from_text, unavailable=why)
 
 
 async def api_tool(request: web.Request) -> web.Response:
@@ -59,7 +60,7 @@ async def health(request: web.Request) -> web.Response:
     state = request.app[STATE_KEY]
     snap = state.current
     counts = {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
-    return _json({"status": "ok" if snap else "no_bundle", "counts": counts})
+    return _json({"status": state.status, "counts": counts})
 
 
 async def ready(request: web.Request) -> web.Response:

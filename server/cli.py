@@ -126,7 +126,8 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
 @click.argument("args", nargs=-1)
 @click.option("--bundles", "bundles_dir", default="bundles", show_default=True, type=click.Path(exists=True))
 @click.option("--json", "as_json", is_flag=True, help="Print {outcome, text, data} as JSON.")
-def call_cmd(tool: str, args: tuple[str, ...], bundles_dir: str, as_json: bool) -> None:
+@click.option("--no-verify", is_flag=True, help="Skip the sha256 check of the bundle (faster on huge bundles).")
+def call_cmd(tool: str, args: tuple[str, ...], bundles_dir: str, as_json: bool, no_verify: bool) -> None:
     """Run TOOL in-process with key=value arguments and print the answer an agent would get.
 
     Example: v8atlas call get_object name=Справочник.Пользователи detail=fields
@@ -145,9 +146,14 @@ def call_cmd(tool: str, args: tuple[str, ...], bundles_dir: str, as_json: bool) 
             raise click.UsageError(f"argument {a!r} is not key=value")
         kwargs[key] = value
     try:
-        snap = Snapshot(Bundle.open(bundles_dir))
+        bundle = Bundle.open(bundles_dir)
     except BundleError as e:
         raise click.ClickException(str(e)) from None
+    problems = [] if no_verify else bundle.verify()
+    if problems:   # the same rule as the server: a bundle that fails verification is not answered from
+        raise click.ClickException(f"{bundle.id} fails verification: {'; '.join(problems)} "
+                                   f"(v8atlas verify {bundles_dir})")
+    snap = Snapshot(bundle)
     result = tools.call(snap, tool, kwargs, from_text=True)
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=1))

@@ -47,11 +47,13 @@ def _adapter(spec: ToolSpec, state: "ServerState") -> Any:
     name = spec.name
 
     async def run(**kwargs: Any) -> CallToolResult:
-        snap = state.current
+        snap = await state.serving()
+        why = None if snap is not None else state.redact(state.problem or "no bundle is loaded")
         if name in THREADED:
-            result = await anyio.to_thread.run_sync(tools.call, snap, name, kwargs)
+            result = await anyio.to_thread.run_sync(
+                lambda: tools.call(snap, name, kwargs, unavailable=why))
         else:
-            result = tools.call(snap, name, kwargs)
+            result = tools.call(snap, name, kwargs, unavailable=why)
         return CallToolResult(content=[TextContent(type="text", text=result.text)],
                               is_error=result.is_error)
 

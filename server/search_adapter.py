@@ -30,6 +30,7 @@ class Hit:
     doc: int
     score: float
     why: str
+    fuzzy: bool = False     # a guess (typo correction, few words matched), not a find
 
 
 @dataclass(frozen=True)
@@ -45,18 +46,28 @@ class Found:
     hits: list[Hit]
     rewrites: list[str]
     notes: list[str]
+    total: int = 0              # matches before the limit (the engine's count)
+    confident: bool = True      # False: the best hit is a guess ("nearest guesses", not found)
 
-    def explain(self) -> str:
-        """What the engine did to the query, for the answer's first lines (empty when nothing)."""
-        parts = [f"(query rewritten — {r})" for r in self.rewrites]
-        parts += [f"(note: {n})" for n in self.notes]
-        return " ".join(parts)
+    @property
+    def guesses_only(self) -> bool:
+        return bool(self.hits) and (not self.confident or all(h.fuzzy for h in self.hits))
+
+    def explain_lines(self) -> list[str]:
+        """What the engine did to the query and why the answer is what it is: one line each."""
+        return [f"Query rewritten: {r}" for r in self.rewrites] + [f"Note: {n}" for n in self.notes]
+
+    def as_data(self) -> dict[str, Any]:
+        return {"total": self.total, "rewrites": self.rewrites, "notes": self.notes,
+                "confident": self.confident and not self.guesses_only}
 
 
 class SearchAdapter:
     engine = "none"
     rewrites: list[str]
     notes: list[str]
+    total: int | None = None          # set by raw() when the engine counts its matches
+    confident: bool = True
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
@@ -82,17 +93,19 @@ class SearchAdapter:
     def find(self, query: str, filters: Filters, limit: int) -> Found:
         out: list[Hit] = []
         seen: set[int] = set()
-        self.rewrites, self.notes = [], []
+        self.rewrites, self.notes, self.total, self.confident = [], [], None, True
         raw = list(self.raw(query, filters, max(limit * 2, 20)))
-        rewrites, notes = list(self.rewrites), list(self.notes)
+        rewrites, notes, confident = list(self.rewrites), list(self.notes), self.confident
+        accepted = 0
         for h in raw:
             if h.doc in seen or not (0 <= h.doc < len(self.catalog)) or not self.accepts(h.doc, filters):
                 continue
             seen.add(h.doc)
-            out.append(h)
-            if len(out) >= limit:
-                break
-        return Found(out, rewrites, notes)
+            accepted += 1
+            if len(out) < limit:
+                out.append(h)
+        total = self.total if self.total is not None else accepted
+        return Found(out, rewrites, notes, max(total, len(out)), confident)
 
 
 class FallbackSearch(SearchAdapter):
@@ -147,7 +160,10 @@ class EngineSearch(SearchAdapter):
             query, domains=list(filters.domains) or None, config=config_name, kind=filters.kind,
             platform_version=format_version(filters.version) if filters.version else None, limit=limit)
         self.rewrites, self.notes = list(result.rewrites), list(result.notes)
-        return [Hit(h.doc, float(h.score), "; ".join(h.why)) for h in result.hits]
+        self.total = int(getattr(result, "total", len(result.hits)))
+        self.confident = bool(getattr(result, "confident", True))
+        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(getattr(h, "fuzzy", False)))
+                for h in result.hits]
 
 
 def open_search(bundle: Bundle, catalog: Catalog) -> SearchAdapter:

@@ -9,6 +9,12 @@ folder itself: two ``stat`` calls every ``poll_interval`` seconds) or by ``/admi
 It is verified (every segment hashed against the manifest, in a worker thread) before the
 switch; one that fails is refused, the old one keeps serving, and the reason goes to the
 log and to ``/ready``.
+
+At start the newest bundle is opened with a cheap check (the port opens at once) but is not
+served until its hashes match: a request that arrives meanwhile waits for the check
+(``serving()``). If it fails, the newest older bundle of the directory that verifies is served
+instead (the log says why); when none does, nothing is served and the tools answer
+``unavailable`` with the reason.
 """
 from __future__ import annotations
 
@@ -21,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from v8atlas.formats.errors import BundleError
-from v8atlas.formats.publish import resolve_bundle_path
+from v8atlas.formats.publish import list_bundles, resolve_bundle_path
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.version import MANIFEST_NAME, NEWEST_POINTER
 
@@ -63,7 +69,10 @@ class ServerState:
         # A bundle folder given directly is served as is; a bundles directory is followed.
         self.follows_pointer = not (self.source / MANIFEST_NAME).is_file()
         self.poll_interval = poll_interval
-        self.current: Snapshot | None = None
+        self.current: Snapshot | None = None     # verified: the one requests get
+        self.pending: Snapshot | None = None     # opened at start, its hashes not checked yet
+        self.fallback_from: str | None = None    # the newer bundle that failed at start
+        self._settled: asyncio.Event | None = None
         self.problem: str | None = None          # why the current bundle is not ready
         self.last_refused: dict[str, Any] | None = None
         self.swaps = 0
@@ -95,7 +104,8 @@ class ServerState:
         return bundle
 
     def load_initial(self) -> Snapshot | None:
-        """Open the newest bundle now (cheap checks only); the full hash check runs in start()."""
+        """Open the newest bundle now (cheap checks only); it is served once start() has
+        hashed it (``pending`` until then)."""
         self._watch_sig = self._signature()
         try:
             snap = Snapshot(self._open_checked(self._resolve()), verified=False)
@@ -103,28 +113,71 @@ class ServerState:
             self.problem = str(e)
             log.error("no bundle to serve: %s", e)
             return None
-        self.current = snap
+        self.pending = snap
         self.problem = "integrity check (sha256 of every segment) still running"
-        log.info("serving %s", snap.id)
+        log.info("opened %s; serving it once its integrity check passes", snap.id)
         return snap
 
+    async def serving(self) -> Snapshot | None:
+        """The snapshot a request should use; waits for the start-up check if it is running."""
+        if self.pending is not None and self._settled is not None:
+            await self._settled.wait()
+        return self.current
+
     async def verify_current(self) -> None:
-        snap = self.current
-        if snap is None or snap.verified:
+        """Hash the bundle opened at start; serve it, or an older one that verifies, or none."""
+        snap = self.pending
+        if snap is None:
             return
-        problems = await asyncio.to_thread(snap.bundle.verify)   # hashlib releases the GIL
-        if self.current is not snap:
-            return
-        if problems:
-            self.problem = f"bundle {snap.id} failed verification: " + "; ".join(problems[:5])
-            log.error("%s", self.problem)
-        else:
+        try:
+            problems = await asyncio.to_thread(snap.bundle.verify)   # hashlib releases the GIL
+            if problems:
+                reason = f"bundle {snap.id} failed verification: " + "; ".join(problems[:5])
+                log.error("%s", reason)
+                snap.bundle.close()
+                snap = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
+                if snap is None:
+                    self.problem = reason + "; no older bundle in the directory verifies"
+                    self.last_refused = {"bundle": self.pending.id, "reason": self.redact(reason),
+                                         "at": time.time()}
+                    log.error("serving nothing: %s", self.problem)
+                    return
+                self.fallback_from = self.pending.id
+                self.last_refused = {"bundle": self.pending.id, "reason": self.redact(reason),
+                                     "at": time.time()}
             snap.verified = True
-            self.problem = None
-            log.info("bundle %s verified", snap.id)
+            if self.current is None:             # a reload may have swapped in a newer one meanwhile
+                self.current = snap
+                self.problem = None
+                log.info("bundle %s verified; serving it", snap.id)
+        finally:
+            self.pending = None
+            if self._settled is not None:
+                self._settled.set()
         # Then open the search index and the graph, so the first search does not pay for it
         # (after the check: Python work here would compete with the first requests for the GIL).
         await asyncio.to_thread(_warm, snap)
+
+    def _older_verified(self, failed: Path, reason: str) -> Snapshot | None:
+        """The newest bundle of the directory, other than ``failed``, whose hashes match."""
+        if not self.follows_pointer:
+            return None
+        for entry in reversed(list_bundles(self.source)):
+            if entry.path == failed:
+                continue
+            try:
+                bundle = self._open_checked(entry.path)
+            except BundleError as e:
+                log.warning("older bundle %s cannot be opened: %s", entry.path.name, e)
+                continue
+            problems = bundle.verify()
+            if problems:
+                bundle.close()
+                log.warning("older bundle %s failed verification too: %s", entry.path.name, "; ".join(problems[:3]))
+                continue
+            log.warning("serving the older bundle %s instead (%s)", entry.path.name, reason)
+            return Snapshot(bundle, verified=True)
+        return None
 
     # -- the swap -----------------------------------------------------------------------------
     async def reload(self, force: bool = False) -> ReloadResult:
@@ -200,12 +253,13 @@ class ServerState:
 
     async def start(self) -> None:
         """Background work: the full check of the first bundle, then the pointer poll."""
-        if self.current is None and self.problem is None:
+        if self.current is None and self.pending is None and self.problem is None:
             self.load_initial()
-        if self.current is None:
-            self._tasks.append(asyncio.create_task(self.reload()))
-        else:
+        if self.pending is not None:
+            self._settled = asyncio.Event()
             self._tasks.append(asyncio.create_task(self.verify_current()))
+        elif self.current is None:
+            self._tasks.append(asyncio.create_task(self.reload()))
         if self.follows_pointer and self.poll_interval > 0:
             self._tasks.append(asyncio.create_task(self._poll()))
 
@@ -220,11 +274,21 @@ class ServerState:
         self._tasks.clear()
 
     # -- reporting -----------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """``ok`` (a verified bundle is served), ``starting`` (its check is running) or
+        ``degraded`` (nothing is served: no bundle, or none that verifies)."""
+        if self.current is not None:
+            return "ok"
+        return "starting" if self.pending is not None else "degraded"
+
     def ready(self) -> tuple[bool, dict[str, Any]]:
         snap = self.current
         body: dict[str, Any] = {"ready": bool(snap is not None and snap.verified and self.problem is None),
                                 "bundle": snap.id if snap else None,
                                 "verified": bool(snap and snap.verified), "swaps": self.swaps}
+        if self.fallback_from and snap is not None:
+            body["fallback_from"] = self.fallback_from
         if self.problem:
             body["reason"] = self.redact(self.problem)
         if self.last_refused:

@@ -263,3 +263,100 @@ def synthetic_docs(objects: int = 10_000, platform: int = 5_000, configs: int = 
             "variants": [{"syntax": f"{name}(Параметр)", "params": [{"name": "Параметр", "types": ["Строка"]}]}]},
             names=[name], fields={"name": name}, since=since))
     return docs, edges, {"configurations": info_configs, "help": {"loaded": ["8.3.5", "8.3.10", "8.3.20"]}}
+
+
+def card_docs() -> tuple[list[Doc], list[Edge], dict[str, Any]]:
+    """One configuration and its base+extension view, with the card keys of docs/cards-metadata.md
+    that hold lists and nested dicts (defined types, exchange plan content, subscriptions,
+    route points, other children, predefined items, extension marks, movements)."""
+    base, view = "Баз", "Баз+Расш"
+    docs: list[Doc] = []
+    edges: list[Edge] = []
+
+    def obj(cfg: str, title: str, cls: str, card: dict[str, Any]) -> Doc:
+        name = title.split(".", 1)[1]
+        return Doc("metadata", f"{cfg}/{title}", cls, title, {"name": name, "class": cls, **card},
+                   fields={"name": name}, config=cfg)
+
+    catalogs = [f"Справочник.Кат{i:02d}" for i in range(30)]
+    for cfg in (base, view):
+        docs += [obj(cfg, t, "Catalog", {}) for t in catalogs]
+        docs.append(obj(cfg, "ОпределяемыйТип.ВладелецФайлов", "DefinedType", {"properties": {
+            "type": {"type": "Составной (2)", "types": ["БизнесПроцессСсылка.Задание",
+                                                        "СправочникСсылка.ПапкиФайлов"]}}}))
+        docs.append(obj(cfg, "ОпределяемыйТип.Широкий", "DefinedType", {"properties": {
+            "type": {"type": "Составной (6)", "types": [f"СправочникСсылка.Кат{i:02d}" for i in range(6)]}}}))
+        docs.append(obj(cfg, "ПланОбмена.Полный", "ExchangePlan", {"properties": {
+            "distributed_info_base": False,
+            "content": [{"object": t, "auto_record": "Deny" if i % 2 else "Allow"}
+                        for i, t in enumerate(catalogs)]}}))
+        docs.append(obj(cfg, "ПодпискаНаСобытие.ПередЗаписью", "EventSubscription", {"properties": {
+            "source": {"type": "Составной (2)", "types": ["СправочникОбъект.Кат00", "СправочникОбъект.Кат01"]},
+            "event": "BeforeWrite", "handler": "ОбщийМодуль.События.ПередЗаписью"}}))
+        docs.append(obj(cfg, "БизнесПроцесс.Задание", "BusinessProcess", {
+            "route_points": [{"name": "Старт", "kind": "Start"}, {"name": "Выполнить", "kind": "Activity"},
+                             {"name": "Завершение", "kind": "Completion"}]}))
+        docs.append(obj(cfg, "HTTPСервис.Файлы", "HTTPService", {
+            "other_children": {"URLTemplate": [{"name": "Файл", "synonym": "Файл по ссылке"}]}}))
+        docs.append(obj(cfg, "ПланСчетов.Хозрасчетный", "ChartOfAccounts", {"predefined": [
+            {"name": "Товары", "code": "41", "children": [{"name": "ТоварыНаСкладах", "code": "41.01"}]}]}))
+        docs.append(obj(cfg, "Документ.Заказ", "Document", {
+            "movements": {"registers": ["РегистрНакопления.Остатки"]},
+            "attributes": [{"name": "Комментарий", "type": "Строка (неогр.)", "unlimited": True,
+                            "recipe": "ПОДСТРОКА(Комментарий, 1, 1024)"},
+                           {"name": "ДатаОтгрузки", "type": "Дата", "unverified": True},
+                           {"name": "Автор", "type": "Строка(50)",
+                            "flags": {"indexing": "Index", "references": [f"Документ.Д{i}.Реквизит.Автор"
+                                                                          for i in range(8)]}}]}))
+        docs.append(obj(cfg, "РегистрНакопления.Остатки", "AccumulationRegister", {
+            "movements": {"recorders": ["Документ.Заказ"]}}))
+        edges += [Edge(f"{cfg}/ПланОбмена.Полный", f"{cfg}/{t}", "exchange_plan_content") for t in catalogs]
+    # the extension adopts Документ.Заказ (adds an attribute and a form) and adds its own catalog
+    ext_doc = next(d for d in docs if d.key == f"{view}/Документ.Заказ")
+    ext_doc.card["attributes"].append({"name": "Расш_Приоритет", "type": "Число(1,0)", "origin": "Расш"})
+    ext_doc.card["extension"] = {"adopted_by": ["Расш"],
+                                 "additions": {"Расш": ["Реквизит.Расш_Приоритет", "Форма.Расш_ФормаДокумента"]}}
+    docs.append(obj(view, "Справочник.Расш_Метки", "Catalog", {"extension": {"added_by": "Расш"}}))
+    docs += platform_card_docs()
+    info = {"configurations": [
+        {"name": base, "version": "1.0", "platform_version": "8.3.24"},
+        {"name": view, "version": "1.0", "platform_version": "8.3.24", "base": base, "extensions": ["Расш"]}],
+        "config_order": [base, view]}
+    return docs, edges, info
+
+
+def platform_card_docs() -> list[Doc]:
+    """Platform and query cards for rendering (docs/cards-platform.md): a deprecation mark newer
+    than the platform asked about, availability by range, an element documented only by a newer
+    book (no since mark), a query page with a nested table and a syntax diagram."""
+    def pcard(name: str, **extra: Any) -> dict[str, Any]:
+        return {"card": "platform", "v": 1, "kind": "type", "name": name, "name_en": None, "since": None,
+                "until": None, "present_in": ["8.3.23.1997", "8.3.27.2130"], "description": "",
+                "variants": [], "availability": [], "deprecated": [], **extra}
+    zip_avail = [{"value": ["Сервер"], "note": "", "since": None, "until": "8.3.23"},
+                 {"value": ["Сервер", "МобильныйКлиент"], "note": "Поддерживает сериализацию.",
+                  "since": "8.3.23", "until": None}]
+    return [
+        Doc("platform", "platform/ЭлементZipФайла", "type", "ЭлементZipФайла", pcard(
+            "ЭлементZipФайла", availability=zip_avail,
+            deprecated=[{"deprecated_since": "8.3.26", "replacement": ["ЭлементФайлаАрхива"],
+                         "marked_since": "8.3.27", "until": None}]), names=["ZipFileEntry"]),
+        Doc("platform", "platform/Глобальный контекст.ACos", "global_method", "Глобальный контекст.ACos", pcard(
+            "Глобальный контекст.ACos", kind="global_method", documented_from="8.3.27",
+            variants=[{"title": None, "syntax": "ACos(<Число>)", "since": None, "until": None,
+                       "params": [{"name": "Число", "required": True, "types": ["Число"]}], "returns": ["Число"]}]),
+            names=["ACos"]),
+        Doc("query", "query/Запрос.Соединения", "article", "Запрос.Соединения", {
+            "card": "query", "v": 1, "kind": "article", "name": "Соединения", "address": "Запрос.Соединения",
+            "since": None, "until": None, "present_in": ["8.3.27.2130"], "example": "ВЫБРАТЬ 1",
+            "body": [{"p": "Вид соединения."}, {"table": 0}, {"p": "Схема:", "quote": True}, {"table": 1},
+                     {"pre": "ВЫБРАТЬ 1"}],
+            "tables": [{"rows": [["Вид", "Пример"], ["ЛЕВОЕ", "Товар | Остаток; Чай | 5"], ["ПРАВОЕ"]],
+                        "nested": [{"row": 1, "col": 1, "table": {"rows": [["Товар", "Остаток"], ["Чай", "5"]]}}]},
+                       {"rows": [["ЛЕВОЕ", "|", "СОЕДИНЕНИЕ"]], "diagram": True}]}, names=["Соединения"]),
+    ]
+
+
+def build_cards(out_dir: str | Path, name: str = "cards") -> Path:
+    docs, edges, info = card_docs()
+    return build_bundle(out_dir, docs, edges=edges, info=info, name=name)

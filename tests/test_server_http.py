@@ -43,10 +43,7 @@ async def start(bundles: Path, env: dict[str, str] | None = None, *, poll: float
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
-    for _ in range(100):                     # wait for the startup integrity check
-        if state.current is None or state.current.verified:
-            break
-        await asyncio.sleep(0.02)
+    await state.serving()                    # wait for the startup integrity check
     return Running(runner, port, state)
 
 
@@ -220,7 +217,65 @@ async def test_ready_is_503_without_a_bundle(tmp_path):
                 assert r.status == 503 and body["ready"] is False and body["reason"]
                 assert str(tmp_path) not in json.dumps(body)
             async with s.get(f"{srv.base}/api/list_sources") as r:
-                assert r.status == 503 and (await r.json())["error"]["code"] == "no_bundle"
+                body = await r.json()
+                assert r.status == 503 and body["outcome"] == "unavailable" and body["data"]["reason"]
+            async with s.get(f"{srv.base}/health") as r:
+                assert (await r.json())["status"] == "degraded"
+    finally:
+        await srv.runner.cleanup()
+
+
+def _corrupt(bundle: Path) -> None:
+    seg = next(p for p in bundle.iterdir() if p.name.startswith("docs.cards"))
+    data = bytearray(seg.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    seg.write_bytes(bytes(data))
+
+
+async def test_damaged_newest_at_start_falls_back_to_an_older_bundle(tmp_path, caplog):
+    bundles = tmp_path / "b"
+    older = build_sample(bundles, second_config=False, name="older")
+    newest = build_sample(bundles, name="newest")
+    _corrupt(newest)
+    srv = await start(bundles)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/api/list_sources") as r:
+                body = await r.json()     # the damaged one never answered a request
+                assert r.status == 200 and body["data"]["bundle"]["id"] == older.name
+            async with s.get(f"{srv.base}/ready") as r:
+                body = await r.json()
+                assert body["bundle"] == older.name and body["fallback_from"] == newest.name
+                assert "corrupted" in body["last_refused"]["reason"]
+            async with s.get(f"{srv.base}/health") as r:
+                assert (await r.json())["status"] == "ok"
+        assert any("older bundle" in rec.getMessage() and older.name in rec.getMessage()
+                   for rec in caplog.records)
+    finally:
+        await srv.runner.cleanup()
+
+
+async def test_damaged_only_bundle_at_start_serves_nothing(tmp_path):
+    bundles = tmp_path / "b"
+    _corrupt(build_sample(bundles, name="only"))
+    srv = await start(bundles)
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/api/get_object", params={"name": "Справочник.Номенклатура"}) as r:
+                body = await r.json()
+                assert r.status == 503 and body["outcome"] == "unavailable"
+                assert "failed verification" in body["text"] and str(tmp_path) not in body["text"]
+            async with s.post(f"{srv.base}/mcp", json={
+                    "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "list_sources", "arguments": {}}},
+                    headers={"Accept": "application/json, text/event-stream",
+                             "MCP-Protocol-Version": "2025-11-25"}) as r:
+                text = json.dumps(await r.json(), ensure_ascii=False)
+                assert "unavailable" in text and "failed verification" in text
+            async with s.get(f"{srv.base}/health") as r:
+                assert (await r.json())["status"] == "degraded"
+            async with s.get(f"{srv.base}/ready") as r:
+                assert r.status == 503 and "failed verification" in (await r.json())["reason"]
     finally:
         await srv.runner.cleanup()
 

@@ -44,6 +44,13 @@ def register_open_paths(app: Any, paths: tuple[str, ...]) -> None:
         auth.register_open_path(app, path)
 
 
+async def settled(state: Any) -> None:
+    """Wait for the server's start-up verification (a few ms) so pages see the bundle."""
+    serving = getattr(state, "serving", None)
+    if serving is not None:
+        await serving()
+
+
 def current_bundle(state: Any) -> Any:
     for attr in ("bundle", "current_bundle"):
         value = getattr(state, attr, None)

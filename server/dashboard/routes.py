@@ -103,6 +103,7 @@ class Dashboard:
             return self.to_login(request, e.code)
         if session is None and not self.reads_open:
             return self.to_login(request)
+        await hooks.settled(self.state)   # the bundle's start-up check, if still running
         return session
 
     # -- pages ---------------------------------------------------------------------------

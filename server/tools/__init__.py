@@ -17,7 +17,7 @@ from .compare import compare_configurations
 from .metadata import get_object, search_metadata
 from .platform import get_platform, search_platform
 from .relations import get_relations
-from .result import ERROR, OUTCOMES, ToolInputError, ToolResult, error_result
+from .result import ERROR, OUTCOMES, UNAVAILABLE, ToolInputError, ToolResult, error_result
 from .sources import list_sources
 from .paging import decode_cursor
 from .spec import MAX_CURSOR_ARG, Param, ToolSpec
@@ -83,8 +83,11 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
 
 
 def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
-         from_text: bool = False) -> ToolResult:
-    """Run tool ``name``; every outcome, including a bad call, comes back as a ToolResult."""
+         from_text: bool = False, unavailable: str | None = None) -> ToolResult:
+    """Run tool ``name``; every outcome, including a bad call, comes back as a ToolResult.
+
+    Without a snapshot the answer is ``unavailable`` with ``unavailable`` as the reason
+    (nothing is served: no bundle, or none that passed its integrity check)."""
     spec = TOOLS.get(name) if isinstance(name, str) else None
     if spec is None:
         shown = name if isinstance(name, str) and len(name) < 60 else "?"
@@ -92,7 +95,11 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
     try:
         kwargs = spec.validate(args, from_text=from_text)
         if snap is None:
-            raise ToolInputError("no_bundle", "no bundle is loaded yet (see /ready)", status=503)
+            reason = unavailable or "no bundle is loaded"
+            return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — nothing is being served: "
+                                           f"{reason}. The operator must publish a bundle that "
+                                           f"verifies (see /ready).\n",
+                              data={"reason": reason, "no_bundle": True})
         if kwargs.get("cursor"):
             decode_cursor(kwargs["cursor"], snap.content_hash, None)
         t0 = time.perf_counter()
@@ -114,7 +121,7 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
 def status_of(result: ToolResult) -> int:
     """HTTP status of a result in the JSON API."""
     if result.outcome != ERROR:
-        return 200
+        return 503 if result.data.get("no_bundle") else 200
     code = (result.error or {}).get("code")
     return {"unknown_tool": 404, "no_bundle": 503, "internal": 500, "bundle_damaged": 500}.get(code, 400)
 

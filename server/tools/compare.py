@@ -11,7 +11,7 @@ from v8atlas.formats import schema as S
 from ..snapshot import ConfigInfo, Snapshot
 from .common import finish, resolve_config
 from .metadata import METADATA, empty_domain
-from .render import type_text
+from .render import is_type_value, type_text, value_text
 from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
 
 # Card keys that name the card's place rather than its content.
@@ -56,6 +56,11 @@ def _field_diff(a: Any, b: Any, prefix: str = "") -> list[str]:
         if key in _IDENTITY_KEYS or a.get(key) == b.get(key):
             continue
         va, vb = a.get(key), b.get(key)
+        if isinstance(va, dict) or isinstance(vb, dict):
+            if (va is None or isinstance(va, dict)) and (vb is None or isinstance(vb, dict)) \
+                    and not is_type_value(va) and not is_type_value(vb):
+                out += _field_diff(va or {}, vb or {}, prefix=f"{prefix}{key}.")
+                continue
         if key in _SECTIONS or (isinstance(va, list) and isinstance(vb, list)):
             ma, mb = _by_name(va), _by_name(vb)
             for n in mb.keys() - ma.keys():
@@ -87,7 +92,7 @@ def _type_suffix(x: Any) -> str:
 
 
 def _short(v: Any) -> str:
-    s = "∅" if v is None else str(v)
+    s = "∅" if v in (None, "", [], {}) else value_text(v, shown=5)
     return s if len(s) <= 80 else s[:80] + "…"
 
 

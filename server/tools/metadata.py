@@ -6,8 +6,9 @@ from typing import Any
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
 from .common import address, finish, node, resolve_config, resolve_kind
-from .render import field_line, generic_blocks, scalar, text_of, type_text
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
+from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
+                     text_of, type_text, value_text)
+from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
 
 METADATA = "metadata"
 
@@ -21,8 +22,8 @@ _FIELD_SECTIONS = (("standard_attributes", "Standard attributes"), ("attributes"
                    ("accounting_flags", "Accounting flags"),
                    ("ext_dimension_accounting_flags", "Subconto accounting flags"),
                    ("columns", "Columns"), ("values", "Values"), ("enum_values", "Values"))
-_LIST_SECTIONS = (("movements", "Movements (registers written)"),
-                  ("recorders", "Recorders (documents that write it)"), ("register_records", "Movements"),
+_LIST_SECTIONS = (("movements", "Writes to registers"),
+                  ("recorders", "Recorded by (documents)"), ("register_records", "Writes to registers"),
                   ("registers", "Registers written"), ("documents", "Documents"),
                   ("based_on", "Based on"), ("owners", "Owners"), ("subordinates", "Subordinate catalogs"),
                   ("content", "Content"), ("common_attributes", "Common attributes"),
@@ -30,6 +31,62 @@ _LIST_SECTIONS = (("movements", "Movements (registers written)"),
                   ("subsystems", "Nested subsystems"), ("forms", "Forms"), ("commands", "Commands"),
                   ("templates", "Templates"), ("predefined", "Predefined items"))
 _BRIEF_LISTS = ("movements", "recorders", "register_records", "registers", "based_on", "owners", "documents")
+# Card lists whose items are also edges of the graph: get_relations pages through them.
+_EDGE_OF = {"movements": ("movement", "out"), "recorders": ("movement", "in"),
+            "register_records": ("movement", "out"), "based_on": ("based_on", "out"),
+            "owners": ("owner", "out"), "subordinates": ("owner", "in"),
+            "documents": ("journal_document", "out"), "content": ("subsystem_content", "out"),
+            "common_attributes": ("common_attribute", "in")}
+# Properties that hold lists of objects, by class: the edge kind that lists them.
+_PROPERTY_EDGE = {("ExchangePlan", "content"): "exchange_plan_content",
+                  ("CommonAttribute", "content"): "common_attribute",
+                  ("Subsystem", "content"): "subsystem_content",
+                  ("DocumentJournal", "registered_documents"): "journal_document",
+                  ("DefinedType", "type"): "defined_type",
+                  ("EventSubscription", "source"): "subscription_source",
+                  ("FunctionalOption", "content"): "functional_option",
+                  ("Sequence", "documents"): "sequence"}
+
+
+def _relations_hint(title: str, kind: str, direction: str) -> str:
+    return f"get_relations name=`{title}` kind={kind} direction={direction}"
+
+
+def property_blocks(props: dict[str, Any], cls: str, title: str, full: bool) -> list[str]:
+    """Plain properties on one line; types and lists of objects each on their own block."""
+    simple, blocks = [], []
+    for k, v in props.items():
+        if v in (None, "", [], {}):
+            continue
+        if is_type_value(v):
+            blocks.append(f"**{k}**: {type_text(v, full)}")
+        elif isinstance(v, list) and (len(v) > 5 or any(isinstance(x, (dict, list)) for x in v)):
+            edge = _PROPERTY_EDGE.get((cls, k))
+            blocks += list_blocks(k, v, full, _relations_hint(title, edge, "out") if edge else "")
+        else:
+            simple.append(f"{k}: {value_text(v, full)}")
+    return (["**Properties:** " + "; ".join(simple)] if simple else []) + blocks
+
+
+def extension_blocks(ext: Any) -> tuple[list[str], list[str]]:
+    """What extensions did to the object (base+extensions views): head lines, body blocks."""
+    if not isinstance(ext, dict):
+        return [f"Extension: {value_text(ext)}"], []
+    head, body = [], []
+    if ext.get("added_by"):
+        head.append(f"Added by extension `{ext['added_by']}` (not in the base configuration).")
+    if ext.get("adopted_by"):
+        head.append("Adopted by extension(s): " + ", ".join(f"`{e}`" for e in ext["adopted_by"])
+                    + " (the base object, changed or extended there).")
+    additions = ext.get("additions")
+    if isinstance(additions, dict):
+        for name, items in additions.items():
+            body.append(f"**Added by extension `{name}`** ({len(items)}): "
+                        + ", ".join(f"`{i}`" for i in items))
+    for k, v in ext.items():
+        if k not in ("added_by", "adopted_by", "additions") and v not in (None, "", [], {}):
+            head.append(f"Extension {k}: {value_text(v)}")
+    return head, body
 
 
 def empty_domain(snap: Snapshot) -> ToolResult | None:
@@ -51,25 +108,33 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
                                             kind=k), limit)
     hits = found.hits
     where = f" in `{cfg.name}`" if cfg else ""
-    note = f" {found.explain()}" if found.explain() else ""
+    among = f" among {k}" if k else ""
+    data = {"engine": snap.search.engine, **found.as_data()}
     if not hits:
-        return ToolResult(NOT_FOUND, f"**Outcome: not_found** — nothing matches {query!r}{where}"
-                                     f"{f' among {k}' if k else ''}.{note} Try other words, a synonym "
-                                     "or drop `kind`.\n",
-                          {"hits": [], "engine": snap.search.engine, "rewrites": found.rewrites,
-                           "notes": found.notes})
-    lines = [f"**Outcome: found** — {len(hits)} object(s) for {query!r}{where}"
-             f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:{note}"]
+        return ToolResult(NOT_FOUND, "\n".join([
+            f"**Outcome: not_found** — nothing matches {query!r}{where}{among}. Try other words, "
+            "a synonym or drop `kind`.", *found.explain_lines()]) + "\n", {"hits": [], **data})
+    if found.guesses_only:
+        lines = [f"**Outcome: not_found** — no confident match for {query!r}{where}{among}; "
+                 f"nearest guesses (not matches; check before use):"]
+        outcome = NOT_FOUND
+    else:
+        shown = f"{len(hits)} of {found.total}" if found.total > len(hits) else f"{len(hits)}"
+        lines = [f"**Outcome: found** — {shown} object(s) for {query!r}{where}"
+                 f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:"]
+        outcome = FOUND
+    lines += found.explain_lines()
     data_hits = []
     for i, h in enumerate(hits, 1):
         card = snap.catalog.card(h.doc)
         syn = text_of(card.get("synonym")) if isinstance(card, dict) else ""
         syn_part = f" — {syn}" if syn and syn != snap.title(h.doc).rsplit(".", 1)[-1] else ""
-        lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}"
+        guess = " · guess" if h.fuzzy and outcome == FOUND else ""
+        lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}{guess}"
                      f" · why: {h.why or 'text match'}")
-        data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why})
-    return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits, "engine": snap.search.engine,
-                                                       "rewrites": found.rewrites, "notes": found.notes})
+        data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why,
+                          "fuzzy": h.fuzzy})
+    return ToolResult(outcome, "\n".join(lines) + "\n", {"hits": data_hits, **data})
 
 
 def candidates(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None
@@ -141,18 +206,14 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
     if card.get("known") is False:
         head.append("Kind unknown to the reader: the card holds what it could read.")
     ext = card.get("extension")
-    if isinstance(ext, dict) and ext:
-        if ext.get("added_by"):
-            head.append(f"Added by extension `{ext['added_by']}`.")
-        if ext.get("adopted_by"):
-            head.append("Adopted by extension(s): " + ", ".join(f"`{e}`" for e in ext["adopted_by"]) + ".")
-    elif ext:
-        head.append(f"From extension: {scalar(ext)}")
+    ext_head, ext_body = extension_blocks(ext) if ext else ([], [])
+    head += ext_head
     body: list[str] = []
     props = card.get("properties")
     if isinstance(props, dict) and props:
-        body.append("**Properties:** " + "; ".join(f"{k}: {scalar(v)}" for k, v in props.items()
-                                                    if v not in (None, "", [], {})))
+        body += property_blocks(props, str(card.get("class") or kind), title, full)
+    elif props:
+        body.append(f"**Properties:** {value_text(props, full)}")
     done = set(_HEAD_KEYS) | {"properties"}
 
     for key, label in _FIELD_SECTIONS:
@@ -183,7 +244,8 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
                     continue
                 syn_t = text_of(t.get("synonym"))
                 attrs = t.get("attributes") or []
-                body.append(f"- `{t.get('name', '?')}`{f' — {syn_t}' if syn_t else ''} "
+                origin = f" [from extension `{t['origin']}`]" if t.get("origin") else ""
+                body.append(f"- `{t.get('name', '?')}`{f' — {syn_t}' if syn_t else ''}{origin} "
                             f"({len(attrs)} fields):")
                 body += [field_line(a, full, indent="  ") for a in attrs]
 
@@ -211,25 +273,30 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
             done.add(key)
             continue
         done.add(key)
-        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+        edge = _EDGE_OF.get(key)
+        hint = _relations_hint(title, *edge) if edge else ""
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v) and detail != "brief":
             body.append(f"**{label}** ({len(v)}):")
-            body += [field_line(x, full) for x in v]
+            body += item_lines(v, full)       # forms, commands, route points, predefined (nested)…
+        elif isinstance(v, list):
+            body += list_blocks(label, v, full, hint)
         else:
-            body.append(f"**{label}**: {scalar(v)}")
+            body.append(f"**{label}**: {value_text(v, full)}")
 
-    if isinstance(ext, dict) and ext.get("additions"):
-        for name, items in ext["additions"].items():
-            body.append(f"**Added by extension `{name}`** ({len(items)}): " + ", ".join(f"`{i}`" for i in items))
+    body += ext_body
     done.add("extension")
     other = card.get("other_children")
     if isinstance(other, dict) and other:
         done.add("other_children")
         for kind_name, items in other.items():
-            if detail == "brief":
-                body.append(f"**{kind_name}**: {len(items)} (detail=full lists them)")
+            if not isinstance(items, list):
+                body.append(f"**{kind_name}**: {value_text(items, full)}")
+            elif detail == "brief":
+                body.append(f"**{kind_name}** ({len(items)}): {value_text(items, False, 5)} (detail=fields lists them)")
             else:
                 body.append(f"**{kind_name}** ({len(items)}):")
-                body += [field_line(x, full) for x in items]
+                body += [field_line(x, full) if isinstance(x, dict) and ("type" in x or "types" in x)
+                         else f"- {item_text(x, full)}" for x in items]
     rel = card.get("relations")
     done.add("relations")
     summary = snap.graph.summary(doc) if snap.graph is not None else None

@@ -10,7 +10,7 @@ from ..search_adapter import Filters
 from ..snapshot import ConfigInfo, Snapshot
 from .common import finish, node, resolve_config
 from .metadata import candidates, nearest
-from .render import generic_blocks, scalar, text_of, type_text
+from .render import text_of, type_text
 from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
 
 SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("query",)}
@@ -54,33 +54,36 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     code, for_what = _version_for(cfg)
     found = snap.search.find(query, Filters(domains=domains), limit * 3)
     hits = found.hits
-    note = f" {found.explain()}" if found.explain() else ""
     shown = [h for h in hits if snap.available(h.doc, code)][:limit]
     elsewhere = [h for h in hits if not snap.available(h.doc, code)][:5]
+    data = {"other_versions": [node(snap, h.doc) for h in elsewhere],
+            "version": format_version(code) if code else None, **found.as_data()}
     if not shown:
-        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.{note}"]
+        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.", *found.explain_lines()]
         if elsewhere:
             lines.append("Exists only on other platform versions:")
             lines += [f"- `{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
-                          {"hits": [], "other_versions": [node(snap, h.doc) for h in elsewhere],
-                           "version": format_version(code) if code else None})
-    lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
-             f"ask `get_platform` with the exact name:{note}"]
-    data = []
+        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"hits": [], **data})
+    guesses = found.guesses_only or all(h.fuzzy for h in shown)
+    if guesses:
+        lines = [f"**Outcome: not_found** — no confident match for {query!r} on {for_what}; "
+                 "nearest guesses (not matches; check before use):"]
+    else:
+        lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
+                 f"ask `get_platform` with the exact name:"]
+    lines += found.explain_lines()
+    hit_data = []
     for i, h in enumerate(shown, 1):
         b = _bounds(snap, h.doc)
         dom = snap.catalog.domain_name(h.doc)
         lines.append(f"{i}. `{snap.title(h.doc)}` · {snap.catalog.kind_name(h.doc)}"
                      f"{' · query language' if dom == 'query' else ''}{f' · {b}' if b else ''}"
-                     f" · why: {h.why or 'text match'}")
-        data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why})
+                     f"{' · guess' if h.fuzzy and not guesses else ''} · why: {h.why or 'text match'}")
+        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why, "fuzzy": h.fuzzy})
     if elsewhere:
         lines.append("Not on this platform version: " + ", ".join(
             f"`{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere))
-    return ToolResult(FOUND, "\n".join(lines) + "\n",
-                      {"hits": data, "other_versions": [node(snap, h.doc) for h in elsewhere],
-                       "version": format_version(code) if code else None})
+    return ToolResult(NOT_FOUND if guesses else FOUND, "\n".join(lines) + "\n", {"hits": hit_data, **data})
 
 
 def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None
@@ -98,6 +101,8 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
         card = snap.catalog.card(doc)
         head, body = platform_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, code)
         head[0] = f"**Outcome: found** — {head[0]} · for {for_what}"
+        if (mismatch := _arity_note(name, card if isinstance(card, dict) else {}, code)):
+            head.append(mismatch)
         others = [d for d in docs if d != doc]
         if others:
             head.append("Same name, not on this platform: " + ", ".join(f"`{snap.title(d)}`" for d in others))
@@ -135,6 +140,49 @@ def _strip_call(name: str) -> str:
         if name.startswith(prefix):
             name = name[len(prefix):].strip()
     return name
+
+
+def _call_arity(name: str) -> int | None:
+    """Arguments in a call form (`Массив.Найти(Значение, Другое)` → 2); None without one.
+    Commas inside nested brackets or string literals do not count."""
+    start = name.find("(")
+    if start < 0:
+        return None
+    inner, depth, quote, count, seen = name[start + 1:], 0, False, 1, False
+    for ch in inner:
+        if ch == '"':
+            quote = not quote
+        elif quote:
+            pass
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            count += 1
+            continue
+        if not ch.isspace():
+            seen = True
+    return count if seen or count > 1 else 0
+
+
+def _arity_note(name: str, card: dict[str, Any], code: int | None) -> str | None:
+    """One line when the call form's argument count fits no syntax variant of this version."""
+    n = _call_arity(name)
+    variants = [v for v in card.get("variants") or [] if isinstance(v, dict) and _in_version(v, code)]
+    if n is None or not variants or name.strip().lower().startswith(("новый ", "new ")):
+        return None
+    takes = []
+    for v in variants:
+        params = [p for p in v.get("params") or [] if isinstance(p, dict)]
+        required = sum(1 for p in params if p.get("required") is not False and not p.get("variadic"))
+        if required <= n and (n <= len(params) or any(p.get("variadic") for p in params)):
+            return None
+        takes.append(f"{required}" if required == len(params) else f"{required}–{len(params)}")
+    return (f"Note: the call form passes {n} argument(s); the variant(s) of this version take "
+            f"{', '.join(dict.fromkeys(takes))}.")
 
 
 def _code(v: str | None, default: int) -> int:
@@ -220,14 +268,6 @@ def unavailable_lines(snap: Snapshot, doc: int, code: int | None) -> list[str]:
     return lines
 
 
-_KNOWN = {"card", "v", "kind", "name", "name_en", "owner", "owner_en", "member", "member_en", "since",
-          "since_source", "since_compat", "since_note", "until", "present_in", "books", "description",
-          "generic", "variants", "availability", "deprecated", "changed_in", "see_also", "page", "usage",
-          "type", "collection_of", "examples", "example", "notes", "note", "members", "values",
-          "older_platforms", "title", "title_name", "address", "signature", "params", "parameters",
-          "body", "tables", "tables_dropped", "replacement", "syntax", "returns", "return", "key", "domain"}
-
-
 def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | None
                     ) -> tuple[list[str], list[str]]:
     title = snap.title(doc)
@@ -241,10 +281,14 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
     since = card.get("since")
     if since:
         by = "by" if card.get("since_source") == "books" else "since"
-        facts.append(f"{by} {since}" + (f" (compatibility mode {card['since_compat']})"
-                                          if card.get("since_compat") else ""))
+        facts.append(f"{by} {since}"
+                     + (f" (the page's mark says {card['since_mark']})" if by == "by" and card.get("since_mark") else "")
+                     + (f" (compatibility mode {card['since_compat']})" if card.get("since_compat") else ""))
     elif int(snap.catalog.since[doc]):
         facts.append(f"since {format_version(int(snap.catalog.since[doc]))}")
+    elif card.get("documented_from"):
+        # not a bound (cards-platform.md): an older book simply does not describe it
+        facts.append(f"no version mark; documented in help {card['documented_from']}+")
     if card.get("until"):
         facts.append(f"not documented from {card['until']}")
     if card.get("changed_in"):
@@ -253,14 +297,7 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
         facts.append(text_of(card["since_note"]))
     if facts:
         body.append("Versions: " + "; ".join(facts))
-    for dep in card.get("deprecated") or []:
-        if not isinstance(dep, dict):
-            continue
-        if code is not None and not (_code(dep.get("deprecated_since"), 0) <= code
-                                     < _code(dep.get("until"), UNBOUNDED_UNTIL)):
-            continue
-        body.append(f"⚠ Not recommended since {dep.get('deprecated_since') or '?'}"
-                    + (f"; use {_names(dep['replacement'])}" if dep.get("replacement") else ""))
+    body += _deprecation_lines(card, code)
     if card.get("replacement") and not card.get("older_platforms"):
         body.append("Use instead: " + _replacement(card["replacement"]))
     desc = text_of(card.get("description"))
@@ -303,11 +340,7 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
     if isinstance(avail, list) and avail:
         here_av = [a for a in avail if not isinstance(a, dict) or _in_version(a, code)]
         for a in here_av:
-            if isinstance(a, dict):
-                body.append("**Availability:** " + ", ".join(map(str, a.get("value") or []))
-                            + (f". {a['note']}" if a.get("note") else ""))
-            else:
-                body.append(f"**Availability:** {a}")
+            body.append("**Availability:** " + _availability_text(a, with_bounds=code is None))
     elif isinstance(avail, str) and avail:
         body.append(f"**Availability:** {avail}")
     members = card.get("members")
@@ -335,10 +368,41 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
             for s in card["see_also"]))
     if card.get("present_in"):
         body.append("Documented in help " + ", ".join(map(str, card["present_in"])))
-    for k, v in card.items():
-        if k not in _KNOWN and v not in (None, "", [], {}, False):
-            body += generic_blocks(k, v, True)
+    # A key this renderer does not know is skipped, never dumped (cards-platform.md, "Rendering").
     return head, body
+
+
+def _deprecation_lines(card: dict[str, Any], code: int | None) -> list[str]:
+    """⚠ lines for the deprecation marks in force at ``code``: a mark applies from its
+    ``deprecated_since`` (else ``marked_since``) on, so an older platform is not warned."""
+    out = []
+    for dep in card.get("deprecated") or []:
+        if not isinstance(dep, dict):
+            continue
+        start = dep.get("deprecated_since") or dep.get("marked_since")
+        if code is not None and not (_code(start, 0) <= code < _code(dep.get("until"), UNBOUNDED_UNTIL)):
+            continue
+        line = f"⚠ Not recommended since {start}" if start else "⚠ Not recommended"
+        if dep.get("replacement"):
+            line += f"; use {_names(dep['replacement'])}"
+        if code is None and dep.get("until"):
+            line += f" (mark until {dep['until']})"
+        out.append(line)
+    return out
+
+
+def _availability_text(a: Any, with_bounds: bool) -> str:
+    """An availability entry as text: its tokens, its note, and (all versions) its bounds."""
+    if not isinstance(a, dict):
+        return text_of(a) if not isinstance(a, list) else ", ".join(map(text_of, a))
+    tokens = a.get("value")
+    tokens = tokens if isinstance(tokens, list) else [tokens] if tokens else []
+    out = ", ".join(text_of(t) for t in tokens if t)
+    if a.get("note"):
+        out += f". {text_of(a['note'])}"
+    if with_bounds and (a.get("since") or a.get("until")):
+        out += f" ({_vbounds(a).strip(' ()')})"
+    return out or "(not stated)"
 
 
 def _query_body(card: dict[str, Any]) -> list[str]:
@@ -353,11 +417,9 @@ def _query_body(card: dict[str, Any]) -> list[str]:
         elif "pre" in part:
             out.append("```\n" + text_of(part["pre"]) + "\n```")
         elif "table" in part and isinstance(part["table"], int) and part["table"] < len(tables):
-            out.append(_table_md(tables[part["table"]]))
+            out += _table_blocks(tables[part["table"]])
     if card.get("tables_dropped"):
-        out.append("(the page's tables were not readable in the help book and are left out)")
-    if card.get("example"):
-        out.append("**Example:**\n```\n" + text_of(card["example"]).strip() + "\n```")
+        out.append("(the page's tables could not be read from the help book and are left out)")
     return out
 
 
@@ -396,10 +458,29 @@ def _vbounds(v: dict[str, Any]) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
+def _table_blocks(t: Any) -> list[str]:
+    """A help table: a markdown table, a syntax diagram as a code block, nested tables after it."""
+    if isinstance(t, dict) and t.get("diagram"):
+        rows = t.get("rows") or []
+        return ["```\n" + "\n".join(" ".join(text_of(c) for c in (r if isinstance(r, list) else [r]))
+                                     for r in rows) + "\n```"]
+    out = [_table_md(t)]
+    nested = t.get("nested") if isinstance(t, dict) else None
+    rows = t.get("rows") if isinstance(t, dict) else None
+    for n in nested if isinstance(nested, list) else []:
+        if not isinstance(n, dict) or not isinstance(n.get("table"), (dict, list)):
+            continue
+        where = ""
+        if isinstance(rows, list) and isinstance(n.get("row"), int) and n["row"] < len(rows) and rows[n["row"]]:
+            where = f" (row `{text_of(rows[n['row']][0])}`)"
+        out.append(f"Nested table{where}:\n" + _table_md(n["table"]))
+    return out
+
+
 def _table_md(t: Any) -> str:
     rows = t.get("rows") if isinstance(t, dict) else t
     if not isinstance(rows, list) or not rows:
-        return scalar(t)
+        return "(empty table)"
     cells = [[text_of(c).replace("|", "\\|").replace("\n", " ") for c in (r if isinstance(r, list) else [r])]
              for r in rows]
     width = max(len(r) for r in cells)

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from ..snapshot import Snapshot
-from .common import address, finish, node, resolve_config
+from .common import address, node, resolve_config
 from .metadata import METADATA, candidates, empty_domain, nearest
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .paging import MAX_ANSWER_CHARS, call_signature, decode_cursor, encode_cursor
+from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
 
-
+# Edges decoded per page at most; the size cap may stop the page earlier.
+PAGE_EDGES = 150
 
 def get_relations(snap: Snapshot, name: str, config: str | None = None, direction: str = "both",
                   kind: str | None = None, weak: bool = False, cursor: str | None = None) -> ToolResult:
@@ -34,55 +36,64 @@ def get_relations(snap: Snapshot, name: str, config: str | None = None, directio
                                        "graph (compiled without the configuration compiler's graph "
                                        "builder); `get_object` still shows the card.\n",
                           {"nodes": [node(snap, doc)], "edges": [], "total": 0, "shown": 0})
-    edges = []
-    if direction in ("both", "out"):
-        edges += [("out", e) for e in snap.graph.out_edges(doc)]
-    if direction in ("both", "in"):
-        edges += [("in", e) for e in snap.graph.in_edges(doc)]
-    all_count = len(edges)
-    kinds_present = sorted({e.kind for _, e in edges})
+    graph = snap.graph.graph
+    summary = snap.graph.summary(doc)
+    dirs = ("out", "in") if direction == "both" else (direction,)
+    kinds_present = sorted({k for d in dirs for part in (d, d + "_weak") for k in summary.get(part, {})})
+    kinds = None
     if kind:
-        edges = [(d, e) for d, e in edges if e.kind.casefold() == kind.casefold()]
-    weak_hidden = 0 if weak else sum(1 for _, e in edges if e.weak)
-    if not weak:
-        edges = [(d, e) for d, e in edges if not e.weak]
-    edges.sort(key=lambda de: (de[0] != "out", de[1].kind, snap.title(de[1].dst if de[0] == "out"
-                                                                      else de[1].src), de[1].label))
+        kinds = [k for k in graph.kinds if k.casefold() == kind.casefold()] or [kind]
+    # Counts from the CSR offsets and one vectorised filter; only the page's edges are decoded.
+    all_count = graph.count(doc, direction, None, include_weak=True)
+    total = graph.count(doc, direction, kinds, include_weak=weak)
+    weak_hidden = 0 if weak else graph.count(doc, direction, kinds, include_weak=True) - total
     args = {"name": name, "config": cfg.name if cfg else None, "direction": direction, "kind": kind,
             "weak": weak, "cursor": cursor}
-    head = [f"**Outcome: found** — relations of `{snap.title(doc)}`"
+    sig = call_signature("get_relations", args)
+    offset = decode_cursor(cursor, snap.content_hash, sig)
+    if offset > total:
+        raise ToolInputError("bad_cursor", "the cursor points past the end of this listing; "
+                                           "repeat the call without `cursor`")
+    page = graph.neighbors(doc, direction, kinds, include_weak=weak, offset=offset, limit=PAGE_EDGES)
+    head = (f"**Outcome: found** — relations of `{snap.title(doc)}`"
             f"{f' in `{snap.catalog.config_name(doc)}`' if snap.catalog.config_name(doc) else ''}: "
-            f"{len(edges)} shown of {all_count}"
+            f"{total}{f' of kind {kinds[0]}' if kinds else ''}"
+            + (f" ({all_count} in all)" if all_count != total else "")
             + (f"; {weak_hidden} weak edge(s) hidden (weak=true shows them)" if weak_hidden else "")
-            + (f"; kinds: {', '.join(kinds_present)}" if kinds_present else "")]
-    body: list[str] = []
-    edge_at: list[int | None] = []     # block index → index in ``edges`` (None for headings)
+            + (f"; kinds: {', '.join(kinds_present)}" if kinds_present else ""))
+    lines = [head]
+    used = len(head)
+    shown = []
     current = None
-    for i, (d, e) in enumerate(edges):
-        if d != current:
-            body.append("Outgoing (this object → other):" if d == "out" else "Incoming (other → this object):")
-            edge_at.append(None)
-            current = d
-        other = e.dst if d == "out" else e.src
-        label = f" via `{e.label}`" if e.label else ""
-        arrow = "→" if d == "out" else "←"
+    for n in page:
+        other = n.doc
+        label = f" via `{n.label}`" if n.label else ""
+        arrow = "→" if n.direction == "out" else "←"
         same = snap.catalog.config_name(other) == snap.catalog.config_name(doc)
         where = f"`{snap.title(other)}`" if same else address(snap, other)
-        body.append(f"- {e.kind} {arrow} {where}{label}{' (weak)' if e.weak else ''}")
-        edge_at.append(i)
-    if not edges:
-        body.append("No relations" + (" of that kind." if kind else "."))
-        edge_at.append(None)
-    result = finish(snap, "get_relations", args, FOUND, head, body, {})
-    # data for the dashboard: the edges of this page and the nodes they touch
-    page = result.data["page"]
-    shown_edges = [edges[j][1] for j in edge_at[page["offset"]:page["offset"] + page["shown"]]
-                   if j is not None]
-    node_ids = {doc} | {e.dst for e in shown_edges} | {e.src for e in shown_edges}
-    result.data.update({
+        line = f"- {n.kind} {arrow} {where}{label}{' (weak)' if n.weak else ''}"
+        if n.direction != current:
+            line = ("Outgoing (this object → other):\n" if n.direction == "out"
+                    else "Incoming (other → this object):\n") + line
+        if shown and used + len(line) + 1 > MAX_ANSWER_CHARS - 400:
+            break
+        current = n.direction
+        lines.append(line)
+        used += len(line) + 1
+        shown.append(n)
+    if not total:
+        lines.append("No relations" + (" of that kind." if kind else "."))
+    next_offset = offset + len(shown)
+    data_cursor = None
+    if next_offset < total:
+        data_cursor = encode_cursor(snap.content_hash, sig, next_offset)
+        lines.append(f"\n… {total - next_offset} more relation(s) (shown {offset + 1}–{next_offset} of "
+                     f"{total}). Continue: the same call with cursor=`{data_cursor}`")
+    edges = [{"src": doc if n.direction == "out" else n.doc, "dst": n.doc if n.direction == "out" else doc,
+              "kind": n.kind, "label": n.label, "weak": n.weak} for n in shown]
+    node_ids = {doc} | {n.doc for n in shown}
+    return ToolResult(FOUND, "\n".join(lines).rstrip() + "\n", {
         "object": node(snap, doc),
-        "nodes": [node(snap, n) for n in sorted(node_ids)],
-        "edges": [{"src": e.src, "dst": e.dst, "kind": e.kind, "label": e.label, "weak": e.weak}
-                  for e in shown_edges],
-        "total": len(edges), "shown": len(shown_edges), "weak_hidden": weak_hidden})
-    return result
+        "nodes": [node(snap, i) for i in sorted(node_ids)],
+        "edges": edges, "total": total, "shown": len(shown), "weak_hidden": weak_hidden,
+        "page": {"offset": offset, "shown": len(shown), "total": total}, "cursor": data_cursor})

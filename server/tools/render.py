@@ -93,7 +93,8 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
         parts.append(f" — {syn}")
     raw_flags = f.get("flags")
     if isinstance(raw_flags, dict):
-        flags = [k if v is True else f"{k}: {v}" for k, v in raw_flags.items() if v not in (None, False, "")]
+        flags = [k if v is True else f"{k}: {value_text(v, full, 5)}" for k, v in raw_flags.items()
+                 if v not in (None, False, "", [], {})]
     elif isinstance(raw_flags, list):
         flags = [str(x) for x in raw_flags]
     else:
@@ -122,29 +123,101 @@ def field_line(f: Any, full: bool, indent: str = "") -> str:
     return line
 
 
-def scalar(v: Any) -> str:
+# Lists longer than this are cut on their line (count + first items + how to see them all).
+LIST_SHOWN = 20
+# Keys of a dict item that name it (exchange plan content items name their `object`).
+_NAME_KEYS = ("name", "object", "full_name", "title")
+
+
+def is_type_value(v: Any) -> bool:
+    """A rendered type as the cards write it: {"type": "Составной (2)", "types": [...]}."""
+    return isinstance(v, dict) and ("types" in v or set(v) == {"type"})
+
+
+def item_text(x: Any, full: bool = False) -> str:
+    """One list item on one line: `Имя` — synonym [key: value, …]."""
+    if isinstance(x, dict):
+        if is_type_value(x):
+            return type_text(x, full)
+        name_key = next((k for k in _NAME_KEYS if x.get(k)), None)
+        extras = []
+        for k, v in x.items():
+            if k == name_key or k in ("synonym", "children") or v in (None, "", [], {}):
+                continue
+            if k == "origin":
+                extras.append(f"from extension `{v}`")
+            elif k == "unverified":
+                extras.append("presence unverified")
+            elif k in ("type", "types"):
+                extras.append(f"type: {type_text(v, full)}")
+            else:
+                extras.append(f"{k}: {value_text(v, full)}")
+        syn = text_of(x.get("synonym"))
+        out = code(x[name_key]) if name_key else ""
+        if syn and syn != x.get(name_key):
+            out += f" — {syn}"
+        if isinstance(x.get("children"), list) and x["children"] and not full:
+            extras.append(f"{len(x['children'])} nested")
+        if extras:
+            out = f"{out} [{', '.join(extras)}]" if out else ", ".join(extras)
+        return out or "(empty)"
+    if isinstance(x, (list, tuple)):
+        return "[" + value_text(x, full) + "]"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    return code(x) if isinstance(x, str) else str(x)
+
+
+def value_text(v: Any, full: bool = False, shown: int = LIST_SHOWN) -> str:
+    """Any card value on one line, readable: lists cut after ``shown`` items with the count."""
     if isinstance(v, bool):
         return "yes" if v else "no"
+    if is_type_value(v):
+        return type_text(v, full)
     if isinstance(v, (list, tuple)):
-        if all(not isinstance(x, (dict, list)) for x in v):
-            return ", ".join(code(x) if isinstance(x, str) else str(x) for x in v)
-        return f"{len(v)} items"
+        items = [item_text(x, full) for x in (v if full else v[:shown])]
+        more = len(v) - len(items)
+        return ", ".join(items) + (f", … {more} more" if more > 0 else "")
     if isinstance(v, dict):
-        if all(not isinstance(x, (dict, list)) for x in v.values()):
-            return "; ".join(f"{k}: {scalar(x)}" for k, x in v.items())
-        return f"{len(v)} entries"
+        return "; ".join(f"{k}: {value_text(x, full, shown)}" for k, x in v.items()
+                         if x not in (None, "", [], {}))
     return str(v)
 
 
+# Kept under its old name: other modules (compare) render values with it.
+scalar = value_text
+
+
+def item_lines(items: list[Any], full: bool, indent: str = "") -> list[str]:
+    """One line per item; nested ``children`` (predefined items) indented under their parent."""
+    out = []
+    for x in items:
+        out.append(f"{indent}- {item_text(x, full)}")
+        if full and isinstance(x, dict) and isinstance(x.get("children"), list):
+            out.extend(item_lines(x["children"], full, indent + "  "))
+    return out
+
+
+def list_blocks(label: str, items: list[Any], full: bool, hint: str = "") -> list[str]:
+    """A list as blocks: every item one per line at detail=full (the pager cuts pages), else
+    the count, the first LIST_SHOWN items on one line and how to see them all."""
+    if full and (len(items) > LIST_SHOWN or any(isinstance(x, dict) for x in items)):
+        return [f"**{label}** ({len(items)}):"] + item_lines(items, full)
+    line = f"**{label}** ({len(items)}): {value_text(items, full)}"
+    if len(items) > LIST_SHOWN and not full:
+        line += f" (all: detail=full{'; ' + hint if hint else ''})"
+    return [line]
+
+
 def generic_blocks(key: str, value: Any, full: bool) -> list[str]:
-    """Any card value the renderer has no rule for: shown, never dropped."""
-    if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
-        blocks = [f"**{key}** ({len(value)}):"]
-        blocks += [field_line(x, full) for x in value]
-        return blocks
-    if isinstance(value, dict) and any(isinstance(x, (dict, list)) for x in value.values()):
+    """Any card value the renderer has no rule for: shown readably, never dropped."""
+    if isinstance(value, list):
+        return list_blocks(key, value, full)
+    if isinstance(value, dict) and not is_type_value(value) and \
+            any(isinstance(x, (dict, list)) for x in value.values()):
         blocks = [f"**{key}**:"]
         for k, v in value.items():
-            blocks.append(f"- {k}: {scalar(v)}")
+            if v not in (None, "", [], {}):
+                blocks.append(f"- {k}: {value_text(v, full)}")
         return blocks
-    return [f"**{key}**: {scalar(value)}"]
+    return [f"**{key}**: {value_text(value, full)}"]
