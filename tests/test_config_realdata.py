@@ -8,7 +8,7 @@ import pytest
 
 from realdata import extracted
 from v8atlas.compiler.config.normalize import config_dict, diff
-from v8atlas.compiler.config.plugin import ConfigSourceError, read_configuration
+from v8atlas.compiler.config.plugin import ConfigSourceError, detect, read_configuration
 from v8atlas.compiler.report import CompileReport
 
 pytestmark = pytest.mark.realdata
@@ -67,12 +67,12 @@ MDCLASSES_CASES = {
     "designer/mdclasses/src/cf": None, "designer/mdclasses_3_18/src/cf": None,
     "designer/mdclasses_3_25/src/cf": None, "designer/mdclasses_3_27/src/cf": None,
     "designer/mdclasses_5_1/src/cf": None, "designer/mdclasses_ext/src/cf": None,
-    "designer/external/src/epf": "external data processor/report dump",
-    "designer/external/src/erf": "external data processor/report dump",
+    "designer/external/src/epf": "external data processor dump (ExternalDataProcessor.ТестоваяВнешняяОбработка)",
+    "designer/external/src/erf": "external report dump (ExternalReport.ТестовыйВнешнийОтчет)",
     "edt/mdclasses/configuration": None, "edt/mdclasses_3_18/configuration": None,
     "edt/mdclasses_3_24/configuration": None, "edt/mdclasses_3_25/configuration": None,
     "edt/mdclasses_3_27/configuration": None, "edt/mdclasses_ext/configuration": None,
-    "edt/external": "external data processor/report dump",
+    "edt/external": "external data processor and external report dump (ExternalDataProcessor.",
     "edt/mdclasses_unknown/configuration": "unsupported script variant 'Barbarian'",
     "../solutions/sol1/Конфигурация": None, "../solutions/sol1/Расширение1": None,
     "../solutions/sol1/Расширение2": None, "../solutions/sol2/Расширение1": None,
@@ -85,6 +85,7 @@ def test_mdclasses_configuration_compiles_or_is_refused_with_a_reason(rel):
     path = (extracted(MDCLASSES) / EXT / rel).resolve()
     reason = MDCLASSES_CASES[rel]
     r = CompileReport()
+    assert detect(path), "claimed, so a compile says why (never 'not a recognized source')"
     if reason:
         with pytest.raises(ConfigSourceError, match=reason.replace("(", r"\(").replace(")", r"\)")):
             read_configuration(path, r)
@@ -142,3 +143,20 @@ def test_edt_solution_extensions_attach_to_their_base_and_overlay():
     assert merged.find("Catalog", "Расш1_Справочник3").origin == "Расширение1"
     assert merged.extensions == ["Расширение1", "Расширение2"]
     assert len(merged.objects) > len(cfgs[0].objects)
+
+
+def test_mdclasses_extension_problems_name_the_extension_and_its_files():
+    """Designer mdclasses + its extension: the adopted objects the base lacks are reported against
+    the extension's source, with the extension's own files (which exist)."""
+    from v8atlas.compiler import pipeline
+    from v8atlas.compiler.config import link
+    from v8atlas.compiler.sources import Project, Source
+    base_dir = extracted(MDCLASSES) / EXT / "designer/mdclasses/src/cf"
+    ext_dir = extracted(MDCLASSES) / EXT / "designer/mdclasses_ext/src/cf"
+    pairs = [(Source("configuration", "designer", p, name), read_configuration(p, CompileReport(), name))
+             for p, name in ((base_dir, "base"), (ext_dir, "ext"))]
+    report = CompileReport()
+    link.link({"configuration": pairs}, pipeline.LinkContext(Project([s for s, _ in pairs]), report))
+    adopted = [w for w in report.warnings if w.code == "adopted-without-base"]
+    assert adopted and {w.source for w in adopted} == {"ext"}
+    assert all((ext_dir / w.file).is_file() and w.object in w.message for w in adopted)

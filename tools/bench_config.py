@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark the configuration readers: cold parse wall time and peak RSS, linear growth.
 
-    python tools/bench_config.py [SOURCE ...] [--copies N]
+    python tools/bench_config.py [SOURCE ...] [--copies N] [--compile]
 
 Without arguments it reads SSL 3.1.10 and 3.1.12 (Designer) and SSL 3.1.10 (EDT) from the
 test cache (tests/realdata.py extracts them). ``--copies N`` also reads a synthetic dump with
@@ -81,7 +81,8 @@ def main() -> int:
     ap.add_argument("sources", nargs="*", type=Path)
     ap.add_argument("--copies", type=int, default=0)
     ap.add_argument("--compile", action="store_true",
-                    help="also run `v8atlas compile` on SSL 3.1.12 twice (cold, then no change)")
+                    help="also run `v8atlas compile` on SSL 3.1.12 twice (cold, then no change), "
+                         "and once on the --copies dump")
     args = ap.parse_args()
     if args.sources:
         sources = [(str(p), p) for p in args.sources]
@@ -108,6 +109,10 @@ def main() -> int:
             for label in ("cold compile", "no-change compile"):
                 m = compile_once(src, out)
                 print(f"{label:24s} wall {m['wall_s']:6.2f} s  peak RSS {m['peak_rss_mb']:5d} MB  ({m['result']})")
+            if args.copies > 1:   # the second size of the linear-growth check, compiled whole
+                m = compile_once(sources[-1][1], Path(tmp) / "bundles-big")
+                print(f"{'cold compile ×' + str(args.copies):24s} wall {m['wall_s']:6.2f} s  "
+                      f"peak RSS {m['peak_rss_mb']:5d} MB  ({m['result']})")
     return 0
 
 
@@ -119,7 +124,8 @@ def compile_once(src: Path, out: Path) -> dict:
             " capture_output=True, text=True)\n"
             "wall = time.perf_counter() - t\n"
             "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-            "last = (p.stderr.strip().splitlines() or [''])[-1]\n"
+            "steps = [ln for ln in p.stderr.splitlines() if 're-pointed' in ln or 'published' in ln]\n"
+            "last = (steps or p.stderr.strip().splitlines() or [''])[-1].split('] ', 1)[-1]\n"
             "print(json.dumps({'wall_s': round(wall, 2), 'peak_rss_mb': round(rss / 1024), 'result': last[-60:]}))\n")
     exe = str(Path(sys.executable).with_name("v8atlas"))
     res = subprocess.run([sys.executable, "-c", code, exe, str(src), str(out)], check=True,

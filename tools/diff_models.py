@@ -6,7 +6,8 @@
 A and B are configuration sources (Designer dump folder/zip, EDT project). Both are read into
 the model (compiler/config/model.py), turned into format-neutral dicts
 (compiler/config/normalize.py) and compared; each difference is one line
-``path: A=… B=…`` / ``path: only in A``. Exit status 0 when equal, 1 when they differ.
+``path: A=… B=…`` / ``path: only in A``. Exit status 0 when equal, 1 when they differ, 2 when
+a source cannot be read (the message names it).
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from v8atlas.compiler.config.normalize import config_dict, diff
-from v8atlas.compiler.config.plugin import read_configuration
+from v8atlas.compiler.config.plugin import ConfigSourceError, read_configuration
 from v8atlas.compiler.report import CompileReport
 
 
@@ -27,6 +28,18 @@ def model_diff(a: Path, b: Path) -> list[str]:
     return sorted(diff(config_dict(ca), config_dict(cb)))
 
 
+def _readable(paths: list[Path]) -> bool:
+    """Each source opens as a configuration; else say which and why (the message does not
+    repeat the path)."""
+    for p in paths:
+        try:
+            read_configuration(p, CompileReport())
+        except ConfigSourceError as e:
+            print(f"error: {p}: {e}", file=sys.stderr)
+            return False
+    return True
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", type=Path)
@@ -34,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=200, help="lines to print (default 200)")
     ap.add_argument("--summary", action="store_true", help="count differences by property path")
     args = ap.parse_args(argv)
-    lines = model_diff(args.a, args.b)
+    try:
+        lines = model_diff(args.a, args.b)
+    except ConfigSourceError:
+        _readable([args.a, args.b])
+        return 2
     if args.summary:
         c = Counter(re.sub(r"\[\d+\]", "[]", re.sub(r"^objects/[^/]+", "objects/*", x.split(": ")[0]))
                     for x in lines)

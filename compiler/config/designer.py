@@ -22,6 +22,7 @@ from .classes import FOLDER
 from .files import SourceFiles
 from . import predefined, qualifiers
 from .flowchart import route_points
+from .errors import ConfigSourceError
 from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
@@ -324,20 +325,21 @@ def _read_exchange_content(files: SourceFiles, base: str, ctx: FileContext) -> l
 
 
 def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,
-                known: bool = True) -> MDObject | None:
+                known: bool = True, listed_in: str = "Configuration.xml") -> MDObject | None:
     """Parse one object file into its model; problems go to ``report`` and give None."""
     root = load_xml(files, rel, source, report,
-                    missing=f"{cls} listed in Configuration.xml but its file {rel} is missing")
+                    missing=f"the file is missing, though {listed_in} lists this {cls}")
     if root is None:
         return None
     ctx = FileContext(source, report, rel)
     obj_el = next(elements(root), None)
     if obj_el is None:
-        report.error(source, f"{rel}: no object element inside MetaDataObject", code="empty", file=rel)
+        report.error(source, "the file holds no object: <MetaDataObject> is empty", code="empty", file=rel)
         return None
     el_cls = local(obj_el)
     if known and el_cls != cls:
-        report.warn(source, f"{rel}: file holds a {el_cls}, expected {cls}", code="class-mismatch", file=rel)
+        report.warn(source, f"the file holds a {el_cls}, expected a {cls} (read as {cls})",
+                    code="class-mismatch", file=rel)
     props_el = obj_el.find(f"{{{NS_MD}}}Properties")
     name, syn, comment, belonging, ext = _common(props_el)
     obj = MDObject(cls=el_cls if not known else cls, name=name, uuid=obj_el.get("uuid", ""),
@@ -363,7 +365,8 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         for c in elements(co):
             kind = local(c)
             if cls == "Subsystem" and kind == "Subsystem":
-                sub = read_object(files, source, "Subsystem", f"{base}/Subsystems/{text(c)}.xml", report)
+                sub = read_object(files, source, "Subsystem", f"{base}/Subsystems/{text(c)}.xml", report,
+                                  listed_in=rel)
                 if sub is not None:
                     obj.subsystems.append(sub)
                 continue
@@ -407,14 +410,15 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                               ) -> tuple[Configuration, list[tuple[str, str]]]:
     data = files.read("Configuration.xml")
     if data is None:
-        raise FileNotFoundError("Configuration.xml")
+        raise ConfigSourceError("Configuration.xml is missing")
     root = parse_bytes(data, "Configuration.xml")   # malformed header: whole source fails
     if local(root) != "MetaDataObject":
-        raise ValueError(f"Configuration.xml: root element is <{local(root)}>, expected <MetaDataObject>")
+        raise ConfigSourceError(f"Configuration.xml: the root element is <{local(root)}>, "
+                                f"expected <MetaDataObject>")
     cfg_el = next(elements(root), None)
     if cfg_el is None or local(cfg_el) != "Configuration":
         found = local(cfg_el) if cfg_el is not None else "nothing"
-        raise ValueError(f"Configuration.xml holds {found}, expected <Configuration>")
+        raise ConfigSourceError(f"Configuration.xml holds <{found}>, expected <Configuration>")
     props_el = cfg_el.find(f"{{{NS_MD}}}Properties")
     name, syn, comment, belonging, _ = _common(props_el)
     cfg = Configuration(name=name, uuid=cfg_el.get("uuid", ""), synonym=syn, comment=comment,

@@ -18,6 +18,7 @@ from .classes import EDT_COLLECTION, FOLDER
 from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
 from .files import SourceFiles
 from . import predefined, qualifiers
+from .errors import ConfigSourceError
 from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
@@ -198,15 +199,16 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
 
 
 def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: CompileReport,
-                known: bool = True) -> MDObject | None:
+                known: bool = True, listed_in: str = "Configuration.mdo") -> MDObject | None:
     root = load_xml(files, rel, source, report,
-                    missing=f"{cls} listed in Configuration.mdo but its file {rel} is missing")
+                    missing=f"the file is missing, though {listed_in} lists this {cls}")
     if root is None:
         return None
     ctx = FileContext(source, report, rel)
     el_cls = local(root)
     if known and el_cls != cls:
-        report.warn(source, f"{rel}: file holds a {el_cls}, expected {cls}", code="class-mismatch", file=rel)
+        report.warn(source, f"the file holds a {el_cls}, expected a {cls} (read as {cls})",
+                    code="class-mismatch", file=rel)
     g = _group(root)
     name, syn, comment, belonging, ext = _common(g)
     obj = MDObject(cls=cls if known else el_cls, name=name, uuid=root.get("uuid", ""), synonym=syn,
@@ -229,7 +231,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
             for e in els:
                 sub_name = text(e)
                 sub = read_object(files, source, "Subsystem",
-                                  f"{base}/Subsystems/{sub_name}/{sub_name}.mdo", report)
+                                  f"{base}/Subsystems/{sub_name}/{sub_name}.mdo", report, listed_in=rel)
                 if sub is not None:
                     obj.subsystems.append(sub)
             continue
@@ -268,10 +270,11 @@ def read_configuration_header(files: SourceFiles, source: str, report: CompileRe
                               ) -> tuple[Configuration, list[tuple[str, str]]]:
     data = files.read(CONFIG_MDO)
     if data is None:
-        raise FileNotFoundError(CONFIG_MDO)
+        raise ConfigSourceError(f"{CONFIG_MDO} is missing")
     root = parse_bytes(data, CONFIG_MDO)
     if local(root) != "Configuration":
-        raise ValueError(f"{CONFIG_MDO}: root element is <{local(root)}>, expected <mdclass:Configuration>")
+        raise ConfigSourceError(f"{CONFIG_MDO}: the root element is <{local(root)}>, "
+                                f"expected <mdclass:Configuration>")
     g = _group(root)
     name, syn, comment, belonging, _ = _common(g)
     cfg = Configuration(name=name, uuid=root.get("uuid", ""), synonym=syn, comment=comment,

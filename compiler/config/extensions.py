@@ -11,8 +11,8 @@ sees it with the extensions applied (the base object itself is not modified):
   children add nothing (they are the base's own); an adopted object's properties only
   override the base where the extension states them (rarely: adopted objects state almost
   nothing);
-* an adopted object with no base object is kept and reported (``missing``) — the extension
-  was made for another configuration version.
+* an adopted object with no base object is left out and reported (``problems``, as
+  ``Unmatched``) — the extension was made for another configuration version.
 
 ``check_unique_names(configs)`` raises DuplicateConfiguration when two sources declare the
 same configuration name; ``attach(configs)`` pairs extensions with bases.
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from .model import ADOPTED, Configuration, MDObject
 
@@ -112,10 +113,18 @@ def _merge_object(base: MDObject, adopted: MDObject, ext_name: str) -> None:
         base.props[k] = v   # an adopted object states only what the extension controls
 
 
+class Unmatched(NamedTuple):
+    """An adopted object with no object in the base (the extension was made for another version)."""
+    extension: Configuration
+    obj: MDObject
+
+
 def overlay(base: Configuration, *extensions: Configuration,
-            problems: list[str] | None = None) -> Configuration:
-    """Base + extensions, as a new Configuration; ``problems`` collects adopted-without-base."""
+            problems: list[Unmatched] | None = None) -> Configuration:
+    """Base + extensions, as a new Configuration; ``problems`` collects adopted objects
+    without a base object, each with its extension (whose source the report names)."""
     merged = copy.deepcopy(base)
+    # Only the base's own objects can be adopted: an extension never adopts another one's.
     index = {(o.cls, o.name): o for o in merged.objects}
     by_uuid = {o.uuid: o for o in merged.objects if o.uuid}
     for ext in extensions:
@@ -124,14 +133,12 @@ def overlay(base: Configuration, *extensions: Configuration,
                 target = by_uuid.get(obj.extended_uuid) or index.get((obj.cls, obj.name))
                 if target is None:
                     if problems is not None:
-                        problems.append(f"extension {ext.name}: adopted {obj.full_name} has no object "
-                                        f"in {base.name}")
+                        problems.append(Unmatched(ext, obj))
                     continue
                 _merge_object(target, copy.deepcopy(obj), ext.name)
             else:
                 own = copy.deepcopy(obj)
                 own.origin = ext.name
                 merged.objects.append(own)
-                index[(own.cls, own.name)] = own
         merged.extensions.append(ext.name)
     return merged

@@ -47,6 +47,10 @@ class View:
     base_view: str = ""           # base+extensions view: the base view's name
     extensions: list[str] = field(default_factory=list)
     standalone_extension: bool = False
+    # base+extensions view: extension name → its source, so a warning about an object the
+    # extension brought names the extension's source, not the base's
+    origin_sources: dict[str, str] = field(default_factory=dict)
+    base_source: str = ""
 
 
 def doc_key(view: str, path: str) -> str:
@@ -110,14 +114,21 @@ def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
 
 def _overlay_view(base: View, exts: list[View], ctx: Any) -> View:
     """The base+extensions view (``БСП+Расширение``)."""
-    from .extensions import overlay
-    problems: list[str] = []
+    from .extensions import Unmatched, overlay
+    problems: list[Unmatched] = []
     merged = overlay(base.cfg, *(e.cfg for e in exts), problems=problems)
+    source_of = {id(e.cfg): e.source for e in exts}
     for p in problems:
-        ctx.report.warn(base.source, p, code="adopted-without-base")
+        # the extension's problem: its source and file are named, not the base's
+        ctx.report.warn(source_of[id(p.extension)],
+                        f"adopted {p.obj.full_name} has no object in base configuration {base.name!r} "
+                        f"(the extension was made for another version of it); its changes to that "
+                        f"object are left out", code="adopted-without-base",
+                        file=p.obj.source_file or None, object=p.obj.full_name)
     return View("+".join([base.name] + [e.name for e in exts]), merged,
                 ", ".join([base.source] + [e.source for e in exts]), base.platform, base.platform_from,
-                base_view=base.name, extensions=[e.name for e in exts])
+                base_view=base.name, extensions=[e.name for e in exts],
+                origin_sources={e.cfg.name: e.source for e in exts}, base_source=base.source)
 
 
 def _relation_counts(rels: list[Rel]) -> dict[str, dict[str, Any]]:
@@ -145,17 +156,42 @@ def _search_fields(obj: M.MDObject) -> dict[str, str]:
     return out
 
 
-def link_view(view: View, ctx: Any) -> dict[str, Any]:
-    """Docs and edges of one view; returns its configuration info for the manifest."""
+def _warn_dangling(view: View, ix: ConfigIndex, dangling: list[Rel], language: str,
+                   reported: set[tuple[str, ...]], ctx: Any) -> None:
+    """A warning per reference to an absent object (the first few), naming the referring
+    object's own source and file. A base+extensions view repeats none of its base view's:
+    what is new there comes from the extensions, and names their sources."""
+    base = view.base_view or view.name
+    shown = 0
+    for r in dangling:
+        key = (base, r.src, r.dst, r.kind)
+        if key in reported:
+            continue
+        reported.add(key)
+        if shown == MAX_DANGLING_WARNINGS:
+            continue
+        shown += 1
+        obj = ix.objects.get(r.src)
+        source = view.base_source or view.source
+        if obj is not None and view.base_view:
+            owners = [obj.origin] if obj.origin else obj.extended_by
+            named = [view.origin_sources[o] for o in owners if o in view.origin_sources]
+            source = ", ".join(named) or source
+        ctx.report.warn(source, f"{r.src} refers to {r.dst} ({r.kind}), which is not in "
+                        f"configuration {view.name!r}", code="dangling-reference",
+                        file=(obj.source_file or None) if obj is not None else None,
+                        object=W.ref_name(r.src, language))
+
+
+def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
+    """Docs and edges of one view; returns its configuration info for the manifest.
+    ``reported``: dangling references already warned about (by the base view)."""
     cfg = view.cfg
     language = W.lang(cfg.script_variant)
     ix = ConfigIndex(cfg)
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:
-        for r in dangling[:MAX_DANGLING_WARNINGS]:
-            ctx.report.warn(view.source, f"{r.src} refers to {r.dst} ({r.kind}), which is not in "
-                            f"configuration {view.name!r}", code="dangling-reference",
-                            object=W.ref_name(r.src, language))
+        _warn_dangling(view, ix, dangling, language, set() if reported is None else reported, ctx)
     counts_by_path = _relation_counts(rels)
     keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
     by_class: Counter = Counter()
@@ -177,7 +213,7 @@ def link_view(view: View, ctx: Any) -> dict[str, Any]:
     adopted = 0
     if view.base_view:
         for path, obj in ix.objects.items():
-            if obj.extended_by:
+            if obj.extended_by and not obj.origin:   # a base object (not one an extension added)
                 adopted += 1
                 ctx.edges.append(Edge(keys[path], doc_key(view.base_view, path), ADOPTED_FROM,
                                       ", ".join(obj.extended_by)))
@@ -213,7 +249,8 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     if not pairs:
         return
     views = _views(pairs, ctx)
-    infos = [link_view(v, ctx) for v in views]
+    reported: set[tuple[str, ...]] = set()
+    infos = [link_view(v, ctx, reported) for v in views]
     ctx.info["configurations"] = infos
     ctx.info["config_order"] = [i["name"] for i in infos]
     ctx.extra["config_platforms"] = {i["name"]: i["platform_version"] for i in infos}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import os
+import zipfile
+import zlib
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -47,7 +49,12 @@ def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
              missing: str | None = None) -> etree._Element | None:
     """The parsed file, or None after reporting why (``missing``: message when absent;
     None = an optional file, absent silently)."""
-    data = files.read(rel)
+    try:
+        data = files.read(rel)
+    except (OSError, zipfile.BadZipFile, zlib.error) as e:   # unreadable file or damaged member
+        report.error(source, f"cannot read the file ({_reason(e)}); what it holds is left out",
+                     code="unreadable", file=rel)
+        return None
     if data is None:
         if missing:
             report.error(source, missing, code="missing-file", file=rel)
@@ -55,8 +62,14 @@ def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
     try:
         return parse_bytes(data, rel)
     except XmlError as e:
-        report.error(source, f"malformed XML: {e.message}", code="xml", file=e.file, line=e.line)
+        report.error(source, f"malformed XML ({e.message}); what the file holds is left out", code="xml", file=e.file, line=e.line)
         return None
+
+
+def _reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror.lower()
+    return str(e) or "damaged"
 
 
 def note_unknown_kind(report: CompileReport, source: str, cls: str, name: str, listed_in: str) -> None:

@@ -1,6 +1,8 @@
 """Source plugin for configurations: detects Designer dumps (folder or .zip) and EDT projects.
 
-``detect(path)`` → ``"designer"``, ``"designer-zip"``, ``"edt"`` or None;
+``detect(path)`` → ``"designer"``, ``"designer-zip"``, ``"edt"``, ``"edt-zip"``, or
+``"external"``/``"external-zip"`` for an external data processor/report dump (claimed only
+so that ``parse`` refuses it with that reason), or None;
 ``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
 A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
 ``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
@@ -15,19 +17,19 @@ from ..sources import Source
 from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
+from .errors import ConfigSourceError, ExternalDumpError
+from .external import external_objects, refusal
 from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
 from .model import Configuration
 from .xmlsafe import XmlError
-from .zipsafe import UnsafeZip
 
 KIND = "configuration"
 
-# What a folder that is *almost* a configuration looks like: the message names it.
-_EXTERNAL_ROOTS = ("ExternalDataProcessor", "ExternalReport")
+__all__ = ["KIND", "ConfigSourceError", "ExternalDumpError", "detect", "open_source", "parse",
+           "read_configuration"]
 
-
-class ConfigSourceError(Exception):
-    """The source cannot be read as a configuration; the message says what was expected."""
+# The root file per format: messages name it.
+_ROOT_FILE = {"designer": "Configuration.xml", "edt": CONFIG_MDO}
 
 
 def detect(path: Path) -> str | None:
@@ -36,6 +38,9 @@ def detect(path: Path) -> str | None:
             return "designer"
         if (path / CONFIG_MDO).is_file():
             return "edt"
+        # Claimed so that compiling them says why they are refused, not "not a recognized source".
+        if external_objects(path):
+            return "external"
         # A dump that lost its root file is still claimed, so that compiling it says what is
         # missing instead of "not a recognized source".
         if _has_class_folders(path, "*.xml"):
@@ -53,6 +58,8 @@ def detect(path: Path) -> str | None:
             return "designer-zip"
         if any(n.endswith(CONFIG_MDO) for n in names):
             return "edt-zip"
+        if external_objects(path):
+            return "external-zip"
     return None
 
 
@@ -77,77 +84,66 @@ def _zip_root(zf: ZipFiles, marker: str) -> str | None:
 
 
 def open_source(path: Path) -> tuple[str, SourceFiles]:
-    """(format, files rooted at the configuration) or a clear ConfigSourceError."""
+    """(format, files rooted at the configuration) or a ConfigSourceError saying why not."""
     if path.is_dir():
         if (path / "Configuration.xml").is_file():
             return "designer", FolderFiles(path)
         if (path / CONFIG_MDO).is_file():
             return "edt", FolderFiles(path)
-        raise ConfigSourceError(_not_a_configuration(path, sorted(p.name for p in path.iterdir())[:12]))
+        _refuse_external(path)
+        raise ConfigSourceError(_not_a_configuration(sorted(p.name for p in path.iterdir())))
     if path.suffix.lower() == ".zip":
         try:
             zf = open_zip(path)
         except zipfile.BadZipFile as e:
-            raise ConfigSourceError(f"{path}: not a readable zip archive ({e})") from None
+            raise ConfigSourceError(f"not a readable zip archive ({e})") from None
+        except OSError as e:
+            raise ConfigSourceError(f"cannot read the archive ({e.strerror or e})") from None
         for fmt, marker in (("designer", "Configuration.xml"), ("edt", CONFIG_MDO)):
             root = _zip_root(zf, marker)
             if root is not None:
                 return fmt, ZipFiles(path, root, zf.zf)
-        raise ConfigSourceError(_not_a_configuration(path, sorted(zf.all_names())[:12]))
-    raise ConfigSourceError(f"{path}: expected a folder or a .zip with a configuration dump")
+        _refuse_external(path)
+        raise ConfigSourceError(_not_a_configuration(sorted(zf.all_names())))
+    raise ConfigSourceError("expected a folder or a .zip with a configuration dump")
 
 
-def _looks_external(path: Path, found: list[str]) -> bool:
-    """An external data processor/report dump (Designer X.xml or EDT src/External*)."""
-    if any(n.startswith(("ExternalDataProcessors", "ExternalReports", "src/External")) for n in found):
-        return True
-    if path.is_dir():
-        if (path / "src" / "ExternalDataProcessors").is_dir() or (path / "src" / "ExternalReports").is_dir():
-            return True
-        if path.name in ("ExternalDataProcessors", "ExternalReports"):
-            return True
-        for x in path.glob("*.xml"):
-            try:
-                head = x.open("rb").read(4096)
-            except OSError:
-                continue
-            if any(f"<{r} ".encode() in head for r in _EXTERNAL_ROOTS):
-                return True
-    return False
+def _refuse_external(path: Path) -> None:
+    found = external_objects(path)
+    if found:
+        raise ExternalDumpError(refusal(found))
 
 
-def _not_a_configuration(path: Path, found: list[str]) -> str:
-    hint = ""
-    if _looks_external(path, found):
-        hint = (" (this is an external data processor/report dump: it belongs to no configuration "
-                "and is not compiled)")
-    return (f"{path}: not a configuration dump{hint}. Expected Configuration.xml (Designer "
-            f"DumpConfigToFiles) or {CONFIG_MDO} (EDT project) at its root; found: "
-            f"{', '.join(found) if found else 'nothing'}")
+def _not_a_configuration(found: list[str], shown: int = 12) -> str:
+    listed = ", ".join(found[:shown]) if found else "nothing"
+    if len(found) > shown:
+        listed += f" and {len(found) - shown} more"
+    return (f"not a configuration dump: expected Configuration.xml (Designer DumpConfigToFiles) or "
+            f"{CONFIG_MDO} (EDT project) at its root, found {listed}")
 
 
 def read_configuration(path: Path, report: CompileReport, source_name: str | None = None
                        ) -> Configuration:
-    """Read a configuration from a folder or zip; raises ConfigSourceError for a whole-source failure."""
+    """Read a configuration from a folder or zip; a whole-source failure raises ConfigSourceError,
+    whose message does not repeat ``path`` (callers name the source)."""
     name = source_name or str(path)
-    try:
-        fmt, files = open_source(path)
-    except UnsafeZip as e:
-        raise ConfigSourceError(str(e)) from None
+    fmt, files = open_source(path)       # UnsafeZip is a ConfigSourceError
     try:
         if fmt == "designer":
             cfg = read_designer(files, name, report)
         else:
             cfg = read_edt(files, name, report)
-    except XmlError as e:
-        raise ConfigSourceError(f"{path}: {e}") from None
-    except ValueError as e:
-        raise ConfigSourceError(f"{path}: {e}") from None
+    except XmlError as e:           # the root file is malformed: nothing to read the rest by
+        raise ConfigSourceError(str(e)) from None
+    except OSError as e:            # the root file is unreadable (object files are reported one by one)
+        raise ConfigSourceError(f"cannot read {_ROOT_FILE[fmt]} ({e.strerror or e})") from None
     cfg.source = name
+    root_file = _ROOT_FILE[fmt]
     if not cfg.name:
-        raise ConfigSourceError(f"{path}: the configuration has no <Name>")
+        raise ConfigSourceError(f"{root_file} gives the configuration no name (<Name> is empty); "
+                                f"a bundle addresses configurations by name")
     if cfg.script_variant not in ("Russian", "English"):
-        raise ConfigSourceError(f"{path}: unsupported script variant {cfg.script_variant!r} "
+        raise ConfigSourceError(f"{root_file}: unsupported script variant {cfg.script_variant!r} "
                                 f"(expected Russian or English)")
     return cfg
 
@@ -165,8 +161,10 @@ def parse(source: Source, report: CompileReport) -> Configuration:
     if opts.get("platform_version"):
         cfg.platform_version = str(opts["platform_version"])
     if opts.get("table") == "extension" and not cfg.is_extension:
-        report.warn(source.name, f"listed as [[extension]] but {cfg.name} is not an extension "
-                    f"(no ObjectBelonging=Adopted / ConfigurationExtensionPurpose)", code="not-extension")
+        report.warn(source.name, f"listed as [[extension]] in v8atlas.toml, but {cfg.name} is not an "
+                    f"extension (its header has neither ConfigurationExtensionPurpose nor ObjectBelonging "
+                    f"Adopted); compiled as a configuration", code="not-extension",
+                    file=_ROOT_FILE[cfg.format])
     counts: dict[str, int] = {}
     for o in cfg.objects:
         counts[o.cls] = counts.get(o.cls, 0) + 1

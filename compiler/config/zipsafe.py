@@ -12,13 +12,15 @@ import os
 import zipfile
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from .errors import ConfigSourceError
+
 MAX_TOTAL = int(os.environ.get("V8ATLAS_ZIP_MAX_BYTES", 8 << 30))     # 8 GiB uncompressed
 MAX_RATIO = int(os.environ.get("V8ATLAS_ZIP_MAX_RATIO", 200))          # per member and overall
 _RATIO_MIN_SIZE = 1 << 20   # tiny members compress absurdly well; judge ratio above 1 MiB
 
 
-class UnsafeZip(Exception):
-    """The archive is refused; the message names the archive, the member and the rule."""
+class UnsafeZip(ConfigSourceError):
+    """The archive is refused; the message names the member and the rule (the caller, the archive)."""
 
 
 def check_zip(zf: zipfile.ZipFile, path: Path | str) -> None:
@@ -29,17 +31,17 @@ def check_zip(zf: zipfile.ZipFile, path: Path | str) -> None:
         posix = PurePosixPath(name.replace("\\", "/"))
         if (name.startswith(("/", "\\")) or PureWindowsPath(name).drive
                 or posix.is_absolute()):
-            raise UnsafeZip(f"{path}: refused: member {name!r} has an absolute path")
+            raise UnsafeZip(f"the archive is refused: member {name!r} has an absolute path")
         if ".." in posix.parts:
-            raise UnsafeZip(f"{path}: refused: member {name!r} climbs out of the archive with '..'")
+            raise UnsafeZip(f"the archive is refused: member {name!r} climbs out of the archive with '..'")
         total += info.file_size
         compressed += info.compress_size
         if total > MAX_TOTAL:
-            raise UnsafeZip(f"{path}: refused: members unpack to more than {MAX_TOTAL} bytes "
+            raise UnsafeZip(f"the archive is refused: members unpack to more than {MAX_TOTAL} bytes "
                             f"(zip bomb limit, V8ATLAS_ZIP_MAX_BYTES)")
         if info.file_size > _RATIO_MIN_SIZE and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise UnsafeZip(f"{path}: refused: member {name!r} expands {info.file_size} bytes from "
+            raise UnsafeZip(f"the archive is refused: member {name!r} expands {info.file_size} bytes from "
                             f"{info.compress_size} (ratio over {MAX_RATIO}, zip bomb limit)")
     if total > _RATIO_MIN_SIZE and total > MAX_RATIO * max(compressed, 1):
-        raise UnsafeZip(f"{path}: refused: archive expands {total} bytes from {compressed} "
+        raise UnsafeZip(f"the archive is refused: it expands {total} bytes from {compressed} "
                         f"(ratio over {MAX_RATIO}, zip bomb limit)")
