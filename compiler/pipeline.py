@@ -350,6 +350,10 @@ def portable_names(paths: list[Path]) -> list[str]:
     if not resolved:
         return []
     common = Path(os.path.commonpath([str(p.parent) for p in resolved]))
+    if len(common.parts) <= 2:
+        # Sources in unrelated places (/root/… and /tmp/…): a name from the filesystem root
+        # says nothing; the last two parts of each path say what it is.
+        return [Path(*p.parts[-2:]).as_posix() for p in resolved]
     return [p.relative_to(common).as_posix() for p in resolved]
 
 

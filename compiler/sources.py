@@ -163,13 +163,17 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
                                   f"does not exist ({sp})")
             opts = {k: v for k, v in entry.items() if k != "source"}
             opts["table"] = table
-            by_path[str(sp)] = opts
-            src = _detect(sp, plugins)
-            if src is None:
+            # A folder of several sources (e.g. help books of every version) is searched as on
+            # the command line; the table's options apply to each source found in it.
+            found: list[Source] = []
+            _scan(sp, plugins, 0, found)
+            if not found:
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
-                                  f"not a recognized source")
-            if all(sp != o.path.resolve() for o in project.sources):
-                project.sources.append(src)
+                                  f"not a recognized source and holds none")
+            for src in found:
+                by_path[str(src.path.resolve())] = opts
+                if all(src.path.resolve() != o.path.resolve() for o in project.sources):
+                    project.sources.append(src)
     for k, v in settings.items():
         if k not in ("configuration", "extension", "help", "dictionary"):
             project.settings[k] = v

@@ -234,3 +234,22 @@ def test_unwritable_output_is_a_clear_error(tmp_path, notes_plugin):
     blocker.write_text("not a folder")
     res = CliRunner().invoke(main, ["compile", str(tmp_path / "a.note"), "--out", str(blocker / "sub"), "-q"])
     assert res.exit_code == 1 and "cannot write the bundle" in res.output and "Traceback" not in res.output
+
+
+def test_project_table_source_may_be_a_folder_of_sources(tmp_path, notes_plugin):
+    books = tmp_path / "notes"
+    (books / "v1").mkdir(parents=True)
+    (books / "v2").mkdir(parents=True)
+    (books / "v1" / "a.note").write_text("Один\n", encoding="utf-8")
+    (books / "v2" / "b.note").write_text("Два\n", encoding="utf-8")
+    (tmp_path / "v8atlas.toml").write_text('[[help]]\nsource = "notes"\nversion = "8.3.24"\n', encoding="utf-8")
+    project = sources.discover([tmp_path / "v8atlas.toml"])
+    assert sorted(s.path.name for s in project.sources) == ["a.note", "b.note"]
+    assert all(s.options.get("version") == "8.3.24" for s in project.sources)
+
+
+def test_portable_names_of_sources_in_unrelated_places():
+    from v8atlas.compiler.pipeline import portable_names
+    assert portable_names([Path("/root/.cache/x/src/cf"), Path("/tmp/dict1/dictionary.json")]) == [
+        "src/cf", "dict1/dictionary.json"]
+    assert portable_names([Path("/work/p/a/x.hbk"), Path("/work/p/b/y.hbk")]) == ["a/x.hbk", "b/y.hbk"]
