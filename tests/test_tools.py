@@ -224,3 +224,26 @@ def test_cli_style_text_arguments_are_coerced(snap):
     r = tools.call(snap, "get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо",
                                            "weak": "true"}, from_text=True)
     assert r.outcome in ("found", "unavailable")
+
+
+def test_list_sources_shows_help_coverage_as_the_help_compiler_records_it(tmp_path):
+    """ctx.info["help"] as compiler/help/link.py writes it: per-configuration coverage,
+    missing and unused versions are shown, not just the loaded list."""
+    from bundle_factory import build_bundle, sample_docs
+    docs, edges, info = sample_docs(True)
+    info["help"] = {"platform_versions": ["8.3.5.1570", "8.3.24.1000", "8.3.27.2130"],
+                    "query_versions": ["8.3.24.1000"],
+                    "configurations": {"Демо": {"needs": "8.3.10", "status": "nearest-older",
+                                                "served_by": "8.3.5.1570"},
+                                       "Демо2": {"needs": "8.3.24", "status": "loaded",
+                                                 "served_by": "8.3.24.1000"}},
+                    "missing": ["8.3.10 for Демо (answers use 8.3.5.1570)"],
+                    "unused": ["8.3.27.2130"]}
+    snap = Snapshot(Bundle.open(build_bundle(tmp_path, docs, edges=edges, info=info)))
+    r = call(snap, "list_sources")
+    assert "help versions loaded: 8.3.5.1570, 8.3.24.1000, 8.3.27.2130" in r.text
+    assert "needed but not loaded: 8.3.10 for Демо (answers use 8.3.5.1570)" in r.text
+    assert "loaded but no configuration needs them: 8.3.27.2130" in r.text
+    assert "`Демо` needs help 8.3.10: answered by the nearest older book (8.3.5.1570)" in r.text
+    assert "`Демо2` needs help 8.3.24: loaded (8.3.24.1000)" in r.text
+    assert r.data["help"]["unused"] == ["8.3.27.2130"]
