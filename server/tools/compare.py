@@ -136,7 +136,9 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
     added, removed, changed, relations_only = _diff_all(snap, ca, cb, oa, ob)
     head = [f"**Outcome: found** — `{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
             f"{len(removed)} removed, {len(changed)} changed"
-            + ("" if added or removed or changed else " (identical)")]
+            + ("" if added or removed or changed else " (identical)")
+            + (f"; {relations_only} other object(s) differ only in how many objects refer to them "
+               f"(relation counts, not listed; `get_relations` shows them)" if relations_only else "")]
     body: list[str] = []
     if added:
         body.append(f"**Added** ({len(added)}):")
@@ -149,9 +151,6 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
         for t, lines in changed:
             body.append(f"- `{t}`\n" + "\n".join(lines[:8])
                         + (f"\n  … {len(lines) - 8} more (name=`{t}`)" if len(lines) > 8 else ""))
-    if relations_only:
-        body.append(f"{relations_only} other object(s) differ only in how many objects refer to "
-                    f"them (relation counts, not listed; `get_relations` shows them).")
     return finish(snap, "compare_configurations", args, FOUND, head, body,
                   {"added": len(added), "removed": len(removed), "changed": len(changed),
                    "relations_only": relations_only})
