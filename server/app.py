@@ -14,12 +14,42 @@ from typing import Any
 from aiohttp import web
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
-from .auth import MAX_BODY, AuthConfig, error_response, install, register_open_path
+from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install, register_open_path
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
 
 MCP_KEY = web.AppKey("v8atlas.mcp", object)
+
+# aiohttp's own parser answers a request line or header over 8190 bytes with a bare text/plain
+# 400 (and a logged traceback) before any middleware runs. Its limits sit well above ours, so an
+# over-long URL reaches auth_middleware and gets the JSON 414 `too_long` like any other cap.
+PARSER_LIMITS = {"max_line_size": 8 * MAX_URL, "max_field_size": 2 * MAX_URL}
+
+
+def make_runner(app: web.Application) -> web.AppRunner:
+    """The AppRunner the server uses: no access log, parser limits above the server's caps."""
+    quiet_client_parse_errors()
+    return web.AppRunner(app, access_log=None, handle_signals=False, **PARSER_LIMITS)
+
+
+class _ClientParseErrorFilter(logging.Filter):
+    """A request aiohttp cannot parse (even over PARSER_LIMITS) is the client's error, answered
+    400: one debug line, not an ERROR with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and record.levelno >= logging.ERROR:
+            log.debug("unparsable request rejected: %s", exc)
+            return False
+        return True
+
+
+def quiet_client_parse_errors() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, _ClientParseErrorFilter) for f in server_log.filters):
+        server_log.addFilter(_ClientParseErrorFilter())
 
 
 @web.middleware
@@ -91,4 +121,4 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
     return app
 
 
-__all__ = ["build_app", "STATE_KEY", "json"]
+__all__ = ["build_app", "make_runner", "PARSER_LIMITS", "STATE_KEY", "json"]

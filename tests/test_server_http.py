@@ -11,7 +11,7 @@ import pytest
 from aiohttp import web
 
 from bundle_factory import build_sample
-from v8atlas.server.app import build_app
+from v8atlas.server.app import build_app, make_runner
 from v8atlas.server.auth import AuthConfig, AuthConfigError, register_open_path, register_session_validator
 from v8atlas.server.mcp_server import build_mcp
 from v8atlas.server.state import ServerState
@@ -38,7 +38,7 @@ async def start(bundles: Path, env: dict[str, str] | None = None, *, poll: float
                     dashboard=False)
     if configure:
         configure(app)
-    runner = web.AppRunner(app, access_log=None)
+    runner = make_runner(app)              # as `v8atlas serve` builds it
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -81,6 +81,12 @@ async def test_api_mirrors_tools_and_error_shape(bundles):
                     assert str(bundles) not in json.dumps(body, ensure_ascii=False)
             async with s.get(f"{srv.base}/api/get_object", params={"q": "x" * 5000}) as r:
                 assert r.status == 414
+            # over aiohttp's default 8190-byte line limit: still our JSON, not its text/plain 400
+            async with s.get(f"{srv.base}/api/get_object", params={"q": "x" * 9000}) as r:
+                assert r.status == 414 and r.content_type == "application/json"
+                assert (await r.json())["error"]["code"] == "too_long"
+            async with s.get(f"{srv.base}/" + "p" * 9000) as r:
+                assert r.status == 414 and (await r.json())["error"]["code"] == "too_long"
             async with s.post(f"{srv.base}/api/get_object", data=b"x" * (300 * 1024)) as r:
                 assert r.status == 413 and (await r.json())["error"]["code"] == "too_large"
     finally:
@@ -285,7 +291,7 @@ async def test_dashboard_pages_reachable_with_tokens_set(bundles):
     state = ServerState(bundles, poll_interval=0)
     state.load_initial()
     app = build_app(state, auth=AuthConfig.from_env({"API_TOKEN": "read-token-123"}), dashboard=True)
-    runner = web.AppRunner(app, access_log=None)
+    runner = make_runner(app)              # as `v8atlas serve` builds it
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
