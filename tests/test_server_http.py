@@ -111,6 +111,12 @@ async def test_health_ready_and_mcp_method_rules(bundles):
             async with s.post(f"{srv.base}/mcp", data=b'{"jsonrpc": "2.0", "id": 1, "meth', headers=headers) as r:
                 body = await r.json()
                 assert body["error"]["code"] == -32700
+            for not_rpc in ([1, 2, 3], {"id": 7, "method": "tools/list"}, "hello"):
+                async with s.post(f"{srv.base}/mcp", json=not_rpc, headers=headers) as r:
+                    body = await r.json()
+                    assert r.status == 400 and body["error"]["code"] == -32600, body
+                    assert body["error"]["message"].startswith("not a JSON-RPC 2.0 request")
+                    assert "validation" not in json.dumps(body).lower()
             async with s.post(f"{srv.base}/admin/reload") as r:
                 assert r.status == 404                     # no ADMIN_TOKEN: the route does not exist
     finally:
