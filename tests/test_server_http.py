@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -182,7 +183,7 @@ async def test_host_and_origin_checks(bundles):
         await srv.runner.cleanup()
 
 
-async def test_hot_swap_poll_and_refusal(tmp_path):
+async def test_hot_swap_poll_and_refusal(tmp_path, caplog):
     bundles = tmp_path / "b"
     first = build_sample(bundles, second_config=False, name="one")
     srv = await start(bundles, {"ADMIN_TOKEN": "admin-token-456"}, poll=0.05)
@@ -214,6 +215,24 @@ async def test_hot_swap_poll_and_refusal(tmp_path):
                 assert body["last_refused"]["bundle"] == third.name
             async with s.get(f"{srv.base}/api/list_sources") as r:
                 assert (await r.json())["data"]["bundle"]["id"] == second.name
+            # the refused bundle is remembered: later polls (the directory changes) do not hash
+            # it again nor log it at ERROR again
+            caplog.clear()
+            with caplog.at_level(logging.DEBUG, logger="v8atlas.server"):
+                for i in range(3):
+                    (bundles / f"touch{i}").write_text("x")
+                    await asyncio.sleep(0.15)
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+            assert "unchanged since it was refused" in caplog.text
+            # a newer good bundle is served: last_refused is cleared from /ready
+            fourth = build_sample(bundles, name="four")
+            for _ in range(200):
+                if srv.state.current.id == fourth.name:
+                    break
+                await asyncio.sleep(0.02)
+            async with s.get(f"{srv.base}/ready") as r:
+                body = await r.json()
+                assert body["bundle"] == fourth.name and "last_refused" not in body, body
         shutil.rmtree(third)
     finally:
         await srv.runner.cleanup()
