@@ -60,6 +60,8 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
     except web.HTTPException as e:
         if e.status < 400:
             raise
+        if e.status == 404 and _wants_page(request):
+            return _not_found_page(request)
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(e.status, "http_error")
         message = {404: "no such route", 405: f"{request.method} is not allowed here",
                    413: f"the request body is larger than {MAX_BODY} bytes"}.get(e.status, e.reason)
@@ -67,6 +69,26 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
     except Exception:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return error_response(500, "internal", "the server failed to answer; details are in its log")
+
+
+# Paths whose clients are programs: they always get the JSON error shape.
+_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/ui/")
+
+
+def _wants_page(request: web.Request) -> bool:
+    """A browser opening an unknown address (Accept: text/html), not a program calling the API."""
+    path = request.path
+    if any(path == p or path.startswith(p.rstrip("/") + "/") for p in _API_PREFIXES):
+        return False
+    return request.method in ("GET", "HEAD") and "text/html" in request.headers.get("Accept", "")
+
+
+def _not_found_page(request: web.Request) -> web.Response:
+    from html import escape
+    body = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found — v8atlas"
+            "</title></head><body><h1>Not found</h1><p>There is no page at <code>"
+            f"{escape(request.path)}</code>.</p><p><a href=\"/\">Start page</a></p></body></html>\n")
+    return web.Response(status=404, text=body, content_type="text/html")
 
 
 def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = None,

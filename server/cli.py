@@ -158,6 +158,6 @@ def call_cmd(tool: str, args: tuple[str, ...], bundles_dir: str, as_json: bool, 
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=1))
     else:
-        click.echo(result.text, nl=False)
+        click.echo(result.text, nl=not result.text.endswith("\n"))   # error texts have none
     if result.is_error:
         sys.exit(1)

@@ -120,6 +120,16 @@ async def test_health_ready_and_mcp_method_rules(bundles):
                     assert "validation" not in json.dumps(body).lower()
             async with s.post(f"{srv.base}/admin/reload") as r:
                 assert r.status == 404                     # no ADMIN_TOKEN: the route does not exist
+            # a browser on an unknown address gets a small page; programs keep the JSON shape
+            html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+            async with s.get(f"{srv.base}/no/such/<page>", headers=html) as r:
+                assert r.status == 404 and r.content_type == "text/html"
+                text = await r.text()
+                assert "Not found" in text and "&lt;page&gt;" in text and "<page>" not in text
+            async with s.get(f"{srv.base}/api/no_such_tool", headers=html) as r:
+                assert r.status == 404 and r.content_type == "application/json"
+            async with s.get(f"{srv.base}/no/such/page") as r:
+                assert r.status == 404 and (await r.json())["error"]["code"] == "not_found"
     finally:
         await srv.runner.cleanup()
 
