@@ -14,12 +14,42 @@ from typing import Any
 from aiohttp import web
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
-from .auth import MAX_BODY, AuthConfig, error_response, install, register_open_path
+from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install, register_open_path
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
 
 MCP_KEY = web.AppKey("v8atlas.mcp", object)
+
+# aiohttp's own parser answers a request line or header over 8190 bytes with a bare text/plain
+# 400 (and a logged traceback) before any middleware runs. Its limits sit well above ours, so an
+# over-long URL reaches auth_middleware and gets the JSON 414 `too_long` like any other cap.
+PARSER_LIMITS = {"max_line_size": 8 * MAX_URL, "max_field_size": 2 * MAX_URL}
+
+
+def make_runner(app: web.Application) -> web.AppRunner:
+    """The AppRunner the server uses: no access log, parser limits above the server's caps."""
+    quiet_client_parse_errors()
+    return web.AppRunner(app, access_log=None, handle_signals=False, **PARSER_LIMITS)
+
+
+class _ClientParseErrorFilter(logging.Filter):
+    """A request aiohttp cannot parse (even over PARSER_LIMITS) is the client's error, answered
+    400: one debug line, not an ERROR with a traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and record.levelno >= logging.ERROR:
+            log.debug("unparsable request rejected: %s", exc)
+            return False
+        return True
+
+
+def quiet_client_parse_errors() -> None:
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, _ClientParseErrorFilter) for f in server_log.filters):
+        server_log.addFilter(_ClientParseErrorFilter())
 
 
 @web.middleware
@@ -30,6 +60,8 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
     except web.HTTPException as e:
         if e.status < 400:
             raise
+        if e.status == 404 and _wants_page(request):
+            return _not_found_page(request)
         code = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(e.status, "http_error")
         message = {404: "no such route", 405: f"{request.method} is not allowed here",
                    413: f"the request body is larger than {MAX_BODY} bytes"}.get(e.status, e.reason)
@@ -37,6 +69,26 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
     except Exception:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return error_response(500, "internal", "the server failed to answer; details are in its log")
+
+
+# Paths whose clients are programs: they always get the JSON error shape.
+_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/ui/")
+
+
+def _wants_page(request: web.Request) -> bool:
+    """A browser opening an unknown address (Accept: text/html), not a program calling the API."""
+    path = request.path
+    if any(path == p or path.startswith(p.rstrip("/") + "/") for p in _API_PREFIXES):
+        return False
+    return request.method in ("GET", "HEAD") and "text/html" in request.headers.get("Accept", "")
+
+
+def _not_found_page(request: web.Request) -> web.Response:
+    from html import escape
+    body = ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not found — v8atlas"
+            "</title></head><body><h1>Not found</h1><p>There is no page at <code>"
+            f"{escape(request.path)}</code>.</p><p><a href=\"/\">Start page</a></p></body></html>\n")
+    return web.Response(status=404, text=body, content_type="text/html")
 
 
 def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = None,
@@ -91,4 +143,4 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
     return app
 
 
-__all__ = ["build_app", "STATE_KEY", "json"]
+__all__ = ["build_app", "make_runner", "PARSER_LIMITS", "STATE_KEY", "json"]

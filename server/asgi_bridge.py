@@ -10,6 +10,7 @@ of its own for the life of the application.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from typing import Any
 
@@ -48,6 +49,8 @@ class SessionManagerBridge:
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
+        if (problem := _not_jsonrpc(body)) is not None:
+            return problem
         transport = request.transport
         peer = transport.get_extra_info("peername") if transport else None
         sock = transport.get_extra_info("sockname") if transport else None
@@ -111,3 +114,21 @@ class SessionManagerBridge:
             return web.Response(status=500, text='{"error": "no response from the MCP layer"}',
                                 content_type="application/json")
         return response
+
+
+def _not_jsonrpc(body: bytes) -> web.Response | None:
+    """A short JSON-RPC error for valid JSON that is not one JSON-RPC 2.0 message (the SDK would
+    answer with its pydantic validation dump). Unparsable bodies are left to the SDK (-32700)."""
+    try:
+        msg = json.loads(body)
+    except ValueError:
+        return None
+    if isinstance(msg, dict) and msg.get("jsonrpc") == "2.0" and (
+            isinstance(msg.get("method"), str) or "result" in msg or "error" in msg):
+        return None
+    req_id = msg.get("id") if isinstance(msg, dict) and isinstance(msg.get("id"), (str, int)) else None
+    return web.json_response(
+        {"jsonrpc": "2.0", "id": req_id,
+         "error": {"code": -32600, "message": "not a JSON-RPC 2.0 request: send one object with "
+                                              "\"jsonrpc\": \"2.0\", \"method\" and \"id\""}},
+        status=400)

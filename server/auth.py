@@ -26,6 +26,7 @@ from aiohttp import web
 SessionValidator = Callable[[web.Request], "str | None | Awaitable[str | None]"]
 
 MAX_QUERY_STRING = 4096          # bytes of the URL query
+MAX_URL = 8192                   # bytes of the whole request target (path + query)
 MAX_BODY = 256 * 1024            # bytes of a request body (tool arguments are small)
 
 _GLOBAL_VALIDATORS: list[SessionValidator] = []
@@ -197,6 +198,8 @@ async def auth_middleware(request: web.Request, handler: Callable) -> web.Stream
     origin = request.headers.get("Origin")
     if origin is not None and cfg.allowed_origins is not None and not _matches(origin, cfg.allowed_origins):
         return error_response(403, "bad_origin", "requests from that Origin are not allowed")
+    if len(request.raw_path) > MAX_URL:
+        return error_response(414, "too_long", f"the URL is longer than {MAX_URL} bytes")
     if len(request.query_string) > MAX_QUERY_STRING:
         return error_response(414, "too_long", f"the query string is longer than {MAX_QUERY_STRING} bytes")
     if request.content_length is not None and request.content_length > MAX_BODY:

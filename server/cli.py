@@ -31,7 +31,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
 
     from aiohttp import web
 
-    from .app import build_app
+    from .app import build_app, make_runner
     from .auth import AuthConfig
     from .mcp_server import build_mcp
     from .state import ServerState
@@ -49,7 +49,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
     runner = None
     if transport in ("http", "both"):
         app = build_app(state, auth=auth, mcp=mcp)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = make_runner(app)
         await runner.setup()
         await web.TCPSite(runner, host, port).start()
         log.info("listening on http://%s:%s (/mcp, /api, /health, /ready%s)", host, port,
@@ -158,6 +158,6 @@ def call_cmd(tool: str, args: tuple[str, ...], bundles_dir: str, as_json: bool, 
     if as_json:
         click.echo(json.dumps(result.as_json(), ensure_ascii=False, indent=1))
     else:
-        click.echo(result.text, nl=False)
+        click.echo(result.text, nl=not result.text.endswith("\n"))   # error texts have none
     if result.is_error:
         sys.exit(1)

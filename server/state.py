@@ -75,6 +75,9 @@ class ServerState:
         self._settled: asyncio.Event | None = None
         self.problem: str | None = None          # why the current bundle is not ready
         self.last_refused: dict[str, Any] | None = None
+        # Bundles refused since start, with their file fingerprint: an unchanged refused bundle
+        # is not hashed (and logged at ERROR) again on every poll.
+        self._refused: dict[Path, tuple[tuple, str]] = {}
         self.swaps = 0
         self._reload_lock: asyncio.Lock | None = None
         self._watch_sig: tuple | None = None
@@ -195,20 +198,29 @@ class ServerState:
                 return ReloadResult("unchanged", current.id)
             if current is not None and path == current.bundle.path and current.verified:
                 return ReloadResult("unchanged", current.id)
+            fingerprint = _fingerprint(path)
+            known = self._refused.get(path)
+            if known is not None and known[0] == fingerprint and not force:
+                log.debug("bundle %s unchanged since it was refused; not checked again", path.name)
+                return ReloadResult("refused", current.id if current else None, known[1])
             try:
                 bundle = await asyncio.to_thread(self._open_checked, path)
                 problems = await asyncio.to_thread(bundle.verify_fast)
             except BundleError as e:
-                return self._refuse(path.name, str(e))
+                return self._refuse(path.name, str(e), path, fingerprint)
             if problems:
                 bundle.close()
-                return self._refuse(path.name, "failed verification: " + "; ".join(problems[:5]))
+                return self._refuse(path.name, "failed verification: " + "; ".join(problems[:5]),
+                                    path, fingerprint)
             snap = Snapshot(bundle, verified=True)
             # Warm what every request touches so the first requests after the swap stay fast.
             await asyncio.to_thread(_warm, snap)
             self.current = snap
             self.problem = None
             self.swaps += 1
+            # A newer bundle is served: an earlier refusal is history (the log keeps it).
+            self.last_refused = None
+            self.fallback_from = None
             log.info("switched to bundle %s (was %s)", snap.id, current.id if current else "none")
             for fn in self.on_swap:
                 try:
@@ -217,8 +229,11 @@ class ServerState:
                     log.exception("on_swap listener failed")
             return ReloadResult("reloaded", snap.id)
 
-    def _refuse(self, name: str | None, reason: str) -> ReloadResult:
+    def _refuse(self, name: str | None, reason: str, path: Path | None = None,
+                fingerprint: tuple | None = None) -> ReloadResult:
         reason = self.redact(reason)
+        if path is not None and fingerprint is not None:
+            self._refused[path] = (fingerprint, reason)
         self.last_refused = {"bundle": name, "reason": reason, "at": time.time()}
         log.error("refused bundle %s: %s; still serving %s", name or "?", reason,
                   self.current.id if self.current else "nothing")
@@ -294,6 +309,15 @@ class ServerState:
         if self.last_refused:
             body["last_refused"] = self.last_refused
         return body["ready"], body
+
+
+def _fingerprint(path: Path) -> tuple:
+    """Name, size and mtime of every file of a bundle folder: changes when any segment does."""
+    try:
+        return tuple(sorted((e.name, st.st_size, st.st_mtime_ns)
+                            for e in os.scandir(path) for st in (e.stat(follow_symlinks=False),)))
+    except OSError:
+        return ()
 
 
 def _warm(snap: Snapshot) -> None:

@@ -173,3 +173,14 @@ def test_english_script_variant_of_the_sample(tmp_path):
     nom = cat.card(cat.find_key(f"{CONFIG}/Справочник.Номенклатура"))
     desc = next(a for a in nom["attributes"] if a.get("unlimited"))
     assert desc["type"] == "String (unlimited)" and desc["recipe"].startswith("SUBSTRING(")
+
+
+def test_cards_name_no_internal_spec_files(cards):
+    """Card text reaches agents: notes say what is (un)confirmed in plain words, without
+    references to our own spec files (domain-1c.md §…)."""
+    leaks = [k for k, card in cards.items()
+             if "domain-1c" in json.dumps(card, ensure_ascii=False) or "§" in json.dumps(card, ensure_ascii=False)]
+    assert leaks == []
+    notes = {t["note"] for card in cards.values() for t in card.get("query_tables", []) if t.get("note")}
+    assert "Узел and НомерСообщения confirmed; the other key fields not confirmed by the platform documentation" \
+        in notes

@@ -130,6 +130,13 @@ def test_coverage_per_configuration(tmp_path):
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
     assert cov["Древняя"]["status"] == "missing"
     assert ctx.report.sections["help"]["unused_versions"] == ["8.3.27.2130"]
+    # the same coverage goes into the manifest info, where list_sources and the dashboard read it
+    info = ctx.info["help"]
+    assert info["unused"] == ["8.3.27.2130"]
+    assert info["configurations"]["Старая"] == {"needs": "8.3.10", "status": "nearest-older",
+                                                "served_by": "8.3.5.1570"}
+    assert info["missing"] == ["8.2.19 for Древняя (answers use 8.3.5.1570)",
+                               "8.3.10 for Старая (answers use 8.3.5.1570)"]
     # the gaps are warnings (printed with the summary on stderr), one line per configuration
     lines = [f"{w.source}: {w.message}" for w in ctx.report.warnings if w.code == "help-coverage"]
     assert len(lines) == 2, lines

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from aiohttp import web
 
 from bundle_factory import build_sample
-from v8atlas.server.app import build_app
+from v8atlas.server.app import build_app, make_runner
 from v8atlas.server.auth import AuthConfig, AuthConfigError, register_open_path, register_session_validator
 from v8atlas.server.mcp_server import build_mcp
 from v8atlas.server.state import ServerState
@@ -38,7 +39,7 @@ async def start(bundles: Path, env: dict[str, str] | None = None, *, poll: float
                     dashboard=False)
     if configure:
         configure(app)
-    runner = web.AppRunner(app, access_log=None)
+    runner = make_runner(app)              # as `v8atlas serve` builds it
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
@@ -81,6 +82,12 @@ async def test_api_mirrors_tools_and_error_shape(bundles):
                     assert str(bundles) not in json.dumps(body, ensure_ascii=False)
             async with s.get(f"{srv.base}/api/get_object", params={"q": "x" * 5000}) as r:
                 assert r.status == 414
+            # over aiohttp's default 8190-byte line limit: still our JSON, not its text/plain 400
+            async with s.get(f"{srv.base}/api/get_object", params={"q": "x" * 9000}) as r:
+                assert r.status == 414 and r.content_type == "application/json"
+                assert (await r.json())["error"]["code"] == "too_long"
+            async with s.get(f"{srv.base}/" + "p" * 9000) as r:
+                assert r.status == 414 and (await r.json())["error"]["code"] == "too_long"
             async with s.post(f"{srv.base}/api/get_object", data=b"x" * (300 * 1024)) as r:
                 assert r.status == 413 and (await r.json())["error"]["code"] == "too_large"
     finally:
@@ -105,8 +112,24 @@ async def test_health_ready_and_mcp_method_rules(bundles):
             async with s.post(f"{srv.base}/mcp", data=b'{"jsonrpc": "2.0", "id": 1, "meth', headers=headers) as r:
                 body = await r.json()
                 assert body["error"]["code"] == -32700
+            for not_rpc in ([1, 2, 3], {"id": 7, "method": "tools/list"}, "hello"):
+                async with s.post(f"{srv.base}/mcp", json=not_rpc, headers=headers) as r:
+                    body = await r.json()
+                    assert r.status == 400 and body["error"]["code"] == -32600, body
+                    assert body["error"]["message"].startswith("not a JSON-RPC 2.0 request")
+                    assert "validation" not in json.dumps(body).lower()
             async with s.post(f"{srv.base}/admin/reload") as r:
                 assert r.status == 404                     # no ADMIN_TOKEN: the route does not exist
+            # a browser on an unknown address gets a small page; programs keep the JSON shape
+            html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+            async with s.get(f"{srv.base}/no/such/<page>", headers=html) as r:
+                assert r.status == 404 and r.content_type == "text/html"
+                text = await r.text()
+                assert "Not found" in text and "&lt;page&gt;" in text and "<page>" not in text
+            async with s.get(f"{srv.base}/api/no_such_tool", headers=html) as r:
+                assert r.status == 404 and r.content_type == "application/json"
+            async with s.get(f"{srv.base}/no/such/page") as r:
+                assert r.status == 404 and (await r.json())["error"]["code"] == "not_found"
     finally:
         await srv.runner.cleanup()
 
@@ -170,7 +193,7 @@ async def test_host_and_origin_checks(bundles):
         await srv.runner.cleanup()
 
 
-async def test_hot_swap_poll_and_refusal(tmp_path):
+async def test_hot_swap_poll_and_refusal(tmp_path, caplog):
     bundles = tmp_path / "b"
     first = build_sample(bundles, second_config=False, name="one")
     srv = await start(bundles, {"ADMIN_TOKEN": "admin-token-456"}, poll=0.05)
@@ -202,6 +225,24 @@ async def test_hot_swap_poll_and_refusal(tmp_path):
                 assert body["last_refused"]["bundle"] == third.name
             async with s.get(f"{srv.base}/api/list_sources") as r:
                 assert (await r.json())["data"]["bundle"]["id"] == second.name
+            # the refused bundle is remembered: later polls (the directory changes) do not hash
+            # it again nor log it at ERROR again
+            caplog.clear()
+            with caplog.at_level(logging.DEBUG, logger="v8atlas.server"):
+                for i in range(3):
+                    (bundles / f"touch{i}").write_text("x")
+                    await asyncio.sleep(0.15)
+            assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+            assert "unchanged since it was refused" in caplog.text
+            # a newer good bundle is served: last_refused is cleared from /ready
+            fourth = build_sample(bundles, name="four")
+            for _ in range(200):
+                if srv.state.current.id == fourth.name:
+                    break
+                await asyncio.sleep(0.02)
+            async with s.get(f"{srv.base}/ready") as r:
+                body = await r.json()
+                assert body["bundle"] == fourth.name and "last_refused" not in body, body
         shutil.rmtree(third)
     finally:
         await srv.runner.cleanup()
@@ -285,7 +326,7 @@ async def test_dashboard_pages_reachable_with_tokens_set(bundles):
     state = ServerState(bundles, poll_interval=0)
     state.load_initial()
     app = build_app(state, auth=AuthConfig.from_env({"API_TOKEN": "read-token-123"}), dashboard=True)
-    runner = web.AppRunner(app, access_log=None)
+    runner = make_runner(app)              # as `v8atlas serve` builds it
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()

@@ -224,3 +224,51 @@ def test_cli_style_text_arguments_are_coerced(snap):
     r = tools.call(snap, "get_relations", {"name": "Документ.ЗаказПокупателя", "config": "Демо",
                                            "weak": "true"}, from_text=True)
     assert r.outcome in ("found", "unavailable")
+
+
+def test_list_sources_shows_help_coverage_as_the_help_compiler_records_it(tmp_path):
+    """ctx.info["help"] as compiler/help/link.py writes it: per-configuration coverage,
+    missing and unused versions are shown, not just the loaded list."""
+    from bundle_factory import build_bundle, sample_docs
+    docs, edges, info = sample_docs(True)
+    info["help"] = {"platform_versions": ["8.3.5.1570", "8.3.24.1000", "8.3.27.2130"],
+                    "query_versions": ["8.3.24.1000"],
+                    "configurations": {"Демо": {"needs": "8.3.10", "status": "nearest-older",
+                                                "served_by": "8.3.5.1570"},
+                                       "Демо2": {"needs": "8.3.24", "status": "loaded",
+                                                 "served_by": "8.3.24.1000"}},
+                    "missing": ["8.3.10 for Демо (answers use 8.3.5.1570)"],
+                    "unused": ["8.3.27.2130"]}
+    snap = Snapshot(Bundle.open(build_bundle(tmp_path, docs, edges=edges, info=info)))
+    r = call(snap, "list_sources")
+    assert "help versions loaded: 8.3.5.1570, 8.3.24.1000, 8.3.27.2130" in r.text
+    assert "needed but not loaded: 8.3.10 for Демо (answers use 8.3.5.1570)" in r.text
+    assert "loaded but no configuration needs them: 8.3.27.2130" in r.text
+    assert "`Демо` needs help 8.3.10: answered by the nearest older book (8.3.5.1570)" in r.text
+    assert "`Демо2` needs help 8.3.24: loaded (8.3.24.1000)" in r.text
+    assert r.data["help"]["unused"] == ["8.3.27.2130"]
+
+
+def test_compare_leaves_out_relation_counts_and_names_changed_fields(tmp_path):
+    """Relation counts are derived (they change when a referring object changes): one summary
+    line, not a "changed" object each. A changed element says which of its fields changed."""
+    from bundle_factory import build_bundle, sample_docs
+    docs, edges, info = sample_docs(True)
+    for d in docs:
+        if d.config == "Демо2" and d.title == "Справочник.Номенклатура":
+            d.card["relations"] = {"in_weak": {"attribute_type": 12}}
+        if d.config == "Демо" and d.title == "Справочник.Номенклатура":
+            d.card["relations"] = {"in_weak": {"attribute_type": 9}}
+        if d.config == "Демо2" and d.title == "Документ.ЗаказПокупателя":
+            d.card["query_tables"][0]["fields"].append("Склад")
+            d.card["query_tables"][1]["params"] = [{"name": "Период"}]
+    snap = Snapshot(Bundle.open(build_bundle(tmp_path, docs, edges=edges, info=info)))
+    r = call(snap, "compare_configurations", a="Демо", b="Демо2")
+    assert "1 object(s) added, 0 removed, 1 changed" in r.text, r.text
+    assert "Справочник.Номенклатура" not in r.text
+    assert "1 other object(s) differ only in how many objects refer to them" in r.text
+    assert r.data["relations_only"] == 1
+    one = call(snap, "compare_configurations", a="Демо", b="Демо2", name="Документ.ЗаказПокупателя")
+    assert "+ query_tables.Документ.ЗаказПокупателя.fields: `Склад`" in one.text, one.text
+    assert "~ query_tables.Документ.ЗаказПокупателя.Товары.params: ∅ → `Период`" in one.text, one.text
+    assert "properties differ" not in one.text

@@ -174,7 +174,7 @@ def business_process(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj, "ТочкиМаршрута", W.TABLES["ТочкиМаршрута"])
     points = QueryTable(ru, en, AUXILIARY, [], [fixed_field(
         "Ссылка", M.TypeRef(M.REF, ref_class="BusinessProcessRoutePointRef", name=obj.name))],
-        note="field list unverified (domain-1c.md §3.1)")
+        note="field list not confirmed by the platform documentation")
     return [_main(obj, ix)] + _tabular_sections(obj) + [points]
 
 
@@ -215,7 +215,7 @@ def filter_criterion(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
 def sequence(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru, en = _table(obj)
     fields = STD.standard_attributes(obj, ix) + _attrs(obj.dimensions, "dimension")
-    note = "field list unverified (domain-1c.md §3.1, §3.6)"
+    note = "field list not confirmed by the platform documentation"
     return [QueryTable(ru, en, OBJECT, [], fields, note),
             _vt(obj, "Границы", _params("Условие"), list(fields), note)]
 
@@ -250,7 +250,7 @@ def information_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     fields = _register_main(obj, ix)
     out = [QueryTable(ru, en, OBJECT, [], fields)]
     if STD.periodic(obj):   # СрезПервых/СрезПоследних only for periodic registers (§3.3)
-        note = ("Регистратор/НомерСтроки/Активность in slices unverified (domain-1c.md §3.3)"
+        note = ("Регистратор/НомерСтроки/Активность in slices not confirmed by the platform documentation"
                 if STD.recorder_subordinate(obj) else "")
         for vt in ("СрезПоследних", "СрезПервых"):
             out.append(_vt(obj, vt, _params("Период", "Условие"), list(fields), note))
@@ -337,7 +337,7 @@ def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
         fields += [_suffixed(r, s) for s in ("Оборот", "ОборотДт", "ОборотКт")]
         if corr and not _balanced(a):
             fields += [_suffixed(r, s) for s in ("КорОборот", "КорОборотДт", "КорОборотКт")]
-    note = "dimension suffix Кор from a third-party model (domain-1c.md §3.4)" if corr else ""
+    note = "dimension suffix Кор taken from a third-party model, not from the platform documentation" if corr else ""
     out.append(_vt(obj, "Обороты", _params(*params), period + adjust + fields, note))
     # ОстаткиИОбороты
     out.append(_vt(obj, "ОстаткиИОбороты",
@@ -377,7 +377,7 @@ def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
         fixed_field("Вид", *([t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else [])),
         fixed_field("Значение", *([M.TypeRef(M.CHARACTERISTIC, name=pvh)] if pvh else []))] + adjust
     out.append(QueryTable(ru_s, en_s, AUXILIARY, [], sub_fields,
-                          note="field list unverified (domain-1c.md §3.1)"))
+                          note="field list not confirmed by the platform documentation"))
     return out
 
 
@@ -402,13 +402,13 @@ def calculation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
                  "ПериодДействияНачало", "ПериодДействияКонец")
         fields = [f for n in names for f in main if f.ru == n] + dims
         out.append(_vt(obj, "ФактическийПериодДействия", _params("Условие"), fields,
-                       "field list unverified (domain-1c.md §3.5)"))
+                       "field list not confirmed by the platform documentation"))
         sched = ix.get(next(iter(as_refs(obj.props.get("schedule"))), ""))
         if sched is not None:
             extra = [_suffixed(r, s) for r in _attrs(sched.resources, "resource") for s in (
                 "ПериодДействия", "ФактическийПериодДействия", "ПериодРегистрации", "БазовыйПериод")]
             out.append(_vt(obj, "ДанныеГрафика", _params("Условие"), list(main) + extra,
-                           "suffix set partly unverified (domain-1c.md §3.5)"))
+                           "suffix set partly not confirmed by the platform documentation"))
     if as_bool(obj.props.get("base_period")):
         for base in _base_registers(obj, ix):
             extra = [_suffixed(r, "База") for r in _attrs(base.resources, "resource")]
@@ -424,7 +424,7 @@ def calculation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
         target = fixed_field("ОбъектПерерасчета", *by_name["Регистратор"].type.types)
         fields = [target] + ([by_name["ВидРасчета"]] if "ВидРасчета" in by_name else [])
         out.append(QueryTable(t_ru, t_en, RECALCULATION, [], fields,
-                              note="field list unverified (domain-1c.md §3.1)"))
+                              note="field list not confirmed by the platform documentation"))
     return out
 
 
@@ -450,7 +450,7 @@ def changes_table(obj: M.MDObject, ix: ConfigIndex, main: QueryTable | None) -> 
         fields += [f for k in keys for f in main.fields if f.ru == k]
     ru, en = _table(obj, "Изменения", W.TABLES["Изменения"])
     return QueryTable(ru, en, CHANGES, [], fields,
-                      note="key fields unverified; Узел and НомерСообщения confirmed (domain-1c.md §3.1)")
+                      note="Узел and НомерСообщения confirmed; the other key fields not confirmed by the platform documentation")
 
 
 RULES: dict[str, Callable[[M.MDObject, ConfigIndex], list[QueryTable]]] = {

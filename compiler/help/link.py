@@ -123,6 +123,14 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
             used.add(book)
         per_config[name] = entry
     _coverage_warnings(ctx.report, per_config, platform_versions)
+    unused = [v for v in platform_versions if v not in used] if configs else []
+    # The same coverage in the manifest: list_sources and the dashboard read it from there.
+    info = ctx.info.setdefault("help", {"platform_versions": platform_versions, "query_versions": []})
+    info["configurations"] = {name: {k: e[k] for k in ("needs", "status", "served_by") if e.get(k)}
+                              for name, e in per_config.items()}
+    info["missing"] = [_missing_line(name, e) for name, e in per_config.items()
+                       if e["status"] in ("missing", "nearest-older", "unknown-platform")]
+    info["unused"] = unused
     ctx.report.sections["help"] = {
         "books": [{"source": b.source, "book": b.book, "domain": b.domain, "version": b.version,
                    "version_source": b.version_source, "markup": b.markup,
@@ -130,8 +138,16 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
                    "counts": b.counts} for b in books],
         "platform_versions_loaded": platform_versions,
         "configurations": per_config,
-        "unused_versions": [v for v in platform_versions if v not in used] if configs else [],
+        "unused_versions": unused,
     }
+
+
+def _missing_line(name: str, entry: dict[str, Any]) -> str:
+    """One plain line per configuration whose help version is not loaded."""
+    if entry["status"] == "unknown-platform":
+        return f"{name}: platform version unknown"
+    served = entry.get("served_by")
+    return f"{entry['needs']} for {name}" + (f" (answers use {served})" if served else " (no platform help)")
 
 
 def _coverage_warnings(report: Any, per_config: dict[str, Any], platform_versions: list[str]) -> None:

@@ -16,6 +16,9 @@ from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
 
 # Card keys that name the card's place rather than its content.
 _IDENTITY_KEYS = {"config", "key", "id", "configuration", "path", "file", "uuid", "source_file", "schema"}
+# Card keys derived from the rest of the configuration (relation counts): they change whenever
+# any referring object changes, so they are summed up in one line, not listed per object.
+_DERIVED_KEYS = {"relations"}
 _SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "tabular_sections",
              "addressing_attributes", "accounting_flags", "ext_dimension_accounting_flags",
              "columns", "values", "enum_values", "query_tables", "forms", "commands", "templates",
@@ -28,11 +31,13 @@ def _objects(snap: Snapshot, cfg: ConfigInfo) -> dict[str, int]:
     return {c.titles[int(d)]: int(d) for d in np.nonzero(mask)[0]}
 
 
-def _content(card: Any) -> Any:
+def _content(card: Any, top: bool = True) -> Any:
+    """The card without identity keys (and, at the top level, without derived relation counts)."""
     if isinstance(card, dict):
-        return {k: _content(v) for k, v in card.items() if k not in _IDENTITY_KEYS}
+        return {k: _content(v, False) for k, v in card.items()
+                if k not in _IDENTITY_KEYS and not (top and k in _DERIVED_KEYS)}
     if isinstance(card, list):
-        return [_content(x) for x in card]
+        return [_content(x, False) for x in card]
     return card
 
 
@@ -70,13 +75,19 @@ def _field_diff(a: Any, b: Any, prefix: str = "") -> list[str]:
             for n in ma.keys() & mb.keys():
                 if ma[n] != mb[n]:
                     xa, xb = ma[n], mb[n]
-                    if isinstance(xa, dict) and isinstance(xb, dict) and \
-                            (isinstance(xa.get("attributes"), list) or isinstance(xb.get("attributes"), list)):
-                        out += _field_diff(xa, xb, prefix=f"{prefix}{key}.{n}.")
-                        continue
                     ta, tb = _type_of(xa), _type_of(xb)
-                    what = f"type {ta} → {tb}" if ta != tb else "properties differ"
-                    out.append(f"  ~ {prefix}{key}: `{n}` {what}")
+                    if ta != tb:
+                        out.append(f"  ~ {prefix}{key}: `{n}` type {ta} → {tb}")
+                    if isinstance(xa, dict) and isinstance(xb, dict):
+                        # name what changed inside the element (its fields, params, properties)
+                        inner = _field_diff({k: v for k, v in xa.items() if k != "type"},
+                                            {k: v for k, v in xb.items() if k != "type"},
+                                            prefix=f"{prefix}{key}.{n}.")
+                        out += inner
+                        if inner or ta != tb:
+                            continue
+                    if ta == tb:
+                        out.append(f"  ~ {prefix}{key}: `{n}` {_short(xa)} → {_short(xb)}")
         else:
             out.append(f"  ~ {prefix}{key}: {_short(va)} → {_short(vb)}")
     return sorted(out, key=lambda s: (s[2:].split(":")[0], s))
@@ -122,10 +133,12 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
             diff = _field_diff(_content(snap.catalog.card(oa[ta])), _content(snap.catalog.card(ob[tb])))
             body = diff or ["No differences."]
         return finish(snap, "compare_configurations", args, FOUND, head, body, {"object": title})
-    added, removed, changed = _diff_all(snap, ca, cb, oa, ob)
+    added, removed, changed, relations_only = _diff_all(snap, ca, cb, oa, ob)
     head = [f"**Outcome: found** — `{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
             f"{len(removed)} removed, {len(changed)} changed"
-            + ("" if added or removed or changed else " (identical)")]
+            + ("" if added or removed or changed else " (identical)")
+            + (f"; {relations_only} other object(s) differ only in how many objects refer to them "
+               f"(relation counts, not listed; `get_relations` shows them)" if relations_only else "")]
     body: list[str] = []
     if added:
         body.append(f"**Added** ({len(added)}):")
@@ -139,15 +152,22 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
             body.append(f"- `{t}`\n" + "\n".join(lines[:8])
                         + (f"\n  … {len(lines) - 8} more (name=`{t}`)" if len(lines) > 8 else ""))
     return finish(snap, "compare_configurations", args, FOUND, head, body,
-                  {"added": len(added), "removed": len(removed), "changed": len(changed)})
+                  {"added": len(added), "removed": len(removed), "changed": len(changed),
+                   "relations_only": relations_only})
 
 
 # Diffs of whole configurations, kept per snapshot: paging through a long diff re-asks it.
 _CACHE_SIZE = 4
 
 
+def _derived(card: Any) -> Any:
+    return {k: card.get(k) for k in _DERIVED_KEYS} if isinstance(card, dict) else None
+
+
 def _diff_all(snap: Snapshot, ca: ConfigInfo, cb: ConfigInfo, oa: dict[str, int], ob: dict[str, int]
-              ) -> tuple[list[str], list[str], list[tuple[str, list[str]]]]:
+              ) -> tuple[list[str], list[str], list[tuple[str, list[str]]], int]:
+    """Added, removed, changed (with field lines) and the count of objects whose only
+    difference is their derived relation counts."""
     cache: dict = snap.__dict__.setdefault("_compare_cache", {})
     key = (ca.name, cb.name)
     if key in cache:
@@ -155,16 +175,20 @@ def _diff_all(snap: Snapshot, ca: ConfigInfo, cb: ConfigInfo, oa: dict[str, int]
     added = sorted(ob.keys() - oa.keys())
     removed = sorted(oa.keys() - ob.keys())
     changed: list[tuple[str, list[str]]] = []
+    relations_only = 0
     records = snap.bundle.records(S.DOC_CARDS)
     for t in sorted(oa.keys() & ob.keys()):
         if records.raw(oa[t]) == records.raw(ob[t]):
             continue
-        ka, kb = _content(records[oa[t]]), _content(records[ob[t]])
+        ra, rb = records[oa[t]], records[ob[t]]
+        ka, kb = _content(ra), _content(rb)
         if ka != kb:
             changed.append((t, _field_diff(ka, kb)))
+        elif _derived(ra) != _derived(rb):
+            relations_only += 1
     if len(cache) >= _CACHE_SIZE:
         cache.pop(next(iter(cache)))
-    cache[key] = (added, removed, changed)
+    cache[key] = (added, removed, changed, relations_only)
     return cache[key]
 
 

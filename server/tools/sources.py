@@ -84,6 +84,12 @@ def list_sources(snap: Snapshot) -> ToolResult:
         v = hv.get(key)
         if v:
             lines.append(f"- {label}: {_join(v)}")
+    for name, cov in (hv.get("configurations") or {}).items():
+        if isinstance(cov, dict) and cov.get("needs"):
+            used = cov.get("served_by")
+            lines.append(f"- `{name}` needs help {cov['needs']}: "
+                         + (f"{_STATUS.get(cov.get('status'), cov.get('status'))} ({used})" if used
+                            else "no platform help loaded"))
     if hv.get("query"):
         lines.append(f"- query-language book: {_join(hv['query'])}")
     lines.append("\nAsk with exact names (`Справочник.Имя`, `Массив.Найти`); "
@@ -94,6 +100,10 @@ def list_sources(snap: Snapshot) -> ToolResult:
                        "verified": snap.verified},
             "configs": configs, "help": hv, "documents": per_domain}
     return ToolResult(LIST, "\n".join(lines) + "\n", data)
+
+
+_STATUS = {"loaded": "loaded", "nearest-older": "answered by the nearest older book",
+           "missing": "not loaded, answered by the oldest book"}
 
 
 def _join(v: Any) -> str:
