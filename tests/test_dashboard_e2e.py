@@ -394,6 +394,27 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     assert x["alias_phrase"] in page.inner_text("[data-testid=existing-aliases]")
 
 
+def test_global_alias_is_shown_and_removable(page, server):
+    """An alias without a configuration is listed for every configuration, marked so, and an
+    admin removes it from the list (the per-configuration aliases stay)."""
+    import json
+    x = server.expect
+    data = json.loads(server.dictionary.read_text(encoding="utf-8")) if server.dictionary.exists() else {}
+    before = list(data.get("aliases", []))
+    data["aliases"] = before + [{"phrase": "<b>общий</b> синоним", "targets": [x["alias_target"]]}]
+    server.dictionary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    login(page, server, ADMIN, f"/alias?config={quote(x['config'])}")
+    page.wait_for_selector("[data-testid=existing-aliases]")
+    row = page.locator("[data-testid=existing-aliases] tr[data-scope='*']")
+    assert row.count() == 1
+    assert "<b>общий</b> синоним" in row.inner_text() and "все конфигурации" in row.inner_text()
+    shot(page, server, "17-alias-global")
+    row.locator("button", has_text="удалить").click()
+    page.wait_for_selector("section.message.ok")
+    assert "все конфигурации" in page.inner_text("main")
+    assert json.loads(server.dictionary.read_text(encoding="utf-8"))["aliases"] == before
+
+
 def test_bad_input_gets_clear_pages(page, server):
     payload = '<img src=x onerror="alert(1)"><script>alert(2)</script>'
     login(page, server, API, f"/search?q={quote(payload)}")
