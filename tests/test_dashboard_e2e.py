@@ -426,9 +426,21 @@ def test_bad_input_gets_clear_pages(page, server):
     assert "не найдено" in page.inner_text("#card-body") or "ошибка" in page.inner_text("#card-body").lower()
     assert payload in page.inner_text("#card-title")
     shot(page, server, "15-card-unknown")
-    page.goto(f"{server.url}/graph?name={quote('Документ.Нет')}")
-    page.wait_for_selector("[data-testid=graph-status] .message")
-    assert "не найден" in page.inner_text("[data-testid=graph-status]")
+    # an unknown object's graph: a clear message, the nearest names as links to their graphs,
+    # no empty canvas, the payload shown as text
+    page.goto(f"{server.url}/graph?name={quote('Документ.' + payload)}&config={quote(server.expect['config'])}")
+    page.wait_for_selector("[data-testid=graph-not-found]")
+    message = page.inner_text("[data-testid=graph-not-found]")
+    assert "не найдено" in message and payload in message and "**Outcome" not in message
+    links = page.eval_on_selector_all("[data-testid=graph-not-found] ul.candidates a",
+                                      "els => els.map(a => [a.textContent, a.getAttribute('href')])")
+    assert links and all(t.startswith("Документ.") and h.startswith("/graph?") and f"name={quote(t)}" in h
+                         for t, h in links)
+    assert not page.locator(".graph-wrap").is_visible()
+    shot(page, server, "15b-graph-unknown")
+    page.click(f"[data-testid=graph-not-found] ul.candidates a >> nth=0")
+    page.wait_for_selector(f'#graph[data-centre="{links[0][0]}"]')
+    assert page.locator(".graph-wrap").is_visible()
     page.context.add_cookies([{"name": "v8atlas_session", "value": "eyJyIjoiYWRtaW4ifQ.Zm9yZ2Vk",
                                "url": server.url}])
     page.goto(f"{server.url}/sources")
