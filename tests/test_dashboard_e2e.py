@@ -220,6 +220,18 @@ def test_sources_page(page, server):
     report = server.report()
     errors, warnings = report.get("errors", []), report.get("warnings", [])
     assert f"Ошибок: {len(errors)}, предупреждений: {len(warnings)}" in page.inner_text("[data-testid=report-summary]")
+    # sources: names exactly as the manifest records them (relative, never this machine's paths),
+    # kinds and formats in words, help versions in numeric order, counts labelled in Russian
+    manifest_names = [s["name"] for s in server.bundle().manifest["sources"]]
+    shown = page.eval_on_selector_all("[data-testid=bundle-sources] tbody td:nth-child(2)", "els => els.map(e => e.textContent)")
+    assert sorted(shown) == sorted(manifest_names) and not any(n.startswith("/") for n in shown)
+    kinds = page.eval_on_selector_all("[data-testid=bundle-sources] tbody td:nth-child(1)", "els => els.map(e => e.textContent)")
+    assert "configuration" not in kinds and "конфигурация" in kinds
+    help_rows = [n for n in shown if n.count("/") and n.split("/")[-2][:1].isdigit()]
+    versions = [tuple(int(x) for x in n.split("/")[-2].split(".")) for n in help_rows]
+    assert versions == sorted(versions), help_rows
+    counts = page.inner_text("[data-testid=bundle-counts]")
+    assert "documents" not in counts and "документов в индексе" in counts
     for w in (errors + warnings)[:1]:       # markup in a message is shown as text, under its code
         assert w["code"] in page.inner_text("#report") and w["message"][:60] in page.inner_text("#report")
     shot(page, server, "02-sources")
