@@ -244,6 +244,9 @@ def test_search_shows_reasons_and_offers_an_alias(page, server):
     first = page.locator("[data-testid=hits-metadata] li").first
     assert x["first_hit"] in first.inner_text()
     assert x["why"] in first.locator("[data-testid=why]").inner_text()
+    if server.kind == "real":     # "words: a in name; b in synonym": every line keeps its "words:" label
+        lines = first.locator("[data-testid=why] li").all_inner_texts()
+        assert len(lines) > 1 and all(re.match(r"^[\w ]+: ", line) for line in lines), lines
     page.wait_for_selector("#platform-results .outcome")
     shot(page, server, "03-search")
     first.locator("a.alias-link").click()
@@ -432,6 +435,11 @@ def test_bad_input_gets_clear_pages(page, server):
     login(page, server, API, f"/search?q={quote(payload)}")
     page.wait_for_selector("#meta-results .result-head, #meta-results .message")
     assert page.input_value("#q") == payload
+    # guesses are not called matches: a not_found answer with hits says they are guesses
+    for side in ("metadata", "platform"):
+        head = page.inner_text(f"[data-testid=head-{side}]")
+        if "не найдено" in head and page.locator(f"[data-testid=hits-{side}] li").count():
+            assert "догадки" in head, head
     shot(page, server, "14-search-payload")
     page.goto(f"{server.url}/card?name={quote('Справочник.' + payload)}")
     page.wait_for_selector(".outcome, #card-body .message")

@@ -292,6 +292,11 @@ const V8 = (() => {
     if (why === undefined || why === null) return [];
     // "words: a in name; b in synonym" reads better one reason a line
     const list = Array.isArray(why) ? why : String(why).split(/;\s+(?=\S)/);
+    // "words: 1 in params; 2 in params": the later parts share the first one's "words:" label
+    const label = typeof list[0] === "string" && list[0].match(/^([\p{L}_ ]+):\s/u);
+    if (label) for (let i = 1; i < list.length; i++) {
+      if (typeof list[i] === "string" && !/^[\p{L}_ ]+:\s/u.test(list[i])) list[i] = `${label[1]}: ${list[i]}`;
+    }
     return list.map((w) => {
       if (typeof w === "string") return w;
       if (w && typeof w === "object") {
