@@ -153,9 +153,10 @@
     });
     cy.elements().remove();
     cy.add(elements);
-    // Spacing so that the first ring is at least ~170 px across: room for the labels of a few neighbours.
+    // Spacing so that the first ring is at least ~260 px across: room for the labels (names of 1C
+    // objects run to 30-40 characters) of a dozen neighbours without overlapping.
     const firstRing = Math.max(1, Math.min(neighbours.length, 20));
-    const spacing = Math.max(28, Math.min(120, (2 * Math.PI * 170) / firstRing - 22));
+    const spacing = Math.max(28, Math.min(160, (2 * Math.PI * 260) / firstRing - 22));
     cy.layout({ name: "concentric", concentric: (node) => 1000 - node.data("ring"), levelWidth: () => 1,
       minNodeSpacing: spacing, animate: false, fit: true, padding: 40 }).run();
     // A small neighbourhood would be blown up to fill the box: keep labels at reading size.
