@@ -232,6 +232,8 @@ def test_sources_page(page, server):
     assert versions == sorted(versions), help_rows
     counts = page.inner_text("[data-testid=bundle-counts]")
     assert "documents" not in counts and "документов в индексе" in counts
+    if server.kind == "stub":               # a known code is explained in words
+        assert "синоним ведёт к объекту, которого нет" in page.inner_text("#report")
     for w in (errors + warnings)[:1]:       # markup in a message is shown as text, under its code
         assert w["code"] in page.inner_text("#report") and w["message"][:60] in page.inner_text("#report")
     shot(page, server, "02-sources")

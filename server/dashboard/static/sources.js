@@ -14,6 +14,21 @@
     "dictionary-json": "словарь (JSON)", "dictionary-toml": "словарь (TOML)" };
   const COUNT_LABELS = { documents: "документов в индексе", names: "имён для поиска", edges: "связей",
     help_platform_elements: "элементов справки платформы", help_query_elements: "элементов справки языка запросов" };
+  // What each compile-report code means, for a 1C developer who has not read the compiler.
+  const REPORT_CODES = {
+    xml: "XML-файл выгрузки не читается", unreadable: "файл не читается", "missing-file": "файл объекта не найден",
+    empty: "файл без объекта", "class-mismatch": "класс объекта не совпадает с папкой",
+    "unknown-kind": "неизвестный вид метаданных", "dangling-reference": "ссылка на объект, которого нет",
+    "graph-dangling": "связь с объектом, которого нет", "duplicate-key": "объект встречается дважды",
+    "duplicate-configuration": "две конфигурации с одним именем", "not-extension": "не расширение",
+    "extension-without-base": "расширение без основной конфигурации",
+    "adopted-without-base": "заимствованный объект без объекта основной конфигурации",
+    "help-page": "страница справки не читается", "help-book": "книга справки: проблема",
+    "help-version": "версия справки не определена", "help-merge": "расхождение версий справки",
+    "help-coverage": "справка не покрывает версии платформы", "query-key-missing-page": "нет страницы справки языка запросов",
+    "alias-missing-object": "синоним ведёт к объекту, которого нет", "dictionary-entry": "ошибка в записи словаря",
+    "search-fields": "поля поиска урезаны", "source-failed": "источник не разобран", "source-stale": "источник взят из кэша",
+  };
   const PLATFORM_SOURCE = { compatibility_mode: "по режиму совместимости", "v8atlas.toml": "из v8atlas.toml" };
 
   const [facts, listing] = await Promise.all([getJson("/ui/bundle"), api("list_sources", {})]);
@@ -124,6 +139,7 @@
       const hasErrors = list.some(([level]) => level === "ошибка");
       const block = el("details", { class: `report-code${hasErrors ? " has-errors" : ""}`, open: list.length <= 10 || hasErrors },
         el("summary", {}, el("code", { text: code }), ` × ${list.length}`,
+          REPORT_CODES[code] ? el("strong", { class: "code-label", text: ` ${REPORT_CODES[code]}` }) : null,
           el("span", { class: "hint", text: ` — ${(list[0][1].message || "").slice(0, 120)}` })),
         el("table", { class: "grid report" },
           el("thead", {}, el("tr", {}, ["", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
