@@ -405,6 +405,10 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     page.wait_for_selector("[data-testid=hits-metadata] li")
     first = page.locator("[data-testid=hits-metadata] li").first
     assert x["alias_target"] in first.inner_text() and "alias" in first.locator("[data-testid=why]").inner_text()
+    # a "word in field" reason continues its "words:" list; other reasons keep their own wording
+    for line in page.locator("[data-testid=why] li").all_inner_texts():
+        assert not line.startswith("words: synonym "), line
+        assert not re.match(r"^\S+ in \w", line), line
     shot(page, server, "13-search-after-alias")
     page.goto(f"{server.url}/alias?config={quote(x['config'])}")
     page.wait_for_selector("[data-testid=existing-aliases]")
