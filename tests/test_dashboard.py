@@ -179,6 +179,27 @@ def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
     run(go, stub)
 
 
+def test_global_alias_is_listed_and_removable(stub):
+    """An alias without "config" applies to every configuration: listed under "*", removed alone."""
+    stub.dictionary.write_text(json.dumps({"aliases": [
+        {"phrase": "покупка", "targets": ["Документ.ЗаказПокупателя"]},
+        {"phrase": "покупка", "targets": ["Справочник.Контрагенты"], "config": CONFIG}]},
+        ensure_ascii=False), encoding="utf-8")
+
+    async def go(client):
+        await login(client, ADMIN)
+        facts = await (await client.get("/ui/dictionary")).json()
+        assert facts["aliases"]["*"] == {"покупка": ["Документ.ЗаказПокупателя"]}
+        csrf = csrf_from(await (await client.get("/alias")).text())
+        gone = await client.post("/alias/remove", data={"csrf": csrf, "config": "*", "phrase": "покупка"})
+        assert gone.status == 200 and "все конфигурации" in await gone.text()
+        left = json.loads(stub.dictionary.read_text(encoding="utf-8"))["aliases"]
+        assert left == [{"phrase": "покупка", "targets": ["Справочник.Контрагенты"], "config": CONFIG}]
+        again = await client.post("/alias/remove", data={"csrf": csrf, "config": "*", "phrase": "покупка"})
+        assert again.status == 404
+    run(go, stub)
+
+
 def test_alias_then_rebuild_runs_compile_and_reload(stub, monkeypatch):
     calls = []
 

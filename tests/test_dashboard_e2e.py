@@ -220,6 +220,20 @@ def test_sources_page(page, server):
     report = server.report()
     errors, warnings = report.get("errors", []), report.get("warnings", [])
     assert f"Ошибок: {len(errors)}, предупреждений: {len(warnings)}" in page.inner_text("[data-testid=report-summary]")
+    # sources: names exactly as the manifest records them (relative, never this machine's paths),
+    # kinds and formats in words, help versions in numeric order, counts labelled in Russian
+    manifest_names = [s["name"] for s in server.bundle().manifest["sources"]]
+    shown = page.eval_on_selector_all("[data-testid=bundle-sources] tbody td:nth-child(2)", "els => els.map(e => e.textContent)")
+    assert sorted(shown) == sorted(manifest_names) and not any(n.startswith("/") for n in shown)
+    kinds = page.eval_on_selector_all("[data-testid=bundle-sources] tbody td:nth-child(1)", "els => els.map(e => e.textContent)")
+    assert "configuration" not in kinds and "конфигурация" in kinds
+    help_rows = [n for n in shown if n.count("/") and n.split("/")[-2][:1].isdigit()]
+    versions = [tuple(int(x) for x in n.split("/")[-2].split(".")) for n in help_rows]
+    assert versions == sorted(versions), help_rows
+    counts = page.inner_text("[data-testid=bundle-counts]")
+    assert "documents" not in counts and "документов в индексе" in counts
+    if server.kind == "stub":               # a known code is explained in words
+        assert "синоним ведёт к объекту, которого нет" in page.inner_text("#report")
     for w in (errors + warnings)[:1]:       # markup in a message is shown as text, under its code
         assert w["code"] in page.inner_text("#report") and w["message"][:60] in page.inner_text("#report")
     shot(page, server, "02-sources")
@@ -232,6 +246,9 @@ def test_search_shows_reasons_and_offers_an_alias(page, server):
     first = page.locator("[data-testid=hits-metadata] li").first
     assert x["first_hit"] in first.inner_text()
     assert x["why"] in first.locator("[data-testid=why]").inner_text()
+    if server.kind == "real":     # "words: a in name; b in synonym": every line keeps its "words:" label
+        lines = first.locator("[data-testid=why] li").all_inner_texts()
+        assert len(lines) > 1 and all(re.match(r"^[\w ]+: ", line) for line in lines), lines
     page.wait_for_selector("#platform-results .outcome")
     shot(page, server, "03-search")
     first.locator("a.alias-link").click()
@@ -388,10 +405,35 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     page.wait_for_selector("[data-testid=hits-metadata] li")
     first = page.locator("[data-testid=hits-metadata] li").first
     assert x["alias_target"] in first.inner_text() and "alias" in first.locator("[data-testid=why]").inner_text()
+    # a "word in field" reason continues its "words:" list; other reasons keep their own wording
+    for line in page.locator("[data-testid=why] li").all_inner_texts():
+        assert not line.startswith("words: synonym "), line
+        assert not re.match(r"^\S+ in \w", line), line
     shot(page, server, "13-search-after-alias")
     page.goto(f"{server.url}/alias?config={quote(x['config'])}")
     page.wait_for_selector("[data-testid=existing-aliases]")
     assert x["alias_phrase"] in page.inner_text("[data-testid=existing-aliases]")
+
+
+def test_global_alias_is_shown_and_removable(page, server):
+    """An alias without a configuration is listed for every configuration, marked so, and an
+    admin removes it from the list (the per-configuration aliases stay)."""
+    import json
+    x = server.expect
+    data = json.loads(server.dictionary.read_text(encoding="utf-8")) if server.dictionary.exists() else {}
+    before = list(data.get("aliases", []))
+    data["aliases"] = before + [{"phrase": "<b>общий</b> синоним", "targets": [x["alias_target"]]}]
+    server.dictionary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    login(page, server, ADMIN, f"/alias?config={quote(x['config'])}")
+    page.wait_for_selector("[data-testid=existing-aliases]")
+    row = page.locator("[data-testid=existing-aliases] tr[data-scope='*']")
+    assert row.count() == 1
+    assert "<b>общий</b> синоним" in row.inner_text() and "все конфигурации" in row.inner_text()
+    shot(page, server, "17-alias-global")
+    row.locator("button", has_text="удалить").click()
+    page.wait_for_selector("section.message.ok")
+    assert "все конфигурации" in page.inner_text("main")
+    assert json.loads(server.dictionary.read_text(encoding="utf-8"))["aliases"] == before
 
 
 def test_bad_input_gets_clear_pages(page, server):
@@ -399,15 +441,32 @@ def test_bad_input_gets_clear_pages(page, server):
     login(page, server, API, f"/search?q={quote(payload)}")
     page.wait_for_selector("#meta-results .result-head, #meta-results .message")
     assert page.input_value("#q") == payload
+    # guesses are not called matches: a not_found answer with hits says they are guesses
+    for side in ("metadata", "platform"):
+        head = page.inner_text(f"[data-testid=head-{side}]")
+        if "не найдено" in head and page.locator(f"[data-testid=hits-{side}] li").count():
+            assert "догадки" in head, head
     shot(page, server, "14-search-payload")
     page.goto(f"{server.url}/card?name={quote('Справочник.' + payload)}")
     page.wait_for_selector(".outcome, #card-body .message")
     assert "не найдено" in page.inner_text("#card-body") or "ошибка" in page.inner_text("#card-body").lower()
     assert payload in page.inner_text("#card-title")
     shot(page, server, "15-card-unknown")
-    page.goto(f"{server.url}/graph?name={quote('Документ.Нет')}")
-    page.wait_for_selector("[data-testid=graph-status] .message")
-    assert "не найден" in page.inner_text("[data-testid=graph-status]")
+    # an unknown object's graph: a clear message, the nearest names as links to their graphs,
+    # no empty canvas, the payload shown as text
+    page.goto(f"{server.url}/graph?name={quote('Документ.' + payload)}&config={quote(server.expect['config'])}")
+    page.wait_for_selector("[data-testid=graph-not-found]")
+    message = page.inner_text("[data-testid=graph-not-found]")
+    assert "не найдено" in message and payload in message and "**Outcome" not in message
+    links = page.eval_on_selector_all("[data-testid=graph-not-found] ul.candidates a",
+                                      "els => els.map(a => [a.textContent, a.getAttribute('href')])")
+    assert links and all(t.startswith("Документ.") and h.startswith("/graph?") and f"name={quote(t)}" in h
+                         for t, h in links)
+    assert not page.locator(".graph-wrap").is_visible()
+    shot(page, server, "15b-graph-unknown")
+    page.click(f"[data-testid=graph-not-found] ul.candidates a >> nth=0")
+    page.wait_for_selector(f'#graph[data-centre="{links[0][0]}"]')
+    assert page.locator(".graph-wrap").is_visible()
     page.context.add_cookies([{"name": "v8atlas_session", "value": "eyJyIjoiYWRtaW4ifQ.Zm9yZ2Vk",
                                "url": server.url}])
     page.goto(f"{server.url}/sources")

@@ -150,8 +150,15 @@ def _get_relations(args: dict[str, str]) -> dict[str, Any]:
     if unknown:
         return {"outcome": "error", "error": {"code": "bad_argument", "message": f"unknown argument {sorted(unknown)}"}}
     if name not in objects:
-        return {"outcome": "not_found", "text": f"**Outcome: not_found** — no object named {name!r}.",
-                "data": {"candidates": [], "nodes": [], "edges": [], "total": 0, "shown": 0}}
+        # like the real tool: nearest names of the same class, as nodes, and the same in the text
+        near = [n for n in OBJECTS if n.split(".")[0] == name.split(".")[0]][:3]
+        text = f"**Outcome: not_found** — no object named {name!r}.\n"
+        if near:
+            text += "Nearest names (guesses, not matches):\n" + "".join(f"- `{n}`\n" for n in near)
+        return {"outcome": "not_found", "text": text,
+                "data": {"candidates": [{"id": list(objects).index(n), "name": f"{CONFIG}/{n}", "title": n,
+                                         "kind": objects[n][0], "config": CONFIG} for n in near],
+                         "nodes": [], "edges": [], "total": 0, "shown": 0}}
     weak = args.get("weak") in ("1", "true")
     offset = int(args.get("cursor") or 0)
     if name == "Документ.ЗаказПокупателя":

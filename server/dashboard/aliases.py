@@ -20,6 +20,7 @@ from typing import Any
 
 MAX_PHRASE = 200
 MAX_TARGETS = 20
+GLOBAL = "*"   # how an alias without a configuration (it applies to all of them) is listed
 # "Класс.Имя" with an optional child path: the exact full name of a metadata object.
 _FULL_NAME = re.compile(r"^[^\W\d][\w]*(\.[^\W\d][\w]*)+$")
 
@@ -88,7 +89,7 @@ def aliases_by_config(data: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
             continue
         targets = entry.get("targets")
         targets = [targets] if isinstance(targets, str) else [str(t) for t in targets or []]
-        out.setdefault(str(entry.get("config") or "*"), {})[entry["phrase"]] = targets
+        out.setdefault(str(entry.get("config") or GLOBAL), {})[entry["phrase"]] = targets
     return out
 
 
@@ -109,10 +110,12 @@ def set_alias(path: Path, config: str, phrase: str, targets: list[str]) -> dict[
 
 
 def remove_alias(path: Path, config: str, phrase: str) -> bool:
+    """Remove the alias of ``phrase`` in ``config``; ``GLOBAL`` names the one without a config."""
     data = read_dictionary(path)
     entries = _entries(data, path)
+    wanted = None if config == GLOBAL else config
     kept = [e for e in entries if not (isinstance(e, dict) and e.get("phrase") == phrase
-                                       and e.get("config") == config)]
+                                       and (e.get("config") or None) == wanted)]
     if len(kept) == len(entries):
         return False
     data["aliases"] = kept

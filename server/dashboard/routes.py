@@ -301,7 +301,7 @@ class Dashboard:
             return self.html(pages.message_page("Синоним не удалён", str(e), role=session.role, csrf=csrf), 400)
         if not removed:
             return self.html(pages.message_page(
-                "Синоним не найден", f"В словаре нет синонима «{phrase}» для конфигурации {config}.",
+                "Синоним не найден", f"В словаре нет синонима «{phrase}» ({_scope(config)}).",
                 kind="info", links=[("/alias", "К словарю")], role=session.role, csrf=csrf), 404)
         log.info("dashboard: alias %r (%s) removed from %s", phrase, config, plan.dictionary)
         return self.html(pages.document("Синоним удалён", _removed_body(phrase, config, csrf),
@@ -367,10 +367,14 @@ def _saved_body(phrase: str, targets: list[str], config: str, plan: Any, csrf: s
 <a class=button href="/search?q={quote(phrase)}">Проверить поиск</a></p></section>"""
 
 
+def _scope(config: str) -> str:
+    return "все конфигурации" if config == aliases.GLOBAL else f"конфигурация {config}"
+
+
 def _removed_body(phrase: str, config: str, csrf: str) -> str:
     esc = pages.esc
     return f"""<section class="message ok"><h1>Синоним удалён</h1>
-<p>«{esc(phrase)}» (конфигурация {esc(config)}) удалён из словаря. Поиск перестанет его учитывать
+<p>«{esc(phrase)}» ({esc(_scope(config))}) удалён из словаря. Поиск перестанет его учитывать
 после пересборки пакета и перезагрузки сервера.</p>
 <form method="post" action="/rebuild"><input type="hidden" name="csrf" value="{esc(csrf)}">
 <button type="submit" class="primary">Пересобрать и перезагрузить сейчас</button></form>

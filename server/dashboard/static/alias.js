@@ -33,20 +33,25 @@
   targets.addEventListener("change", checkTargets);
   if (targets.value) checkTargets();
 
+  /** The selected configuration's aliases, then the global ones (no config: they apply to all). */
   function renderExisting() {
     const box = document.getElementById("existing");
-    const table = (info.aliases || {})[select.value] || {};
-    const rows = Object.entries(table);
+    const all = info.aliases || {};
+    const rows = [];
+    for (const [phrase, names] of Object.entries(all[select.value] || {})) rows.push([phrase, names, select.value]);
+    if (select.value !== "*") for (const [phrase, names] of Object.entries(all["*"] || {})) rows.push([phrase, names, "*"]);
     if (!rows.length) {
       box.replaceChildren(el("p", { class: "hint", text: `Для конфигурации ${select.value || "?"} синонимов пока нет.` }));
       return;
     }
     box.replaceChildren(el("table", { class: "grid", "data-testid": "existing-aliases" },
-      el("thead", {}, el("tr", {}, el("th", { text: "Фраза" }), el("th", { text: "Объекты" }), info.is_admin ? el("th") : null)),
-      el("tbody", {}, rows.map(([phrase, names]) => el("tr", {},
+      el("thead", {}, el("tr", {}, el("th", { text: "Фраза" }), el("th", { text: "Объекты" }),
+        el("th", { text: "Где действует" }), info.is_admin ? el("th") : null)),
+      el("tbody", {}, rows.map(([phrase, names, scope]) => el("tr", { "data-scope": scope },
         el("td", {}, el("a", { href: url("/search", { q: phrase, config: select.value }), text: phrase })),
         el("td", {}, [].concat(names).map((n) => el("div", {}, el("a", { href: url("/card", { name: n, config: select.value }), text: n })))),
-        info.is_admin ? el("td", {}, removeForm(phrase, select.value)) : null)))));
+        el("td", { class: scope === "*" ? "scope-global" : "", text: scope === "*" ? "все конфигурации" : scope }),
+        info.is_admin ? el("td", {}, removeForm(phrase, scope)) : null)))));
   }
 
   function removeForm(phrase, config) {

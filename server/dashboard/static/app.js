@@ -292,6 +292,16 @@ const V8 = (() => {
     if (why === undefined || why === null) return [];
     // "words: a in name; b in synonym" reads better one reason a line
     const list = Array.isArray(why) ? why : String(why).split(/;\s+(?=\S)/);
+    // "words: 1 in params; 2 in params": a bare "<word> in <fields>" part continues the list of
+    // the labelled part before it, so it gets that label ("synonym a → b" and others stay as they are)
+    let label = null;
+    for (let i = 0; i < list.length; i++) {
+      if (typeof list[i] !== "string") { label = null; continue; }
+      const own = list[i].match(/^([\p{L}_ ]+):\s/u);
+      if (own) label = own[1];
+      else if (label && /^\S+ in [\p{L}_]/u.test(list[i])) list[i] = `${label}: ${list[i]}`;
+      else label = null;
+    }
     return list.map((w) => {
       if (typeof w === "string") return w;
       if (w && typeof w === "object") {

@@ -1,7 +1,7 @@
 /* Relations graph: one step around an object, drawn by Cytoscape.js (vendored). */
 "use strict";
 (async () => {
-  const { el, api, getJson, params, url, errorBox, configSelect } = V8;
+  const { el, api, getJson, params, url, errorBox, configSelect, outcomeBadge, hitsOf, nameOf } = V8;
   const MIN_LIMIT = 15, MAX_LIMIT = 400;
   const PALETTE = {
     Catalog: "#2f7ed8", Document: "#d9822b", Enum: "#8e6bbf", InformationRegister: "#2a9d8f",
@@ -28,6 +28,8 @@
   document.getElementById("weak").checked = weak;
   const status = document.getElementById("graph-status");
   const box = document.getElementById("graph");
+  const wrap = document.querySelector(".graph-wrap");
+  const hint = document.getElementById("graph-hint");
   const tip = document.getElementById("edge-tip");
   const notices = [];
   if (p.get("limit") && limit !== askedLimit) notices.push(`лимит ${p.get("limit")} вне диапазона ${MIN_LIMIT}…${MAX_LIMIT}: взят ${limit}`);
@@ -98,11 +100,18 @@
   async function load(centre, push) {
     status.textContent = `Загрузка связей ${centre}…`;
     const res = await fetchNeighbourhood(centre);
-    if (res.outcome === "error" || res.outcome === "not_found" || res.outcome === "ambiguous" || !res.data || !(res.data.nodes || []).length) {
-      status.replaceChildren(errorBox({ error: { message: (res.error && res.error.message) || res.text || "нет данных" } },
-        res.outcome === "not_found" ? `«${centre}» не найден` : "Граф не построен"));
+    if (res.outcome === "not_found" || res.outcome === "ambiguous") {
+      status.replaceChildren(notFound(centre, res));
+      if (!cy.elements().length) wrap.hidden = hint.hidden = true;   // nothing drawn yet: no empty canvas
       return;
     }
+    if (res.outcome === "error" || !res.data || !(res.data.nodes || []).length) {
+      status.replaceChildren(errorBox({ error: { message: (res.error && res.error.message) || res.text || "нет данных" } },
+        "Граф не построен"));
+      if (!cy.elements().length) wrap.hidden = hint.hidden = true;
+      return;
+    }
+    wrap.hidden = hint.hidden = false;
     name = centre;
     if (push) history.pushState({}, "", url("/graph", { name, config, limit, weak: weak ? "1" : "" }));
     document.getElementById("name").value = name;
@@ -144,9 +153,10 @@
     });
     cy.elements().remove();
     cy.add(elements);
-    // Spacing so that the first ring is at least ~170 px across: room for the labels of a few neighbours.
+    // Spacing so that the first ring is at least ~260 px across: room for the labels (names of 1C
+    // objects run to 30-40 characters) of a dozen neighbours without overlapping.
     const firstRing = Math.max(1, Math.min(neighbours.length, 20));
-    const spacing = Math.max(28, Math.min(120, (2 * Math.PI * 170) / firstRing - 22));
+    const spacing = Math.max(28, Math.min(160, (2 * Math.PI * 260) / firstRing - 22));
     cy.layout({ name: "concentric", concentric: (node) => 1000 - node.data("ring"), levelWidth: () => 1,
       minNodeSpacing: spacing, animate: false, fit: true, padding: 40 }).run();
     // A small neighbourhood would be blown up to fill the box: keep labels at reading size.
@@ -161,6 +171,28 @@
       ...notices.map((n) => el("span", { class: "notice-inline", text: ` · ${n}` })));
     box.dataset.centre = name;
     legend([centreNode, ...neighbours]);
+  }
+
+  /** Unknown or ambiguous name: say so, and offer the tool's candidates (its structured data,
+      not the markdown) as links to their own graphs. */
+  function notFound(centre, res) {
+    const ambiguous = res.outcome === "ambiguous";
+    const candidates = hitsOf(res.data).filter((c) => nameOf(c));
+    const box = el("div", { class: `message ${ambiguous ? "info" : "error"}`, role: "alert", "data-testid": "graph-not-found" },
+      el("p", {}, outcomeBadge(res.outcome), " ",
+        ambiguous ? `«${centre}» называет несколько объектов` :
+          `объекта «${centre}» нет${config ? ` в конфигурации ${config}` : ""}`));
+    if (candidates.length) {
+      box.append(el("p", { text: ambiguous ? "Уточните, какой из них:" : "Похожие имена (догадки, не совпадения):" }),
+        el("ul", { class: "candidates" }, candidates.map((c) => el("li", {},
+          el("a", { href: url("/graph", { name: nameOf(c), config: c.config || config, limit, weak: weak ? "1" : "" }), text: nameOf(c) }),
+          c.config && c.config !== config ? ` (${c.config})` : ""))));
+    }
+    box.append(el("p", {}, el("a", { href: url("/search", { q: centre, config }), text: "Искать по словам" }),
+      " — поиск находит объект по синониму и частям имени."));
+    if (res.text) box.append(el("details", { class: "raw-answer" }, el("summary", { text: "ответ агенту целиком" }),
+      el("pre", { class: "raw", text: res.text })));
+    return box;
   }
 
   function nodeName(n) {

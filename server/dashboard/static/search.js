@@ -31,7 +31,10 @@
   function results(result, side) {
     if (result.outcome === "error" && !hitsOf(result.data).length) return errorBox(result, "Ошибка");
     const hits = hitsOf(result.data);
-    const head = el("p", { class: "result-head" }, outcomeBadge(result.outcome), ` совпадений: ${hits.length}`);
+    // not_found with hits: the tool's guesses, not matches; say so rather than "not found, 4 matches"
+    const counted = result.outcome === "not_found" && hits.length ? ` уверенных совпадений нет; похожие (догадки): ${hits.length}` :
+      result.outcome === "ambiguous" ? ` несколько равноценных совпадений: ${hits.length}` : ` совпадений: ${hits.length}`;
+    const head = el("p", { class: "result-head", "data-testid": `head-${side}` }, outcomeBadge(result.outcome), counted);
     if (!hits.length) return el("div", {}, head, agentText(result.text || "", { config: effectiveConfig }));
     const list = el("ol", { class: "hits", "data-testid": `hits-${side}` });
     for (const hit of hits) {

@@ -6,6 +6,31 @@
   const listingBox = document.getElementById("listing-body");
   const reportBox = document.getElementById("report-body");
 
+  const KIND_LABELS = { configuration: "конфигурация", help: "справка", dictionary: "словарь" };
+  const FORMAT_LABELS = { designer: "выгрузка Конфигуратора (XML)", edt: "проект EDT",
+    "designer-zip": "выгрузка Конфигуратора (zip)", "edt-zip": "проект EDT (zip)",
+    external: "внешняя обработка / отчёт", "external-zip": "внешняя обработка / отчёт (zip)",
+    "hbk-context": "синтакс-помощник (.hbk)", "hbk-query": "справка языка запросов (.hbk)", hbk: "справка (.hbk)",
+    "dictionary-json": "словарь (JSON)", "dictionary-toml": "словарь (TOML)" };
+  const COUNT_LABELS = { documents: "документов в индексе", names: "имён для поиска", edges: "связей",
+    help_platform_elements: "элементов справки платформы", help_query_elements: "элементов справки языка запросов" };
+  // What each compile-report code means, for a 1C developer who has not read the compiler.
+  const REPORT_CODES = {
+    xml: "XML-файл выгрузки не читается", unreadable: "файл не читается", "missing-file": "файл объекта не найден",
+    empty: "файл без объекта", "class-mismatch": "класс объекта не совпадает с папкой",
+    "unknown-kind": "неизвестный вид метаданных", "dangling-reference": "ссылка на объект, которого нет",
+    "graph-dangling": "связь с объектом, которого нет", "duplicate-key": "объект встречается дважды",
+    "duplicate-configuration": "две конфигурации с одним именем", "not-extension": "не расширение",
+    "extension-without-base": "расширение без основной конфигурации",
+    "adopted-without-base": "заимствованный объект без объекта основной конфигурации",
+    "help-page": "страница справки не читается", "help-book": "книга справки: проблема",
+    "help-version": "версия справки не определена", "help-merge": "расхождение версий справки",
+    "help-coverage": "справка не покрывает версии платформы", "query-key-missing-page": "нет страницы справки языка запросов",
+    "alias-missing-object": "синоним ведёт к объекту, которого нет", "dictionary-entry": "ошибка в записи словаря",
+    "search-fields": "поля поиска урезаны", "source-failed": "источник не разобран", "source-stale": "источник взят из кэша",
+  };
+  const PLATFORM_SOURCE = { compatibility_mode: "по режиму совместимости", "v8atlas.toml": "из v8atlas.toml" };
+
   const [facts, listing] = await Promise.all([getJson("/ui/bundle"), api("list_sources", {})]);
 
   if (facts.error) {
@@ -16,14 +41,15 @@
       el("h2", { text: "Пакет" }),
       el("dl", { class: "facts", "data-testid": "bundle-facts" },
         el("dt", { text: "Идентификатор" }), el("dd", {}, el("code", { text: facts.id })),
-        el("dt", { text: "Собран" }), el("dd", { text: `${facts.created_at || "?"} (${formatAge(facts.age_s)} назад)` }),
+        el("dt", { text: "Собран" }), el("dd", { text: `${facts.created_at || "?"} (${facts.age_s !== null && facts.age_s < 60 ? "только что" : `${formatAge(facts.age_s)} назад`})` }),
         el("dt", { text: "Хеш содержимого" }), el("dd", {}, el("code", { title: facts.content_hash, text: (facts.content_hash || "").slice(0, 16) })),
         el("dt", { text: "Компилятор / формат" }), el("dd", { text: `${facts.compiler_version || "?"} / ${facts.format_version || "?"}` }),
         el("dt", { text: "Конфигурации" }), el("dd", { text: (facts.configs || []).join(", ") || "нет" }),
-        counts.length ? [el("dt", { text: "Счётчики" }), el("dd", { text: counts.map(([k, v]) => `${k}: ${v}`).join(" · ") })] : null),
+        counts.length ? [el("dt", { text: "Счётчики" }), el("dd", { "data-testid": "bundle-counts",
+          text: counts.map(([k, v]) => `${COUNT_LABELS[k] || k}: ${v}`).join(" · ") })] : null),
       sourcesTable(facts.sources || []),
       facts.last_rebuild ? el("p", { class: facts.last_rebuild.ok ? "notice" : "error-text",
-        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null].filter(Boolean));
+        text: `Последняя пересборка с панели: ${facts.last_rebuild.at}, ${facts.last_rebuild.ok ? "успешно" : "с ошибкой"} (${facts.last_rebuild.seconds} с) ${facts.last_rebuild.reload || ""}` }) : null].flat().filter(Boolean));
   }
 
   if (listing.outcome === "error" && !listing.text) listingBox.replaceChildren(errorBox(listing, "list_sources"));
@@ -41,7 +67,7 @@
       el("td", {}, el("strong", { text: c.name }), c.synonym ? el("div", { class: "hint", text: c.synonym }) : null),
       el("td", { text: c.version || "?" }),
       el("td", {}, c.platform_version ? el("span", { text: c.platform_version }) : el("span", { class: "error-text", text: "неизвестна" }),
-        c.platform_source ? el("div", { class: "hint", text: `откуда: ${c.platform_source}` }) : null),
+        c.platform_source ? el("div", { class: "hint", text: PLATFORM_SOURCE[c.platform_source] || `откуда: ${c.platform_source}` }) : null),
       el("td", { text: c.compatibility_mode || "—" }),
       el("td", { class: "num", text: c.objects ?? "" }),
       el("td", { text: [c.base ? `расширение ${c.base}` : "", ...(c.extensions || [])].filter(Boolean).join(", ") || "—" })));
@@ -74,12 +100,18 @@
 
   function sourcesTable(sources) {
     if (!sources.length) return el("p", { text: "Источники не записаны в манифесте." });
-    return el("table", { class: "grid" },
+    // Configurations first, then help, versions in numeric order (8.3.5 before 8.3.23); the
+    // names themselves are shown exactly as the manifest records them.
+    const order = (k) => { const i = Object.keys(KIND_LABELS).indexOf(k); return i < 0 ? 99 : i; };
+    const sorted = [...sources].sort((a, b) => order(a.kind) - order(b.kind) ||
+      String(a.name || "").localeCompare(String(b.name || ""), "ru", { numeric: true }));
+    return [el("table", { class: "grid", "data-testid": "bundle-sources" },
       el("thead", {}, el("tr", {}, ["Вид", "Источник", "Формат", "Размер", "sha256"].map((h) => el("th", { text: h })))),
-      el("tbody", {}, sources.map((s) => el("tr", {},
-        el("td", { text: s.kind || "" }), el("td", {}, el("code", { text: s.name || "" })),
-        el("td", { text: s.format || "" }), el("td", { class: "num", text: size(s.size) }),
-        el("td", {}, el("code", { title: s.sha256 || "", text: (s.sha256 || "").slice(0, 12) }))))));
+      el("tbody", {}, sorted.map((s) => el("tr", {},
+        el("td", { title: s.kind || "", text: KIND_LABELS[s.kind] || s.kind || "" }), el("td", {}, el("code", { text: s.name || "" })),
+        el("td", { title: s.format || "", text: FORMAT_LABELS[s.format] || s.format || "" }), el("td", { class: "num", text: size(s.size) }),
+        el("td", {}, el("code", { title: s.sha256 || "", text: (s.sha256 || "").slice(0, 12) })))))),
+    el("p", { class: "hint", text: "Пути источников — относительно их общей папки (так их записывает компилятор: в пакет не попадают пути этой машины)." })];
   }
 
   function size(n) {
@@ -107,6 +139,7 @@
       const hasErrors = list.some(([level]) => level === "ошибка");
       const block = el("details", { class: `report-code${hasErrors ? " has-errors" : ""}`, open: list.length <= 10 || hasErrors },
         el("summary", {}, el("code", { text: code }), ` × ${list.length}`,
+          REPORT_CODES[code] ? el("strong", { class: "code-label", text: ` ${REPORT_CODES[code]}` }) : null,
           el("span", { class: "hint", text: ` — ${(list[0][1].message || "").slice(0, 120)}` })),
         el("table", { class: "grid report" },
           el("thead", {}, el("tr", {}, ["", "Источник", "Где", "Сообщение"].map((h) => el("th", { text: h })))),
