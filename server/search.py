@@ -126,6 +126,7 @@ class Searcher:
         p = S.SEARCH
         self.has_index = bundle.has(f"{p}.post_off")
         self._stop = stem_stop_words()
+        self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
@@ -175,6 +176,9 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
+        self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
+                                                for g in self.meta["synonyms"]]
         self._syn_only: list[np.ndarray | None] = [
             np.isin(self.catalog.domain, [S.DOMAINS.index(d) for d in g["domains"] if d in S.DOMAINS])
             if g.get("domains") else None for g in self.meta["synonyms"]]
@@ -503,12 +507,11 @@ class Searcher:
                     group = self.meta["synonyms"][g]
                     only = self._syn_only[g]
                     label = " ".join(key)
-                    for other in group["phrases"]:
+                    for other, ids in zip(group["phrases"], self._syn_ids[g]):
                         if tuple(other) == key:
                             continue
                         reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
                         subs.append((i, length, tuple(other), reason, only))
-                        ids = [self.terms.find(t) for t in other]
                         if len(other) == length:
                             for k, tid in enumerate(ids):
                                 if tid >= 0:
@@ -573,7 +576,7 @@ class Searcher:
                 continue
             if len(slot.alts) == 1:
                 a = slot.alts[0]
-                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                 docs = self.post_doc[lo:hi]
                 vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
                 if a.only is not None:
@@ -582,7 +585,7 @@ class Searcher:
             else:
                 ds, vs = [], []
                 for a in slot.alts:
-                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
                     if a.only is not None:
                         keep = a.only[d]
@@ -644,7 +647,7 @@ class Searcher:
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
-            lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
             docs = self.post_doc[lo:hi]
             parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
             common = docs if common is None else common[_member(common, docs)]
@@ -738,14 +741,14 @@ class Searcher:
             for slot in plan.slots:
                 todo = set(range(len(page_docs)))
                 for a in slot.alts:
-                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     plist = self.post_doc[lo:hi]
                     # One vectorised bisection per term; then plain Python on ≤ limit items.
                     pos = plist.searchsorted(docs).tolist()
                     term = None
                     for j in list(todo):
                         p = pos[j]
-                        if p >= hi - lo or int(plist[p]) != page_docs[j]:
+                        if p >= hi - lo or plist.item(p) != page_docs[j]:
                             continue
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
@@ -760,7 +763,7 @@ class Searcher:
                         if term.startswith(HAS_PREFIX):
                             why[d].append(f"has attribute {slot.word}")
                         elif not term.startswith("="):
-                            m = int(self.post_fields[lo + p])
+                            m = self.post_fields.item(lo + p)
                             names = self._mask_names.get(m)
                             if names is None:
                                 names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
@@ -786,8 +789,11 @@ class Searcher:
                     why[d].append(f"class named in the query: {cat.kind_name(d)}")
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
-        return [Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for d, score in page]
+        # Domain and kind names by one gather each, not two numpy scalars per hit.
+        domain_names = [S.DOMAINS[i] for i in cat.domain[docs].tolist()]
+        kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
+        return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for j, (d, score) in enumerate(page)]
 
 
 class _Table(StringTable):
