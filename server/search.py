@@ -727,7 +727,9 @@ class Searcher:
         """Hits of one page with their explanations: which words matched in which fields.
         ``synonym_only`` receives the guesses that matched only through synonyms."""
         cat = self.catalog
-        docs = np.array([d for d, _ in page], dtype=np.int64)
+        # The postings' own dtype: searchsorted with another dtype would first convert the
+        # whole posting list (thousands of entries for a common word).
+        docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
         why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
         fuzzy: dict[int, bool] = {}
         if plan is not None and self.has_index and len(docs):
