@@ -8,7 +8,8 @@ or the file it came from) so ``v8atlas dict show`` and the search explanations c
 
 File format (JSON; TOML has the same tables)::
 
-    {"synonyms": [["клиент", "покупатель"], ...],               # or {"words": [...]} objects
+    {"synonyms": [["клиент", "покупатель"], ...],               # or {"words": [...]} objects,
+                                                                # optionally "domains": ["metadata"]
      "aliases": [{"phrase": "кто работает в программе",
                   "targets": ["Справочник.Пользователи"], "config": "БСП"}]}
 """

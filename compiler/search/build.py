@@ -12,6 +12,7 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.dels_off/_term``    … and the CSR of term ids each variant comes from
 * ``search.alias.off/.blob``   sorted alias phrase keys (stems joined by spaces) …
 * ``search.alias_off/_doc``    … and the CSR of the documents each alias names
+* ``search.alias_text.off/.blob`` the phrase of each alias key as written (explanations)
 * ``search.prior``             float32 per doc: class prior (data objects before pictures)
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
                                synonym groups with their origin, counts
