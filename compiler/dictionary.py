@@ -8,7 +8,8 @@ or the file it came from) so ``v8atlas dict show`` and the search explanations c
 
 File format (JSON; TOML has the same tables)::
 
-    {"synonyms": [["клиент", "покупатель"], ...],               # or {"words": [...]} objects
+    {"synonyms": [["клиент", "покупатель"], ...],               # or {"words": [...]} objects,
+                                                                # optionally "domains": ["metadata"]
      "aliases": [{"phrase": "кто работает в программе",
                   "targets": ["Справочник.Пользователи"], "config": "БСП"}]}
 """
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from v8atlas.formats import schema as S
 from v8atlas.formats.text import name_key
 
 from .documents import QUERY, Doc
@@ -97,7 +99,12 @@ def from_tables(data: dict[str, Any], origin: str, report: CompileReport | None 
         if len(words) < 2:
             bad(f"synonyms[{i}]: a group needs at least two words ({words!r})")
             continue
-        out.synonyms.append({"words": words, "origin": origin})
+        domains = g.get("domains") if isinstance(g, dict) else None
+        if domains is not None and (not isinstance(domains, list) or not domains
+                                    or any(d not in S.DOMAINS for d in domains)):
+            bad(f"synonyms[{i}]: 'domains' must list some of {', '.join(S.DOMAINS)}, got {domains!r}")
+            continue
+        out.synonyms.append({"words": words, "origin": origin, "domains": domains})
     for i, a in enumerate(data.get("aliases", []) or []):
         if not isinstance(a, dict):
             bad(f"aliases[{i}]: expected {{phrase, targets, config}}, got {a!r}")
@@ -123,7 +130,10 @@ def from_tables(data: dict[str, Any], origin: str, report: CompileReport | None 
 def builtin_synonyms() -> list[dict[str, Any]]:
     with open(DATA_DIR / "synonyms.json", encoding="utf-8") as f:
         data = json.load(f)
-    return [{"words": g, "origin": BUILTIN} for g in data["groups"]]
+    # Business words (контрагент, номенклатура…) name configuration objects only: through them
+    # a platform method "…Клиента" or a query-language page is never a match.
+    return ([{"words": g, "origin": BUILTIN, "domains": ["metadata"]} for g in data["business_groups"]]
+            + [{"words": g, "origin": BUILTIN, "domains": None} for g in data["groups"]])
 
 
 def builtin_query_keys() -> dict[str, Any]:

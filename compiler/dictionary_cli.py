@@ -80,7 +80,8 @@ def show_cmd(directory: str, builtin: bool, as_json: bool) -> None:
         return
     click.echo(f"synonym groups ({len(synonyms)}):")
     for g in synonyms:
-        click.echo(f"  [{g['origin']}] " + " / ".join(g["words"]))
+        only = f" (only {', '.join(g['domains'])})" if g.get("domains") else ""
+        click.echo(f"  [{g['origin']}] " + " / ".join(g["words"]) + only)
     click.echo(f"aliases ({len(aliases)}):")
     for a in aliases:
         where = f" (in {a['config']})" if a["config"] else ""

@@ -33,7 +33,10 @@ class StringTable:
         return self.n
 
     def _bytes(self, i: int) -> bytes:
-        return bytes(self._blob[int(self._off[i]):int(self._off[i + 1])])
+        # .item() gives a Python int directly; int(off[i]) builds a numpy scalar first (twice
+        # as slow, and this runs dozens of times per search query in the bisections).
+        off = self._off
+        return bytes(self._blob[off.item(i):off.item(i + 1)])
 
     def __getitem__(self, i: int) -> str:
         return self._bytes(i).decode("utf-8")

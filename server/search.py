@@ -93,6 +93,9 @@ class _Alt:
     reason: str        # "" for the word itself, else "prefix …", "typo …", "synonym …"
     text: str = ""     # the term itself when known (saves decoding it from the table)
     typo: bool = False  # a typo correction: a hit resting on it is a guess (Hit.fuzzy)
+    # doc id → allowed, for a synonym of a group limited to some domains (business words match
+    # configuration objects only); None: every document
+    only: np.ndarray | None = None
 
 
 @dataclass
@@ -123,6 +126,7 @@ class Searcher:
         p = S.SEARCH
         self.has_index = bundle.has(f"{p}.post_off")
         self._stop = stem_stop_words()
+        self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
@@ -139,6 +143,10 @@ class Searcher:
         self.alias = _table(bundle, f"{p}.alias")
         self.alias_off = bundle.array(f"{p}.alias_off")
         self.alias_doc = bundle.array(f"{p}.alias_doc")
+        # The phrases as the dictionary wrote them, row j for alias key j (older bundles: none).
+        text_off, text_blob = S.table_segments(f"{p}.alias_text")
+        self.alias_text = (StringTable(bundle.array(text_off), bundle.blob(text_blob))
+                           if bundle.has(text_off) else None)
         self.prior = bundle.array(f"{p}.prior")
         self.meta = bundle.json(f"{p}.meta")
         # Small lookups from the meta (hundreds of entries at most, not per document).
@@ -168,6 +176,12 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
+        self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
+                                                for g in self.meta["synonyms"]]
+        self._syn_only: list[np.ndarray | None] = [
+            np.isin(self.catalog.domain, [S.DOMAINS.index(d) for d in g["domains"] if d in S.DOMAINS])
+            if g.get("domains") else None for g in self.meta["synonyms"]]
         self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
         self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
@@ -216,15 +230,17 @@ class Searcher:
             # Each hit found through a rewrite says so (the dashboard shows hits one by one).
             for d, _ in page:
                 why_extra.setdefault(d, []).extend(rewrites)
-        hits = self._hits(page, plan, why_extra)
+        synonym_only: set[int] = set()
+        hits = self._hits(page, plan, why_extra, synonym_only)
         if plan is not None and len([sl for sl in plan.slots if sl.required]) >= MAX_SLOTS:
             notes.append(f"only the first {MAX_SLOTS} words were used")
         best = hits[0] if hits and offset == 0 else (
-            self._hits(ranked[:1], plan, why_extra)[0] if ranked else None)
+            self._hits(ranked[:1], plan, why_extra, synonym_only)[0] if ranked else None)
         confident = best is not None and not best.fuzzy
         if best is not None and not confident:
             notes.append("no confident match: these are nearest guesses (" + (
                 "typo corrections" if any("typo " in w for w in best.why)
+                else "only synonyms of the query's words matched" if best.doc in synonym_only
                 else "few of the query's words matched") + "); check the words or give a name")
         return SearchResult(hits, total, rewrites, notes, confident)
 
@@ -370,7 +386,7 @@ class Searcher:
         return out, marks
 
     def _whole_slot(self, kept: list[int], slots: list[_Slot], class_pos: set[int],
-                    subs: list[tuple[int, int, tuple[str, ...], str]]) -> _Slot | None:
+                    subs: list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]]) -> _Slot | None:
         """The query *is* a name, synonym, alias or search key (class words aside, any order,
         or with a synonym / corrected word in place): one bonus slot of "=…" keys."""
         base: list[list[str]] = []
@@ -378,9 +394,9 @@ class Searcher:
             alts = slots[k].alts
             # A word not in the dictionary stands in by its best correction (prefix/typo).
             base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
-        variants: list[tuple[list[list[str]], str]] = [(base, "")]
-        for pos, length, other, reason in subs:
-            for v, why in list(variants):
+        variants: list[tuple[list[list[str]], str, np.ndarray | None]] = [(base, "", None)]
+        for pos, length, other, reason, only in subs:
+            for v, why, _ in list(variants):
                 if len(variants) >= MAX_WHOLE_VARIANTS:
                     break
                 if any(v[p] != base[p] for p in range(pos, pos + length)):
@@ -389,10 +405,10 @@ class Searcher:
                 nv[pos] = list(other)
                 for p in range(pos + 1, pos + length):
                     nv[p] = []
-                variants.append((nv, why or reason))
+                variants.append((nv, why or reason, only))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
-        for v, why in variants:
+        for v, why, only in variants:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
                         for t in v[k] if t]
@@ -408,7 +424,8 @@ class Searcher:
                         break
                     if t not in found:
                         w = W_WHOLE * (1.0 if not why else W_WHOLE_SYNONYM)
-                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key)
+                        found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key,
+                                        only=only)
         if not found:
             return None
         return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
@@ -475,12 +492,12 @@ class Searcher:
         return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
 
     def _expand_synonyms(self, seq: list[str], slots: list[_Slot]
-                         ) -> list[tuple[int, int, tuple[str, ...], str]]:
+                         ) -> list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]]:
         """A word or phrase of a synonym group also matches the group's other phrases.
 
         Returns the substitutions made (position, length, other phrase, reason) so the whole-
         phrase keys can try them too."""
-        subs: list[tuple[int, int, tuple[str, ...], str]] = []
+        subs: list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]] = []
         if not self._synonyms:
             return subs
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
@@ -488,21 +505,21 @@ class Searcher:
                 key = tuple(seq[i:i + length])
                 for g in self._synonyms.get(key, ()):
                     group = self.meta["synonyms"][g]
+                    only = self._syn_only[g]
                     label = " ".join(key)
-                    for other in group["phrases"]:
+                    for other, ids in zip(group["phrases"], self._syn_ids[g]):
                         if tuple(other) == key:
                             continue
                         reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
-                        subs.append((i, length, tuple(other), reason))
-                        ids = [self.terms.find(t) for t in other]
+                        subs.append((i, length, tuple(other), reason, only))
                         if len(other) == length:
                             for k, tid in enumerate(ids):
                                 if tid >= 0:
-                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason))
+                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only))
                         elif all(tid >= 0 for tid in ids):
                             # A phrase of another length counts only where all its words occur.
-                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason)
-                                    for tid in ids]
+                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason,
+                                         only=only) for tid in ids]
                             # "учетные записи" ↔ "пользователь": a document with the synonym
                             # covers the words it replaces.
                             covers = sum(1 for k in range(i, i + length) if slots[k].required)
@@ -519,7 +536,8 @@ class Searcher:
         if j < 0:
             return []
         docs = self.alias_doc[int(self.alias_off[j]):int(self.alias_off[j + 1])]
-        return [(int(d), key) for d in docs if allowed is None or allowed[int(d)]]
+        phrase = self.alias_text[j] if self.alias_text is not None else key
+        return [(int(d), phrase) for d in docs if allowed is None or allowed[int(d)]]
 
     def _bm25(self, plan: _Plan, allowed: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """Candidate documents (ascending ids) and their scores.
@@ -558,15 +576,22 @@ class Searcher:
                 continue
             if len(slot.alts) == 1:
                 a = slot.alts[0]
-                lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                 docs = self.post_doc[lo:hi]
                 vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
+                if a.only is not None:
+                    keep = a.only[docs]
+                    docs, vals = docs[keep], vals[keep]
             else:
                 ds, vs = [], []
                 for a in slot.alts:
-                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
-                    ds.append(self.post_doc[lo:hi])
-                    vs.append(self.post_imp[lo:hi] * np.float32(a.weight))
+                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+                    d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
+                    if a.only is not None:
+                        keep = a.only[d]
+                        d, v = d[keep], v[keep]
+                    ds.append(d)
+                    vs.append(v)
                 d = np.concatenate(ds)
                 v = np.concatenate(vs)
                 # best alternative per document: sort by (doc, -value), keep each doc's first
@@ -622,10 +647,12 @@ class Searcher:
         common: np.ndarray | None = None
         parts = []
         for a in slot.alts:
-            lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
             docs = self.post_doc[lo:hi]
             parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
             common = docs if common is None else common[_member(common, docs)]
+            if a.only is not None:
+                common = common[a.only[common]]
             if not len(common):
                 return None
         if exclude is not None and len(exclude):
@@ -696,10 +723,13 @@ class Searcher:
         return float(self.prior[d]) if self.has_index else 1.0
 
     def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
-              extra: dict[int, list[str]]) -> list[Hit]:
-        """Hits of one page with their explanations: which words matched in which fields."""
+              extra: dict[int, list[str]], synonym_only: set[int] | None = None) -> list[Hit]:
+        """Hits of one page with their explanations: which words matched in which fields.
+        ``synonym_only`` receives the guesses that matched only through synonyms."""
         cat = self.catalog
-        docs = np.array([d for d, _ in page], dtype=np.int64)
+        # The postings' own dtype: searchsorted with another dtype would first convert the
+        # whole posting list (thousands of entries for a common word).
+        docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
         why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
         fuzzy: dict[int, bool] = {}
         if plan is not None and self.has_index and len(docs):
@@ -709,20 +739,25 @@ class Searcher:
             required = sum(1 for slot in plan.slots if slot.required)
             covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
             guessed: set[int] = set()                 # hits resting on a typo correction
+            own: set[int] = set()                     # hits matching a word of the query itself
             for slot in plan.slots:
                 todo = set(range(len(page_docs)))
                 for a in slot.alts:
-                    lo, hi = int(self.post_off[a.term]), int(self.post_off[a.term + 1])
+                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     plist = self.post_doc[lo:hi]
                     # One vectorised bisection per term; then plain Python on ≤ limit items.
                     pos = plist.searchsorted(docs).tolist()
                     term = None
                     for j in list(todo):
                         p = pos[j]
-                        if p >= hi - lo or int(plist[p]) != page_docs[j]:
+                        if p >= hi - lo or plist.item(p) != page_docs[j]:
                             continue
-                        todo.discard(j)
                         d = page_docs[j]
+                        if a.only is not None and not a.only[d]:
+                            continue     # a business synonym does not reach this domain
+                        todo.discard(j)
+                        if "synonym " not in a.reason:
+                            own.add(d)
                         covered[d] += 1 if slot.required else slot.covers
                         if a.typo:
                             guessed.add(d)
@@ -730,7 +765,7 @@ class Searcher:
                         if term.startswith(HAS_PREFIX):
                             why[d].append(f"has attribute {slot.word}")
                         elif not term.startswith("="):
-                            m = int(self.post_fields[lo + p])
+                            m = self.post_fields.item(lo + p)
                             names = self._mask_names.get(m)
                             if names is None:
                                 names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
@@ -743,7 +778,12 @@ class Searcher:
                         break
             for d, _ in page:
                 certain = any(w == "exact name" or w.startswith("alias «") for w in why[d])
-                fuzzy[d] = not certain and (d in guessed or 2 * min(covered[d], required) < required)
+                # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
+                # is not what was asked for, only near it.
+                fuzzy[d] = not certain and (d in guessed or d not in own
+                                            or 2 * min(covered[d], required) < required)
+                if fuzzy[d] and d not in own and d not in guessed and synonym_only is not None:
+                    synonym_only.add(d)
                 if matched[d]:
                     words_ = "; ".join(dict.fromkeys(matched[d]))
                     why[d].insert(len(extra.get(d, [])), "words: " + words_)
@@ -751,8 +791,11 @@ class Searcher:
                     why[d].append(f"class named in the query: {cat.kind_name(d)}")
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
-        return [Hit(d, cat.keys[d], cat.titles[d], cat.domain_name(d), cat.kind_name(d), score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for d, score in page]
+        # Domain and kind names by one gather each, not two numpy scalars per hit.
+        domain_names = [S.DOMAINS[i] for i in cat.domain[docs].tolist()]
+        kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
+        return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for j, (d, score) in enumerate(page)]
 
 
 class _Table(StringTable):

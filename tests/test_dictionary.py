@@ -148,3 +148,26 @@ def test_dict_cli_round_trip(tmp_path):
     assert r.exit_code != 0 and "no alias" in r.output
     data = json.loads((tmp_path / "dictionary.json").read_text(encoding="utf-8"))
     assert data == {"synonyms": [], "aliases": []}
+
+
+def test_builtin_business_groups_are_metadata_only_and_client_is_not_a_counterparty():
+    groups = D.builtin_synonyms()
+    with_counterparty = [g for g in groups if "контрагент" in g["words"]]
+    assert with_counterparty and all(g["domains"] == ["metadata"] for g in with_counterparty)
+    # "клиент" alone is the client application in 1C (КлиентСервер, НаКлиенте); as a customer
+    # it stays in the phrase group "заказ клиента".
+    assert not any("клиент" in g["words"] for g in groups)
+    assert any("заказ клиента" in g["words"] for g in groups)
+    # Generic words (строка, массив…) keep matching platform and query-language elements.
+    assert next(g for g in groups if "массив" in g["words"])["domains"] is None
+
+
+def test_a_file_group_may_be_limited_to_domains_and_a_bad_domain_is_reported():
+    report = CompileReport()
+    d = D.from_tables({"synonyms": [{"words": ["лид", "контакт"], "domains": ["metadata"]},
+                                    {"words": ["а", "б"], "domains": ["nowhere"]},
+                                    ["в", "г"]]}, "my.json", report)
+    assert [(g["words"], g["domains"]) for g in d.synonyms] == [(["лид", "контакт"], ["metadata"]),
+                                                                 (["в", "г"], None)]
+    warns = report.as_dict()["warnings"]
+    assert len(warns) == 1 and "synonyms[1]" in warns[0]["message"] and "domains" in warns[0]["message"]

@@ -58,6 +58,12 @@ DOCS = [
              desc="Находит подстроку.", since="8.3.6"),
     platform("Глобальный контекст.СтарыйМетод", "Global context.OldMethod", kind="global_method",
              desc="Удален.", until="8.3.10"),
+    # "клиент" is the client application in 1C names: not a customer, not a контрагент.
+    meta("CommonModule", "ОбщийМодуль", "ВзаимодействияКлиентСервер", "Взаимодействия клиент сервер"),
+    platform("Глобальный контекст.ПолучитьИнформациюЭкрановКлиента", "Global context.GetClientDisplaysInformation",
+             kind="global_method", desc="Информация об экранах клиента."),
+    platform("Глобальный контекст.ПолучитьПартнера", "Global context.GetPartner", kind="global_method",
+             desc="Партнер (для проверки: бизнес-синоним не доходит до платформы)."),
     query("РАЗНОСТЬДАТ", "DATEDIFF", "DATEDIFF", desc="Разность двух дат в заданных единицах."),
     query("РАЗЛИЧНЫЕ", "DISTINCT", "DISTINCT", kind="keyword", desc="Только неповторяющиеся строки."),
     query("ПОДСТРОКА", "SUBSTRING", "SUBSTRING", desc="Выделяет подстроку."),
@@ -69,6 +75,7 @@ DICTIONARY = {
     "aliases": [
         {"phrase": "кто работает в программе", "targets": ["Справочник.Пользователи"], "config": "БСП"},
         {"phrase": "нет такого", "targets": ["Справочник.НетТакого"], "config": "БСП"},
+        {"phrase": "<b>кто сидит</b> в базе", "targets": ["Справочник.ВнешниеПользователи"]},
     ],
 }
 
@@ -118,7 +125,12 @@ def test_class_words_boost_that_class(searcher):
 def test_alias_outranks_text_and_missing_target_is_a_compile_warning(built, searcher):
     r = searcher.search("кто работает в программе")
     assert r.hits[0].title == "Справочник.Пользователи"
-    assert any(w.startswith("alias") for w in r.hits[0].why)
+    assert "alias «кто работает в программе»" in r.hits[0].why   # the phrase, not its stems
+    assert not r.hits[0].fuzzy and r.confident
+    r = searcher.search("<b>кто сидит</b> в базе")
+    assert r.hits[0].title == "Справочник.ВнешниеПользователи"
+    # As the dictionary wrote it (the renderers escape markup), not "сид баз".
+    assert "alias «<b>кто сидит</b> в базе»" in r.hits[0].why
     warnings = [w for w in built[1].report.as_dict().get("warnings", []) if w["code"] == "alias-missing-object"]
     assert len(warnings) == 1 and "Справочник.НетТакого" in warnings[0]["message"]
 
@@ -271,3 +283,24 @@ def test_typo_candidates_are_one_edit_away(searcher):
     assert not _one_edit("заказ", "знака")      # symmetric deletion meets these two; one edit does not
     r = searcher.search("вылюты")                # валюты with one wrong letter
     assert r.hits[0].title == "Справочник.Валюты"
+
+
+def test_business_synonyms_stay_in_the_metadata_domain_and_a_synonym_only_hit_is_a_guess(searcher):
+    r = searcher.search("контрагенты")
+    assert r.hits[0].title == "Справочник.Контрагенты" and r.confident
+    # Neither the client-application objects ("клиент") nor platform methods come through it.
+    assert {h.domain for h in r.hits} == {"metadata"}
+    assert not [h for h in r.hits if "Клиент" in h.title]
+    assert searcher.search("контрагенты", domains=["platform"]).hits == []
+    # A business word meets a platform element only by its own letters, never as a synonym.
+    r = searcher.search("контрагенты", domains=["platform", "query"])
+    assert r.total == 0
+    # "партнеры" is a synonym of контрагент: the catalog is a near guess, not a find …
+    r = searcher.search("партнеры", domains=["metadata"])
+    assert r.hits[0].title == "Справочник.Контрагенты"
+    assert r.hits[0].fuzzy and not r.confident
+    assert any("synonym партнер → контрагент (built-in)" == w for w in r.hits[0].why)
+    assert "only synonyms of the query's words matched" in r.notes[-1]
+    # … while the platform element with the word itself is a find.
+    r = searcher.search("партнеры", domains=["platform"])
+    assert r.hits[0].title == "Глобальный контекст.ПолучитьПартнера" and r.confident

@@ -12,6 +12,7 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.dels_off/_term``    … and the CSR of term ids each variant comes from
 * ``search.alias.off/.blob``   sorted alias phrase keys (stems joined by spaces) …
 * ``search.alias_off/_doc``    … and the CSR of the documents each alias names
+* ``search.alias_text.off/.blob`` the phrase of each alias key as written (explanations)
 * ``search.prior``             float32 per doc: class prior (data objects before pictures)
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
                                synonym groups with their origin, counts
@@ -290,13 +291,20 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # Aliases: phrase key → documents (a phrase may name objects in several configurations).
     doc_index: dict[str, int] = ctx.extra.get("doc_index", {})
     aliases: dict[str, set[int]] = {}
+    alias_phrase: dict[str, str] = {}   # key → the phrase as the dictionary wrote it (explanations)
     for a in ctx.extra.get("search_aliases", []):
         key = " ".join(t for t in analyze(a["phrase"]) if t not in stop)
         ids = {doc_index[k] for k in a["keys"] if k in doc_index}
         if key and ids:
             aliases.setdefault(key, set()).update(ids)
+            alias_phrase.setdefault(key, a["phrase"])
     alias_keys = sort_utf8(aliases)
     _add_table(writer, f"{prefix}.alias", alias_keys)
+    # Same order as the keys: row j is the phrase of key j (not searched, only shown).
+    p_off, p_blob = build_string_table([alias_phrase[k] for k in alias_keys])
+    p_off_name, p_blob_name = S.table_segments(f"{prefix}.alias_text")
+    writer.add_array(p_off_name, p_off)
+    writer.add_blob(p_blob_name, p_blob)
     a_off, a_doc = _csr(alias_keys, aliases, "<u4")
     writer.add_array(f"{prefix}.alias_off", a_off)
     writer.add_array(f"{prefix}.alias_doc", a_doc)
@@ -309,7 +317,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     prior *= _centrality(ctx, docs, doc_index)
     writer.add_array(f"{prefix}.prior", prior.astype("<f4"))
 
-    synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"]}
+    synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"],
+                 "domains": g.get("domains")}
                 for g in ctx.extra.get("search_synonyms", [])]
     writer.add_json(f"{prefix}.meta", {
         "version": FORMAT_VERSION,
