@@ -94,15 +94,9 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
             warn(path, f"TOC node {node_id} points to a page missing from FileStorage")
             counts["broken_pages"] += 1
             continue
-        try:
-            text, problem = book.page_text(path)
-        except Exception as e:  # a damaged ZIP member (CRC, bad deflate) spoils one page only
-            warn(path, book.page_problem(e))
-            counts["broken_pages"] += 1
+        text = book.read_page(path, warn, counts)
+        if text is None:
             continue
-        if problem:
-            warn(path, problem)
-        counts["pages"] += 1
         rec, page_warnings = parse_page(text, path)
         for w in page_warnings:
             warn(path, w)

@@ -78,6 +78,20 @@ class Book:
         """(text, problem): UTF-8 (BOM tolerated); see ``decode_page``."""
         return decode_page(self.page_bytes(path))
 
+    def read_page(self, path: str, warn, counts: dict[str, int]) -> str | None:
+        """A page's text for the book readers, counted; a page that cannot be read is warned
+        about and counted as broken (None), so one damaged page never stops the book."""
+        try:
+            text, problem = self.page_text(path)
+        except Exception as e:  # a damaged ZIP member (CRC, bad deflate) spoils one page only
+            warn(path, self.page_problem(e))
+            counts["broken_pages"] += 1
+            return None
+        if problem:
+            warn(path, problem)
+        counts["pages"] += 1
+        return text
+
     def html_pages(self) -> list[str]:
         return [n for n in self.entries
                 if not n.endswith((".st", "__categories__")) and not n.endswith("/")]

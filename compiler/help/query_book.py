@@ -322,15 +322,9 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
             warn(path, f"TOC node {node_id} points to a page missing from FileStorage")
             counts["broken_pages"] += 1
             continue
-        try:
-            text, problem = book.page_text(path)
-        except Exception as e:
-            warn(path, book.page_problem(e))
-            counts["broken_pages"] += 1
+        text = book.read_page(path, warn, counts)
+        if text is None:
             continue
-        if problem:
-            warn(path, problem)
-        counts["pages"] += 1
         rec, page_warnings = parse_query_page(text, path)
         for w in page_warnings:
             warn(path, w)
