@@ -8,7 +8,6 @@ domain can be absent from an install without breaking the others.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import pickle
@@ -16,7 +15,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from v8atlas.formats.publish import prune, set_newest
 from v8atlas.formats.reader import Bundle

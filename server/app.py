@@ -14,7 +14,7 @@ from typing import Any
 from aiohttp import web
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
-from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install, register_open_path
+from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
@@ -133,13 +133,9 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
             if not (e.name or "").startswith("v8atlas.server.dashboard"):
                 raise
         else:
+            # The dashboard registers its own open page paths (its pages check their own
+            # session; the data they show still comes from /api, guarded by the tokens).
             module.setup(app, state)
-            # The dashboard's pages check its own session (login form, cookie); the data they
-            # show still comes from /api, which the token middleware guards.
-            for path in getattr(module, "DASHBOARD_PATHS", ()):
-                register_open_path(app, path)
-            for prefix in getattr(module, "PUBLIC_PREFIXES", ()):
-                register_open_path(app, prefix)
     return app
 
 

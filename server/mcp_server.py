@@ -8,7 +8,7 @@ mcpserver package (``Tool``, ``FuncMetadata``/``ArgModelBase``), pinned by mcp==
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import anyio.to_thread
 from mcp.server import MCPServer

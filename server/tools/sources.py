@@ -41,7 +41,7 @@ def list_sources(snap: Snapshot) -> ToolResult:
     b = snap.bundle
     per_config = snap.docs_per_config
     per_domain = snap.docs_per_domain
-    lines = [f"# Sources (outcome: list)",
+    lines = ["# Sources (outcome: list)",
              f"Bundle `{b.id}`, compiled {b.manifest.get('created_at', '?')} ({_age(snap.age_seconds())})"
              + (", integrity check still running" if snap.verified is False else "") + "."]
     configs = []
