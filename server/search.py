@@ -96,6 +96,9 @@ class _Alt:
     # doc id → allowed, for a synonym of a group limited to some domains (business words match
     # configuration objects only); None: every document
     only: np.ndarray | None = None
+    # A whole name met through a synonym of two or more query words ("exchange rate" → "курс
+    # валют"): a translation of the phrase, as good as the query's own words (not a guess).
+    phrase: bool = False
 
 
 @dataclass
@@ -394,9 +397,9 @@ class Searcher:
             alts = slots[k].alts
             # A word not in the dictionary stands in by its best correction (prefix/typo).
             base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
-        variants: list[tuple[list[list[str]], str, np.ndarray | None]] = [(base, "", None)]
+        variants: list[tuple[list[list[str]], str, np.ndarray | None, bool]] = [(base, "", None, False)]
         for pos, length, other, reason, only in subs:
-            for v, why, _ in list(variants):
+            for v, why, _, phrase in list(variants):
                 if len(variants) >= MAX_WHOLE_VARIANTS:
                     break
                 if any(v[p] != base[p] for p in range(pos, pos + length)):
@@ -405,10 +408,10 @@ class Searcher:
                 nv[pos] = list(other)
                 for p in range(pos + 1, pos + length):
                     nv[p] = []
-                variants.append((nv, why or reason, only))
+                variants.append((nv, why or reason, only, phrase or length >= 2))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
-        for v, why, only in variants:
+        for v, why, only, phrase in variants:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
                         for t in v[k] if t]
@@ -425,7 +428,7 @@ class Searcher:
                     if t not in found:
                         w = W_WHOLE * (1.0 if not why else W_WHOLE_SYNONYM)
                         found[t] = _Alt(t, w, "the whole name or phrase" + (f" ({why})" if why else ""), key,
-                                        only=only)
+                                        only=only, phrase=phrase)
         if not found:
             return None
         return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
@@ -756,7 +759,7 @@ class Searcher:
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
                         todo.discard(j)
-                        if "synonym " not in a.reason:
+                        if "synonym " not in a.reason or a.phrase:
                             own.add(d)
                         covered[d] += 1 if slot.required else slot.covers
                         if a.typo:

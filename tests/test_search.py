@@ -304,3 +304,11 @@ def test_business_synonyms_stay_in_the_metadata_domain_and_a_synonym_only_hit_is
     # … while the platform element with the word itself is a find.
     r = searcher.search("партнеры", domains=["platform"])
     assert r.hits[0].title == "Глобальный контекст.ПолучитьПартнера" and r.confident
+
+
+def test_a_phrase_translated_by_a_synonym_is_a_find_not_a_guess(searcher):
+    # "exchange rate" → "курс валют": the whole query is a translation of the whole name, so
+    # the register is found; a single word met only through a synonym stays a guess (above).
+    r = searcher.search("exchange rates", domains=["metadata"])
+    assert r.hits[0].title == "РегистрСведений.КурсыВалют"
+    assert not r.hits[0].fuzzy and r.confident
