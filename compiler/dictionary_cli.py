@@ -67,6 +67,8 @@ def dict_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 def show_cmd(directory: str, builtin: bool, as_json: bool) -> None:
     """Every rule with its origin: built-in synonyms, then the file's synonyms and aliases."""
+    if not Path(directory).exists():
+        raise click.ClickException(f"{directory}: no such folder or dictionary file")
     path = _path(directory)
     parsed = D.from_tables(_load(path), str(path))
     synonyms = (D.builtin_synonyms() if builtin else []) + parsed.synonyms

@@ -171,3 +171,10 @@ def test_a_file_group_may_be_limited_to_domains_and_a_bad_domain_is_reported():
                                                                  (["в", "г"], None)]
     warns = report.as_dict()["warnings"]
     assert len(warns) == 1 and "synonyms[1]" in warns[0]["message"] and "domains" in warns[0]["message"]
+
+
+def test_dict_show_names_a_missing_folder(tmp_path):
+    from click.testing import CliRunner
+    from v8atlas.cli import main
+    res = CliRunner().invoke(main, ["dict", "show", "--dir", str(tmp_path / "nope")])
+    assert res.exit_code == 1 and "no such folder or dictionary file" in res.output
