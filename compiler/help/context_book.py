@@ -90,11 +90,7 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
 
     records: list[tuple[int | None, PageRecord]] = []
     for node_id, path in items:
-        if not book.has_page(path):
-            warn(path, f"TOC node {node_id} points to a page missing from FileStorage")
-            counts["broken_pages"] += 1
-            continue
-        text = book.read_page(path, warn, counts)
+        text = book.read_page(path, warn, counts, node_id)
         if text is None:
             continue
         rec, page_warnings = parse_page(text, path)

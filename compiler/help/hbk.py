@@ -78,9 +78,13 @@ class Book:
         """(text, problem): UTF-8 (BOM tolerated); see ``decode_page``."""
         return decode_page(self.page_bytes(path))
 
-    def read_page(self, path: str, warn, counts: dict[str, int]) -> str | None:
-        """A page's text for the book readers, counted; a page that cannot be read is warned
-        about and counted as broken (None), so one damaged page never stops the book."""
+    def read_page(self, path: str, warn, counts: dict[str, int], node_id: object = None) -> str | None:
+        """A page's text for the book readers, counted; a page that is missing or cannot be read
+        is warned about and counted as broken (None), so one damaged page never stops the book."""
+        if not self.has_page(path):
+            warn(path, f"TOC node {node_id} points to a page missing from FileStorage")
+            counts["broken_pages"] += 1
+            return None
         try:
             text, problem = self.page_text(path)
         except Exception as e:  # a damaged ZIP member (CRC, bad deflate) spoils one page only

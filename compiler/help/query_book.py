@@ -318,11 +318,7 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
         items = [(None, p) for p in sorted(book.html_pages())]
     records: list[QueryRecord] = []
     for node_id, path in items:
-        if not book.has_page(path):
-            warn(path, f"TOC node {node_id} points to a page missing from FileStorage")
-            counts["broken_pages"] += 1
-            continue
-        text = book.read_page(path, warn, counts)
+        text = book.read_page(path, warn, counts, node_id)
         if text is None:
             continue
         rec, page_warnings = parse_query_page(text, path)

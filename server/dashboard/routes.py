@@ -12,6 +12,7 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
+from ..auth import error_response
 from . import aliases, facts, hooks, pages
 from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
@@ -179,11 +180,17 @@ class Dashboard:
         return resp
 
     # -- data the API does not carry: bundle facts and the compile report ---------------
-    async def bundle_facts(self, request: web.Request) -> web.Response:
+    async def _data_reader(self, request: web.Request) -> tuple[Session | None, web.Response | None]:
+        """For the pages' JSON endpoints: the session, or the 401 that replaces the answer."""
         who = await self.reader(request)
         if isinstance(who, web.StreamResponse):
-            return web.json_response({"outcome": "error", "error": {
-                "code": "unauthorized", "message": "log in first"}}, status=401)
+            return None, error_response(401, "unauthorized", "log in first")
+        return who, None
+
+    async def bundle_facts(self, request: web.Request) -> web.Response:
+        who, refused = await self._data_reader(request)
+        if refused is not None:
+            return refused
         bundle = hooks.current_bundle(self.state)
         if bundle is None:
             return web.json_response({"outcome": "unavailable", "error": {
@@ -193,10 +200,9 @@ class Dashboard:
         return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False, default=str))
 
     async def dictionary_facts(self, request: web.Request) -> web.Response:
-        who = await self.reader(request)
-        if isinstance(who, web.StreamResponse):
-            return web.json_response({"outcome": "error", "error": {
-                "code": "unauthorized", "message": "log in first"}}, status=401)
+        who, refused = await self._data_reader(request)
+        if refused is not None:
+            return refused
         result: dict[str, Any] = {"admin_enabled": bool(self.admin_token),
                                   "is_admin": bool(who and who.is_admin)}
         try:
@@ -215,19 +221,16 @@ class Dashboard:
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     async def platform_card(self, request: web.Request) -> web.Response:
-        who = await self.reader(request)
-        if isinstance(who, web.StreamResponse):
-            return web.json_response({"outcome": "error", "error": {
-                "code": "unauthorized", "message": "log in first"}}, status=401)
+        who, refused = await self._data_reader(request)
+        if refused is not None:
+            return refused
         snap = hooks.current_snapshot(self.state)
         if snap is None:
-            return web.json_response({"outcome": "error", "error": {
-                "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
+            return error_response(503, "no_bundle", "no bundle is loaded")
         q = request.query
         name = q.get("name", "")[:500]
         if not name.strip():
-            return web.json_response({"outcome": "error", "error": {
-                "code": "bad_argument", "message": "name is required"}}, status=400)
+            return error_response(400, "bad_argument", "name is required")
         body, status = get_platform_at(snap, name, q.get("version", ""), q.get("config") or None,
                                        q.get("cursor") or None)
         return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
