@@ -80,6 +80,10 @@ def _names(xs: list[str]) -> str:
     return ", ".join(f"`{x}`" for x in xs)
 
 
+def _listing(xs: list[str], limit: int = 12) -> str:
+    return _names(xs[:limit]) + (f" … ({len(xs)} in all; get_object lists them)" if len(xs) > limit else "")
+
+
 class Checker:
     def __init__(self, schema: Schema, platform_code: int | None = None) -> None:
         self.schema = schema
@@ -254,9 +258,21 @@ class Checker:
             return None
         tail = parts[-1]
         others = [t for t in look.tables if fold(t) != fold(name)]
-        self.error(node, "unknown_table", f"`{look.object_title}` has no table `{tail}`",
+        self.error(node, "unknown_table", f"`{look.object_title}` has no table `{tail}`{self._why_no_table(parts)}",
                    f"its tables: {_names(others)}" if others else "it has no other query tables")
         return None
+
+    def _why_no_table(self, parts: list[str]) -> str:
+        doc = self.schema.doc(".".join(parts[:2]))
+        props = (self.schema.card(doc).get("properties") or {}) if doc is not None else {}
+        vt = fold(parts[-1])
+        if vt in ("срезпоследних", "срезпервых", "slicelast", "slicefirst") and \
+                props.get("periodicity") == "Nonperiodical":
+            return " (the register is not periodic)"
+        if vt in ("остатки", "остаткииобороты", "balance", "balanceandturnovers") and \
+                props.get("register_type") == "Turnovers":
+            return " (a turnovers register keeps no balances)"
+        return ""
 
     def _class_fix(self, word: str) -> str:
         from .schema import _TABLE_CLASSES
@@ -269,8 +285,9 @@ class Checker:
             from ..search_adapter import Filters
             cfg = self.schema.cfg
             hits = snap.search.search(parts[1], Filters(domains=("metadata",),
-                                                        config=cfg.index if cfg else None), 3)
-            return [snap.title(h.doc) for h in hits]
+                                                        config=cfg.index if cfg else None), 8)
+            return [snap.title(h.doc) for h in hits
+                    if self.schema.is_table_class(snap.title(h.doc).split(".")[0])][:3]
         except Exception:   # search is a courtesy here; the error stands without it
             return []
 
@@ -460,7 +477,12 @@ class Checker:
         if certain and tables:
             options = [n for t in tables for n in t.names] + [a for a in self._aliases(scope)]
             near = _near(parts[0], options)
-            where = "the tables of this query" if len(tables) > 1 else f"`{tables[0].name or 'the source'}`"
+            if ctx == "condition":
+                where = f"`{tables[0].name}` (a condition parameter reads that table's fields)"
+            elif len(tables) > 1:
+                where = "the tables of this query"
+            else:
+                where = f"`{tables[0].name or 'the source'}`"
             self.error(p, "unknown_field", f"`{parts[0]}` is neither a field of {where} nor an alias",
                        f"did you mean {_names(near)}?" if near else "")
         return _UNKNOWN
@@ -478,7 +500,7 @@ class Checker:
             shown = table.name or (f"`{alias}`" if alias else "the subquery")
             shown = f"`{shown}`" if table.name else shown
             near = _near(name, table.names)
-            fix = f"it has {_names(near)}" if near else f"its fields: {_names(table.names[:25])}"
+            fix = f"it has {_names(near)}" if near else f"its fields: {_listing(table.names)}"
             self.error(p, "unknown_field", f"{shown} has no field `{name}`", fix)
             return _UNKNOWN
         if not rest:
@@ -489,6 +511,7 @@ class Checker:
         for name in rest:
             targets: list[Table] = []
             primitive: list[str] = []
+            defined = [t for f in cur.fields for t in f.types if t.startswith(("ОпределяемыйТип.", "DefinedType."))]
             for f in cur.fields:
                 types, known = self.schema.expand(f.types)
                 if not known:
@@ -503,7 +526,8 @@ class Checker:
                         targets.append(tgt)
             if not targets:
                 if primitive:
-                    self.error(p, "bad_path", f"`{shown}` is of type {_names(list(dict.fromkeys(primitive)))}, "
+                    via = f" (through {_names(defined)}, so in this configuration)" if defined else ""
+                    self.error(p, "bad_path", f"`{shown}` is of type {_names(list(dict.fromkeys(primitive)))}{via}, "
                                f"which has no field `{name}`", f"read `{shown}` itself")
                 return _UNKNOWN
             hits = [(t, t.get(name)) for t in targets]
@@ -517,7 +541,7 @@ class Checker:
                     near = _near(name, targets[0].names)
                     self.error(p, "unknown_field", f"`{shown}` (`{targets[0].name}`) has no field `{name}`",
                                f"it has {_names(near)}" if near else
-                               f"its fields: {_names(targets[0].names[:25])}")
+                               f"its fields: {_listing(targets[0].names)}")
                 else:
                     self.error(p, "unknown_field", f"none of the {len(targets)} types of `{shown}` has a "
                                f"field `{name}`", f"types: {_names([t.name for t in targets[:8]])}")

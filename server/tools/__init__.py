@@ -16,6 +16,7 @@ from ..snapshot import Snapshot
 from .compare import compare_configurations
 from .metadata import get_object, search_metadata
 from .platform import get_platform, search_platform
+from .query import MAX_QUERY_TEXT, check_query
 from .relations import get_relations
 from .result import ERROR, OUTCOMES, UNAVAILABLE, ToolInputError, ToolResult, error_result
 from .sources import list_sources
@@ -79,6 +80,11 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
              (Param("a", "string", required=True), Param("b", "string", required=True),
               Param("name", "string", "One object to diff field by field"), _cursor),
              compare_configurations),
+    ToolSpec("check_query", "Check query",
+             "Check a 1C query text against the configuration: tables, virtual tables, fields and paths, "
+             "ЗНАЧЕНИЕ values, unlimited strings, functions of its platform. ok, or problems with line:col and fix.",
+             (Param("text", "string", required=True, max_length=MAX_QUERY_TEXT), _config),
+             check_query),
 )}
 
 
