@@ -105,7 +105,7 @@ def paths(e: object) -> Iterator[A.Path]:
 
 
 def mutations(q: QueryText, schema: Schema, rng: random.Random) -> list[Mutation]:
-    stmts, _ = parse(q.text)
+    stmts, _, _ = parse(q.text)
     out: list[Mutation] = []
     fields, vts, groups, funcs = [], [], [], []
     for sel in selects(stmts):

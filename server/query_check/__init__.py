@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .checker import ERROR, WARNING, Checker, Problem
-from .lexer import FRAGMENT, LexError, tokenize
+from .lexer import FRAGMENT, LexError, Token, tokenize
 from .parser import ParseError, parse
 from .schema import Schema, schema_for
 
@@ -31,29 +31,38 @@ class Report:
         return [p for p in self.problems if p.severity == WARNING]
 
 
-def _has_fragments(text: str) -> bool:
+def _fragments(text: str) -> list[Token]:
     try:
-        return any(t.kind == FRAGMENT for t in tokenize(text))
+        return [t for t in tokenize(text) if t.kind == FRAGMENT]
     except LexError:
-        return False
+        return []
+
+
+def _shown(t: Token) -> str:
+    return t.text if t.text[:1] in ("?", "@", "[", "]", "%") else "#" + t.text
 
 
 def check(text: str, schema: Schema, platform_code: int | None = None) -> Report:
     """Parse and check ``text``; ``platform_code`` overrides the configuration's platform."""
     rep = Report()
     try:
-        stmts, rep.dcs = parse(text)
+        stmts, rep.dcs, frags = parse(text)
     except (ParseError, LexError) as e:
-        if _has_fragments(text):
+        if frags := _fragments(text):
             rep.problems.append(Problem(WARNING, e.line, e.col, "dynamic_text",
-                                        "the text holds fragments a module fills in (`#Имя`, `%1`, `?`, "
-                                        "`[Имя]`); it was not checked", "check the text as it is run"))
+                                        f"the text holds fragments a module fills in (`{_shown(frags[0])}`); "
+                                        f"it cannot be read as a query, so it was not checked",
+                                        "check the text as it is run"))
         else:
             rep.problems.append(Problem(ERROR, e.line, e.col, "syntax", e.message))
         return rep
     rep.statements = len(stmts)
     ch = Checker(schema, platform_code)
     ch.statements(stmts)
+    if frags:
+        shown = ", ".join(f"`{_shown(t)}`" for t in frags[:3])
+        ch.problems.append(Problem(WARNING, frags[0].line, frags[0].col, "dynamic_text",
+                                   f"fragments a module fills in ({shown}) are not checked"))
     seen: set[tuple[int, int, str]] = set()
     for p in ch.problems:
         key = (p.line, p.col, p.message)

@@ -12,9 +12,9 @@ import difflib
 from dataclasses import dataclass, field
 
 from v8atlas.formats.platform_version import format_version
-from v8atlas.formats.text import fold
 
 from . import ast as A
+from .lexer import name_fold as fold
 from .schema import Field, Schema, Table, is_unlimited_type
 from .words import FUNCTION, PERIOD_WORDS, PRIMITIVE_TYPES
 
@@ -91,6 +91,7 @@ class Checker:
         self.problems: list[Problem] = []
         self.notes: list[str] = []
         self.temp: dict[str, Table | None] = {}
+        self.resolved: dict[int, Resolved] = {}      # id(Path) → what it names (the AST outlives the check)
 
     # -- reporting -------------------------------------------------------------------------------
     def error(self, node: A.Node, code: str, message: str, fix: str = "") -> None:
@@ -331,6 +332,7 @@ class Checker:
             if e.star:
                 return _UNKNOWN
             r = self.path(e, scope, ctx)
+            self.resolved[id(e)] = r
             if e.nested:
                 for it in e.nested:
                     self.expr(it.expr, Scope({}, None), "param")   # fields of a tabular section
@@ -590,9 +592,7 @@ class Checker:
             e = scope.items[fold(e.parts[0])]      # ORDER BY an alias of the select list
             if not isinstance(e, (A.Path, A.Cast)):
                 return
-        n = len(self.problems)
-        r = self.expr(e, scope, "quiet") if isinstance(e, A.Path) else _UNKNOWN
-        del self.problems[n:]                        # already reported where the path was checked
+        r = self.resolved.get(id(e), _UNKNOWN) if isinstance(e, A.Path) else _UNKNOWN
         f = self.cast_field(e) if isinstance(e, A.Cast) else self.expr_field(e, scope, r)
         if f is not None and (f.unlimited or any(is_unlimited_type(t) for t in f.types)):
             self.unlimited_error(e, f, where, code)

@@ -12,6 +12,8 @@ from .words import FUNCTION, KEYWORD, SOFT
 
 _JOIN_WORDS = {"LEFT", "RIGHT", "FULL", "INNER", "JOIN"}
 _COMPARE = {"=", "<>", "<", ">", "<=", ">="}
+_ARITH = {"+": 0, "-": 0, "*": 1, "/": 1, "%": 1}
+_PREDICATE_WORDS = {"NOT", "IN", "BETWEEN", "LIKE", "IS", "REFS"}
 # Words after `{` that open a settings block of a composition schema, not query text.
 _DCS_BLOCKS = {"SELECT", "WHERE", "ORDER", "GROUP", "TOTALS", "ХАРАКТЕРИСТИКИ", "CHARACTERISTICS",
                "BY"}
@@ -62,7 +64,11 @@ def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
 
 class Parser:
     def __init__(self, text: str) -> None:
-        self.tokens, self.dcs = _strip_dcs(tokenize(text))
+        self.all_tokens = tokenize(text)
+        self.tokens, self.dcs = _strip_dcs(self.all_tokens)
+        # Keyword of each token, looked up once (the parser asks about every token many times).
+        self.kws = [KEYWORD.get(t.word) if t.kind == IDENT else None for t in self.tokens]
+        self.last = len(self.tokens) - 1
         self.i = 0
 
     # -- token helpers -----------------------------------------------------------------------
@@ -71,21 +77,23 @@ class Parser:
         return self.tokens[self.i]
 
     def peek(self, k: int = 1) -> Token:
-        return self.tokens[min(self.i + k, len(self.tokens) - 1)]
+        return self.tokens[min(self.i + k, self.last)]
 
     def kw(self, tok: Token | None = None) -> str | None:
-        t = tok or self.tok
-        return KEYWORD.get(t.word) if t.kind == IDENT else None
+        if tok is None:
+            return self.kws[self.i]
+        return KEYWORD.get(tok.word) if tok.kind == IDENT else None
 
     def at_kw(self, *words: str) -> bool:
-        return self.kw() in words
+        return self.kws[self.i] in words
 
     def at_punct(self, *chars: str) -> bool:
-        return self.tok.kind == PUNCT and self.tok.text in chars
+        t = self.tokens[self.i]
+        return t.kind == PUNCT and t.text in chars
 
     def advance(self) -> Token:
-        t = self.tok
-        if t.kind != EOF:
+        t = self.tokens[self.i]
+        if self.i < self.last:
             self.i += 1
         return t
 
@@ -386,30 +394,34 @@ class Parser:
     # -- expressions -------------------------------------------------------------------------
     def expr(self) -> A.Expr:
         left = self.and_expr()
-        while self.at_kw("OR"):
+        while self.kws[self.i] == "OR":
             t = self.advance()
             left = A.Op(t.line, t.col, "OR", [left, self.and_expr()])
         return left
 
     def and_expr(self) -> A.Expr:
         left = self.not_expr()
-        while self.at_kw("AND"):
+        while self.kws[self.i] == "AND":
             t = self.advance()
             left = A.Op(t.line, t.col, "AND", [left, self.not_expr()])
         return left
 
     def not_expr(self) -> A.Expr:
-        if self.at_kw("NOT"):
+        if self.kws[self.i] == "NOT":
             t = self.advance()
             return A.Op(t.line, t.col, "NOT", [self.not_expr()])
         return self.predicate()
 
     def predicate(self) -> A.Expr:
-        left = self.additive()
-        t = self.tok
-        if t.kind == PUNCT and t.text in _COMPARE:
-            self.advance()   # `А <> ИСТИНА В (…)`: the right side is a whole predicate
-            return A.Op(t.line, t.col, t.text, [left, self.predicate()])
+        left = self._binary(0)
+        t = self.tokens[self.i]
+        if t.kind == PUNCT:
+            if t.text in _COMPARE:
+                self.i += 1   # `А <> ИСТИНА В (…)`: the right side is a whole predicate
+                return A.Op(t.line, t.col, t.text, [left, self.predicate()])
+            return left
+        if self.kws[self.i] not in _PREDICATE_WORDS:
+            return left
         negated = False
         if self.at_kw("NOT") and self.kw(self.peek()) in ("IN", "BETWEEN", "LIKE", "REFS"):
             self.advance()
@@ -463,24 +475,23 @@ class Parser:
         return out
 
     def additive(self) -> A.Expr:
-        left = self.multiplicative()
-        while self.at_punct("+", "-"):
-            t = self.advance()
-            left = A.Op(t.line, t.col, t.text, [left, self.multiplicative()])
-        return left
+        """Arithmetic by precedence climbing: one loop instead of a call per level."""
+        return self._binary(0)
 
-    def multiplicative(self) -> A.Expr:
-        left = self.unary()
-        while self.at_punct("*", "/", "%"):
-            t = self.advance()
-            left = A.Op(t.line, t.col, t.text, [left, self.unary()])
-        return left
-
-    def unary(self) -> A.Expr:
-        if self.at_punct("-", "+"):
-            t = self.advance()
-            return A.Op(t.line, t.col, "NEG", [self.unary()])
-        return self.primary()
+    def _binary(self, min_prec: int) -> A.Expr:
+        t = self.tokens[self.i]
+        if t.kind == PUNCT and t.text in ("-", "+"):
+            self.i += 1
+            left: A.Expr = A.Op(t.line, t.col, "NEG", [self._binary(2)])
+        else:
+            left = self.primary()
+        while True:
+            t = self.tokens[self.i]
+            prec = _ARITH.get(t.text) if t.kind == PUNCT else None
+            if prec is None or prec < min_prec:
+                return left
+            self.i += 1
+            left = A.Op(t.line, t.col, t.text, [left, self._binary(prec + 1)])
 
     def primary(self) -> A.Expr:
         t = self.tok
@@ -635,7 +646,7 @@ class Parser:
         return p
 
 
-def parse(text: str) -> tuple[list[A.Statement], bool]:
-    """Statements of ``text`` and whether it had composition-schema braces."""
+def parse(text: str) -> tuple[list[A.Statement], bool, list[Token]]:
+    """Statements of ``text``, whether it had composition-schema braces, its template fragments."""
     p = Parser(text)
-    return p.batch(), p.dcs
+    return p.batch(), p.dcs, [t for t in p.tokens if t.kind == FRAGMENT]

@@ -13,9 +13,9 @@ from typing import Any
 
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats.platform_version import encode_version
-from v8atlas.formats.text import fold
 
 from ..snapshot import ConfigInfo, Snapshot
+from .lexer import name_fold as fold
 
 # Classes whose objects are query tables (domain-1c.md §3), folded Russian and English names.
 _TABLE_CLASSES = {fold(n) for row in CLASSES[:18] for n in (row[0], row[1])}
