@@ -78,11 +78,12 @@ def tokenize(text: str) -> list[Token]:
         prev = start
         if kind == "comment":
             continue
-        col = start - line_start + 1
         s = m.group(kind)
         if kind == "word":
-            append(Token(IDENT, s, word_key(s), line, col, start))
-        elif kind == "punct":
+            append(Token(IDENT, s, word_key(s), line, start - line_start + 1, start))
+            continue
+        col = start - line_start + 1
+        if kind == "punct":
             append(Token(PUNCT, s, s, line, col, start))
         elif kind == "string":
             append(Token(STRING, s[1:-1].replace('""', '"'), "", line, col, start))

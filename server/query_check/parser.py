@@ -31,6 +31,8 @@ class ParseError(Exception):
 
 def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
     """Drop composition-schema braces: settings blocks whole, other braces alone."""
+    if not any(t.text == "{" or t.text == "}" for t in tokens if t.kind == PUNCT):
+        return tokens, False
     out: list[Token] = []
     saw = False
     i = 0
