@@ -57,6 +57,7 @@ class Scope:
     sources: dict[str, Table | None]            # folded alias → table (None: not knowable)
     outer: "Scope | None" = None
     items: dict[str, A.Expr] = field(default_factory=dict)   # select aliases (ORDER BY, ИТОГИ)
+    implicit: bool = False                      # a source without КАК: its alias is a guess
 
     @property
     def complete(self) -> bool:
@@ -218,6 +219,10 @@ class Checker:
             scope.sources[fold(alias)] = t
             return
         alias = src.alias or src.parts[-1]
+        if not src.alias and len(src.parts) > 1:
+            # Without КАК the platform's own alias is not documented here: accept the spellings
+            # in use (`СрезПоследних`, `ЦеныНоменклатурыСрезПоследних`) and judge no other head.
+            scope.implicit = True
         if src.dynamic:
             scope.sources[fold(alias)] = None
             return
@@ -234,6 +239,8 @@ class Checker:
             return
         table = self.table_name(src, src.parts)
         scope.sources[fold(alias)] = table
+        if not src.alias and len(src.parts) > 2:
+            scope.sources.setdefault(fold("".join(src.parts[1:])), table)
         if table is not None:
             self.table_params(src, table, scope)
         elif src.params:
@@ -473,7 +480,7 @@ class Checker:
         # Certain only when every source of every enclosing scope is fully known.
         s, certain, tables = scope, True, []
         while s is not None:
-            certain = certain and s.complete
+            certain = certain and s.complete and not (s.implicit and len(parts) > 1)
             tables += [t for t in s.sources.values() if t is not None]
             s = s.outer
         if certain and tables:
