@@ -535,9 +535,11 @@ class Checker:
                         targets.append(tgt)
             if not targets:
                 if primitive:
-                    via = f" (through {_names(defined)}, so in this configuration)" if defined else ""
-                    self.error(p, "bad_path", f"`{shown}` is of type {_names(list(dict.fromkeys(primitive)))}{via}, "
-                               f"which has no field `{name}`", f"read `{shown}` itself")
+                    types = _names(list(dict.fromkeys(primitive)))
+                    what = (f"is {_names(list(dict.fromkeys(defined)))} ({types} in this configuration),"
+                            if defined else f"is of type {types},")
+                    self.error(p, "bad_path", f"`{shown}` {what} which has no field `{name}`",
+                               f"read `{shown}` itself")
                 return _UNKNOWN
             hits = [(t, t.get(name)) for t in targets]
             found = [(t, f) for t, f in hits if f is not None]
