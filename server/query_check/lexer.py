@@ -15,22 +15,11 @@ from v8atlas.formats.text import fold
 
 IDENT, NUMBER, STRING, PARAM, PUNCT, FRAGMENT, EOF = "ident", "number", "string", "param", "punct", "fragment", "eof"
 
-_TOKEN = re.compile(r"""
-[\s|]*                            # blanks; `|` continues a module string literal: blank here
-(?:
-  (?P<comment>//[^\n]*)
-| (?P<string>"(?:[^"]|"")*")
-| (?P<open>")
-| (?P<number>\d+(?:\.\d+)?(?!\w))
-| (?P<param>&\w*)
-| (?P<hash>\#\w*)                  # `#Имя`: a placeholder the module replaces before running
-| (?P<slot>%\d+)                   # `%1`: a StrTemplate slot
-| (?P<mark>[?@\[\]])               # `Шапка?.Ссылка`, `@Справочник.X`, `[Имя]`: template marks
-| (?P<word>\w+)
-| (?P<punct><>|<=|>=|[.,()=<>+\-*/;{}%])
-| (?P<end>\Z)
-| (?P<bad>.)
-)""", re.VERBOSE | re.DOTALL)
+# (blanks, token): findall builds the pairs in C; the token's kind is read from its first
+# character. Blanks include `|`, the continuation mark of module string literals.
+_SPLIT = re.compile(r"""([\s|]*)(//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)|[&#]\w*|%\d+|\w+|<>|<=|>=|.|\Z)""",
+                    re.DOTALL)
+_PUNCT = set(".,()=<>+-*/;{}%") | {"<>", "<=", ">="}
 
 
 class Token(NamedTuple):
@@ -64,45 +53,43 @@ def tokenize(text: str) -> list[Token]:
     """All tokens of ``text`` and a final EOF; raises LexError on what no query can hold."""
     out: list[Token] = []
     append = out.append
-    count, rfind = text.count, text.rfind
-    line, line_start, prev = 1, 0, 0
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup
-        if kind == "end":                # trailing blanks
+    pos, line, line_start = 0, 1, 0
+    for pre, tok in _SPLIT.findall(text):
+        if pre:
+            breaks = pre.count("\n")
+            if breaks:
+                line += breaks
+                line_start = pos + pre.rfind("\n") + 1
+            pos += len(pre)
+        if not tok:
             break
-        start = m.start(kind)
-        breaks = count("\n", prev, start)   # lines counted in C, not token by token
-        if breaks:
-            line += breaks
-            line_start = rfind("\n", prev, start) + 1
-        prev = start
-        if kind == "comment":
-            continue
-        s = m.group(kind)
-        if kind == "word":
-            append(Token(IDENT, s, word_key(s), line, start - line_start + 1, start))
-            continue
+        start, c = pos, tok[0]
+        pos += len(tok)
         col = start - line_start + 1
-        if kind == "punct":
-            append(Token(PUNCT, s, s, line, col, start))
-        elif kind == "string":
-            append(Token(STRING, s[1:-1].replace('""', '"'), "", line, col, start))
-        elif kind == "number":
-            append(Token(NUMBER, s, "", line, col, start))
-        elif kind == "param":
-            append(Token(PARAM, s[1:], word_key(s[1:]), line, col, start))
-        elif kind == "hash":
-            append(Token(FRAGMENT, s[1:], word_key(s[1:]), line, col, start))
-        elif kind in ("slot", "mark"):
-            append(Token(FRAGMENT, s, s, line, col, start))
-        elif kind == "open":
-            raise LexError("unterminated string literal", line, col)
+        if c.isalpha() or c == "_":
+            append(Token(IDENT, tok, word_key(tok), line, col, start))
+        elif tok in _PUNCT:
+            append(Token(PUNCT, tok, tok, line, col, start))
+        elif c == '"':
+            body = tok[1:]                   # closed when it ends in an odd run of quotes
+            if (len(body) - len(body.rstrip('"'))) % 2 == 0:
+                raise LexError("unterminated string literal", line, col)
+            append(Token(STRING, tok[1:-1].replace('""', '"'), "", line, col, start))
+            breaks = tok.count("\n")
+            if breaks:
+                line += breaks
+                line_start = start + tok.rfind("\n") + 1
+        elif c.isdigit():
+            append(Token(NUMBER, tok, "", line, col, start))
+        elif c == "/":                       # `//` comment (a lone `/` is punctuation above)
+            continue
+        elif c == "&":
+            append(Token(PARAM, tok[1:], word_key(tok[1:]), line, col, start))
+        elif c == "#":                       # `#Имя`: a placeholder the module replaces
+            append(Token(FRAGMENT, tok[1:], word_key(tok[1:]), line, col, start))
+        elif c == "%" or c in "?@[]":        # `%1`, `Шапка?.Ссылка`, `@Справочник.X`, `[Имя]`
+            append(Token(FRAGMENT, tok, tok, line, col, start))
         else:
-            raise LexError(f"unexpected character {s!r}", line, col)
-    n = len(text)
-    breaks = count("\n", prev, n)
-    if breaks:
-        line += breaks
-        line_start = rfind("\n", prev, n) + 1
-    append(Token(EOF, "", "", line, n - line_start + 1, n))
+            raise LexError(f"unexpected character {tok!r}", line, col)
+    append(Token(EOF, "", "", line, pos - line_start + 1, pos))
     return out
