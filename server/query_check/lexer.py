@@ -56,9 +56,8 @@ def tokenize(text: str) -> list[Token]:
     pos, line, line_start = 0, 1, 0
     for pre, tok in _SPLIT.findall(text):
         if pre:
-            breaks = pre.count("\n")
-            if breaks:
-                line += breaks
+            if "\n" in pre:
+                line += pre.count("\n")
                 line_start = pos + pre.rfind("\n") + 1
             pos += len(pre)
         if not tok:

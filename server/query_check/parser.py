@@ -31,8 +31,6 @@ class ParseError(Exception):
 
 def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
     """Drop composition-schema braces: settings blocks whole, other braces alone."""
-    if not any(t.text == "{" or t.text == "}" for t in tokens if t.kind == PUNCT):
-        return tokens, False
     out: list[Token] = []
     saw = False
     i = 0
@@ -67,7 +65,10 @@ def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
 class Parser:
     def __init__(self, text: str) -> None:
         self.all_tokens = tokenize(text)
-        self.tokens, self.dcs = _strip_dcs(self.all_tokens)
+        if "{" in text or "}" in text:
+            self.tokens, self.dcs = _strip_dcs(self.all_tokens)
+        else:
+            self.tokens, self.dcs = self.all_tokens, False
         # Keyword of each token, looked up once (the parser asks about every token many times).
         self.kws = [KEYWORD.get(t.word) if t.kind == IDENT else None for t in self.tokens]
         self.last = len(self.tokens) - 1
@@ -79,7 +80,8 @@ class Parser:
         return self.tokens[self.i]
 
     def peek(self, k: int = 1) -> Token:
-        return self.tokens[min(self.i + k, self.last)]
+        j = self.i + k
+        return self.tokens[j if j < self.last else self.last]
 
     def kw(self, tok: Token | None = None) -> str | None:
         if tok is None:
@@ -628,11 +630,23 @@ class Parser:
 
     def path(self) -> A.Path:
         t = self.advance()
+        nxt = self.tokens[self.i]
+        if nxt.kind != PUNCT or nxt.text != ".":          # the common case: a bare name
+            return A.Path(t.line, t.col, [t.text])
         return self.path_tail(A.Path(t.line, t.col, [t.text]))
 
     def path_tail(self, p: A.Path) -> A.Path:
-        while self.at_punct("."):
-            self.advance()
+        tokens = self.tokens
+        while True:
+            t = tokens[self.i]
+            if t.kind != PUNCT or t.text != ".":
+                return p
+            self.i += 1
+            nxt = tokens[self.i]
+            if nxt.kind == IDENT:                            # `.Поле`: the common case
+                p.parts.append(nxt.text)
+                self.i += 1
+                continue
             if self.at_punct("*"):
                 self.advance()
                 p.star = True
@@ -642,9 +656,7 @@ class Parser:
                 p.nested = self.select_items()
                 self.expect_punct(")")
                 break
-            if self.tok.kind != IDENT:
-                raise self.error("expected a field name after `.`")
-            p.parts.append(self.advance().text)
+            raise self.error("expected a field name after `.`")
         return p
 
 
