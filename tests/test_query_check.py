@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
 from v8atlas.formats import Bundle
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.server import tools
@@ -154,7 +153,7 @@ def test_virtual_table_parameters(snap):
 
 def test_unlimited_strings(snap):
     grouped = errors(snap, "ВЫБРАТЬ Н.Описание ИЗ Справочник.Номенклатура КАК Н СГРУППИРОВАТЬ ПО Н.Описание")
-    (line, col, code, msg, fix), = grouped
+    (_, col, code, msg, fix), = grouped
     assert code == "unlimited_string" and col == 70 and "СГРУППИРОВАТЬ ПО" in msg
     assert fix == "use `ПОДСТРОКА(Н.Описание, 1, 1024)`"
     assert errors(snap, "ВЫБРАТЬ РАЗЛИЧНЫЕ Н.Описание ИЗ Справочник.Номенклатура КАК Н")[0][2] == "unlimited_string"
@@ -231,7 +230,7 @@ def test_tables_and_syntax(snap):
     (_, _, code, msg, fix), = errors(snap, "ВЫБРАТЬ 1 ИЗ Справочник.Номенклатур КАК Н")
     assert code == "unknown_table" and "`Справочник.Номенклатура`" in fix
     assert errors(snap, "ВЫБРАТЬ 1 ИЗ Справочники.Номенклатура КАК Н")[0][2] == "unknown_table"
-    (line, col, code, msg, _), = errors(snap, "ВЫБРАТЬ\n  Н.Код\nИЗ Справочник.Номенклатура КАК Н\nГДЕ Н.Код = ")
+    (line, _, code, msg, _), = errors(snap, "ВЫБРАТЬ\n  Н.Код\nИЗ Справочник.Номенклатура КАК Н\nГДЕ Н.Код = ")
     assert (line, code) == (4, "syntax") and "end of text" in msg
 
 
@@ -274,9 +273,9 @@ def test_the_tool_the_cli_and_the_api_give_the_same_answer(snap):
         port = site._server.sockets[0].getsockname()[1]
         await state.serving()
         try:
-            async with aiohttp.ClientSession() as s:
-                async with s.post(f"http://127.0.0.1:{port}/api/check_query", json={"text": text}) as resp:
-                    return resp.status, await resp.json()
+            async with aiohttp.ClientSession() as s, \
+                    s.post(f"http://127.0.0.1:{port}/api/check_query", json={"text": text}) as resp:
+                return resp.status, await resp.json()
         finally:
             await runner.cleanup()
     status, body = asyncio.run(over_http())

@@ -20,22 +20,21 @@ import json
 import random
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from query_corpus import QueryText, dump_queries, is_dynamic, is_fragment  # noqa: E402
-
-from v8atlas.formats import Bundle  # noqa: E402
-from v8atlas.formats.platform_version import encode_version  # noqa: E402
-from v8atlas.formats.text import fold  # noqa: E402
-from v8atlas.server.query_check import ast as A  # noqa: E402
-from v8atlas.server.query_check import check, schema_for  # noqa: E402
-from v8atlas.server.query_check.parser import parse  # noqa: E402
-from v8atlas.server.query_check.schema import Schema  # noqa: E402
-from v8atlas.server.snapshot import Snapshot  # noqa: E402
+from query_corpus import QueryText, dump_queries, is_dynamic, is_fragment
+from v8atlas.formats import Bundle
+from v8atlas.formats.platform_version import encode_version
+from v8atlas.formats.text import fold
+from v8atlas.server.query_check import ast as A
+from v8atlas.server.query_check import check, schema_for
+from v8atlas.server.query_check.parser import parse
+from v8atlas.server.query_check.schema import Schema
+from v8atlas.server.snapshot import Snapshot
 
 VIRTUAL_TABLES = ("СрезПоследних", "СрезПервых", "Остатки", "Обороты", "ОстаткиИОбороты")
 NEW_FUNCTIONS = (("СТРНАЙТИ", '({f}, "а")', "8.3.20"), ("ДЛИНАСТРОКИ", "({f})", "8.3.20"),
@@ -143,7 +142,6 @@ def mutations(q: QueryText, schema: Schema, rng: random.Random) -> list[Mutation
                                 p.line, "unknown_field"))
     if vts:
         src, look = rng.choice(vts)
-        have = {fold(t.rsplit(".", 1)[-1]) for t in schema.table(src.parts[:2]).tables} if False else None
         doc = schema.doc(".".join(src.parts[:2]))
         owned = {fold(t.name.rsplit(".", 1)[-1]) for t in schema.tables_of(doc).values()} if doc is not None else set()
         missing = [v for v in VIRTUAL_TABLES if fold(v) not in owned]
@@ -154,7 +152,6 @@ def mutations(q: QueryText, schema: Schema, rng: random.Random) -> list[Mutation
             new = ".".join(src.parts[:2]) + "." + vt
             out.append(Mutation("virtual_table", q.source, q.text[:start] + new + q.text[start + len(name):],
                                 src.line, "unknown_table"))
-        del have
     if groups:
         sel, src, fname = rng.choice(groups)
         g = sel.group_by[0]

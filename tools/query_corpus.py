@@ -57,7 +57,7 @@ def _literal_text(raw: str) -> str:
     out = [lines[0]]
     for ln in lines[1:]:
         s = ln.lstrip()
-        out.append(s[1:] if s.startswith("|") else s)
+        out.append(s.removeprefix("|"))
     return "\n".join(out).replace('""', '"')
 
 

@@ -14,8 +14,8 @@ class Node:
 class Path(Node):
     parts: list[str]                  # `Т.Ссылка.Родитель` → ["Т", "Ссылка", "Родитель"]
     star: bool = False                # `Т.*`
-    nested: list["SelectItem"] | None = None   # `Т.Товары.(Номенклатура, Количество КАК К)`
-    base: "Expr | None" = None       # `ВЫРАЗИТЬ(Х КАК Справочник.Т).Поле`: parts read from base
+    nested: list[SelectItem] | None = None   # `Т.Товары.(Номенклатура, Количество КАК К)`
+    base: Expr | None = None       # `ВЫРАЗИТЬ(Х КАК Справочник.Т).Поле`: parts read from base
 
 
 @dataclass(slots=True)
@@ -39,7 +39,7 @@ class Fragment(Node):
 class Call(Node):
     name: str                          # as written
     word: str                          # folded upper-case
-    args: list["Expr"]
+    args: list[Expr]
     distinct: bool = False
     star: bool = False                 # КОЛИЧЕСТВО(*)
 
@@ -52,7 +52,7 @@ class TypeName(Node):
 
 @dataclass(slots=True)
 class Cast(Node):
-    expr: "Expr"
+    expr: Expr
     type: TypeName
 
 
@@ -65,23 +65,23 @@ class ValueRef(Node):
 
 @dataclass(slots=True)
 class Case(Node):
-    subject: "Expr | None"
-    whens: list[tuple["Expr", "Expr"]]
-    default: "Expr | None"
+    subject: Expr | None
+    whens: list[tuple[Expr, Expr]]
+    default: Expr | None
 
 
 @dataclass(slots=True)
 class Op(Node):
     """Any operator: arithmetic, comparison, logic, В, МЕЖДУ, ПОДОБНО, ЕСТЬ NULL, ССЫЛКА."""
     op: str                            # "=", "+", "AND", "NOT", "IN", "IN_HIERARCHY", "BETWEEN", "LIKE", "IS_NULL", "REFS", "TUPLE"
-    args: list["Expr"]
+    args: list[Expr]
     negated: bool = False
     table: TypeName | None = None      # REFS
 
 
 @dataclass(slots=True)
 class Subquery(Node):
-    query: "Query"
+    query: Query
 
 
 Expr = Path | Param | Literal | Fragment | Call | Cast | ValueRef | Case | Op | Subquery
@@ -103,15 +103,15 @@ class TableSource(Node):
 
 @dataclass(slots=True)
 class SubquerySource(Node):
-    query: "Query"
+    query: Query
     alias: str | None = None
 
 
 @dataclass(slots=True)
 class Join(Node):
     kind: str                          # LEFT | RIGHT | FULL | INNER
-    left: "Source"
-    right: "Source"
+    left: Source
+    right: Source
     on: Expr | None
 
 

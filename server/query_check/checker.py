@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from v8atlas.formats.platform_version import format_version
 
+from ..search_adapter import Filters
 from . import ast as A
 from .lexer import name_fold as fold
 from .schema import Field, Schema, Table, is_unlimited_type
@@ -55,7 +56,7 @@ _UNKNOWN = Resolved()
 @dataclass
 class Scope:
     sources: dict[str, Table | None]            # folded alias → table (None: not knowable)
-    outer: "Scope | None" = None
+    outer: Scope | None = None
     items: dict[str, A.Expr] = field(default_factory=dict)   # select aliases (ORDER BY, ИТОГИ)
     implicit: bool = False                      # a source without КАК: its alias is a guess
 
@@ -288,16 +289,9 @@ class Checker:
         return f"did you mean {_names([n.capitalize() for n in near])}?" if near else ""
 
     def _object_guesses(self, parts: list[str]) -> list[str]:
-        snap = self.schema.snap
-        try:
-            from ..search_adapter import Filters
-            cfg = self.schema.cfg
-            hits = snap.search.search(parts[1], Filters(domains=("metadata",),
-                                                        config=cfg.index if cfg else None), 8)
-            return [snap.title(h.doc) for h in hits
-                    if self.schema.is_table_class(snap.title(h.doc).split(".")[0])][:3]
-        except Exception:   # search is a courtesy here; the error stands without it
-            return []
+        snap, cfg = self.schema.snap, self.schema.cfg
+        hits = snap.search.search(parts[1], Filters(domains=("metadata",), config=cfg.index if cfg else None), 8)
+        return [snap.title(h.doc) for h in hits if self.schema.is_table_class(snap.title(h.doc).split(".")[0])][:3]
 
     def table_params(self, src: A.TableSource, table: Table, scope: Scope) -> None:
         if src.params is None:

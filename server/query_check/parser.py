@@ -81,7 +81,7 @@ class Parser:
 
     def peek(self, k: int = 1) -> Token:
         j = self.i + k
-        return self.tokens[j if j < self.last else self.last]
+        return self.tokens[min(self.last, j)]
 
     def kw(self, tok: Token | None = None) -> str | None:
         if tok is None:

@@ -151,7 +151,7 @@ class Schema:
         out: list[str] = []
         known = bool(types)
         for t in types:
-            if depth < 3 and (t.startswith("ОпределяемыйТип.") or t.startswith("DefinedType.")):
+            if depth < 3 and t.startswith(("ОпределяемыйТип.", "DefinedType.")):
                 doc = self.doc(t)
                 td = (self.card(doc).get("properties") or {}).get("type") if doc is not None else None
                 if isinstance(td, dict):
@@ -218,7 +218,7 @@ class Schema:
         return self.snap.docs_per_domain.get("query", 0) > 0
 
 
-_CACHE: "weakref.WeakKeyDictionary[Snapshot, dict[str, Schema]]" = weakref.WeakKeyDictionary()
+_CACHE: weakref.WeakKeyDictionary[Snapshot, dict[str, Schema]] = weakref.WeakKeyDictionary()
 
 
 def schema_for(snap: Snapshot, cfg: ConfigInfo | None) -> Schema:
