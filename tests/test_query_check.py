@@ -288,3 +288,12 @@ def test_long_texts_are_accepted_and_bounded(snap):
     assert r.outcome == "ok"
     bad = tools.call(snap, "check_query", {"text": "ВЫБРАТЬ 1" + " " * 60_000})
     assert bad.outcome == "error" and bad.error["code"] == "too_long"
+
+
+def test_lenient_where_the_platform_allows_variants(snap):
+    # ДЛЯ ИЗМЕНЕНИЯ before ГДЕ, `В &Список` without parentheses, a schema field list in parameters
+    assert errors(snap, "ВЫБРАТЬ Д.Ссылка ИЗ Документ.ПриходТовара КАК Д ДЛЯ ИЗМЕНЕНИЯ ГДЕ Д.Ссылка В &С") == []
+    assert errors(snap, "ВЫБРАТЬ О.Склад ИЗ РегистрНакопления.ОстаткиТоваров.Остатки({(&Период)}, "
+                        "{(Склад).* КАК Склад}) КАК О") == []
+    assert errors(snap, "ВЫБРАТЬ Д.Ссылка ИЗ Документ.ПриходТовара КАК Д ДЛЯ ИЗМЕНЕНИЯ Документ.Нет")[0][2] \
+        == "unknown_table"

@@ -129,6 +129,8 @@ class Select(Node):
     where: Expr | None = None
     group_by: list[Expr] = field(default_factory=list)
     having: Expr | None = None
+    for_update: list[TypeName] = field(default_factory=list)
+    index_by: list[Expr] = field(default_factory=list)
 
 
 @dataclass(slots=True)

@@ -184,6 +184,11 @@ class Checker:
             self.unlimited_in(e, scope, "СГРУППИРОВАТЬ ПО", "group by")
         if s.having is not None:
             self.expr(s.having, scope, "order")
+        for e in s.index_by:
+            self.expr(e, scope, "order")
+        for t in s.for_update:
+            if len(t.parts) >= 2:
+                self.table_name(t, t.parts)
         return scope, out
 
     def star(self, p: A.Path, scope: Scope, out: Table) -> None:

@@ -39,16 +39,18 @@ def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
         if t.kind == PUNCT and t.text == "{":
             saw = True
             nxt = tokens[i + 1] if i + 1 < len(tokens) else t
-            if nxt.kind == IDENT and (KEYWORD.get(nxt.word) in _DCS_BLOCKS or nxt.word in _DCS_BLOCKS):
-                depth, j = 0, i
-                while j < len(tokens) and tokens[j].kind != EOF:
-                    if tokens[j].kind == PUNCT and tokens[j].text == "{":
-                        depth += 1
-                    elif tokens[j].kind == PUNCT and tokens[j].text == "}":
-                        depth -= 1
-                        if depth == 0:
-                            break
-                    j += 1
+            depth, j, fields = 0, i, False
+            while j < len(tokens) and tokens[j].kind != EOF:
+                if tokens[j].kind == PUNCT and tokens[j].text == "{":
+                    depth += 1
+                elif tokens[j].kind == PUNCT and tokens[j].text == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif tokens[j].text == "*" and tokens[j - 1].text == ".":
+                    fields = True                    # `{(Склад).* КАК Склад}`: a field list
+                j += 1
+            if fields or nxt.kind == IDENT and (KEYWORD.get(nxt.word) in _DCS_BLOCKS or nxt.word in _DCS_BLOCKS):
                 i = j + 1
                 continue
             i += 1
@@ -203,17 +205,30 @@ class Parser:
             sel.into, sel.into_pos = n.text, (n.line, n.col)
         if self.accept_kw("FROM"):
             sel.sources = self.sources()
-        if self.at_kw("FOR") and self.kw(self.peek()) == "UPDATE":
-            return sel        # ДЛЯ ИЗМЕНЕНИЯ before ГДЕ is read by query()
+        self.select_tail(sel)
         if self.accept_kw("WHERE"):
             sel.where = self.expr()
+        self.select_tail(sel)
         if self.at_kw("GROUP"):
             self.advance()
             self.expect_kw("BY", "ПО after СГРУППИРОВАТЬ")
             sel.group_by = self.group_list()
         if self.accept_kw("HAVING"):
             sel.having = self.expr()
+        self.select_tail(sel)
         return sel
+
+    def select_tail(self, sel: A.Select) -> None:
+        """ДЛЯ ИЗМЕНЕНИЯ and ИНДЕКСИРОВАТЬ ПО of one select (read leniently at any clause end)."""
+        while True:
+            if self.at_kw("FOR") and self.kw(self.peek()) == "UPDATE":
+                self.advance(), self.advance()
+                sel.for_update += self.for_update_tables()
+            elif self.at_kw("INDEX") and self.kw(self.peek()) == "BY":
+                self.advance(), self.advance()
+                sel.index_by += self.expr_list()
+            else:
+                return
 
     def select_items(self) -> list[A.SelectItem]:
         items = []
@@ -464,8 +479,8 @@ class Parser:
     def in_list(self) -> list[A.Expr]:
         t = self.tok
         if not self.at_punct("("):
-            if self.tok.kind in (PARAM, FRAGMENT):   # В &Список (without parentheses) is not valid,
-                raise self.error("expected `(` after В")  # but say so only once it is certain
+            if self.tok.kind == PARAM:     # `В &Список`: read it; an error here would not be certain
+                return [A.Param(t.line, t.col, self.advance().text)]
             raise self.error("expected `(` after В")
         self.advance()
         if self.at_kw("SELECT"):
