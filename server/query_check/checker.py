@@ -128,7 +128,8 @@ class Checker:
             self.unlimited_in(e, first, "УПОРЯДОЧИТЬ ПО", "order by")
         for e in q.totals:
             self.expr(e, first, "totals")
-        for e in q.index_by:
+        # ИНДЕКСИРОВАТЬ ПО names the result's columns (the first part's names), wherever it is written.
+        for e in [e for part in q.parts for e in part.index_by] + q.index_by:
             self.expr(e, first, "order")
         for t in q.for_update:
             if len(t.parts) >= 2:
@@ -184,8 +185,6 @@ class Checker:
             self.unlimited_in(e, scope, "СГРУППИРОВАТЬ ПО", "group by")
         if s.having is not None:
             self.expr(s.having, scope, "order")
-        for e in s.index_by:
-            self.expr(e, scope, "order")
         for t in s.for_update:
             if len(t.parts) >= 2:
                 self.table_name(t, t.parts)
