@@ -1,6 +1,6 @@
 """Linker for help books: merge versions, emit documents, report version coverage.
 
-Reads ``parsed_by_kind["help"]`` (``ParsedHelpBook`` per book), merges platform books of all
+Reads the help sources' parses (``ParsedHelpBook`` per book), merges platform books of all
 versions into one document per element (merge.py), adds the query-language documents, and
 writes ``report.sections["help"]`` (per configuration: which help version it needs, which book
 answers it, what is missing or unused) and ``ctx.info["help"]``.
@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..links import ConfigModels
 from . import versions as V
 from .cards import query_doc, platform_doc
 from .merge import merge_books
@@ -17,9 +18,9 @@ from .plugin import ParsedHelpBook
 from .replacements import load_query_language, load_replacements
 
 
-def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
+def link(parsed_all: list[tuple[Any, Any]], ctx: Any) -> None:
     parsed: list[tuple[Any, ParsedHelpBook]] = [
-        (s, p) for s, p in parsed_by_kind.get("help", []) if isinstance(p, ParsedHelpBook)]
+        (s, p) for s, p in parsed_all if isinstance(p, ParsedHelpBook)]
     if not parsed:
         _coverage(ctx, [], [])
         return
@@ -95,7 +96,8 @@ def served_by(needed: str, loaded: list[str]) -> str | None:
 
 
 def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook]) -> None:
-    configs: dict[str, str] = dict(ctx.extra.get("config_platforms") or {})
+    models = ctx.links.get(ConfigModels)
+    configs: dict[str, str] = dict(models.platforms) if models else {}
     per_config: dict[str, Any] = {}
     used: set[str] = set()
     for name, platform in sorted(configs.items()):
