@@ -82,7 +82,8 @@ def load_file(path: Path) -> dict[str, Any]:
 
 def parse(source: "Source", report: CompileReport) -> Dictionary:
     data = load_file(source.path)
-    return from_tables(data, source.name, report)
+    # the origin is stored in the bundle (explanations): its portable name, not where it lay
+    return from_tables(data, source.portable or source.name, report)
 
 
 def from_tables(data: dict[str, Any], origin: str, report: CompileReport | None = None) -> Dictionary:

@@ -14,7 +14,7 @@ import os
 import pickle
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +81,9 @@ def compiler_fingerprint() -> str:
 
 
 def _source_identity(source: Source, source_fp: str) -> str:
-    return f"{source.kind}\0{source.format}\0{source_fp}\0{sorted(source.options.items())!r}"
+    # the portable name is part of what a parse may store (a dictionary's origin)
+    return (f"{source.kind}\0{source.format}\0{source.portable}\0{source_fp}\0"
+            f"{sorted(source.options.items())!r}")
 
 
 def _reads(domains: list[Domain], source: Source) -> list[Domain]:
@@ -178,6 +180,8 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
         project = project or discover(paths)
     if not project.sources:
         raise CompileError("nothing to compile: no sources found")
+    project.sources = [replace(s, portable=p) for s, p in
+                       zip(project.sources, portable_names([s.path for s in project.sources]))]
     progress.step(f"{len(project.sources)} source(s): "
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
     domains = compile_domains()
@@ -234,8 +238,8 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
-        for s, portable in zip(project.sources, portable_names([s.path for s in project.sources])):
-            writer.add_source(s.kind, portable, path_size(s.path), source_fps[s], format=s.format)
+        for s in project.sources:
+            writer.add_source(s.kind, s.portable, path_size(s.path), source_fps[s], format=s.format)
         with report.timed("build build_docs"):
             build_docs.build(ctx, writer)
         for domain in domains:

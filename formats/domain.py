@@ -42,6 +42,9 @@ class Source:
     path: Path
     name: str                     # how messages name it: relative to the working folder when inside it
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    # How the bundle names it: relative to the sources' common folder, never absolute, so the
+    # same inputs compiled from two folders give the same bundle (set by the pipeline).
+    portable: str = field(default="", compare=False, hash=False)
 
 
 @dataclass(frozen=True)

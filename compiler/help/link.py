@@ -66,10 +66,11 @@ def link(parsed_all: list[tuple[Any, Any]], ctx: Any) -> None:
     ctx.info["help"] = {
         "platform_versions": platform_versions,
         "query_versions": query_versions,
-        "books": {p.source: {"book": p.book, "domain": p.domain, "version": p.version,
+        # keyed by the portable name: the hashed info never holds where the compile ran
+        "books": {(s.portable or p.source): {"book": p.book, "domain": p.domain, "version": p.version,
                              "version_source": p.version_source, "markup": p.markup,
                              "elements": p.counts.get("elements", 0)}
-                  for _, p in parsed},
+                  for s, p in parsed},
     }
     _coverage(ctx, platform_versions, [p for _, p in parsed])
 
