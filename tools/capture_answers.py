@@ -47,6 +47,14 @@ CALLS: list[tuple[str, dict[str, object]]] = [
     ("get_platform", {"name": "Найти"}),
     ("get_platform", {"name": "Нет.Такого"}),
     ("compare_configurations", {"a": "x", "b": "y"}),
+    # long answers: these page (a cursor and its continuation are captured too)
+    ("get_relations", {"name": "Справочник.Пользователи", "direction": "in", "weak": True}),
+    ("get_relations", {"name": "Справочник.ВнешниеПользователи", "weak": True}),
+    ("get_object", {"name": "Справочник.Пользователи", "detail": "full"}),
+    ("get_object", {"name": "РегистрСведений.НастройкиВерсийРасширений", "detail": "full"}),
+    ("get_object", {"name": "Документ.ПриходнаяНакладная", "detail": "fields"}),
+    ("get_platform", {"name": "Массив"}),
+    ("get_platform", {"name": "ГлобальныйКонтекст"}),
 ]
 
 
@@ -61,6 +69,7 @@ def main() -> None:
         configs = [c for c in snap.configs] if hasattr(snap, "configs") else []
         calls = list(CALLS)
         names = [str(getattr(c, "name", c)) for c in configs]
+        calls.append(("compare_configurations", {"a": "БазоваяКонфигурация", "b": "ДемоТорговля"}))
         if len(names) >= 2:
             calls.append(("compare_configurations", {"a": names[0], "b": names[1]}))
         out: dict[str, object] = {}

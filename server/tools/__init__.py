@@ -17,7 +17,8 @@ from .compare import compare_configurations
 from .metadata import get_object, search_metadata
 from .platform import get_platform, search_platform
 from .relations import get_relations
-from .result import ERROR, OUTCOMES, UNAVAILABLE, ToolInputError, ToolResult, error_result
+from .answer import unavailable
+from .result import ERROR, OUTCOMES, ToolInputError, ToolResult, error_result
 from .sources import list_sources
 from .paging import decode_cursor
 from .spec import MAX_CURSOR_ARG, Param, ToolSpec
@@ -96,10 +97,8 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
         kwargs = spec.validate(args, from_text=from_text)
         if snap is None:
             reason = unavailable or "no bundle is loaded"
-            return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — nothing is being served: "
-                                           f"{reason}. The operator must publish a bundle that "
-                                           f"verifies (see /ready).\n",
-                              data={"reason": reason, "no_bundle": True})
+            return unavailable(f"nothing is being served: {reason}. The operator must publish a "
+                               "bundle that verifies (see /ready).", {"reason": reason, "no_bundle": True})
         if kwargs.get("cursor"):
             decode_cursor(kwargs["cursor"], snap.content_hash, None)
         t0 = time.perf_counter()

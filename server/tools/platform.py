@@ -8,7 +8,8 @@ from v8atlas.formats.platform_version import UNBOUNDED_UNTIL, encode_version, fo
 
 from ..search_adapter import Filters
 from ..snapshot import ConfigInfo, Snapshot
-from .common import finish, node, resolve_config
+from . import answer as A
+from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
 from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
@@ -19,10 +20,9 @@ SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("qu
 def _no_help(snap: Snapshot, domains: tuple[str, ...]) -> ToolResult | None:
     if sum(snap.docs_per_domain.get(d, 0) for d in domains) == 0:
         what = "query-language help" if domains == ("query",) else "platform help"
-        return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — no {what} is loaded in bundle "
-                                       f"`{snap.id}`; compile the .hbk books (shcntx_ru.hbk, "
-                                       "shquery_ru.hbk) with the configuration.\n",
-                          {"reason": "no_help"})
+        return A.unavailable(f"no {what} is loaded in bundle `{snap.id}`; compile the .hbk books "
+                             "(shcntx_ru.hbk, shquery_ru.hbk) with the configuration.",
+                             {"reason": "no_help"})
     return None
 
 
@@ -59,18 +59,18 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     data = {"other_versions": [node(snap, h.doc) for h in elsewhere],
             "version": format_version(code) if code else None, **found.as_data()}
     if not shown:
-        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.", *found.explain_lines()]
+        lines = found.explain_lines()
         if elsewhere:
             lines.append("Exists only on other platform versions:")
             lines += [f"- `{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"hits": [], **data})
+        return A.answer(NOT_FOUND, f"nothing for {query!r} on {for_what}.", lines, {"hits": [], **data})
     guesses = found.guesses_only or all(h.fuzzy for h in shown)
     if guesses:
-        lines = [f"**Outcome: not_found** — no confident match for {query!r} on {for_what}; "
-                 "nearest guesses (not matches; check before use):"]
+        lines = [A.headline(NOT_FOUND, f"no confident match for {query!r} on {for_what}; "
+                            "nearest guesses (not matches; check before use):")]
     else:
-        lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
-                 f"ask `get_platform` with the exact name:"]
+        lines = [A.headline(FOUND, f"{len(shown)} element(s) for {query!r} on {for_what}; "
+                            "ask `get_platform` with the exact name:")]
     lines += found.explain_lines()
     hit_data = []
     for i, h in enumerate(shown, 1):
@@ -100,35 +100,31 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
         doc = here[0]
         card = snap.catalog.card(doc)
         head, body = platform_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, code)
-        head[0] = f"**Outcome: found** — {head[0]} · for {for_what}"
+        head[0] = A.headline(FOUND, f"{head[0]} · for {for_what}")
         if (mismatch := _arity_note(name, card if isinstance(card, dict) else {}, code)):
             head.append(mismatch)
         others = [d for d in docs if d != doc]
         if others:
             head.append("Same name, not on this platform: " + ", ".join(f"`{snap.title(d)}`" for d in others))
-        return finish(snap, "get_platform", args, FOUND, head, body, {"element": node(snap, doc)})
+        return A.paged(snap, "get_platform", args, FOUND, head, body, {"element": node(snap, doc)})
     if len(here) > 1:
-        lines = [f"**Outcome: ambiguous** — {name!r} names {len(here)} elements on {for_what}; "
-                 "ask again with one of these exact addresses:"]
-        for d in here:
-            dom = snap.catalog.domain_name(d)
-            lines.append(f"- `{snap.title(d)}` · {snap.catalog.kind_name(d)}"
-                         f"{' · query language' if dom == 'query' else ''}")
-        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n", {"candidates": [node(snap, d) for d in here]})
+        return A.ambiguous(f"{name!r} names {len(here)} elements on {for_what}; ask again with one "
+                           "of these exact addresses:", here,
+                           lambda d: _element_line(snap, d, mark_query=True), lambda d: node(snap, d))
     if docs:
-        lines = [f"**Outcome: unavailable** — {name!r} does not exist on {for_what}:"]
-        for d in docs:
-            lines += unavailable_lines(snap, d, code)
-        return ToolResult(UNAVAILABLE, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in docs],
-                           "version": format_version(code) if code else None})
+        return A.answer(UNAVAILABLE, f"{name!r} does not exist on {for_what}:",
+                        [x for d in docs for x in unavailable_lines(snap, d, code)],
+                        {"candidates": [node(snap, d) for d in docs],
+                         "version": format_version(code) if code else None})
     guesses = [d for d in nearest(snap, _strip_call(name), domains, None, version=code, limit=8)
                if snap.available(d, code)][:5]
-    lines = [f"**Outcome: not_found** — no element named {name!r}."]
-    if guesses:
-        lines.append("Nearest names (guesses, not matches):")
-        lines += [f"- `{snap.title(d)}` · {snap.catalog.kind_name(d)}" for d in guesses]
-    return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"candidates": [node(snap, d) for d in guesses]})
+    return A.not_found(f"no element named {name!r}.", guesses,
+                       lambda d: _element_line(snap, d), lambda d: node(snap, d))
+
+
+def _element_line(snap: Snapshot, doc: int, mark_query: bool = False) -> str:
+    query = mark_query and snap.catalog.domain_name(doc) == "query"
+    return f"- `{snap.title(doc)}` · {snap.catalog.kind_name(doc)}{' · query language' if query else ''}"
 
 
 def _strip_call(name: str) -> str:
