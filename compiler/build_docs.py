@@ -89,5 +89,5 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(S.NAMES_POST_DOC, np.array(post_doc, dtype="<u4"))
     ctx.counts["documents"] = n
     ctx.counts["documents_by_domain"] = {dom: sum(1 for d in docs if d.domain == dom)
-                                         for dom in S.DOMAINS}
+                                         for dom in domains}
     ctx.counts["names"] = len(keys)

@@ -129,7 +129,7 @@ class FallbackSearch(SearchAdapter):
         if words and len(hits) < limit:
             candidates: np.ndarray = np.arange(len(c))
             if filters.domains:
-                codes = [S.DOMAINS.index(d) for d in filters.domains if d in S.DOMAINS]
+                codes = [c.domains.index(d) for d in filters.domains if d in c.domains]
                 candidates = np.nonzero(np.isin(c.domain, codes))[0]
             if filters.config is not None:
                 candidates = candidates[np.isin(np.asarray(c.config)[candidates],

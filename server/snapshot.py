@@ -145,8 +145,9 @@ class Snapshot:
     def docs_per_domain(self) -> dict[str, int]:
         if not self.has_docs or len(self.catalog) == 0:
             return {}
-        counts = np.bincount(np.asarray(self.catalog.domain, dtype=np.int64), minlength=len(S.DOMAINS))
-        return {S.DOMAINS[i]: int(counts[i]) for i in range(len(S.DOMAINS))}
+        domains = self.catalog.domains
+        counts = np.bincount(np.asarray(self.catalog.domain, dtype=np.int64), minlength=len(domains))
+        return {domains[i]: int(counts[i]) for i in range(len(domains))}
 
     # -- per document ----------------------------------------------------------------------
     def available(self, doc: int, code: int | None) -> bool:

@@ -464,7 +464,7 @@ def test_bad_input_gets_clear_pages(page, server):
                          for t, h in links)
     assert not page.locator(".graph-wrap").is_visible()
     shot(page, server, "15b-graph-unknown")
-    page.click(f"[data-testid=graph-not-found] ul.candidates a >> nth=0")
+    page.click("[data-testid=graph-not-found] ul.candidates a >> nth=0")
     page.wait_for_selector(f'#graph[data-centre="{links[0][0]}"]')
     assert page.locator(".graph-wrap").is_visible()
     page.context.add_cookies([{"name": "v8atlas_session", "value": "eyJyIjoiYWRtaW4ifQ.Zm9yZ2Vk",

@@ -188,7 +188,7 @@ def test_errors_never_show_paths_or_tracebacks(snap, monkeypatch):
 
 
 def test_paging_with_a_cursor_shows_everything_once(snap, monkeypatch):
-    monkeypatch.setattr("v8atlas.server.tools.common.MAX_ANSWER_CHARS", 900)
+    monkeypatch.setattr("v8atlas.server.tools.answer.MAX_ANSWER_CHARS", 900)
     seen: list[str] = []
     args = {"name": "Документ.ЗаказПокупателя", "config": "Демо2", "detail": "full"}
     r = tools.call(snap, "get_object", args)

@@ -17,7 +17,7 @@ from .compare import compare_configurations
 from .metadata import get_object, search_metadata
 from .platform import get_platform, search_platform
 from .relations import get_relations
-from .answer import unavailable
+from . import answer as A
 from .result import ERROR, OUTCOMES, ToolInputError, ToolResult, error_result
 from .sources import list_sources
 from .paging import decode_cursor
@@ -97,7 +97,7 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
         kwargs = spec.validate(args, from_text=from_text)
         if snap is None:
             reason = unavailable or "no bundle is loaded"
-            return unavailable(f"nothing is being served: {reason}. The operator must publish a "
+            return A.unavailable(f"nothing is being served: {reason}. The operator must publish a "
                                "bundle that verifies (see /ready).", {"reason": reason, "no_bundle": True})
         if kwargs.get("cursor"):
             decode_cursor(kwargs["cursor"], snap.content_hash, None)

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from v8atlas.formats import schema as S
 from v8atlas.formats.classes import class_by_any_name
 from v8atlas.formats.platform_version import format_version
 from v8atlas.formats.text import fold
 
 from ..snapshot import ConfigInfo, Snapshot
-from .paging import MAX_ANSWER_CHARS, Page, call_signature, decode_cursor, encode_cursor
-from .result import ToolInputError, ToolResult
+from .result import ToolInputError
 
 # Class names people type (Russian or English, singular or plural) → the names cards carry.
 CLASS_BY_NAME = class_by_any_name()
@@ -56,7 +54,7 @@ def resolve_kind(snap: Snapshot, kind: str | None, domain: str) -> str | None:
 
 def kinds_in_domain(snap: Snapshot, domain: str) -> list[str]:
     import numpy as np
-    code = S.DOMAINS.index(domain)
+    code = snap.catalog.domain_code(domain)
     mask = np.asarray(snap.catalog.domain) == code
     names = snap.catalog.meta.get("kinds") or []
     return sorted(names[int(k)] for k in np.unique(np.asarray(snap.catalog.kind)[mask]))

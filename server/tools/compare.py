@@ -28,7 +28,7 @@ _SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "ta
 
 def _objects(snap: Snapshot, cfg: ConfigInfo) -> dict[str, int]:
     c = snap.catalog
-    mask = (np.asarray(c.domain) == S.DOMAINS.index(METADATA)) & (np.asarray(c.config) == cfg.index)
+    mask = (np.asarray(c.domain) == c.domains.index(METADATA)) & (np.asarray(c.config) == cfg.index)
     return {c.titles[int(d)]: int(d) for d in np.nonzero(mask)[0]}
 
 

@@ -9,7 +9,7 @@ from . import answer as A
 from .common import address, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .result import FOUND, NOT_FOUND, ToolResult
 
 METADATA = "metadata"
 

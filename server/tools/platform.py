@@ -12,7 +12,7 @@ from . import answer as A
 from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .result import FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
 
 SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("query",)}
 
