@@ -29,7 +29,7 @@ class Registration:
 
 _REGISTERED: list[Registration] = [
     Registration("configuration", "v8atlas.compiler.config.domain:DOMAIN",
-                 "v8atlas.server.tools.metadata:SERVE"),
+                 "v8atlas.server.tools.configuration:SERVE"),
     Registration("help", "v8atlas.compiler.help.domain:DOMAIN", "v8atlas.server.tools.platform:SERVE"),
     Registration("dictionary", "v8atlas.compiler.dictionary:DOMAIN"),
 ]
@@ -37,6 +37,9 @@ _REGISTERED: list[Registration] = [
 
 class DomainContractError(Exception):
     """A registered domain cannot be used as written (wrong contract version, bad object)."""
+
+
+_generation = [0]     # bumped on every change, so tables built from the registry are rebuilt
 
 
 def register(registration: Registration) -> None:
@@ -47,6 +50,11 @@ def register(registration: Registration) -> None:
 
 def unregister(name: str) -> None:
     _REGISTERED[:] = [r for r in _REGISTERED if r.name != name]
+    _generation[0] += 1
+
+
+def generation() -> int:
+    return _generation[0]
 
 
 def registrations() -> list[Registration]:

@@ -6,6 +6,8 @@ from typing import Any
 
 from v8atlas.formats.platform_version import UNBOUNDED_UNTIL, encode_version, format_version
 
+from v8atlas.formats.domain import ServePart
+
 from ..search_adapter import Filters
 from ..snapshot import ConfigInfo, Snapshot
 from . import answer as A
@@ -13,6 +15,7 @@ from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
 from .result import FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
 SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("query",)}
 
@@ -484,3 +487,18 @@ def _table_md(t: Any) -> str:
     lines = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
     return "\n".join(lines)
+
+
+SERVE = ServePart("help", tools=(
+    ToolSpec("search_platform", "Search platform",
+             "Find built-in language and query-language elements by words, for the configuration's "
+             "platform version.",
+             (Param("query", "string", required=True), CONFIG,
+              Param("scope", "string", default="all", enum=("all", "platform", "query")), LIMIT),
+             search_platform),
+    ToolSpec("get_platform", "Get platform element",
+             "A platform or query-language element by exact name (Массив.Найти, СтрНайти, ПОДСТРОКА): "
+             "syntax, parameters, return value, availability, since, deprecation, replacement.",
+             (Param("name", "string", required=True), CONFIG, CURSOR),
+             get_platform),
+))
