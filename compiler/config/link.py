@@ -25,6 +25,7 @@ from typing import Any
 
 from v8atlas.compiler.documents import METADATA, Doc, Edge
 from v8atlas.compiler.links import ConfigModels
+from v8atlas.formats.info import ConfigurationInfo, to_dict
 
 from . import model as M
 from . import words as W
@@ -218,7 +219,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
                 adopted += 1
                 ctx.edges.append(Edge(keys[path], doc_key(view.base_view, path), ADOPTED_FROM,
                                       ", ".join(obj.extended_by)))
-    return {
+    return to_dict(ConfigurationInfo(**{
         "name": view.name,
         "configuration_name": cfg.name,
         "synonym": dict(sorted(cfg.synonym.items())),
@@ -242,7 +243,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
         "weak_relations": sum(1 for r in rels if r.weak),
         "dangling_references": len(dangling),
         "adopted_objects": adopted,
-    }
+    }))
 
 
 def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from v8atlas.formats.info import HelpInfo, to_dict
+
 from ..links import ConfigModels
 from . import versions as V
 from .cards import query_doc, platform_doc
@@ -134,6 +136,7 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
     info["missing"] = [_missing_line(name, e) for name, e in per_config.items()
                        if e["status"] in ("missing", "nearest-older", "unknown-platform")]
     info["unused"] = unused
+    ctx.info["help"] = to_dict(HelpInfo(**info))      # the declared shape, nothing else
     ctx.report.sections["help"] = {
         "books": [{"source": b.source, "book": b.book, "domain": b.domain, "version": b.version,
                    "version_source": b.version_source, "markup": b.markup,
