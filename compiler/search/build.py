@@ -17,8 +17,8 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
                                synonym groups with their origin, counts
 
-Field weights are declared once, here (``FIELDS``); a field a domain adds that is not
-listed gets ``DEFAULT_FIELD``.
+Field weights of the built-in domains are declared once, here (``FIELDS``); a registered
+domain declares its own (``Domain.search_fields``); an undeclared field gets ``DEFAULT_FIELD``.
 """
 from __future__ import annotations
 
@@ -189,7 +189,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                         code="search-fields")
         field_names = field_names[:MAX_FIELDS]
     field_ix = {f: i for i, f in enumerate(field_names)}
-    specs = [FIELDS.get(f, DEFAULT_FIELD) for f in field_names]
+    declared = {**{f.name: FieldSpec(f.weight, f.b) for d in ctx.domains for f in d.search_fields}, **FIELDS}
+    specs = [declared.get(f, DEFAULT_FIELD) for f in field_names]
 
     # Pass 1: per-doc, per-field term counts and field lengths.
     per_doc: list[list[tuple[int, Counter[str]]]] = []

@@ -6,6 +6,7 @@ from typing import Any
 from v8atlas.formats.platform_version import encode_version, format_version
 
 from v8atlas.formats.info import to_dict
+from v8atlas.formats.schema import DOMAINS as BUILT_IN_DOMAINS
 
 from ..snapshot import Snapshot
 from .result import LIST, ToolResult
@@ -91,6 +92,10 @@ def list_sources(snap: Snapshot) -> ToolResult:
                             else "no platform help loaded"))
     if hv.get("query"):
         lines.append(f"- query-language book: {_join(hv['query'])}")
+    others = [d for d in snap.catalog.domains if d not in BUILT_IN_DOMAINS] if snap.has_docs else []
+    if others:
+        lines.append("\n## Other knowledge")
+        lines += [f"- `{d}`: {per_domain.get(d, 0)} document(s)" for d in others]
     lines.append("\nAsk with exact names (`Справочник.Имя`, `Массив.Найти`); "
                  + ("pass `config` on every call." if len(snap.configs) > 1 else
                     "config may be omitted (one configuration)."))
