@@ -160,10 +160,9 @@ class EngineSearch(SearchAdapter):
             query, domains=list(filters.domains) or None, config=config_name, kind=filters.kind,
             platform_version=format_version(filters.version) if filters.version else None, limit=limit)
         self.rewrites, self.notes = list(result.rewrites), list(result.notes)
-        self.total = int(getattr(result, "total", len(result.hits)))
-        self.confident = bool(getattr(result, "confident", True))
-        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(getattr(h, "fuzzy", False)))
-                for h in result.hits]
+        self.total = int(result.total)
+        self.confident = bool(result.confident)
+        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(h.fuzzy)) for h in result.hits]
 
 
 def open_search(bundle: Bundle, catalog: Catalog) -> SearchAdapter:

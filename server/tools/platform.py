@@ -14,7 +14,7 @@ from . import answer as A
 from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
-from .result import FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .result import FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
 from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
 SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("query",)}
@@ -36,6 +36,14 @@ def _version_for(cfg: ConfigInfo | None) -> tuple[int | None, str]:
     if code is None:
         return None, f"all platform versions (the platform version of `{cfg.name}` is unknown)"
     return code, f"platform {format_version(code)} of `{cfg.name}`"
+
+
+def _asked_version(version: str) -> tuple[int, str]:
+    code = encode_version(version, 0)
+    if not code:
+        raise ToolInputError("bad_argument", f"`version` must be a platform version like 8.3.27, "
+                                             f"got {version[:40]!r}")
+    return code, f"platform {format_version(code)}"
 
 
 def _bounds(snap: Snapshot, doc: int) -> str:
@@ -89,13 +97,13 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     return ToolResult(NOT_FOUND if guesses else FOUND, "\n".join(lines) + "\n", {"hits": hit_data, **data})
 
 
-def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None
-                 ) -> ToolResult:
+def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None,
+                 version: str | None = None) -> ToolResult:
     domains = SCOPES["all"]
     if (r := _no_help(snap, domains)) is not None:
         return r
     cfg = resolve_config(snap, config)
-    code, for_what = _version_for(cfg)
+    code, for_what = _version_for(cfg) if not version else _asked_version(version)
     docs = candidates(snap, _strip_call(name), domains, None)
     here = [d for d in docs if snap.available(d, code)]
     args = {"name": name, "config": cfg.name if cfg else None, "cursor": cursor}
@@ -499,6 +507,7 @@ SERVE = ServePart("help", tools=(
     ToolSpec("get_platform", "Get platform element",
              "A platform or query-language element by exact name (Массив.Найти, СтрНайти, ПОДСТРОКА): "
              "syntax, parameters, return value, availability, since, deprecation, replacement.",
-             (Param("name", "string", required=True), CONFIG, CURSOR),
+             (Param("name", "string", required=True), CONFIG, CURSOR,
+              Param("version", "string", "Platform version instead of the configuration's")),
              get_platform),
 ))
