@@ -272,3 +272,12 @@ def test_compare_leaves_out_relation_counts_and_names_changed_fields(tmp_path):
     assert "+ query_tables.Документ.ЗаказПокупателя.fields: `Склад`" in one.text, one.text
     assert "~ query_tables.Документ.ЗаказПокупателя.Товары.params: ∅ → `Период`" in one.text, one.text
     assert "properties differ" not in one.text
+
+
+def test_get_platform_version_argument_overrides_the_configurations(snap):
+    own = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо"})
+    assert own.outcome == "found" and "for platform 8.3.10 of `Демо`" in own.text
+    asked = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо", "version": "8.3.24"})
+    assert asked.outcome == "ambiguous" and "names 2 elements on platform 8.3.24" in asked.text
+    bad = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо", "version": "восемь"})
+    assert bad.error["code"] == "bad_argument" and "platform version like 8.3.27" in bad.text
