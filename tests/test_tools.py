@@ -281,3 +281,14 @@ def test_get_platform_version_argument_overrides_the_configurations(snap):
     assert asked.outcome == "ambiguous" and "names 2 elements on platform 8.3.24" in asked.text
     bad = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо", "version": "восемь"})
     assert bad.error["code"] == "bad_argument" and "platform version like 8.3.27" in bad.text
+
+
+def test_tools_answer_the_same_when_called_from_many_threads(snap):
+    from concurrent.futures import ThreadPoolExecutor
+    calls = [("search_metadata", {"query": q, "config": "Демо"}) for q in ("заказ", "номенклатура", "zzqq", "склад")]
+    calls += [("search_platform", {"query": q, "config": "Демо"}) for q in ("найти", "подстрока")]
+    serial = [tools.call(snap, n, a).as_json() for n, a in calls]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(5):
+            threaded = list(pool.map(lambda c: tools.call(snap, c[0], c[1]).as_json(), calls))
+            assert threaded == serial
