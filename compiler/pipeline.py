@@ -21,7 +21,7 @@ from typing import Any
 from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
 from v8atlas.formats.reader import Bundle
-from v8atlas.formats.registry import compile_domains
+from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
@@ -185,6 +185,7 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     progress.step(f"{len(project.sources)} source(s): "
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
     domains = compile_domains()
+    check_link_order(domains)
     index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
@@ -275,6 +276,18 @@ def _default_name(project: Project) -> str:
 def _stage_label(domain: str) -> str:
     """Timing labels as they were before domains were registered objects ('config')."""
     return {"configuration": "config"}.get(domain, domain)
+
+
+def check_link_order(domains: list[Domain]) -> None:
+    """Every link a domain needs is provided by a domain whose link runs before it (model
+    domains run before index domains, each in registration order)."""
+    provided: set[type] = set()
+    for d in [d for d in domains if d.stage == MODEL] + [d for d in domains if d.stage == INDEX]:
+        missing = [c.__name__ for c in d.needs if c not in provided]
+        if missing:
+            raise DomainContractError(f"domain {d.name!r} needs {', '.join(missing)}, which no domain "
+                                      f"linked before it provides (register it after the provider)")
+        provided.update(d.provides)
 
 
 def _index_only_kinds(domains: list[Domain]) -> set[str]:

@@ -39,3 +39,14 @@ def test_a_second_domain_reads_the_configuration_dump(tmp_path, census):
     # each domain's parse is cached on its own: a second compile reuses both
     again = compile_bundle([tmp_path / "cfg"], tmp_path / "bundles", cache=True, quiet=True)
     assert again.reused
+
+
+def test_a_domain_registered_before_the_link_it_needs_is_refused_by_name():
+    from v8atlas.compiler.pipeline import check_link_order
+    from v8atlas.formats.domain import Domain
+
+    from toy_domain.census import DOMAIN as CENSUS
+    config = next(d for d in registry.compile_domains() if d.name == "configuration")
+    check_link_order([config, CENSUS])
+    with pytest.raises(registry.DomainContractError, match="'census' needs ConfigModels"):
+        check_link_order([CENSUS, config, Domain("other")])
