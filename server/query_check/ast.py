@@ -73,7 +73,7 @@ class Case(Node):
 @dataclass(slots=True)
 class Op(Node):
     """Any operator: arithmetic, comparison, logic, В, МЕЖДУ, ПОДОБНО, ЕСТЬ NULL, ССЫЛКА."""
-    op: str                            # "=", "+", "AND", "NOT", "IN", "IN_HIERARCHY", "BETWEEN", "LIKE", "IS_NULL", "REFS", "TUPLE"
+    op: str            # "=", "+", "AND", "NOT", "IN", "IN_HIERARCHY", "BETWEEN", "LIKE", "IS_NULL", "REFS", "TUPLE"
     args: list[Expr]
     negated: bool = False
     table: TypeName | None = None      # REFS

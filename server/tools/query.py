@@ -5,6 +5,7 @@ from typing import Any
 
 from ..query_check import ERROR, check, schema_for
 from ..snapshot import Snapshot
+from . import answer as A
 from .common import resolve_config, version_text
 from .metadata import empty_domain
 from .result import OK, PROBLEMS, ToolResult
@@ -29,15 +30,12 @@ def check_query(snap: Snapshot, text: str, config: str | None = None) -> ToolRes
     elif not schema.has_query_help:
         caveats.append("no query-language help is loaded: function versions not checked")
     if errors:
-        head = (f"**Outcome: problems** — {len(errors)} error(s)"
-                f"{f', {len(warnings)} warning(s)' if warnings else ''} against {where} (platform {platform}):")
-        outcome = PROBLEMS
+        outcome, what = PROBLEMS, (f"{len(errors)} error(s){f', {len(warnings)} warning(s)' if warnings else ''} "
+                                   f"against {where} (platform {platform}):")
     else:
-        head = (f"**Outcome: ok** — no errors against {where} (platform {platform}); "
-                f"{rep.statements} statement(s)"
-                f"{f', {len(warnings)} warning(s) below' if warnings else ''}.")
-        outcome = OK
-    lines = [head]
+        outcome, what = OK, (f"no errors against {where} (platform {platform}); {rep.statements} statement(s)"
+                             f"{f', {len(warnings)} warning(s) below' if warnings else ''}.")
+    lines = []
     for i, p in enumerate(rep.problems[:_MAX_LISTED], 1):
         mark = "✗ error" if p.severity == ERROR else "⚠ warning"
         lines.append(f"{i}. {mark} {p.line}:{p.col} — {p.message}" + (f". Fix: {p.fix}" if p.fix else ""))
@@ -49,4 +47,4 @@ def check_query(snap: Snapshot, text: str, config: str | None = None) -> ToolRes
                             "problems": [p.as_dict() for p in rep.problems],
                             "notes": rep.notes + caveats, "statements": rep.statements,
                             "config": cfg.name if cfg else None, "platform": platform}
-    return ToolResult(outcome, "\n".join(lines) + "\n", data)
+    return A.answer(outcome, what, lines, data)
