@@ -300,3 +300,26 @@ def test_lenient_where_the_platform_allows_variants(snap):
     union = ("ВЫБРАТЬ Н.Ссылка КАК Товар ПОМЕСТИТЬ ВТ ИЗ Справочник.Номенклатура КАК Н ОБЪЕДИНИТЬ ВСЕ "
              "ВЫБРАТЬ С.Ссылка ИЗ Справочник.Склады КАК С ИНДЕКСИРОВАТЬ ПО Товар")
     assert errors(snap, union) == []
+
+
+def test_corpus_extraction_keeps_complete_texts_and_names_bad_files(tmp_path):
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    from query_corpus import dump_queries, is_dynamic
+    mod = tmp_path / "CommonModules" / "М" / "Ext"
+    mod.mkdir(parents=True)
+    (mod / "Module.bsl").write_text(
+        'Процедура П()\n\tЗапрос.Текст =\n\t"ВЫБРАТЬ\n\t|\tТ.Ссылка КАК Ссылка\n\t|ИЗ\n\t|\tСправочник.Т КАК Т\n'
+        '\t|ГДЕ\n\t|\tТ.Код = ""1""";\n'
+        '\tЧасть = "ВЫБРАТЬ РАЗРЕШЕННЫЕ";\n'
+        '\tДинамика = "ВЫБРАТЬ Т.Ссылка ИЗ " + ИмяТаблицы + " КАК Т";\n'
+        '\tШаблон = "ВЫБРАТЬ Т.Ссылка ИЗ #Таблица КАК Т";\nКонецПроцедуры\n', encoding="utf-8")
+    tpl = tmp_path / "Reports" / "О" / "Templates" / "С" / "Ext"
+    tpl.mkdir(parents=True)
+    (tpl / "Template.xml").write_text("<DataCompositionSchema", encoding="utf-8")
+    problems: list[str] = []
+    texts = dump_queries(tmp_path, problems)
+    complete = [q for q in texts if not is_dynamic(q.text)]
+    assert [q.text for q in complete] == ["ВЫБРАТЬ\n\tТ.Ссылка КАК Ссылка\nИЗ\n\tСправочник.Т КАК Т\nГДЕ\n\tТ.Код = \"1\""]
+    assert complete[0].line == 3
+    assert len(problems) == 1 and "Template.xml" in problems[0] and "not well-formed" in problems[0]

@@ -176,7 +176,8 @@ def run(bundle: Path, dump: Path, config: str | None, seed: int) -> dict:
     snap = Snapshot(Bundle.open(bundle))
     cfg = snap.config(config) if config else snap.configs[0]
     schema = schema_for(snap, cfg)
-    texts = dump_queries(dump)
+    unreadable: list[str] = []
+    texts = dump_queries(dump, unreadable)
     complete = [q for q in texts if not is_dynamic(q.text) and not is_fragment(q.text)]
     t0 = time.perf_counter()
     exceptions, clean = [], []
@@ -209,7 +210,7 @@ def run(bundle: Path, dump: Path, config: str | None, seed: int) -> dict:
             "exceptions": exceptions,
             "mutations": {k: {"reported": v[0], "total": v[1], "share": round(v[0] / max(1, v[1]), 4)}
                           for k, v in sorted(per_kind.items())},
-            "missed": missed, "seed": seed}
+            "missed": missed, "seed": seed, "unreadable": unreadable}
 
 
 def main() -> None:
@@ -227,6 +228,8 @@ def main() -> None:
     print(f"texts {r['texts']}, complete {r['complete']} (dynamic or partial left out: "
           f"{r['dynamic_or_fragment']}); no error: {r['no_error']} = {r['share_no_error']:.2%}; "
           f"checked in {r['check_ms_total']} ms")
+    for u in r["unreadable"]:
+        print(f"  unreadable {u}")
     for e in r["exceptions"]:
         for p in e["errors"]:
             print(f"  exception {e['source']}:{e['line']} +{p['line']}:{p['col']} {p['code']}: {p['message']}")

@@ -116,10 +116,12 @@ def module_queries(src: str, source: str) -> list[QueryText]:
     return found
 
 
-def schema_queries(path: Path, source: str) -> list[QueryText]:
+def schema_queries(path: Path, source: str, problems: list[str] | None = None) -> list[QueryText]:
     try:
         root = ET.parse(path).getroot()
-    except ET.ParseError:
+    except ET.ParseError as e:
+        if problems is not None:
+            problems.append(f"{source}: not well-formed XML ({e}); its queries are left out")
         return []
     if not root.tag.endswith("DataCompositionSchema"):
         return []
@@ -131,15 +133,22 @@ def schema_queries(path: Path, source: str) -> list[QueryText]:
     return out
 
 
-def dump_queries(root: Path) -> list[QueryText]:
-    """Every complete query text of the dump at ``root``, modules first, in path order."""
+def dump_queries(root: Path, problems: list[str] | None = None) -> list[QueryText]:
+    """Every complete query text of the dump at ``root``, modules first, in path order.
+
+    A file that cannot be read is named in ``problems`` and skipped; the rest is kept."""
     out: list[QueryText] = []
     for p in sorted(root.rglob("*.bsl")):
-        src = p.read_text(encoding="utf-8-sig", errors="replace")
+        try:
+            src = p.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as e:
+            if problems is not None:
+                problems.append(f"{p.relative_to(root)}: cannot be read ({e}); its queries are left out")
+            continue
         if "ВЫБРАТЬ" in src or "SELECT" in src.upper():
             out += module_queries(src, str(p.relative_to(root)))
     for p in sorted(root.glob("**/Templates/*/Ext/Template.xml")):
-        out += schema_queries(p, str(p.relative_to(root)))
+        out += schema_queries(p, str(p.relative_to(root)), problems)
     return out
 
 
