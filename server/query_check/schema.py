@@ -19,6 +19,7 @@ from .lexer import name_fold as fold
 
 # Classes whose objects are query tables (domain-1c.md §3), folded Russian and English names.
 _TABLE_CLASSES = {fold(n) for row in CLASSES[:18] for n in (row[0], row[1])}
+_MAX_CACHED_OBJECTS = 2048          # decoded objects kept per configuration (a query touches tens)
 _REF_TYPE = re.compile(r"^(\w+?)(Ссылка|Ref)\.(\w+)$")
 _UNLIMITED_TYPES = {"строка (неогр.)", "string (unlimited)"}
 _PRIMITIVE = re.compile(r"^(Строка|String|Число|Number|Дата|ДатаВремя|Время|Date|DateTime|Time|Булево|"
@@ -94,6 +95,9 @@ class Schema:
         """Query tables of an object by folded name (both languages)."""
         if doc in self._tables:
             return self._tables[doc]
+        if len(self._tables) >= _MAX_CACHED_OBJECTS:     # memory must not grow with the bundle
+            self._tables.clear()
+            self._docs.clear()
         card = self.card(doc)
         out: dict[str, Table] = {}
         children = {fold(ts["name"]) for ts in card.get("tabular_sections") or [] if ts.get("name")}
