@@ -14,6 +14,10 @@ _JOIN_WORDS = {"LEFT", "RIGHT", "FULL", "INNER", "JOIN"}
 _COMPARE = {"=", "<>", "<", ">", "<=", ">="}
 _ARITH = {"+": 0, "-": 0, "*": 1, "/": 1, "%": 1}
 _PREDICATE_WORDS = {"NOT", "IN", "BETWEEN", "LIKE", "IS", "REFS"}
+# Keywords after which an expression is over (a lone path before one needs no precedence climb).
+_EXPR_END = {"AS", "FROM", "INTO", "WHERE", "GROUP", "HAVING", "UNION", "ORDER", "TOTALS", "FOR", "INDEX",
+             "AUTOORDER", "BY", "ASC", "DESC", "HIERARCHY", "ONLY", "THEN", "ELSE", "END", "WHEN",
+             "LEFT", "RIGHT", "FULL", "INNER", "JOIN"}
 # Words after `{` that open a settings block of a composition schema, not query text.
 _DCS_BLOCKS = {"SELECT", "WHERE", "ORDER", "GROUP", "TOTALS", "ХАРАКТЕРИСТИКИ", "CHARACTERISTICS",
                "BY"}
@@ -412,11 +416,31 @@ class Parser:
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self) -> A.Expr:
+        fast = self._lone_path()
+        if fast is not None:
+            return fast
         left = self.and_expr()
         while self.kws[self.i] == "OR":
             t = self.advance()
             left = A.Op(t.line, t.col, "OR", [left, self.and_expr()])
         return left
+
+    def _lone_path(self) -> A.Path | None:
+        """A name or dotted path that is the whole expression (most select items, group and
+        order items): built directly instead of through every precedence level."""
+        i, toks, kws = self.i, self.tokens, self.kws
+        t = toks[i]
+        if t.kind != IDENT or kws[i] is not None:
+            return None
+        j = i + 1
+        while toks[j].kind == PUNCT and toks[j].text == "." and toks[j + 1].kind == IDENT:
+            j += 2
+        end = toks[j]
+        if not (end.kind == EOF or end.kind == PUNCT and end.text in (",", ")", ";")
+                or kws[j] in _EXPR_END):
+            return None
+        self.i = j
+        return A.Path(t.line, t.col, [toks[k].text for k in range(i, j, 2)])
 
     def and_expr(self) -> A.Expr:
         left = self.not_expr()
