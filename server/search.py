@@ -42,6 +42,10 @@ CLASS_OTHERS = 0.5       # a class named in the query ("регистр свед�
 # the same words, unless the query names their class.
 PRESENTATION_DEMOTE = 0.4
 HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
+# A phrase that does not speak of queries asks for the platform element first: the query
+# language's function of the same name (ПОДСТРОКА, МАКСИМУМ) waits behind it.
+QUERY_DEMOTE = 0.6
+ACTION_MIN_STEM = 3      # an action-noun suffix counts on words with at least this much before it
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
 # stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
@@ -119,6 +123,10 @@ class _Plan:
     query_lift: bool
     data_question: bool
     stop_only: bool
+    # Class priors from the phrase's form (data/phrase_forms.json): (kind ids, lift, the words
+    # that showed it), applied to metadata objects of those kinds.
+    lifts: list[tuple[frozenset[int], float, str]] = field(default_factory=list)
+    query_named: bool = False      # an English query-language name (select, isnull) is in it
 
 
 class Searcher:
@@ -169,6 +177,8 @@ class Searcher:
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
+        self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
+        self._query_names = frozenset(self.meta.get("query_names", ()))
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
@@ -188,6 +198,18 @@ class Searcher:
         self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
         self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
+
+    def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
+        """Phrase forms → lookups: phrase (terms) → form index, longest phrases first."""
+        self._forms = [(frozenset(kind_ix[k] for k in f["kinds"] if k in kind_ix), float(f["lift"]),
+                        bool(f.get("consume"))) for f in forms.get("forms", [])]
+        self._form_phrases = sorted(((tuple(ph), i) for i, f in enumerate(forms.get("forms", []))
+                                     for ph in f["phrases"]), key=lambda x: -len(x[0]))
+        a = forms.get("action") or {}
+        self._action_kinds = frozenset(kind_ix[k] for k in a.get("kinds", []) if k in kind_ix)
+        self._action_lift = float(a.get("lift", 1.0))
+        self._action_suffixes = tuple(a.get("suffixes", ()))
+        self._action_words = frozenset(a.get("words", ()))
 
     # --- public ---------------------------------------------------------------------------
 
@@ -329,11 +351,12 @@ class Searcher:
                 kinds.add(kix)
             kind_words.append(kind_name)
         data_question = any(s in self._data_words for s in stems)
+        lifts, consumed = self._phrase_forms(base, stems, drop | class_pos) if classes else ([], set())
 
         slots: list[_Slot] = []
         kept: list[int] = []
         for i, w in enumerate(base):
-            if i in drop or w.term in self._stop or w.surface in self._stop:
+            if i in drop or i in consumed or w.term in self._stop or w.surface in self._stop:
                 continue
             kept.append(i)
         stop_only = not kept and not class_pos
@@ -369,7 +392,43 @@ class Searcher:
         whole = self._whole_slot(kept, slots, class_pos, subs)
         if whole is not None:
             slots.append(whole)
-        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+        query_named = any(st in self._query_names for st in stems)
+        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only, lifts, query_named)
+
+    def _phrase_forms(self, base: list[Word], stems: list[str], taken: set[int]
+                      ) -> tuple[list[tuple[frozenset[int], float, str]], set[int]]:
+        """Class priors the phrase's form shows (остатки → registers, список → catalogs, an
+        action noun → documents) and the positions of form words that stop counting as name
+        words. A form word is kept as a word when the phrase is itself a name ("список
+        значений") or has no other word."""
+        lifts: list[tuple[frozenset[int], float, str]] = []
+        consumed: set[int] = set()
+        used: set[int] = set(taken)
+        words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
+        for ph, fi in self._form_phrases:
+            for i in _find(stems, ph):
+                span = set(range(i, i + len(ph)))
+                if span & used:
+                    continue
+                used |= span
+                kinds, lift, consume = self._forms[fi]
+                if kinds:
+                    lifts.append((kinds, lift, " ".join(base[j].surface for j in sorted(span))))
+                if consume and len(set(words_left) - span) > 0:
+                    consumed |= span
+        if consumed and self.has_index and self.terms.find(whole_key([stems[j] for j in words_left])) >= 0:
+            consumed = set()    # the whole phrase is a name: its words are name words
+        if self._action_kinds:
+            for j in words_left:
+                w = base[j]
+                if j in used:
+                    continue
+                if w.term in self._action_words or any(
+                        w.surface.endswith(x) and len(w.surface) >= len(x) + ACTION_MIN_STEM
+                        for x in self._action_suffixes):
+                    lifts.append((self._action_kinds, self._action_lift, w.surface))
+                    break
+        return lifts, consumed
 
     def _expand_abbreviations(self, base: list[Word]) -> tuple[list[Word], dict[int, tuple[Word, str]]]:
         """Query words that are abbreviations (доп, спр, рс…) become their expansion's words;
@@ -633,8 +692,14 @@ class Searcher:
             s = s * self._prior_demoted[cand]
         if plan.kinds:
             s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
-        if plan.query_lift:
-            s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
+        is_query = self.catalog.domain[cand] == self._domain_ix["query"]
+        if plan.query_lift or not plan.query_named:
+            s = s * np.where(is_query, QUERY_LIFT if plan.query_lift else QUERY_DEMOTE, 1.0)
+        if plan.lifts:
+            is_meta = self.catalog.domain[cand] == self._domain_ix["metadata"]
+            kind_of = self.catalog.kind[cand]
+            for kinds, lift, _ in plan.lifts:
+                s = s * np.where(is_meta & self._kind_table(set(kinds))[kind_of], lift, 1.0)
         if plan.data_question and self._data_kinds:
             s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
         return cand, s.astype(np.float64)
@@ -794,6 +859,11 @@ class Searcher:
                     why[d].append(f"class named in the query: {cat.kind_name(d)}")
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
+                if plan.lifts and cat.domain_name(d) == "metadata":
+                    k = int(cat.kind[d])
+                    for kinds, lift, shown in plan.lifts:
+                        if k in kinds:
+                            why[d].append(f"phrase form «{shown}» lifts {cat.kind_name(d)}")
         # Domain and kind names by one gather each, not two numpy scalars per hit.
         domain_names = [S.DOMAINS[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
