@@ -35,6 +35,10 @@ W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a mat
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
+# Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
+# a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
+# at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
+W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 3
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
@@ -45,7 +49,8 @@ HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
 # A phrase that does not speak of queries asks for the platform element first: the query
 # language's function of the same name (ПОДСТРОКА, МАКСИМУМ) waits behind it.
 QUERY_DEMOTE = 0.6
-ACTION_MIN_STEM = 3      # an action-noun suffix counts on words with at least this much before it
+ACTION_MIN_STEM = 3
+NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document      # an action-noun suffix counts on words with at least this much before it
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
 # stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
@@ -103,6 +108,9 @@ class _Alt:
     # A whole name met through a synonym of two or more query words ("exchange rate" → "курс
     # валют"): a translation of the phrase, as good as the query's own words (not a guess).
     phrase: bool = False
+    # Field bit mask the match must fall in (0: any field): a word-family match counts only in
+    # the fields that name a document, not in its description.
+    fields: int = 0
 
 
 @dataclass
@@ -179,6 +187,7 @@ class Searcher:
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
         self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
         self._query_names = frozenset(self.meta.get("query_names", ()))
+        self._naming_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in NAMING_FIELDS)
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
@@ -501,6 +510,7 @@ class Searcher:
                 s = self.terms.find(surface)
                 if s >= 0:
                     alts.append(_Alt(s, W_EXACT_TERM, "", surface))
+            alts += self._derived(term, surface, {a.term for a in alts})
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
@@ -512,6 +522,31 @@ class Searcher:
             for tid in self._typos(term):
                 alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}", typo=True))
         return alts
+
+    def _derived(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
+        """Terms of the same word family by shared stem: the stem cut short (кассов → касс) or
+        grown a little (приход → приходн), the most frequent few. Cyrillic words only."""
+        if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё") or term.isdigit():
+            return []
+        found: list[int] = []
+        for k in range(len(term) - 1, max(DERIVED_MIN, len(term) - DERIVED_CUT) - 1, -1):
+            t = self.terms.find(term[:k])
+            if t >= 0 and t not in have:
+                found.append(t)
+                break
+        r = self.terms.prefix_range(term)
+        if len(r) > 1:
+            lo, hi = r.start, r.stop
+            df = self.post_off[lo + 1:hi + 1].astype(np.int64) - self.post_off[lo:hi].astype(np.int64)
+            for i in np.argsort(-df, kind="stable")[:4 * DERIVED_EXPANSIONS].tolist():
+                t = lo + i
+                if t not in have and t not in found and len(self.terms[t]) <= len(term) + DERIVED_GROW \
+                        and self.terms[t][:1] not in "=@":
+                    found.append(t)
+                if len(found) > DERIVED_EXPANSIONS:
+                    break
+        return [_Alt(t, W_DERIVED, f"word family {surface} → {self.terms[t]}", self.terms[t],
+                     fields=self._naming_mask) for t in found]
 
     def _prefix(self, prefix: str) -> list[int]:
         r = self.terms.prefix_range(prefix)
@@ -644,11 +679,17 @@ class Searcher:
                 if a.only is not None:
                     keep = a.only[docs]
                     docs, vals = docs[keep], vals[keep]
+                if a.fields:
+                    keep = (self.post_fields[lo:hi] & a.fields) != 0
+                    docs, vals = docs[keep], vals[keep]
             else:
                 ds, vs = [], []
                 for a in slot.alts:
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
+                    if a.fields:
+                        keep = (self.post_fields[lo:hi] & a.fields) != 0
+                        d, v = d[keep], v[keep]
                     if a.only is not None:
                         keep = a.only[d]
                         d, v = d[keep], v[keep]
@@ -823,6 +864,8 @@ class Searcher:
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
+                        if a.fields and not self.post_fields.item(lo + p) & a.fields:
+                            continue     # a word-family match outside the naming fields
                         todo.discard(j)
                         if "synonym " not in a.reason or a.phrase:
                             own.add(d)

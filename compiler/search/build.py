@@ -79,7 +79,7 @@ FIELDS: dict[str, FieldSpec] = {
 # searched as a synonym (its own phrase after "|"), an explanation as a comment.
 MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
 # Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
-# separated: presentation, explanation, context.
+# separated: presentation, explanation, context, centrality.
 ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
 WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
@@ -350,7 +350,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
     prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
                       for d in docs], dtype="<f8")
-    prior *= _centrality(ctx, docs, doc_index)
+    if "centrality" not in ablate:
+        prior *= _centrality(ctx, docs, doc_index)
     writer.add_array(f"{prefix}.prior", prior.astype("<f4"))
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"],
