@@ -50,6 +50,11 @@ HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
 # language's function of the same name (ПОДСТРОКА, МАКСИМУМ) waits behind it.
 QUERY_DEMOTE = 0.6
 ACTION_MIN_STEM = 3
+# `found` needs the best hit to clear both (calibrated on the tuning halves, docs/search.md
+# "Relevance you can trust"): a quarter of the words in its naming fields, and a lead of 2 %
+# over the second hit (a tie is two equally good guesses, not a find). Exact names and aliases
+# are finds whatever the scores.
+RELEVANCE_MIN, LEAD_MIN = 0.25, 0.02
 NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document      # an action-noun suffix counts on words with at least this much before it
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
@@ -72,11 +77,14 @@ class Hit:
     # A guess, not a find: no exact name or alias, and the words met only through a typo
     # correction, or fewer than half of the query's words matched.
     fuzzy: bool = False
+    # Share of the query's words met in the fields that name this document (name, synonym,
+    # presentation, alias, search keys, the whole phrase); 1.0 for an exact name or alias.
+    relevance: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
                 "kind": self.kind, "score": round(self.score, 4), "why": self.why,
-                "fuzzy": self.fuzzy}
+                "fuzzy": self.fuzzy, "relevance": round(self.relevance, 3)}
 
 
 @dataclass
@@ -188,6 +196,7 @@ class Searcher:
         self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
         self._query_names = frozenset(self.meta.get("query_names", ()))
         self._naming_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in NAMING_FIELDS)
+        self._whole_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in ("whole", "has"))
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
@@ -271,9 +280,18 @@ class Searcher:
         best = hits[0] if hits and offset == 0 else (
             self._hits(ranked[:1], plan, why_extra, synonym_only)[0] if ranked else None)
         confident = best is not None and not best.fuzzy
+        weak = ""
+        if confident and best is not None and best.relevance < 1.0:
+            second = ranked[1][1] if len(ranked) > 1 else 0.0
+            if best.relevance < RELEVANCE_MIN:
+                weak = "the words met only its description, not its name"
+            elif best.score > 0 and (best.score - second) / best.score < LEAD_MIN:
+                weak = "the first hits score alike"
+            confident = not weak
         if best is not None and not confident:
             notes.append("no confident match: these are nearest guesses (" + (
-                "typo corrections" if any("typo " in w for w in best.why)
+                weak if weak
+                else "typo corrections" if any("typo " in w for w in best.why)
                 else "only synonyms of the query's words matched" if best.doc in synonym_only
                 else "few of the query's words matched") + "); check the words or give a name")
         return SearchResult(hits, total, rewrites, notes, confident)
@@ -841,12 +859,15 @@ class Searcher:
         docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
         why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
         fuzzy: dict[int, bool] = {}
+        relevance: dict[int, float] = {d: 1.0 for d, _ in page if "exact name" in why[d]}
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
             page_docs = docs.tolist()
             required = sum(1 for slot in plan.slots if slot.required)
             covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
+            named = dict.fromkeys(page_docs, 0)       # … of them in a naming field
+            naming = self._naming_mask | self._whole_mask
             guessed: set[int] = set()                 # hits resting on a typo correction
             own: set[int] = set()                     # hits matching a word of the query itself
             for slot in plan.slots:
@@ -870,6 +891,8 @@ class Searcher:
                         if "synonym " not in a.reason or a.phrase:
                             own.add(d)
                         covered[d] += 1 if slot.required else slot.covers
+                        if self.post_fields.item(lo + p) & naming:
+                            named[d] += 1 if slot.required else slot.covers
                         if a.typo:
                             guessed.add(d)
                         term = term or a.text or self.terms[a.term]
@@ -893,6 +916,7 @@ class Searcher:
                 # is not what was asked for, only near it.
                 fuzzy[d] = not certain and (d in guessed or d not in own
                                             or 2 * min(covered[d], required) < required)
+                relevance[d] = 1.0 if certain else (min(named[d], required) / required if required else 0.0)
                 if fuzzy[d] and d not in own and d not in guessed and synonym_only is not None:
                     synonym_only.add(d)
                 if matched[d]:
@@ -911,7 +935,8 @@ class Searcher:
         domain_names = [S.DOMAINS[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for j, (d, score) in enumerate(page)]
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0))
+                for j, (d, score) in enumerate(page)]
 
 
 class _Table(StringTable):
