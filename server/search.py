@@ -32,6 +32,7 @@ TYPO_CANDIDATES = 6
 # Relative weights of the ways a query word can match a term.
 W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
 W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
@@ -214,6 +215,7 @@ class Searcher:
             np.isin(self.catalog.domain, [S.DOMAINS.index(d) for d in g["domains"] if d in S.DOMAINS])
             if g.get("domains") else None for g in self.meta["synonyms"]]
         self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
+        self._metadata_docs = self.catalog.domain == self._domain_ix["metadata"]
         self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
 
@@ -419,6 +421,8 @@ class Searcher:
         whole = self._whole_slot(kept, slots, class_pos, subs)
         if whole is not None:
             slots.append(whole)
+        elif (part := self._part_slot([stems[i] for i in kept if i not in class_pos])) is not None:
+            slots.append(part)
         query_named = any(st in self._query_names for st in stems)
         return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only, lifts, query_named)
 
@@ -456,6 +460,27 @@ class Searcher:
                     lifts.append((self._action_kinds, self._action_lift, w.surface))
                     break
         return lifts, consumed
+
+    def _part_slot(self, seq: list[str]) -> _Slot | None:
+        """A run of two or more of the query's words that is a whole name or synonym ("work
+        schedule" in "work schedule of employees" → Work schedules): a bonus slot at
+        W_WHOLE_PART, longest runs first, when the whole phrase is no name. Configuration
+        objects only: a platform member's short name ("Количество строк") is part of many
+        phrases about something else."""
+        seq = [st for st in seq if st not in self._stop]
+        found: dict[int, _Alt] = {}
+        for length in range(len(seq) - 1, 1, -1):
+            for i in range(len(seq) - length + 1):
+                run = seq[i:i + length]
+                t = self.terms.find(whole_key(run))
+                if t >= 0 and t not in found:
+                    found[t] = _Alt(t, W_WHOLE_PART, f"a part of the phrase is its name: «{' '.join(run)}»",
+                                    whole_key(run), only=self._metadata_docs)
+            if found:
+                break
+        if not found:
+            return None
+        return _Slot("part of the phrase", list(found.values()), required=False)
 
     def _expand_abbreviations(self, base: list[Word]) -> tuple[list[Word], dict[int, tuple[Word, str]]]:
         """Query words that are abbreviations (доп, спр, рс…) become their expansion's words;
