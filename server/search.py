@@ -146,9 +146,15 @@ class _Plan:
     query_named: bool = False      # an English query-language name (select, isnull) is in it
 
 
+# Query-time signals that can be switched off one at a time to measure what each one earns
+# (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold")
+
+
 class Searcher:
-    def __init__(self, bundle: Bundle) -> None:
+    def __init__(self, bundle: Bundle, disabled: Iterable[str] = ()) -> None:
         self.bundle = bundle
+        self.disabled = frozenset(disabled)
         self.catalog = Catalog(bundle)
         self.n = len(self.catalog)
         p = S.SEARCH
@@ -283,7 +289,7 @@ class Searcher:
             self._hits(ranked[:1], plan, why_extra, synonym_only)[0] if ranked else None)
         confident = best is not None and not best.fuzzy
         weak = ""
-        if confident and best is not None and best.relevance < 1.0:
+        if confident and best is not None and best.relevance < 1.0 and "threshold" not in self.disabled:
             second = ranked[1][1] if len(ranked) > 1 else 0.0
             if best.relevance < RELEVANCE_MIN:
                 weak = "the words met only its description, not its name"
@@ -380,7 +386,8 @@ class Searcher:
                 kinds.add(kix)
             kind_words.append(kind_name)
         data_question = any(s in self._data_words for s in stems)
-        lifts, consumed = self._phrase_forms(base, stems, drop | class_pos) if classes else ([], set())
+        lifts, consumed = (self._phrase_forms(base, stems, drop | class_pos)
+                           if classes and "forms" not in self.disabled else ([], set()))
 
         slots: list[_Slot] = []
         kept: list[int] = []
@@ -421,7 +428,8 @@ class Searcher:
         whole = self._whole_slot(kept, slots, class_pos, subs)
         if whole is not None:
             slots.append(whole)
-        elif (part := self._part_slot([stems[i] for i in kept if i not in class_pos])) is not None:
+        elif "part" not in self.disabled and (
+                part := self._part_slot([stems[i] for i in kept if i not in class_pos])) is not None:
             slots.append(part)
         query_named = any(st in self._query_names for st in stems)
         return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only, lifts, query_named)
@@ -449,7 +457,7 @@ class Searcher:
                     consumed |= span
         if consumed and self.has_index and self.terms.find(whole_key([stems[j] for j in words_left])) >= 0:
             consumed = set()    # the whole phrase is a name: its words are name words
-        if self._action_kinds:
+        if self._action_kinds and "action" not in self.disabled:
             for j in words_left:
                 w = base[j]
                 if j in used:
@@ -553,7 +561,8 @@ class Searcher:
                 s = self.terms.find(surface)
                 if s >= 0:
                     alts.append(_Alt(s, W_EXACT_TERM, "", surface))
-            alts += self._derived(term, surface, {a.term for a in alts})
+            if "derived" not in self.disabled:
+                alts += self._derived(term, surface, {a.term for a in alts})
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
@@ -777,7 +786,7 @@ class Searcher:
         if plan.kinds:
             s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
         is_query = self.catalog.domain[cand] == self._domain_ix["query"]
-        if plan.query_lift or not plan.query_named:
+        if plan.query_lift or not (plan.query_named or "query_prior" in self.disabled):
             s = s * np.where(is_query, QUERY_LIFT if plan.query_lift else QUERY_DEMOTE, 1.0)
         if plan.lifts:
             is_meta = self.catalog.domain[cand] == self._domain_ix["metadata"]

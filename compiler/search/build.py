@@ -79,7 +79,7 @@ FIELDS: dict[str, FieldSpec] = {
 # searched as a synonym (its own phrase after "|"), an explanation as a comment.
 MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
 # Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
-# separated: presentation, explanation, context, centrality.
+# separated: presentation, explanation, context, centrality, class_priors.
 ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
 WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
@@ -346,7 +346,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.alias_doc", a_doc)
 
     # Class prior per document: a data question gets the catalog before the picture.
-    prior_by_kind = {c["kind"]: c["prior"] for c in classes}
+    prior_by_kind = {c["kind"]: c["prior"] if "class_priors" not in ablate else 1.0 for c in classes}
     element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
     prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
                       for d in docs], dtype="<f8")
