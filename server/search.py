@@ -289,7 +289,8 @@ class Searcher:
             self._hits(ranked[:1], plan, why_extra, synonym_only)[0] if ranked else None)
         confident = best is not None and not best.fuzzy
         weak = ""
-        if confident and best is not None and best.relevance < 1.0 and "threshold" not in self.disabled:
+        certain = best is not None and any(w == "exact name" or w.startswith("alias «") for w in best.why)
+        if confident and best is not None and not certain and "threshold" not in self.disabled:
             second = ranked[1][1] if len(ranked) > 1 else 0.0
             if best.relevance < RELEVANCE_MIN:
                 weak = "the words met only its description, not its name"
@@ -566,7 +567,7 @@ class Searcher:
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
-        alts: list[_Alt] = []
+        alts: list[_Alt] = [] if "derived" in self.disabled else self._derived(term, surface, set())
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
                 alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
