@@ -479,7 +479,9 @@ class Searcher:
         seq = [st for st in seq if st not in self._stop]
         found: dict[int, _Alt] = {}
         for length in range(len(seq) - 1, 1, -1):
-            for i in range(len(seq) - length + 1):
+            # The run starts at the first word: a Russian phrase names its object first and
+            # describes it after ("инвентаризация товаров на складе" is no ТоварыНаСкладах).
+            for i in range(1):
                 run = seq[i:i + length]
                 t = self.terms.find(whole_key(run))
                 if t >= 0 and t not in found:
