@@ -39,7 +39,7 @@ W_HAS = 2.0              # the query types an attribute's exact name: objects th
 # Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
 # at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
-W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 3
+W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
@@ -579,29 +579,30 @@ class Searcher:
         return alts
 
     def _derived(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
-        """Terms of the same word family by shared stem: the stem cut short (кассов → касс) or
-        grown a little (приход → приходн), the most frequent few. Cyrillic words only."""
-        if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё") or term.isdigit():
+        """Terms of the same word family by shared stem: the stem cut short (кассов → касс) and
+        the most frequent term that grows it a little (приход → приходн). Cyrillic words only."""
+        if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё"):
             return []
-        found: list[int] = []
+        found: dict[int, str] = {}
         for k in range(len(term) - 1, max(DERIVED_MIN, len(term) - DERIVED_CUT) - 1, -1):
             t = self.terms.find(term[:k])
             if t >= 0 and t not in have:
-                found.append(t)
+                found[t] = term[:k]
                 break
         r = self.terms.prefix_range(term)
         if len(r) > 1:
             lo, hi = r.start, r.stop
-            df = self.post_off[lo + 1:hi + 1].astype(np.int64) - self.post_off[lo:hi].astype(np.int64)
-            for i in np.argsort(-df, kind="stable")[:4 * DERIVED_EXPANSIONS].tolist():
-                t = lo + i
-                if t not in have and t not in found and len(self.terms[t]) <= len(term) + DERIVED_GROW \
-                        and self.terms[t][:1] not in "=@":
-                    found.append(t)
-                if len(found) > DERIVED_EXPANSIONS:
-                    break
-        return [_Alt(t, W_DERIVED, f"word family {surface} → {self.terms[t]}", self.terms[t],
-                     fields=self._naming_mask) for t in found]
+            # Byte lengths from the table's offsets (2 bytes a Cyrillic letter): no decoding.
+            size = self.terms.byte_sizes(lo, hi)
+            short = np.flatnonzero((size > 2 * len(term)) & (size <= 2 * (len(term) + DERIVED_GROW)))
+            if len(short):
+                ids = lo + short
+                df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
+                for t in ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist():
+                    if t not in have:
+                        found[t] = self.terms[t]
+        return [_Alt(t, W_DERIVED, f"word family {surface} → {text}", text, fields=self._naming_mask)
+                for t, text in found.items()]
 
     def _prefix(self, prefix: str) -> list[int]:
         r = self.terms.prefix_range(prefix)
@@ -1003,6 +1004,10 @@ class _Table(StringTable):
             else:
                 hi = mid
         return lo if lo < self.n and self._bytes(lo) == key else -1
+
+    def byte_sizes(self, lo: int, hi: int) -> np.ndarray:
+        """UTF-8 byte lengths of strings lo…hi-1, from the offsets (nothing decoded)."""
+        return np.diff(self._off[lo:hi + 1].astype(np.int64))
 
     def prefix_range(self, prefix: str) -> range:
         key = prefix.encode("utf-8")
