@@ -209,6 +209,10 @@ class Searcher:
         self._prior_demoted = self.prior * np.where(
             self._kind_table(self._presentation_kinds)[self.catalog.kind], np.float32(PRESENTATION_DEMOTE),
             np.float32(1.0)).astype(np.float32) if self._presentation_kinds else self.prior
+        # … and with query-language pages put behind platform elements (the usual case).
+        self._query_factor = np.where(self.catalog.domain == S.DOMAINS.index("query"),
+                                      np.float32(QUERY_DEMOTE), np.float32(1.0)).astype(np.float32)
+        self._prior_demoted_q = self._prior_demoted * self._query_factor
         self._synonyms: dict[tuple[str, ...], list[int]] = {}
         for g, group in enumerate(self.meta["synonyms"]):
             for ph in group["phrases"]:
@@ -445,7 +449,10 @@ class Searcher:
         consumed: set[int] = set()
         used: set[int] = set(taken)
         words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
+        present = set(stems)
         for ph, fi in self._form_phrases:
+            if ph[0] not in present:
+                continue
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & used:
@@ -751,16 +758,7 @@ class Searcher:
                         d, v = d[keep], v[keep]
                     ds.append(d)
                     vs.append(v)
-                d = np.concatenate(ds)
-                v = np.concatenate(vs)
-                # best alternative per document: sort by (doc, -value), keep each doc's first
-                order = np.lexsort((-v, d))
-                d, v = d[order], v[order]
-                first = np.empty(len(d), dtype=bool)
-                if len(d):
-                    first[0] = True
-                    np.not_equal(d[1:], d[:-1], out=first[1:])
-                docs, vals = d[first], v[first]
+                docs, vals = _best_per_doc(ds, vs)
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
@@ -781,22 +779,25 @@ class Searcher:
             # Documents matching every word come first: coverage enters squared.
             cov = np.minimum(covered[cand] / required, 1.0)
             s = s * (0.25 + 0.75 * cov * cov)
+        demote = not (plan.query_lift or plan.query_named or "query_prior" in self.disabled)
         if plan.kinds & self._presentation_kinds:
             # A presentation class is named: it is not demoted (the others still are).
             s = s * self.prior[cand] * np.where(self._kind_table(self._presentation_kinds - plan.kinds)[
                 self.catalog.kind[cand]], PRESENTATION_DEMOTE, 1.0)
+            if demote:
+                s = s * self._query_factor[cand]
         else:
-            s = s * self._prior_demoted[cand]
+            s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
         if plan.kinds:
             s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
-        is_query = self.catalog.domain[cand] == self._domain_ix["query"]
-        if plan.query_lift or not (plan.query_named or "query_prior" in self.disabled):
-            s = s * np.where(is_query, QUERY_LIFT if plan.query_lift else QUERY_DEMOTE, 1.0)
+        if plan.query_lift:
+            s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.lifts:
-            is_meta = self.catalog.domain[cand] == self._domain_ix["metadata"]
-            kind_of = self.catalog.kind[cand]
+            # One factor per kind (the form's kinds are metadata classes: no other domain has them).
+            factor = np.ones(max(len(self._kind_names), 1))
             for kinds, lift, _ in plan.lifts:
-                s = s * np.where(is_meta & self._kind_table(set(kinds))[kind_of], lift, 1.0)
+                factor[list(kinds)] *= lift
+            s = s * factor[self.catalog.kind[cand]]
         if plan.data_question and self._data_kinds:
             s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
         return cand, s.astype(np.float64)
@@ -1038,6 +1039,39 @@ def _one_edit(a: str, b: str) -> bool:
         return a[i + 1:] == b[i + 1:] or (
             i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
     return a[i + 1:] == b[i:] if la > lb else a[i:] == b[i + 1:]
+
+
+def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each document once with its best value over several posting runs (doc ids ascending
+    within a run). The longest run is the base; the others, usually short (word families,
+    synonyms), are merged into it by bisection, and only what is left is sorted. The result is
+    unique by document, not sorted (scores are summed by bincount)."""
+    big = max(range(len(ds)), key=lambda i: len(ds[i]))
+    docs, vals = ds[big], vs[big].copy()
+    rest_d, rest_v = [], []
+    for i, (d, v) in enumerate(zip(ds, vs)):
+        if i == big or not len(d):
+            continue
+        if len(docs):
+            pos = docs.searchsorted(d)
+            np.minimum(pos, len(docs) - 1, out=pos)
+            hit = docs[pos] == d
+            vals[pos[hit]] = np.maximum(vals[pos[hit]], v[hit])
+            d, v = d[~hit], v[~hit]
+        rest_d.append(d)
+        rest_v.append(v)
+    if rest_d:
+        d = np.concatenate(rest_d)
+        v = np.concatenate(rest_v)
+        if len(rest_d) > 1 and len(d):
+            order = np.lexsort((-v, d))
+            d, v = d[order], v[order]
+            first = np.empty(len(d), dtype=bool)
+            first[0] = True
+            np.not_equal(d[1:], d[:-1], out=first[1:])
+            d, v = d[first], v[first]
+        docs, vals = np.concatenate([docs, d]), np.concatenate([vals, v])
+    return docs, vals
 
 
 def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
