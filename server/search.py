@@ -50,13 +50,13 @@ HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
 # A phrase that does not speak of queries asks for the platform element first: the query
 # language's function of the same name (ПОДСТРОКА, МАКСИМУМ) waits behind it.
 QUERY_DEMOTE = 0.6
-ACTION_MIN_STEM = 3
+ACTION_MIN_STEM = 3      # an action-noun suffix counts on words with at least this much before it
 # `found` needs the best hit to clear both (calibrated on the tuning halves, docs/search.md
 # "Relevance you can trust"): a quarter of the words in its naming fields, and a lead of 2 %
 # over the second hit (a tie is two equally good guesses, not a find). Exact names and aliases
 # are finds whatever the scores.
 RELEVANCE_MIN, LEAD_MIN = 0.25, 0.02
-NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document      # an action-noun suffix counts on words with at least this much before it
+NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
 # stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
