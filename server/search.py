@@ -593,7 +593,9 @@ class Searcher:
         if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё"):
             return []
         found: dict[int, str] = {}
-        for k in range(len(term) - 1, max(DERIVED_MIN, len(term) - DERIVED_CUT) - 1, -1):
+        # The cut keeps two thirds of the stem: кассов → касс, not професс → проф.
+        shortest = max(DERIVED_MIN, len(term) - DERIVED_CUT, -(-2 * len(term) // 3))
+        for k in range(len(term) - 1, shortest - 1, -1):
             t = self.terms.find(term[:k])
             if t >= 0 and t not in have:
                 found[t] = term[:k]
