@@ -1,0 +1,104 @@
+"""The source boundary: a source's files are regular files inside its folder, of bounded size.
+
+A dump comes from elsewhere and may be hostile: a name with ``..`` in ``Configuration.xml``, a
+symbolic link to ``/etc`` or ``/dev/zero``, a FIFO in place of an object file (``open`` would
+block forever), a 200 MB descriptor. Every read of a source file goes through ``read_inside``,
+which refuses all of these with a reason (``RefusedFile``, an ``OSError``, so the readers'
+per-file handling reports it against the file and keeps the rest of the source).
+
+The per-file limit (``V8ATLAS_MAX_FILE_BYTES``, default 64 MiB) is about 15 times the largest
+file of the real dumps measured (SSL 3.1: 3.5 MB ``Module.bsl``; UT 11: 4.1 MB ``Rights.xml``,
+docs/compile.md); ERP-class templates of tens of MB still pass.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path, PurePosixPath
+
+MAX_FILE_BYTES = int(os.environ.get("V8ATLAS_MAX_FILE_BYTES", 64 << 20))
+
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+class RefusedFile(OSError):
+    """A file of a source that is not read; ``str()`` is the reason, as a phrase."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EACCES, reason)
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def is_inside(path: str, root: str) -> bool:
+    """Whether the resolved ``path`` is ``root`` or below it (both already real paths)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def check_relative(rel: str) -> None:
+    """A name relative to a source root must stay in it."""
+    p = PurePosixPath(rel.replace("\\", "/"))
+    if p.is_absolute() or rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
+        raise RefusedFile("refused: an absolute path, outside the source folder")
+    if ".." in p.parts:
+        raise RefusedFile("refused: the name climbs out of the source folder with '..'")
+
+
+def resolve_inside(root_real: str, rel: str) -> str:
+    """The real path of ``rel`` under the (real) root; ``RefusedFile`` when it leads outside."""
+    check_relative(rel)
+    real = os.path.realpath(os.path.join(root_real, rel))
+    if not is_inside(real, root_real):
+        raise RefusedFile("refused: a symbolic link leading outside the source folder")
+    return real
+
+
+def read_fd(fd: int, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+    """All of an open file (or its first ``head`` bytes), which must be a regular file of at
+    most ``limit`` bytes."""
+    st = os.fstat(fd)
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder")
+    if not stat.S_ISREG(st.st_mode):
+        raise RefusedFile("refused: not a regular file (a FIFO, socket or device)")
+    if head is not None:
+        return os.read(fd, head)
+    if st.st_size > limit:
+        raise RefusedFile(f"refused: {st.st_size} bytes, over the limit of {limit} bytes per "
+                          f"file (V8ATLAS_MAX_FILE_BYTES)")
+    chunks: list[bytes] = []
+    total = 0
+    while True:   # read to EOF, never past the limit, even if the file grows meanwhile
+        chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise RefusedFile(f"refused: grew over the limit of {limit} bytes per file while read")
+    return b"".join(chunks)
+
+
+def read_real(real: str, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+    """Read a fully resolved path (no symlink is followed at the last step)."""
+    fd = os.open(real, _OPEN_FLAGS)
+    try:
+        return read_fd(fd, limit, head)
+    finally:
+        os.close(fd)
+
+
+def read_inside(root_real: str, rel: str, limit: int = MAX_FILE_BYTES,
+                head: int | None = None) -> bytes:
+    """The bytes of ``root/rel``: a regular file inside the root, at most ``limit`` bytes.
+    ``FileNotFoundError``/``NotADirectoryError``/``IsADirectoryError`` as ``open`` would;
+    ``RefusedFile`` for anything outside the boundary."""
+    return read_real(resolve_inside(root_real, rel), limit, head)
+
+
+def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A source given by its own path (a help book, a dictionary): regular, bounded."""
+    return read_real(os.path.realpath(path), limit)
