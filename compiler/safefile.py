@@ -15,9 +15,14 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import zipfile
 from pathlib import Path, PurePosixPath
 
 MAX_FILE_BYTES = int(os.environ.get("V8ATLAS_MAX_FILE_BYTES", 64 << 20))
+# Zip bomb limits, for dump archives and for the ZIP elements inside help books alike.
+MAX_TOTAL = int(os.environ.get("V8ATLAS_ZIP_MAX_BYTES", 8 << 30))     # 8 GiB uncompressed
+MAX_RATIO = int(os.environ.get("V8ATLAS_ZIP_MAX_RATIO", 200))          # per member and overall
+_RATIO_MIN_SIZE = 1 << 20   # tiny members compress absurdly well; judge ratio above 1 MiB
 
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
                | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
@@ -102,3 +107,21 @@ def read_inside(root_real: str, rel: str, limit: int = MAX_FILE_BYTES,
 def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """A source given by its own path (a help book, a dictionary): regular, bounded."""
     return read_real(os.path.realpath(path), limit)
+
+
+def member_bomb(info: zipfile.ZipInfo, name: str | None = None) -> str | None:
+    """Why one zip member is a zip bomb (its compression ratio), or None."""
+    if info.file_size > _RATIO_MIN_SIZE and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        return (f"member {name or info.filename!r} expands {info.file_size} bytes from "
+                f"{info.compress_size} (ratio over {MAX_RATIO}, zip bomb limit)")
+    return None
+
+
+def total_bomb(total: int, compressed: int) -> str | None:
+    """Why zip members of these summed sizes are a bomb (total size or overall ratio), or None."""
+    if total > MAX_TOTAL:
+        return (f"members unpack to more than {MAX_TOTAL} bytes "
+                f"(zip bomb limit, V8ATLAS_ZIP_MAX_BYTES)")
+    if total > _RATIO_MIN_SIZE and total > MAX_RATIO * max(compressed, 1):
+        return f"it expands {total} bytes from {compressed} (ratio over {MAX_RATIO}, zip bomb limit)"
+    return None

@@ -318,10 +318,10 @@ def read_query_book(book: Book, warn: Callable[[str, str], None]) -> tuple[list[
         items = [(None, p) for p in sorted(book.html_pages())]
     records: list[QueryRecord] = []
     for node_id, path in items:
-        text = book.read_page(path, warn, counts, node_id)
-        if text is None:
+        parsed = book.parsed_page(path, parse_query_page, warn, counts, node_id)
+        if parsed is None:
             continue
-        rec, page_warnings = parse_query_page(text, path)
+        rec, page_warnings = parsed
         for w in page_warnings:
             warn(path, w)
         if rec is None:
