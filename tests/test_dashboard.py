@@ -20,7 +20,7 @@ from v8atlas.server.dashboard.sessions import COOKIE_NAME, SessionCodec, Session
 sys.path.insert(0, str(Path(__file__).parent))
 from test_dashboard_fixture import CONFIG, StubState, build_stub_app, write_stub_bundle  # noqa: E402
 
-API, ADMIN = "read-token-123", "admin-token-456"
+API, ADMIN = "read-token-123-0123456789abcdefghij", "admin-token-456-0123456789abcdefghij"
 
 
 @pytest.fixture
