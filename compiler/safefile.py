@@ -61,9 +61,10 @@ def resolve_inside(root_real: str, rel: str) -> str:
     return real
 
 
-def read_fd(fd: int, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+def read_fd(fd: int, limit: int | None = None, head: int | None = None) -> bytes:
     """All of an open file (or its first ``head`` bytes), which must be a regular file of at
-    most ``limit`` bytes."""
+    most ``limit`` bytes (default ``MAX_FILE_BYTES``)."""
+    limit = MAX_FILE_BYTES if limit is None else limit
     st = os.fstat(fd)
     if stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(errno.EISDIR, "is a folder")
@@ -87,7 +88,7 @@ def read_fd(fd: int, limit: int = MAX_FILE_BYTES, head: int | None = None) -> by
     return b"".join(chunks)
 
 
-def read_real(real: str, limit: int = MAX_FILE_BYTES, head: int | None = None) -> bytes:
+def read_real(real: str, limit: int | None = None, head: int | None = None) -> bytes:
     """Read a fully resolved path (no symlink is followed at the last step)."""
     fd = os.open(real, _OPEN_FLAGS)
     try:
@@ -96,7 +97,7 @@ def read_real(real: str, limit: int = MAX_FILE_BYTES, head: int | None = None) -
         os.close(fd)
 
 
-def read_inside(root_real: str, rel: str, limit: int = MAX_FILE_BYTES,
+def read_inside(root_real: str, rel: str, limit: int | None = None,
                 head: int | None = None) -> bytes:
     """The bytes of ``root/rel``: a regular file inside the root, at most ``limit`` bytes.
     ``FileNotFoundError``/``NotADirectoryError``/``IsADirectoryError`` as ``open`` would;
@@ -104,7 +105,7 @@ def read_inside(root_real: str, rel: str, limit: int = MAX_FILE_BYTES,
     return read_real(resolve_inside(root_real, rel), limit, head)
 
 
-def read_file(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
+def read_file(path: Path, limit: int | None = None) -> bytes:
     """A source given by its own path (a help book, a dictionary): regular, bounded."""
     return read_real(os.path.realpath(path), limit)
 

@@ -5,7 +5,8 @@ import os
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from ..safefile import MAX_FILE_BYTES, RefusedFile, read_inside, resolve_inside
+from .. import safefile
+from ..safefile import RefusedFile, read_inside, resolve_inside
 from .zipsafe import check_zip
 
 
@@ -91,9 +92,9 @@ class ZipFiles(SourceFiles):
         info = self._names.get(self._full(rel))
         if info is None or info.is_dir():
             return None
-        if info.file_size > MAX_FILE_BYTES:
-            raise RefusedFile(f"refused: {info.file_size} bytes, over the limit of {MAX_FILE_BYTES} "
-                              f"bytes per file (V8ATLAS_MAX_FILE_BYTES)")
+        if info.file_size > safefile.MAX_FILE_BYTES:
+            raise RefusedFile(f"refused: {info.file_size} bytes, over the limit of "
+                              f"{safefile.MAX_FILE_BYTES} bytes per file (V8ATLAS_MAX_FILE_BYTES)")
         return self.zf.read(info)
 
     def exists(self, rel: str) -> bool:

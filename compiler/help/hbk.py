@@ -27,7 +27,7 @@ from .brace import BraceError, parse_bytes
 
 __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 
-MAX_PAGE_BYTES = 8 << 20         # the largest real pages are a few hundred KB (57 KB measured)
+MAX_PAGE_BYTES = 4 << 20         # the largest real pages are a few hundred KB (57 KB measured)
 # Parsing is linear (about 0.5 ms a real page); this bounds a page that would still run away.
 PAGE_SECONDS = float(os.environ.get("V8ATLAS_HELP_PAGE_SECONDS", 10))
 MAX_TOC_BYTES = 256 << 20

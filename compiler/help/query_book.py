@@ -229,8 +229,15 @@ def _strip_tables(page: str) -> str:
     return page[:start.start()] + page[end:]
 
 
+# A "<" that no ">" closes before the next "<" opens no tag: it is text. Python 3.11's
+# HTMLParser backtracks super-linearly on such runs ("<h1 " × 4,000 took 9 s), so they are
+# escaped first, in one linear pass; every tag of a real page is closed.
+_UNCLOSED_LT = re.compile(r"<(?![^<>]*>)")
+
+
 def parse_query_page(page: str, path: str) -> tuple[QueryRecord | None, list[str]]:
     warnings: list[str] = []
+    page = _UNCLOSED_LT.sub("&lt;", page)
     p = _BlockParser()
     p.feed(page)
     dropped = False
