@@ -67,12 +67,17 @@ def dotdot_name_edt(tmp: Path) -> Path:
     return root
 
 
-def file_symlink_outside(tmp: Path) -> Path:
+def _without_object_file(tmp: Path) -> tuple[Path, Path]:
+    """A dump copy and the path of its ``Склады.xml``, removed for something else to take it."""
     root = designer_copy(tmp)
-    secret = plant_secret(tmp)
     target = root / "Catalogs" / "Склады.xml"
     target.unlink()
-    target.symlink_to(secret)
+    return root, target
+
+
+def file_symlink_outside(tmp: Path) -> Path:
+    root, target = _without_object_file(tmp)
+    target.symlink_to(plant_secret(tmp))
     return root
 
 
@@ -88,17 +93,13 @@ def folder_symlink_outside(tmp: Path) -> Path:
 
 
 def fifo_object_file(tmp: Path) -> Path:
-    root = designer_copy(tmp)
-    target = root / "Catalogs" / "Склады.xml"
-    target.unlink()
+    root, target = _without_object_file(tmp)
     os.mkfifo(target)
     return root
 
 
 def dev_zero_object_file(tmp: Path) -> Path:
-    root = designer_copy(tmp)
-    target = root / "Catalogs" / "Склады.xml"
-    target.unlink()
+    root, target = _without_object_file(tmp)
     target.symlink_to("/dev/zero")
     return root
 

@@ -10,7 +10,6 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiohttp import web
-
 from bundle_factory import build_sample
 from test_server_http import start
 from v8atlas.server import app as server_app
@@ -148,7 +147,7 @@ async def test_an_aborted_body_is_one_debug_line(bundles, caplog):
     try:
         caplog.set_level(logging.DEBUG)
         for path in ("/api/get_object", "/mcp", "/login"):
-            reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+            _, writer = await asyncio.open_connection("127.0.0.1", srv.port)
             writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nContent-Type: "
                          f"application/json\r\nContent-Length: 100000\r\n\r\n{{\"a\": ".encode())
             await writer.drain()

@@ -25,7 +25,12 @@ from pathlib import Path
 from v8atlas.compiler.help.context_book import read_context_book
 from v8atlas.compiler.help.hbk import HelpBookError, open_book
 from v8atlas.compiler.help.query_book import read_query_book
-from v8atlas.compiler.v8container import Container, ContainerError, inflate_if_deflated, is_container
+from v8atlas.compiler.v8container import (
+    Container,
+    ContainerError,
+    inflate_if_deflated,
+    is_container,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 HOSTILE_RUNS = (b"\xd0a" * 4096, b"<h1 " * 4096, b'<p class="V8SH_title">x' * 2048, b"{" * 20000,
