@@ -19,8 +19,8 @@ from pathlib import Path, PurePosixPath
 from typing import Callable, TypeVar
 
 from v8atlas.compiler.safefile import member_bomb, read_file, total_bomb
-from v8atlas.compiler.sources import SourceError
 from v8atlas.compiler.timelimit import TimeLimitExceeded, time_limit
+from v8atlas.formats.domain import SourceError
 from v8atlas.compiler.v8container import Container, ContainerError
 
 from .brace import BraceError, parse_bytes
