@@ -16,6 +16,9 @@ from .query_tables import QueryTable, attribute_field, journal_columns
 from .standard import pick_synonym
 
 CARD_SCHEMA = 1
+# Fields whose type the developer states: an empty type there means "Произвольный" (any value).
+ARBITRARY_ROLES = frozenset({"attribute", "dimension", "resource", "common_attribute",
+                             "addressing_attribute"})
 
 # Class properties that matter for code (model MDObject.props keys), shown in "properties".
 PROPERTIES: dict[str, tuple[str, ...]] = {
@@ -95,6 +98,8 @@ def field_entry(f: Field, language: str, *, detail: bool = True, queryable: bool
     if other != name:
         e["alias"] = other
     text, members = render_type(f.type, language)
+    if not text and f.role in ARBITRARY_ROLES:   # <Type/>: no restriction, any value
+        text = W.type_name("Произвольный", language)
     if text:
         e["type"] = text
     if members:
