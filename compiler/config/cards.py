@@ -25,8 +25,9 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "Catalog": ("hierarchical", "hierarchy_type", "limit_level_count", "level_count", "folders_on_top",
                 "owners", "subordination_use", "code_length", "code_type", "code_allowed_length",
                 "code_series", "description_length", "autonumbering", "check_unique", "based_on"),
+    # a document's register_records are its card's "movements" (one list, shown once)
     "Document": ("number_type", "number_length", "number_allowed_length", "number_periodicity", "posting",
-                 "real_time_posting", "register_records", "based_on", "numerator", "sequence_filling",
+                 "real_time_posting", "based_on", "numerator", "sequence_filling",
                  "post_in_privileged_mode", "unpost_in_privileged_mode"),
     "DocumentJournal": ("registered_documents",),
     "ChartOfCharacteristicTypes": ("type", "characteristic_ext_values", "hierarchical", "code_length",

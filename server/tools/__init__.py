@@ -52,7 +52,8 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
              "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
              "dimensions/resources, query tables with parameters and fields, movements, relations.",
              (Param("name", "string", required=True), _config,
-              Param("detail", "string", default="brief", enum=("brief", "fields", "full")), _cursor),
+              Param("detail", "string", default="brief", enum=("brief", "fields", "full")),
+              Param("table", "string", "One query table with typed fields, e.g. Остатки"), _cursor),
              get_object),
     ToolSpec("get_relations", "Get relations",
              "One step of relations of an object: what it references and what references it.",
