@@ -2,6 +2,7 @@
 platform version of the configuration asked about."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from v8atlas.formats.platform_version import UNBOUNDED_UNTIL, encode_version, format_version
@@ -178,11 +179,31 @@ def _arity_note(name: str, card: dict[str, Any], code: int | None) -> str | None
     for v in variants:
         params = [p for p in v.get("params") or [] if isinstance(p, dict)]
         required = sum(1 for p in params if p.get("required") is not False and not p.get("variadic"))
-        if required <= n and (n <= len(params) or any(p.get("variadic") for p in params)):
+        most = _most_arguments(params)
+        if required <= n and (most is None or n <= most):
             return None
-        takes.append(f"{required}" if required == len(params) else f"{required}–{len(params)}")
+        top = "…" if most is None else str(most)
+        takes.append(f"{required}" if str(required) == top else f"{required}–{top}")
     return (f"Note: the call form passes {n} argument(s); the variant(s) of this version take "
             f"{', '.join(dict.fromkeys(takes))}.")
+
+
+_NUMBERED_RANGE = re.compile(r"(\d+)\s*[-–—]\s*\D*?(\d+)$")   # Значение1-Значение10
+
+
+def _most_arguments(params: list[dict[str, Any]]) -> int | None:
+    """How many arguments a variant takes at most; None when a repeated parameter has no bound.
+    A repeated parameter named as a numbered range (``Значение1-Значение10``) takes that many."""
+    most = 0
+    for p in params:
+        if not p.get("variadic"):
+            most += 1
+            continue
+        m = _NUMBERED_RANGE.search(str(p.get("name") or ""))
+        if m is None:
+            return None
+        most += int(m.group(2)) - int(m.group(1)) + 1
+    return most
 
 
 def _code(v: str | None, default: int) -> int:

@@ -1,0 +1,73 @@
+"""Query-language and platform names asked the way code writes them (issue 14, item 7): a bare
+clause word resolves to its «Предложение …» page, and a call with more arguments than a numbered
+repeated parameter allows gets the argument-count note. Books are synthesized here."""
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def sample_help():
+    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def snap(tmp_path_factory) -> Snapshot:
+    """A query book whose SELECT clause is a «Предложение» page with no keyword page of its own
+    (as in the real shquery book), plus a keyword page that owns its bare word, plus the
+    sample context book (СтрШаблон)."""
+    mod = sample_help()
+    tmp = tmp_path_factory.mktemp("help")
+    pages = [p for p in mod.QUERY_PAGES if p[0] not in ("SELECT", "TOTALS")]
+    pages += [("SELECTSection", "Предложение ВЫБРАТЬ", None, "Описывает выборку данных."),
+              ("TOTALSSection", "Предложение ИТОГИ", None, "Описывает итоги."),
+              ("TOTALS", f"{mod.K} ИТОГИ", None, "Итоги. Англоязычное написание: <STRONG>TOTALS</STRONG>.")]
+    mod.QUERY_PAGES = pages
+    query = tmp / mod.NEW / "shquery_ru.hbk"
+    query.parent.mkdir(parents=True)
+    query.write_bytes(mod.make_book(mod.build_query(), "SyntaxHelperQueries", "Shquery"))
+    context = tmp / mod.NEW / "shcntx_ru.hbk"
+    context.write_bytes(mod.make_book(mod.build_context(mod.NEW, False), "SyntaxHelperContext", "Shcntx"))
+    res = compile_bundle([query, context], tmp / "out", cache=False, quiet=True)
+    return Snapshot(Bundle.open(res.bundle_path))
+
+
+def platform(snap: Snapshot, name: str):
+    return tools.call(snap, "get_platform", {"name": name})
+
+
+@pytest.mark.parametrize("name", ["ВЫБРАТЬ", "выбрать", "SELECT", "Запрос.ВЫБРАТЬ"])
+def test_bare_clause_word_resolves_to_its_clause_page(snap, name):
+    r = platform(snap, name)
+    assert r.outcome == "found", r.text
+    assert "`Запрос.Предложение ВЫБРАТЬ`" in r.text.splitlines()[0]
+
+
+def test_a_keyword_page_keeps_its_own_word(snap):
+    r = platform(snap, "ИТОГИ")
+    assert r.outcome == "found", r.text
+    assert "`Запрос.ИТОГИ`" in r.text.splitlines()[0] and "keyword" in r.text.splitlines()[0]
+    assert platform(snap, "Предложение ИТОГИ").outcome == "found"
+
+
+def test_more_arguments_than_a_numbered_repeated_parameter_allows(snap):
+    eleven = "СтрШаблон(\"%1\", " + ", ".join(str(i) for i in range(1, 12)) + ")"
+    r = platform(snap, eleven)
+    assert r.outcome == "found", r.text
+    assert "Note: the call form passes 12 argument(s); the variant(s) of this version take 1–11." in r.text
+    ten = platform(snap, "СтрШаблон(\"%1\", " + ", ".join(str(i) for i in range(1, 11)) + ")")
+    assert "the call form passes" not in ten.text
