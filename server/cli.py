@@ -121,6 +121,28 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
         pass
 
 
+@click.command("stdio")
+@click.option("--bundles", "bundles_dir", envvar="V8ATLAS_BUNDLES", default="bundles", show_default=True,
+              type=click.Path(exists=True), help="A bundles directory or one bundle folder "
+                                                  "(or the V8ATLAS_BUNDLES environment variable).")
+@click.option("--poll", default=2.0, show_default=True, type=float,
+              help="Seconds between checks for a newer bundle (0: never).")
+@click.option("--log-level", envvar="V8ATLAS_LOG_LEVEL", default="WARNING", show_default=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
+def stdio_cmd(bundles_dir: str, poll: float, log_level: str) -> None:
+    """MCP over stdin/stdout for a client that spawns its servers (`serve --transport stdio`
+    without a `--transport` option, which wrappers such as the MCP Inspector take as their own).
+    Only JSON-RPC goes to stdout; logs go to stderr.
+    """
+    import asyncio
+
+    setup_logging(log_level)
+    try:
+        asyncio.run(_serve(bundles_dir, "127.0.0.1", 0, "stdio", poll))
+    except KeyboardInterrupt:
+        pass
+
+
 @click.command("call", context_settings={"ignore_unknown_options": False})
 @click.argument("tool")
 @click.argument("args", nargs=-1)
