@@ -46,6 +46,21 @@ class Source:
     options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
+
+# Binary files of the platform that hold a configuration: they are dumped to files first.
+BINARY_DUMPS = {
+    ".cf": "a configuration file (.cf, a binary v8 container) is not read directly",
+    ".cfe": "a configuration extension file (.cfe, a binary v8 container) is not read directly",
+    ".cfu": "a configuration update file (.cfu) is not read directly",
+    ".dt": "an infobase dump (.dt) is not read directly",
+}
+HOW_TO_DUMP = (
+    ": dump the configuration to files first and compile that folder. In Designer: "
+    "Конфигурация → Загрузить конфигурацию из файла… (for a .cf), then Конфигурация → Выгрузить "
+    "конфигурацию в файлы… (Configuration → Dump configuration to files); from the command line: "
+    "`1cv8 DESIGNER /F <infobase> /LoadCfg <file.cf> /DumpConfigToFiles <folder>` (an extension: "
+    "add `-Extension <name>`), or with ibcmd: `ibcmd infobase config export --db-path=<infobase> <folder>`.")
+
 def import_optional(names: tuple[str, ...]) -> list[ModuleType]:
     """Import the modules that exist: a domain not in this install (or not written) is absent."""
     modules = []
@@ -133,6 +148,8 @@ def discover(paths: list[str | os.PathLike]) -> Project:
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found)
+        if not found and not from_project and p.is_file() and p.suffix.lower() in BINARY_DUMPS:
+            raise SourceError(f"{p}: {BINARY_DUMPS[p.suffix.lower()]}{HOW_TO_DUMP}")
         if not found and not from_project:
             raise SourceError(
                 f"{p}: not a recognized source. Expected a Designer XML dump (a folder or .zip with "
