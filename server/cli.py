@@ -54,6 +54,12 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
         await web.TCPSite(runner, host, port).start()
         log.info("listening on http://%s:%s (/mcp, /api, /health, /ready%s)", host, port,
                  ", /admin/reload" if auth.admin_token else "")
+        await state.serving()     # the start-up integrity check logs first; the URLs come last
+        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+        if any(getattr(r, "resource", None) is not None and r.resource.canonical == "/"
+               for r in app.router.routes()):
+            log.info("dashboard (open in a browser): %s/", base)
+        log.info("MCP for agents (streamable HTTP): %s/mcp", base)
     else:
         await state.start()
     return state, mcp, runner

@@ -31,6 +31,7 @@ class Hit:
     score: float
     why: str
     fuzzy: bool = False     # a guess (typo correction, few words matched), not a find
+    matches: tuple[dict, ...] = ()   # query words and the fields they matched (engine's Hit.matches)
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,8 @@ class EngineSearch(SearchAdapter):
         self.rewrites, self.notes = list(result.rewrites), list(result.notes)
         self.total = int(getattr(result, "total", len(result.hits)))
         self.confident = bool(getattr(result, "confident", True))
-        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(getattr(h, "fuzzy", False)))
+        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(getattr(h, "fuzzy", False)),
+                    tuple(getattr(h, "matches", ())))
                 for h in result.hits]
 
 

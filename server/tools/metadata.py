@@ -135,7 +135,7 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
         lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}{guess}"
                      f" · why: {h.why or 'text match'}")
         data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why,
-                          "fuzzy": h.fuzzy})
+                          "matches": list(h.matches), "fuzzy": h.fuzzy})
     return ToolResult(outcome, "\n".join(lines) + "\n", {"hits": data_hits, **data})
 
 

@@ -80,7 +80,8 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
         lines.append(f"{i}. `{snap.title(h.doc)}` · {snap.catalog.kind_name(h.doc)}"
                      f"{' · query language' if dom == 'query' else ''}{f' · {b}' if b else ''}"
                      f"{' · guess' if h.fuzzy and not guesses else ''} · why: {h.why or 'text match'}")
-        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why, "fuzzy": h.fuzzy})
+        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why,
+                         "matches": list(h.matches), "fuzzy": h.fuzzy})
     if elsewhere:
         lines.append("Not on this platform version: " + ", ".join(
             f"`{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere))
