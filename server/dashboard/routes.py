@@ -235,6 +235,33 @@ class Dashboard:
                                        q.get("cursor") or None)
         return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
+    async def object_card(self, request: web.Request) -> web.Response:
+        """The card behind get_object (the structured answer) for the card page, which renders
+        it in Russian; the agent's own markdown stays one click away on that page."""
+        who, refused = await self._data_reader(request)
+        if refused is not None:
+            return refused
+        snap = hooks.current_snapshot(self.state)
+        if snap is None:
+            return error_response(503, "no_bundle", "no bundle is loaded")
+        from ..tools.common import resolve_config
+        from ..tools.metadata import METADATA, candidates
+        from ..tools.result import ToolInputError
+        q = request.query
+        name = q.get("name", "")[:500].strip()
+        if not name:
+            return error_response(400, "bad_argument", "name is required")
+        try:
+            cfg = resolve_config(snap, q.get("config") or None, required_when_many=False)
+        except ToolInputError as e:
+            return error_response(400, e.code, e.message)
+        docs = candidates(snap, name, (METADATA,), cfg.index if cfg else None)
+        if len(docs) != 1:
+            return web.json_response({"outcome": "ambiguous" if docs else "not_found"})
+        card = snap.catalog.card(docs[0])
+        return web.json_response({"outcome": "found", "title": snap.title(docs[0]), "card": card},
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
     def _plan(self):
         bundle = hooks.current_bundle(self.state)
         manifest = bundle.manifest if bundle is not None else {}
