@@ -299,7 +299,10 @@ const V8 = (() => {
     [/^exact name$/u, () => "точное имя"],
     [/^alias «(.+)»(.*)$/u, (m) => `синоним словаря «${m[1]}»${m[2]}`],
     [/^has attribute (.+)$/u, (m) => `есть реквизит «${m[1]}»`],
-    [/^synonym (.+?) → (.+?)(?: \((.+)\))?$/u, (m) => `синоним: «${m[1]}» → «${m[2]}»${m[3] ? ` (${m[3]})` : ""}`],
+    // the engine names synonym phrases by their index terms (word stems): the query's side is
+    // shown as typed, the other side as word beginnings ("номенклатур…")
+    [/^synonym (.+?) → (.+?)(?: \((.+)\))?$/u, (m, q) => `синоним: «${m[1].split(" ").map((w) => typedWord(w, q)).join(" ")}» → ` +
+      `«${m[2].split(" ").map((w) => `${w}…`).join(" ")}»${m[3] ? ` (${m[3] === "built-in" ? "встроенный" : m[3]})` : ""}`],
     [/^typo (.+?) → (.+)$/u, (m) => `опечатка: «${m[1]}» → «${m[2]}»`],
     [/^prefix (.+)$/u, (m) => `начало слова: ${m[1]}`],
     [/^class named in the query: (.+)$/u, (m) => `класс назван в запросе: ${kindLabel(m[1])}`],
@@ -309,19 +312,20 @@ const V8 = (() => {
     [/^text match$/u, () => "совпадение текста"],
   ];
 
-  function reasonRu(text) {
+  function reasonRu(text, query) {
     for (const [re, f] of REASON_RU) {
       const m = text.match(re);
-      if (m) return f(m);
+      if (m) return f(m, query);
     }
     return text;
   }
 
-  /** The query's own word for a folded match word (the engine folds case and ё). */
+  /** The query's own word for a folded match word or an index stem (the engine folds case
+      and ё, and stems words): the typed word equal to it, else the one it begins. */
   function typedWord(word, query) {
     const fold = (w) => w.toLocaleLowerCase("ru").replaceAll("ё", "е");
-    const typed = String(query || "").split(/[^\p{L}\p{N}_]+/u).find((w) => w && fold(w) === word);
-    return typed || word;
+    const typed = String(query || "").split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+    return typed.find((w) => fold(w) === word) || typed.find((w) => fold(w).startsWith(word)) || word;
   }
 
   /** Reasons for a hit in Russian, from the structured answer: the matched query words with
@@ -345,7 +349,7 @@ const V8 = (() => {
       if (/^words: /u.test(w)) { inWords = true; if (!matches.length) out.push(wordsRu(w.slice(7), query)); continue; }
       if (inWords && /^\S+ in [\p{L}_]/u.test(w)) { if (!matches.length) out.push(wordsRu(w, query)); continue; }
       inWords = false;
-      out.push(reasonRu(w));
+      out.push(reasonRu(w, query));
     }
     return out;
   }
