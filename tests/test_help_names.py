@@ -71,3 +71,43 @@ def test_more_arguments_than_a_numbered_repeated_parameter_allows(snap):
     assert "Note: the call form passes 12 argument(s); the variant(s) of this version take 1–11." in r.text
     ten = platform(snap, "СтрШаблон(\"%1\", " + ", ".join(str(i) for i in range(1, 11)) + ")")
     assert "the call form passes" not in ten.text
+
+
+# -- links to same-named elements ("see also", "use instead") -------------------------------------
+
+def _pcard(name: str, kind: str, page: str, **extra) -> dict:
+    return {"card": "platform", "v": 1, "kind": kind, "name": name, "name_en": None, "since": None,
+            "until": None, "present_in": ["8.3.27.2130"], "description": "", "variants": [],
+            "availability": [], "deprecated": [], "page": page, **extra}
+
+
+@pytest.fixture(scope="module")
+def linked(tmp_path_factory) -> Snapshot:
+    """ЗаписьXML.Закрыть (deprecated on 8.3.24) says "use Поток.Закрыть" and "see also
+    Поток.Закрыть"; two elements are named Поток.Закрыть (a method and a property), and the
+    linked one — the method — appeared in 8.3.27."""
+    from bundle_factory import build_bundle
+    from v8atlas.compiler.documents import Doc
+    old = _pcard("ЗаписьXML.Закрыть", "method", "/objects/xml/close.html",
+                 deprecated=[{"deprecated_since": "8.3.20", "replacement": ["Поток.Закрыть"],
+                              "replacement_pages": ["/objects/stream/methods/close.html"],
+                              "marked_since": None, "until": None}],
+                 see_also=[{"title": "Закрыть", "name": "Поток.Закрыть",
+                            "page": "/objects/stream/methods/close.html"}])
+    docs = [Doc("platform", "platform/ЗаписьXML.Закрыть", "method", "ЗаписьXML.Закрыть", old),
+            Doc("platform", "platform/Поток.Закрыть#method", "method", "Поток.Закрыть",
+                _pcard("Поток.Закрыть", "method", "/objects/stream/methods/close.html", since="8.3.27"),
+                since="8.3.27"),
+            Doc("platform", "platform/Поток.Закрыть#property", "property", "Поток.Закрыть",
+                _pcard("Поток.Закрыть", "property", "/objects/stream/properties/close.html"))]
+    info = {"configurations": [{"name": "К", "version": "1", "platform_version": "8.3.24"}]}
+    return Snapshot(Bundle.open(build_bundle(tmp_path_factory.mktemp("linked"), docs, info=info)))
+
+
+def test_links_resolve_to_the_linked_element_and_say_it_is_not_on_this_platform(linked):
+    r = tools.call(linked, "get_platform", {"name": "ЗаписьXML.Закрыть", "config": "К"})
+    assert r.outcome == "found", r.text
+    note = "`Поток.Закрыть` (method) (not on platform 8.3.24: since 8.3.27)"
+    assert f"⚠ Not recommended since 8.3.20; use {note}" in r.text, r.text
+    assert f"See also: {note}" in r.text, r.text
+    assert "(property)" not in r.text

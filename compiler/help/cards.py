@@ -71,10 +71,14 @@ def _availability(m: MergedElement, book_versions: list[str]) -> list[dict[str, 
 def _deprecation(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]]:
     vals = [(r.rec.deprecated_since, tuple(r.replacement)) if r is not None and r.rec and r.rec.deprecated
             else None for r in m.per_book]
+    # the pages the replacement links point to (newest book's), to tell same-named elements apart
+    pages = {tuple(r.replacement): list(r.replacement_pages) for r in m.per_book
+             if r is not None and r.rec and r.rec.deprecated}
     out = []
     for v, b in runs(vals, book_versions, m.span):
         out.append({"deprecated_since": v[0], "replacement": list(v[1]),
                     "replacement_keys": [platform_key(x) for x in v[1]],
+                    "replacement_pages": pages.get(v[1], []),
                     "marked_since": b.since, "until": b.until})
     return out
 
