@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from bundle_factory import build_bundle
 from v8atlas.compiler.documents import Doc
 from v8atlas.formats import Bundle
@@ -111,7 +110,6 @@ def test_whole_configuration_summary_and_english_cards(snap, tmp_path):
 @pytest.mark.slow
 def test_ssl_3_1_10_to_3_1_12_summary(tmp_path):
     import realdata
-
     from v8atlas.compiler.pipeline import compile_bundle
     old = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.10.441.tar.zst") / "src" / "cf"
     new = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst") / "src" / "cf"

@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats import Bundle
 from v8atlas.server import tools

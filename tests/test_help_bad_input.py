@@ -2,12 +2,11 @@
 sources still compile."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import pytest
-
+from bundle_factory import sample_help_module
 from v8atlas.compiler.help.brace import BraceError, parse
 from v8atlas.compiler.help.hbk import HelpBookError, open_book
 from v8atlas.compiler.pipeline import compile_bundle
@@ -18,11 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def sample():
-    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return sample_help_module()
 
 
 def _book(sample, files: dict[str, bytes] | None = None, *, storage: bytes | None = None,
@@ -116,10 +111,10 @@ def test_version_option_from_project_file(tmp_path, sample):
 
 def test_coverage_per_configuration(tmp_path):
     from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.help import plugin
     from v8atlas.compiler.pipeline import LinkContext
     from v8atlas.compiler.report import CompileReport
     from v8atlas.compiler.sources import discover
-    from v8atlas.compiler.help import plugin
     project = discover([REPO / "examples" / "help"])
     ctx = LinkContext(project=project, report=CompileReport())
     ctx.extra["config_platforms"] = {"БСП": "8.3.23", "Старая": "8.3.10", "Древняя": "8.2.19"}

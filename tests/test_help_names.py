@@ -3,26 +3,12 @@ clause word resolves to its «Предложение …» page, and a call with
 repeated parameter allows gets the argument-count note. Books are synthesized here."""
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
-
+from bundle_factory import sample_help_module
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats import Bundle
 from v8atlas.server import tools
 from v8atlas.server.snapshot import Snapshot
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def sample_help():
-    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +16,7 @@ def snap(tmp_path_factory) -> Snapshot:
     """A query book whose SELECT clause is a «Предложение» page with no keyword page of its own
     (as in the real shquery book), plus a keyword page that owns its bare word, plus the
     sample context book (СтрШаблон)."""
-    mod = sample_help()
+    mod = sample_help_module()
     tmp = tmp_path_factory.mktemp("help")
     pages = [p for p in mod.QUERY_PAGES if p[0] not in ("SELECT", "TOTALS")]
     pages += [("SELECTSection", "Предложение ВЫБРАТЬ", None, "Описывает выборку данных."),

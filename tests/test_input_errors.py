@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
-from click.testing import CliRunner
 
 from bundle_factory import build_sample
-from v8atlas.cli import main
+from click.testing import CliRunner
 from v8atlas.server.search_bench import load_set
+
+from v8atlas.cli import main
 
 
 def test_tsv_header_line_is_not_a_query(tmp_path):

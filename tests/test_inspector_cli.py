@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from bundle_factory import build_sample
 
 INSPECTOR = "@modelcontextprotocol/inspector@0.15.0"

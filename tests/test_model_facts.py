@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-
 from v8atlas.compiler.config import model as M
 from v8atlas.compiler.config.confindex import ConfigIndex
 from v8atlas.compiler.config.designer import type_member
@@ -139,7 +138,6 @@ def test_accounting_ext_dimension_table_has_period():
 @pytest.mark.realdata
 def test_ssl_production_queries_read_fields_the_cards_now_have():
     from realdata import extracted
-
     from v8atlas.compiler.config.plugin import read_configuration
     src = extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst") / "src" / "cf"
     selects = (src / "CommonModules" / "УправлениеСвойствамиСлужебный" / "Ext" / "Module.bsl").read_text("utf-8-sig")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from v8atlas.compiler import build_docs
 from v8atlas.compiler.config import model as M
 from v8atlas.compiler.config.link import link

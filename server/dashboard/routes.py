@@ -220,13 +220,20 @@ class Dashboard:
         result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
-    async def platform_card(self, request: web.Request) -> web.Response:
+    async def _served(self, request: web.Request) -> tuple[Any, web.Response | None]:
+        """(snapshot, None) for a reader of data, else (None, the refusal to answer with)."""
         who, refused = await self._data_reader(request)
         if refused is not None:
-            return refused
+            return None, refused
         snap = hooks.current_snapshot(self.state)
         if snap is None:
-            return error_response(503, "no_bundle", "no bundle is loaded")
+            return None, error_response(503, "no_bundle", "no bundle is loaded")
+        return snap, None
+
+    async def platform_card(self, request: web.Request) -> web.Response:
+        snap, refused = await self._served(request)
+        if refused is not None:
+            return refused
         q = request.query
         name = q.get("name", "")[:500]
         if not name.strip():
@@ -238,12 +245,9 @@ class Dashboard:
     async def object_card(self, request: web.Request) -> web.Response:
         """The card behind get_object (the structured answer) for the card page, which renders
         it in Russian; the agent's own markdown stays one click away on that page."""
-        who, refused = await self._data_reader(request)
+        snap, refused = await self._served(request)
         if refused is not None:
             return refused
-        snap = hooks.current_snapshot(self.state)
-        if snap is None:
-            return error_response(503, "no_bundle", "no bundle is loaded")
         from ..tools.common import resolve_config
         from ..tools.metadata import METADATA, candidates
         from ..tools.result import ToolInputError
