@@ -98,6 +98,17 @@ def test_platform_types_are_named_in_the_cards_language():
     assert [a["type"] for a in en["attributes"]] == list(names)
 
 
+def test_template_kinds_are_platform_types_in_the_cards_language():
+    report = M.MDObject("Report", "Анализ", templates=[M.Child("Макет", props={"template_type": "SpreadsheetDocument"}),
+                                                    M.Child("Схема", props={"template_type": "DataCompositionSchema"})])
+    common = M.MDObject("CommonTemplate", "Штамп", props={"template_type": "HTMLDocument"})
+    ru = cards(M.Configuration("C", objects=[report, common]))
+    assert [t["type"] for t in ru["Отчет.Анализ"]["templates"]] == ["ТабличныйДокумент", "СхемаКомпоновкиДанных"]
+    assert ru["ОбщийМакет.Штамп"]["properties"]["template_type"] == "HTMLДокумент"
+    en = cards(M.Configuration("C", script_variant="English", objects=[report]))
+    assert [t["type"] for t in en["Report.Анализ"]["templates"]] == ["SpreadsheetDocument", "DataCompositionSchema"]
+
+
 def test_designer_composition_types_get_the_edt_names():
     el = etree.fromstring(
         '<T xmlns:dcsset="http://v8.1c.ru/8.1/data-composition-system/settings" '

@@ -87,7 +87,7 @@ def properties(obj: M.MDObject, language: str) -> dict[str, Any]:
         v = obj.props.get(k)
         if v is None or v == "" or v == []:
             continue
-        out[k] = _value(v, language)
+        out[k] = W.platform_type(v, language) if k == "template_type" else _value(v, language)
     return out
 
 
@@ -251,6 +251,10 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                                       ("recalculations", obj.recalculations, "", "")):
         if items:
             card[key] = [_child(x, cfg, prop, out_key) for x in items]
+            if key == "templates":   # a template's kind is a platform type: in the card's language
+                for t in card[key]:
+                    if t.get("type"):
+                        t["type"] = W.platform_type(t["type"], language)
     points = obj.other_children.get("RoutePoint") or []
     if points:   # used in code as ЗНАЧЕНИЕ(БизнесПроцесс.X.ТочкаМаршрута.<name>)
         card["route_points"] = [_child(x, cfg, "kind", "kind") for x in points]

@@ -102,7 +102,7 @@ def render_member(t: M.TypeRef, language: str) -> str:
     if k == M.CHARACTERISTIC:
         return f"{W.type_name('Характеристика', language)}.{t.name}"
     if k == M.PLATFORM:
-        return W.TYPES_BY_EN.get(t.name, t.name) if ru else t.name
+        return W.platform_type(t.name, language)
     return t.name or k
 
 

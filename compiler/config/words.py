@@ -217,6 +217,9 @@ TYPES = {
     "ТипДополненияПериодаКомпоновкиДанных": "DataCompositionPeriodAdditionType",
     "ТипГруппировкиКомпоновкиДанных": "DataCompositionGroupType",
     "СхемаКомпоновкиДанных": "DataCompositionSchema",
+    # template kinds (TemplateType) are named after the platform types they hold
+    "HTMLДокумент": "HTMLDocument", "ВнешняяКомпонента": "AddIn", "АктивныйДокумент": "ActiveDocument",
+    "МакетОформленияКомпоновкиДанных": "DataCompositionAppearanceTemplate",
 }
 TYPES_BY_EN = {v: k for k, v in TYPES.items()}
 
@@ -253,6 +256,11 @@ def suffixed(base: str, suffix_ru: str, language: str) -> str:
 
 def type_name(ru: str, language: str) -> str:
     return word(TYPES, ru, language)
+
+
+def platform_type(en: str, language: str) -> str:
+    """A platform type (or template kind) by its English name, in ``language``; unknown as is."""
+    return en if language == EN else TYPES_BY_EN.get(en, en)
 
 
 def class_search_words(cls: str) -> str:
