@@ -72,7 +72,6 @@ def t_platform(en_name: str) -> M.TypeRef:
 # -- rendering -------------------------------------------------------------------------------
 
 def render_member(t: M.TypeRef, language: str) -> str:
-    ru = language != W.EN
     k = t.kind
     if k == M.STRING:
         base = W.type_name("Строка", language)

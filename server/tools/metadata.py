@@ -183,7 +183,7 @@ def get_object(snap: Snapshot, name: str, config: str | None = None, detail: str
     card = snap.catalog.card(doc)
     if table:
         outcome, head, body = query_table(snap, doc, card if isinstance(card, dict) else {}, table)
-        return finish(snap, "get_object", args, outcome, head, body,
+        return A.paged(snap, "get_object", args, outcome, head, body,
                       {"object": node(snap, doc), "table": table})
     head, body = object_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, detail)
     return A.paged(snap, "get_object", args, FOUND, head, body,
@@ -360,11 +360,11 @@ def query_table(snap: Snapshot, doc: int, card: dict[str, Any], table: str) -> t
     hit = next((t for t in tables if want in names(t)), None)
     if hit is None:
         listed = ", ".join(f"`{t.get('name')}`" for t in tables) or "none"
-        return NOT_FOUND, [f"**Outcome: not_found** — `{title}` has no query table {table!r}; "
-                           f"its query tables: {listed}."], []
+        return NOT_FOUND, [A.headline(NOT_FOUND, f"`{title}` has no query table {table!r}; "
+                                             f"its query tables: {listed}.")], []
     params = hit.get("params") or []
-    head = [f"**Outcome: found** — query table `{hit.get('name')}`"
-            + (f"({', '.join(map(str, params))})" if params else "") + f" of `{title}`"]
+    head = [A.headline(FOUND, f"query table `{hit.get('name')}`"
+                       + (f"({', '.join(map(str, params))})" if params else "") + f" of `{title}`")]
     body = [f"Alias: `{hit['alias']}`"] if hit.get("alias") else []
     fields = hit.get("fields") or []
     body.append(f"**Fields** ({len(fields)}):")
