@@ -26,7 +26,7 @@ REFERENCE_CLASSES = ("Catalog", "Document", "ChartOfCharacteristicTypes", "Chart
 
 def cards(cfg: M.Configuration) -> dict[str, dict]:
     ctx = LinkContext(project=Project([]), report=CompileReport())
-    link({"configuration": [(Source("configuration", "designer", Path("/src/0"), "src0", {}), cfg)]}, ctx)
+    link([(Source("configuration", "designer", Path("/src/0"), "src0", {}), cfg)], ctx)
     return {d.title: d.card for d in ctx.docs if d.domain == "metadata"}
 
 

@@ -41,7 +41,7 @@ def big_configuration() -> M.Configuration:
 def snap(tmp_path_factory) -> Snapshot:
     tmp: Path = tmp_path_factory.mktemp("register")
     ctx = LinkContext(project=Project([]), report=CompileReport())
-    link({"configuration": [(Source("configuration", "designer", tmp, "erp", {}), big_configuration())]}, ctx)
+    link([(Source("configuration", "designer", tmp, "erp", {}), big_configuration())], ctx)
     writer = BundleWriter(tmp / "bundles", "t", compiler_version="test")
     build_docs.build(ctx, writer)
     return Snapshot(Bundle.open(writer.publish()))
