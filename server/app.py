@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
 from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install
@@ -35,10 +36,41 @@ BODY_TIMEOUT_S = 30.0
 
 
 def make_runner(app: web.Application) -> web.AppRunner:
-    """The AppRunner the server uses: no access log, parser limits above the server's caps."""
+    """The AppRunner the server uses: no access log, parser limits above the server's caps, and
+    requests the HTTP parser rejects answered in the JSON error shape."""
     quiet_client_parse_errors()
-    return web.AppRunner(app, access_log=None, handle_signals=False,
-                         keepalive_timeout=IDLE_TIMEOUT_S, **PARSER_LIMITS)
+    return _Runner(app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_TIMEOUT_S, **PARSER_LIMITS)
+
+
+class _JSONErrorRequestHandler(RequestHandler):
+    """aiohttp's parser answers a request it cannot read (a query string with raw, not
+    percent-encoded, UTF-8) with a text/plain page before any middleware runs; answer it in the
+    one JSON error shape instead."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        super().handle_error(request, status, exc, message)   # logs; raises if a response is under way
+        if status >= 500:
+            resp = error_response(status, "internal", "the server failed to answer this request")
+        elif "url" in str(message or exc or "").lower():
+            resp = error_response(status, "bad_request", "the URL is not percent-encoded: encode the "
+                                  "query string as UTF-8 with %XX escapes (name=%D0%A1… for name=С…)")
+        else:
+            resp = error_response(status, "bad_request", "the request could not be parsed as HTTP/1.1")
+        resp.force_close()
+        return resp
+
+
+class _Server(web.Server):
+    def __call__(self) -> RequestHandler:
+        return _JSONErrorRequestHandler(self, loop=self._loop, **self._kwargs)
+
+
+class _Runner(web.AppRunner):
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        server.__class__ = _Server     # the app's own Server, handing out the handler above
+        return server
 
 
 class _ClientParseErrorFilter(logging.Filter):

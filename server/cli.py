@@ -57,6 +57,12 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
         log.info("tokens: API_TOKEN %s, ADMIN_TOKEN %s (each at least %d characters; wrong ones "
                  "are limited per client)", "set" if auth.api_token else "not set (reads are open)",
                  "set" if auth.admin_token else "not set (no /admin routes)", MIN_TOKEN_CHARS)
+        await state.serving()     # the start-up integrity check logs first; the URLs come last
+        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+        if any(getattr(r, "resource", None) is not None and r.resource.canonical == "/"
+               for r in app.router.routes()):
+            log.info("dashboard (open in a browser): %s/", base)
+        log.info("MCP for agents (streamable HTTP): %s/mcp", base)
     else:
         await state.start()
     return state, mcp, runner
@@ -121,6 +127,28 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+@click.command("stdio")
+@click.option("--bundles", "bundles_dir", envvar="V8ATLAS_BUNDLES", default="bundles", show_default=True,
+              type=click.Path(exists=True), help="A bundles directory or one bundle folder "
+                                                  "(or the V8ATLAS_BUNDLES environment variable).")
+@click.option("--poll", default=2.0, show_default=True, type=float,
+              help="Seconds between checks for a newer bundle (0: never).")
+@click.option("--log-level", envvar="V8ATLAS_LOG_LEVEL", default="WARNING", show_default=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
+def stdio_cmd(bundles_dir: str, poll: float, log_level: str) -> None:
+    """MCP over stdin/stdout for a client that spawns its servers (`serve --transport stdio`
+    without a `--transport` option, which wrappers such as the MCP Inspector take as their own).
+    Only JSON-RPC goes to stdout; logs go to stderr.
+    """
+    import asyncio
+
+    setup_logging(log_level)
+    try:
+        asyncio.run(_serve(bundles_dir, "127.0.0.1", 0, "stdio", poll))
     except KeyboardInterrupt:
         pass
 

@@ -61,6 +61,15 @@ def _adapter(spec: ToolSpec, state: "ServerState") -> Any:
     return run
 
 
+class _V8AtlasMCP(MCPServer):
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        # An unknown tool gets the documented ``unknown_tool`` error, not the SDK's own text.
+        if name not in tools.tool_table():
+            result = tools.call(None, name, arguments)
+            return CallToolResult(content=[TextContent(type="text", text=result.text)], is_error=True)
+        return await super().call_tool(name, arguments, context)
+
+
 def build_mcp(state: "ServerState") -> MCPServer:
     """Configure logging before calling this: the SDK sets up the root logger otherwise."""
     registered = [
@@ -68,4 +77,4 @@ def build_mcp(state: "ServerState") -> MCPServer:
              parameters=spec.input_schema(), fn_metadata=_PASS_THROUGH, is_async=True,
              annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
         for spec in tools.tool_table().values()]
-    return MCPServer("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)
+    return _V8AtlasMCP("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)

@@ -18,6 +18,7 @@ COMMANDS = {
     "prune": "v8atlas.formats.cli:prune_cmd",
     "pin": "v8atlas.formats.cli:pin_cmd",
     "serve": "v8atlas.server.cli:serve_cmd",
+    "stdio": "v8atlas.server.cli:stdio_cmd",
     "call": "v8atlas.server.cli:call_cmd",
     "bench": "v8atlas.benchcli:bench_group",
     "dict": "v8atlas.compiler.dictionary_cli:dict_group",
