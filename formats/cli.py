@@ -69,7 +69,8 @@ def inspect_cmd(bundle: str, as_json: bool, report: bool) -> None:
     click.echo(f"size     {_human(s['size_bytes'])} in {len(s['segments'])} segments")
     click.echo("sources")
     for src in s["sources"]:
-        click.echo(f"  {src['kind']:<14} {src.get('format', ''):<14} {_human(src['size']):>10}  {src['name']}")
+        click.echo(f"  {src['kind']:<14} {str(src.get('format', '')):<14} {_human(src['size']):>10}  "
+                   f"{src['name']}")
     for group, kinds in s.get("documents_by_kind", {}).items():
         click.echo(f"{group}: {sum(kinds.values())} documents")
         for k, n in kinds.items():

@@ -15,6 +15,8 @@ from aiohttp import web
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
 from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install
+from .metrics import Metrics
+from .observe import REQUEST_ID_HEADER, new_request_id, request_id
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
@@ -53,6 +55,20 @@ def quiet_client_parse_errors() -> None:
 
 
 @web.middleware
+async def request_id_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A correlation id per request: on its log lines, its error answers and X-Request-Id."""
+    rid = new_request_id(request.headers.get(REQUEST_ID_HEADER))
+    token = request_id.set(rid)
+    try:
+        response = await handler(request)
+    finally:
+        request_id.reset(token)
+    if not response.prepared:
+        response.headers[REQUEST_ID_HEADER] = rid
+    return response
+
+
+@web.middleware
 async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     """Every failure leaves as the one JSON error shape: no HTML pages, no tracebacks."""
     try:
@@ -72,7 +88,7 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
 
 
 # Paths whose clients are programs: they always get the JSON error shape.
-_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/ui/")
+_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/metrics", "/ui/")
 
 
 def _wants_page(request: web.Request) -> bool:
@@ -95,9 +111,11 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
               dashboard: bool = True) -> web.Application:
     """``mcp``: an ``MCPServer`` (built by ``mcp_server.build_mcp``) or None for no /mcp route."""
     auth = auth or AuthConfig()
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[errors_middleware])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[request_id_middleware, errors_middleware])
     install(app, auth)
     app[STATE_KEY] = state
+    if state.metrics is None:
+        state.metrics = Metrics([state])
     add_routes(app, admin=auth.admin_token is not None)
 
     if mcp is not None:

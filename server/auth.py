@@ -23,6 +23,8 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
+from .observe import current_request_id
+
 SessionValidator = Callable[[web.Request], "str | None | Awaitable[str | None]"]
 
 MAX_QUERY_STRING = 4096          # bytes of the URL query
@@ -140,6 +142,9 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
                    ) -> web.Response:
     """The one JSON error shape of every HTTP route (api.md)."""
     body = {"outcome": "error", "error": {"code": code, "message": message}}
+    rid = current_request_id()
+    if rid:
+        body["error"]["request_id"] = rid
     return web.Response(status=status, text=json.dumps(body, ensure_ascii=False),
                         content_type="application/json", headers=headers)
 

@@ -8,10 +8,17 @@ import sys
 import click
 
 
-def setup_logging(level: str) -> None:
-    """Logs go to stderr (stdout is the JSON-RPC wire in stdio mode); set before MCPServer()."""
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+def setup_logging(level: str, fmt: str = "text") -> None:
+    """Logs go to stderr (stdout is the JSON-RPC wire in stdio mode); set before MCPServer().
+
+    ``json``: one JSON object a line (for a log collector); both carry the request id."""
+    from .observe import JsonFormatter, RequestIdFilter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(
+        "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
     # The SDK logs "Terminating session: None" at INFO on every stateless request.
     logging.getLogger("mcp").setLevel(max(logging.WARNING, logging.getLogger().level))
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
@@ -101,7 +108,10 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
               help="Seconds between checks for a newer bundle (0: only /admin/reload).")
 @click.option("--log-level", default="INFO", show_default=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
-def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: float, log_level: str) -> None:
+@click.option("--log-format", default="text", show_default=True, type=click.Choice(["text", "json"]),
+              help="json: one JSON object a line with the request id (for log collectors).")
+def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: float, log_level: str,
+              log_format: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
     Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads).
@@ -110,7 +120,7 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
 
     from .auth import AuthConfigError
 
-    setup_logging(log_level)
+    setup_logging(log_level, log_format)
     try:
         asyncio.run(_serve(bundles_dir, host, port, transport, poll))
     except AuthConfigError as e:

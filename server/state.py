@@ -81,10 +81,17 @@ class ServerState:
         # is not hashed (and logged at ERROR) again on every poll.
         self._refused: dict[Path, tuple[tuple, str]] = {}
         self.swaps = 0
+        self.refusals = 0                        # bundles refused since start (/metrics)
         self._reload_lock: asyncio.Lock | None = None
         self._watch_sig: tuple | None = None
         self._tasks: list[asyncio.Task] = []
         self.on_swap: list[Callable[[Snapshot], None]] = []
+        self.metrics: Any = None                 # metrics.Metrics, set by build_app
+
+    @property
+    def label(self) -> str:
+        """How logs and /metrics name this source: its folder name, never a full path."""
+        return self.source.name or str(self.source)
 
     @property
     def bundles_dir(self) -> Path:
@@ -139,15 +146,14 @@ class ServerState:
             self.pending = snap
             if refused is not None:
                 self.fallback_from = refused[0]
-                self.last_refused = {"bundle": refused[0], "reason": self.redact(refused[1]),
-                                     "at": time.time()}
+                self._note_refused(refused[0], refused[1])
                 log.warning("serving the older bundle %s instead (%s)", snap.id, refused[1])
             self.problem = "integrity check (sha256 of every segment) still running"
             log.info("opened %s; serving it once its integrity check passes", snap.id)
             return snap
         self.problem = refused[1] if refused else f"{self.source}: no bundle here"
         if refused:
-            self.last_refused = {"bundle": refused[0], "reason": self.redact(refused[1]), "at": time.time()}
+            self._note_refused(refused[0], refused[1])
         log.error("no bundle to serve: %s", self.problem)
         return None
 
@@ -171,8 +177,7 @@ class ServerState:
                 self._refused[snap.bundle.path] = (_fingerprint(snap.bundle.path), self.redact(reason))
                 if self.fallback_from is None:     # else /ready already names the newest failure
                     self.fallback_from = self.pending.id
-                    self.last_refused = {"bundle": self.pending.id, "reason": self.redact(reason),
-                                         "at": time.time()}
+                    self._note_refused(self.pending.id, reason)
                 snap = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
                 if snap is None:
                     self.fallback_from = None
@@ -230,7 +235,7 @@ class ServerState:
             self.current = None
             self.problem = reason
             self._refused[snap.bundle.path] = (_fingerprint(snap.bundle.path), self.redact(reason))
-            self.last_refused = {"bundle": snap.id, "reason": self.redact(reason), "at": time.time()}
+            self._note_refused(snap.id, reason)
             other = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
             if other is None:
                 self.problem = reason + "; no other bundle verifies"
@@ -240,6 +245,11 @@ class ServerState:
             self._install(other, snap)
             self.fallback_from = snap.id
             return True
+
+    def _note_refused(self, name: str | None, reason: str) -> None:
+        """What /ready shows as ``last_refused`` and /metrics counts."""
+        self.refusals += 1
+        self.last_refused = {"bundle": name, "reason": self.redact(reason), "at": time.time()}
 
     def _install(self, snap: Snapshot, previous: Snapshot | None) -> None:
         self.current = snap
@@ -299,7 +309,7 @@ class ServerState:
         reason = self.redact(reason)
         if path is not None and fingerprint is not None:
             self._refused[path] = (fingerprint, reason)
-        self.last_refused = {"bundle": name, "reason": reason, "at": time.time()}
+        self._note_refused(name, reason)
         log.error("refused bundle %s: %s; still serving %s", name or "?", reason,
                   self.current.id if self.current else "nothing")
         if self.current is None:
