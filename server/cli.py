@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -32,7 +34,14 @@ def _utf8_stdio() -> None:
             pass
 
 
-async def start(bundles: str, host: str, port: int, transport: str, poll: float):
+def default_cache(url: str) -> Path:
+    """Where a server keeps the bundles it pulls from ``url`` unless --cache says otherwise."""
+    import hashlib
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "v8atlas" / "origins" / hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+async def start(bundles: str, host: str, port: int, transport: str, poll: float, cache: str | None = None):
     """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
     import gc
 
@@ -42,6 +51,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
     from .auth import AuthConfig
     from .mcp_server import build_mcp
     from .state import ServerState
+    from v8atlas.formats.origin import is_origin_url
 
     # Everything imported so far lives as long as the process: move it out of the collector's
     # sight, so a full collection does not walk ~half a million module objects (a 60 ms pause
@@ -50,7 +60,17 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
 
     log = logging.getLogger("v8atlas.server")
     auth = AuthConfig.from_env(host=host)
-    state = ServerState(bundles, poll_interval=poll)
+    sync = None
+    if is_origin_url(bundles):
+        # The origin fills a local cache folder; the state serves that folder as usual.
+        from .origin_sync import OriginSync
+        cache_dir = Path(cache or default_cache(bundles))
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        state = ServerState(cache_dir, poll_interval=poll)
+        sync = OriginSync(bundles, cache_dir, state, poll_interval=poll or 5.0)
+        log.info("following origin %s through cache %s", sync.shown_url, cache_dir)
+    else:
+        state = ServerState(bundles, poll_interval=poll)
     state.load_initial()
     mcp = build_mcp(state)
     runner = None
@@ -63,15 +83,17 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
                  ", /admin/reload" if auth.admin_token else "")
     else:
         await state.start()
+    if sync is not None:
+        sync.start()
     return state, mcp, runner
 
 
-async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
+async def _serve(bundles: str, host: str, port: int, transport: str, poll: float, cache: str | None) -> None:
     import asyncio
     import signal
 
     log = logging.getLogger("v8atlas.server")
-    state, mcp, runner = await start(bundles, host, port, transport, poll)
+    state, mcp, runner = await start(bundles, host, port, transport, poll, cache)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -89,6 +111,8 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
         else:
             await stop.wait()
     finally:
+        if state.origin is not None:
+            await state.origin.stop()
         if runner is not None:
             await runner.cleanup()
         else:
@@ -98,8 +122,11 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
 
 @click.command("serve")
 @click.option("--bundles", "bundles_dir", default="bundles", show_default=True,
-              type=click.Path(exists=True), help="A bundles directory (its newest bundle is served "
-                                                  "and followed) or one bundle folder.")
+              help="A bundles directory (its newest bundle is served and followed), one bundle "
+                   "folder, or an origin URL (https://host/path/ or file:///path/) to pull from.")
+@click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
+              help="With an origin URL: the local folder pulled bundles are kept in "
+                   "(default ~/.cache/v8atlas/origins/<hash of the URL>).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5001, show_default=True, type=int)
 @click.option("--transport", type=click.Choice(["http", "stdio", "both"]), default="http",
@@ -110,8 +137,8 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
 @click.option("--log-format", default="text", show_default=True, type=click.Choice(["text", "json"]),
               help="json: one JSON object a line with the request id (for log collectors).")
-def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: float, log_level: str,
-              log_format: str) -> None:
+def serve_cmd(bundles_dir: str, cache: str | None, host: str, port: int, transport: str, poll: float,
+              log_level: str, log_format: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
     Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads).
@@ -120,9 +147,14 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
 
     from .auth import AuthConfigError
 
+    from v8atlas.formats.origin import is_origin_url
+
+    if not is_origin_url(bundles_dir) and not Path(bundles_dir).exists():
+        raise click.BadParameter(f"{bundles_dir!r} does not exist (a folder or an origin URL)",
+                                 param_hint="--bundles")
     setup_logging(log_level, log_format)
     try:
-        asyncio.run(_serve(bundles_dir, host, port, transport, poll))
+        asyncio.run(_serve(bundles_dir, host, port, transport, poll, cache))
     except AuthConfigError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:

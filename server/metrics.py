@@ -61,6 +61,8 @@ class _BundleCollector:
         refused = CounterMetricFamily("v8atlas_bundles_refused", "Bundles refused (failed checks, changed "
                                       "on disk, bad pointer or origin)", labels=("source",))
         swaps = CounterMetricFamily("v8atlas_bundle_swaps", "Bundles switched to", labels=("source",))
+        origin = CounterMetricFamily("v8atlas_origin_failures", "Failed polls or pulls of the origin",
+                                     labels=("source",))
         for st in self.states:
             label = st.label
             snap = st.current
@@ -68,6 +70,8 @@ class _BundleCollector:
                 state.add_metric([label, s], 1.0 if st.readiness == s else 0.0)
             refused.add_metric([label], float(st.refusals))
             swaps.add_metric([label], float(st.swaps))
+            if st.origin is not None:
+                origin.add_metric([label], float(st.origin.failures))
             if snap is None:
                 continue
             created = snap.age_seconds()
@@ -75,7 +79,7 @@ class _BundleCollector:
                 info.add_metric([label, c.name, snap.id, snap.content_hash], 1.0)
                 if created is not None:
                     age.add_metric([label, c.name], created)
-        yield from (info, age, state, refused, swaps)
+        yield from (info, age, state, refused, swaps, origin)
 
 
 def monotonic() -> float:

@@ -87,6 +87,7 @@ class ServerState:
         self._tasks: list[asyncio.Task] = []
         self.on_swap: list[Callable[[Snapshot], None]] = []
         self.metrics: Any = None                 # metrics.Metrics, set by build_app
+        self.origin: Any = None                  # origin_sync.OriginSync when pulling from an origin
 
     @property
     def label(self) -> str:
@@ -382,7 +383,8 @@ class ServerState:
             return "starting" if self.pending is not None else "unavailable"
         if not snap.verified or self.problem is not None:
             return "starting"
-        return "degraded" if (self.fallback_from or self.last_refused) else "ready"
+        origin_failing = self.origin is not None and self.origin.last_error is not None
+        return "degraded" if (self.fallback_from or self.last_refused or origin_failing) else "ready"
 
     def ready(self) -> tuple[bool, dict[str, Any]]:
         """/ready's body; True (HTTP 200) while a verified bundle is served, degraded included:
@@ -399,6 +401,8 @@ class ServerState:
             body["reason"] = self.redact(self.problem)
         if self.last_refused:
             body["last_refused"] = self.last_refused
+        if self.origin is not None:
+            body["origin"] = self.origin.status()
         return body["ready"], body
 
 
