@@ -50,9 +50,7 @@ async def api_index(request: web.Request) -> web.Response:
 
 async def health(request: web.Request) -> web.Response:
     state = request.app[STATE_KEY]
-    snap = state.current
-    counts = {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
-    return _json({"status": state.status, "counts": counts})
+    return _json({"status": state.status, "counts": state.health_counts()})
 
 
 async def ready(request: web.Request) -> web.Response:

@@ -115,7 +115,7 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
     install(app, auth)
     app[STATE_KEY] = state
     if state.metrics is None:
-        state.metrics = Metrics([state])
+        state.metrics = Metrics(getattr(state, "states", [state]))
     add_routes(app, admin=auth.admin_token is not None)
 
     if mcp is not None:
@@ -153,7 +153,7 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
         else:
             # The dashboard registers its own open page paths (its pages check their own
             # session; the data they show still comes from /api, guarded by the tokens).
-            module.setup(app, state)
+            module.setup(app, getattr(state, "states", [state])[0])   # a set: its first source
     return app
 
 

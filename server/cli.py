@@ -6,8 +6,12 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from .state import ServerState
 
 
 def setup_logging(level: str, fmt: str = "text") -> None:
@@ -34,15 +38,57 @@ def _utf8_stdio() -> None:
             pass
 
 
-def default_cache(url: str) -> Path:
-    """Where a server keeps the bundles it pulls from ``url`` unless --cache says otherwise."""
+def cache_for(url: str, cache: str | None) -> Path:
+    """Where a server keeps the bundles it pulls from ``url``: a folder per origin under
+    --cache (default ~/.cache/v8atlas/origins)."""
     import hashlib
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "v8atlas" / "origins" / hashlib.sha256(url.encode()).hexdigest()[:16]
+    base = Path(cache) if cache else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "v8atlas" / "origins"
+    return base / hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
-async def start(bundles: str, host: str, port: int, transport: str, poll: float, cache: str | None = None):
-    """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
+def expand_sources(specs: tuple[str, ...] | list[str]) -> list[str]:
+    """``--bundles`` values; a folder holding only per-configuration bundles directories (each
+    with its NEWEST) stands for all of them."""
+    from v8atlas.formats.origin import is_origin_url
+    from v8atlas.formats.version import MANIFEST_NAME, NEWEST_POINTER
+
+    out: list[str] = []
+    for spec in specs:
+        p = Path(spec)
+        if not is_origin_url(spec) and p.is_dir() and not (p / NEWEST_POINTER).exists() \
+                and not (p / MANIFEST_NAME).exists():
+            subs = sorted(str(d) for d in p.iterdir() if d.is_dir() and (d / NEWEST_POINTER).is_file())
+            if subs:
+                out += subs
+                continue
+        out.append(spec)
+    return out
+
+
+def make_state(spec: str, poll: float, cache: str | None) -> "ServerState":
+    """One bundle source: a bundles directory or bundle folder, or an origin URL pulled into a
+    local cache folder that the state serves as usual."""
+    from v8atlas.formats.origin import is_origin_url
+
+    from .state import ServerState
+
+    if not is_origin_url(spec):
+        return ServerState(spec, poll_interval=poll)
+    from .origin_sync import OriginSync
+    cache_dir = cache_for(spec, cache)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    state = ServerState(cache_dir, poll_interval=poll)
+    sync = OriginSync(spec, cache_dir, state, poll_interval=poll or 5.0)
+    state.name = sync.shown_url
+    logging.getLogger("v8atlas.server").info("following origin %s through cache %s", sync.shown_url, cache_dir)
+    return state
+
+
+async def start(bundles: str | list[str], host: str, port: int, transport: str, poll: float,
+                cache: str | None = None):
+    """Open the newest bundle of each source, build MCP and (for http/both) listen; returns
+    (state, mcp, runner): a ServerState, or a SourceSet for several sources."""
     import gc
 
     from aiohttp import web
@@ -50,8 +96,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float,
     from .app import build_app, make_runner
     from .auth import AuthConfig
     from .mcp_server import build_mcp
-    from .state import ServerState
-    from v8atlas.formats.origin import is_origin_url
+    from .source_set import SourceSet
 
     # Everything imported so far lives as long as the process: move it out of the collector's
     # sight, so a full collection does not walk ~half a million module objects (a 60 ms pause
@@ -60,18 +105,11 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float,
 
     log = logging.getLogger("v8atlas.server")
     auth = AuthConfig.from_env(host=host)
-    sync = None
-    if is_origin_url(bundles):
-        # The origin fills a local cache folder; the state serves that folder as usual.
-        from .origin_sync import OriginSync
-        cache_dir = Path(cache or default_cache(bundles))
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        state = ServerState(cache_dir, poll_interval=poll)
-        sync = OriginSync(bundles, cache_dir, state, poll_interval=poll or 5.0)
-        log.info("following origin %s through cache %s", sync.shown_url, cache_dir)
-    else:
-        state = ServerState(bundles, poll_interval=poll)
-    state.load_initial()
+    specs = expand_sources([bundles] if isinstance(bundles, str) else bundles)
+    states = [make_state(spec, poll, cache) for spec in specs]
+    for st in states:
+        st.load_initial()
+    state = states[0] if len(states) == 1 else SourceSet(states)
     mcp = build_mcp(state)
     runner = None
     if transport in ("http", "both"):
@@ -83,12 +121,13 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float,
                  ", /admin/reload" if auth.admin_token else "")
     else:
         await state.start()
-    if sync is not None:
-        sync.start()
+    for st in states:
+        if st.origin is not None:
+            st.origin.start()
     return state, mcp, runner
 
 
-async def _serve(bundles: str, host: str, port: int, transport: str, poll: float, cache: str | None) -> None:
+async def _serve(bundles: list[str], host: str, port: int, transport: str, poll: float, cache: str | None) -> None:
     import asyncio
     import signal
 
@@ -111,8 +150,9 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
         else:
             await stop.wait()
     finally:
-        if state.origin is not None:
-            await state.origin.stop()
+        for st in getattr(state, "states", [state]):
+            if st.origin is not None:
+                await st.origin.stop()
         if runner is not None:
             await runner.cleanup()
         else:
@@ -121,9 +161,11 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
 
 
 @click.command("serve")
-@click.option("--bundles", "bundles_dir", default="bundles", show_default=True,
+@click.option("--bundles", "bundles_dir", default=["bundles"], show_default=True, multiple=True,
               help="A bundles directory (its newest bundle is served and followed), one bundle "
-                   "folder, or an origin URL (https://host/path/ or file:///path/) to pull from.")
+                   "folder, or an origin URL (https://host/path/ or file:///path/) to pull from. "
+                   "Repeat it (or name a folder of bundles directories) to serve one bundle per "
+                   "configuration, each swapped on its own.")
 @click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
               help="With an origin URL: the local folder pulled bundles are kept in "
                    "(default ~/.cache/v8atlas/origins/<hash of the URL>).")
@@ -137,7 +179,7 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
 @click.option("--log-format", default="text", show_default=True, type=click.Choice(["text", "json"]),
               help="json: one JSON object a line with the request id (for log collectors).")
-def serve_cmd(bundles_dir: str, cache: str | None, host: str, port: int, transport: str, poll: float,
+def serve_cmd(bundles_dir: tuple[str, ...], cache: str | None, host: str, port: int, transport: str, poll: float,
               log_level: str, log_format: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
@@ -149,12 +191,13 @@ def serve_cmd(bundles_dir: str, cache: str | None, host: str, port: int, transpo
 
     from v8atlas.formats.origin import is_origin_url
 
-    if not is_origin_url(bundles_dir) and not Path(bundles_dir).exists():
-        raise click.BadParameter(f"{bundles_dir!r} does not exist (a folder or an origin URL)",
-                                 param_hint="--bundles")
+    for spec in bundles_dir:
+        if not is_origin_url(spec) and not Path(spec).exists():
+            raise click.BadParameter(f"{spec!r} does not exist (a folder or an origin URL)",
+                                     param_hint="--bundles")
     setup_logging(log_level, log_format)
     try:
-        asyncio.run(_serve(bundles_dir, host, port, transport, poll, cache))
+        asyncio.run(_serve(list(bundles_dir), host, port, transport, poll, cache))
     except AuthConfigError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:

@@ -88,11 +88,12 @@ class ServerState:
         self.on_swap: list[Callable[[Snapshot], None]] = []
         self.metrics: Any = None                 # metrics.Metrics, set by build_app
         self.origin: Any = None                  # origin_sync.OriginSync when pulling from an origin
+        self.name: str | None = None             # how /ready and /metrics name it (default: folder)
 
     @property
     def label(self) -> str:
         """How logs and /metrics name this source: its folder name, never a full path."""
-        return self.source.name or str(self.source)
+        return self.name or self.source.name or str(self.source)
 
     @property
     def bundles_dir(self) -> Path:
@@ -385,6 +386,10 @@ class ServerState:
             return "starting"
         origin_failing = self.origin is not None and self.origin.last_error is not None
         return "degraded" if (self.fallback_from or self.last_refused or origin_failing) else "ready"
+
+    def health_counts(self) -> dict[str, Any]:
+        snap = self.current
+        return {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
 
     def ready(self) -> tuple[bool, dict[str, Any]]:
         """/ready's body; True (HTTP 200) while a verified bundle is served, degraded included:
