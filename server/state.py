@@ -75,6 +75,7 @@ class ServerState:
         self.pending: Snapshot | None = None     # opened at start, its hashes not checked yet
         self.fallback_from: str | None = None    # the newer bundle that failed at start
         self._settled: asyncio.Event | None = None
+        self._switching: asyncio.Event | None = None
         self.problem: str | None = None          # why the current bundle is not ready
         self.last_refused: dict[str, Any] | None = None
         # Bundles refused since start, with their file fingerprint: an unchanged refused bundle
@@ -163,6 +164,8 @@ class ServerState:
         """The snapshot a request should use; waits for the start-up check if it is running."""
         if self.pending is not None and self._settled is not None:
             await self._settled.wait()
+        if self._switching is not None:           # a broken bundle is being replaced
+            await self._switching.wait()
         return self.current
 
     async def verify_current(self) -> None:
@@ -234,19 +237,25 @@ class ServerState:
             changed = snap.bundle.changed_files()
             reason = f"bundle {snap.id} changed on disk while served: " + "; ".join(changed[:5])
             log.error("%s; it is no longer served", reason)
+            # Requests arriving meanwhile wait for the replacement rather than read broken bytes.
+            self._switching = asyncio.Event()
             self.current = None
             self.problem = reason
             self._refused[snap.bundle.path] = (_fingerprint(snap.bundle.path), self.redact(reason))
             self._note_refused(snap.id, reason)
-            other = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
-            if other is None:
-                self.problem = reason + "; no other bundle verifies"
-                log.error("serving nothing: %s", self.problem)
+            try:
+                other = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
+                if other is None:
+                    self.problem = reason + "; no other bundle verifies"
+                    log.error("serving nothing: %s", self.problem)
+                    return True
+                await asyncio.to_thread(_warm, other)
+                self._install(other, snap)
+                self.fallback_from = snap.id
                 return True
-            await asyncio.to_thread(_warm, other)
-            self._install(other, snap)
-            self.fallback_from = snap.id
-            return True
+            finally:
+                self._switching.set()
+                self._switching = None
 
     def _note_refused(self, name: str | None, reason: str) -> None:
         """What /ready shows as ``last_refused`` and /metrics counts."""

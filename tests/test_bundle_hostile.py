@@ -4,6 +4,7 @@ files change under it, and never answers 500 on /admin/reload."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import shutil
 from pathlib import Path
@@ -75,6 +76,10 @@ def anyio_backend():
     return "asyncio"
 
 
+def _write_case(bundle: Path, case) -> None:
+    write_manifest(bundle, case)
+
+
 def _older_and_newest(tmp_path: Path) -> tuple[Path, Path, Path]:
     bundles = tmp_path / "b"
     older = build_sample(bundles, second_config=False, name="older")
@@ -82,7 +87,7 @@ def _older_and_newest(tmp_path: Path) -> tuple[Path, Path, Path]:
     return bundles, older, newest
 
 
-START_CASES = [(c.id, (lambda c: lambda b: write_manifest(b, c))(c), c.expect)
+START_CASES = [(c.id, functools.partial(_write_case, case=c), c.expect)
                for c in MANIFEST_CASES if c.id in ("file-dotdot", "records-count", "dtype-object",
                                                    "hash-edited", "segment-is-string", "deep-100000",
                                                    "version-unknown-major", "not-utf8")] + FILE_CASES
