@@ -162,10 +162,11 @@ async def _serve(bundles: list[str], host: str, port: int, transport: str, poll:
 
 @click.command("serve")
 @click.option("--bundles", "bundles_dir", default=["bundles"], show_default=True, multiple=True,
+              envvar="V8ATLAS_BUNDLES",
               help="A bundles directory (its newest bundle is served and followed), one bundle "
                    "folder, or an origin URL (https://host/path/ or file:///path/) to pull from. "
                    "Repeat it (or name a folder of bundles directories) to serve one bundle per "
-                   "configuration, each swapped on its own.")
+                   "configuration, each swapped on its own. Env: V8ATLAS_BUNDLES (space-separated).")
 @click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
               help="With an origin URL: the local folder pulled bundles are kept in "
                    "(default ~/.cache/v8atlas/origins/<hash of the URL>).")
