@@ -129,19 +129,8 @@ class Cluster:
             r.proc.wait(10)
 
     def stop(self) -> None:
-        for r in self.replicas:
-            if r.proc is not None and r.proc.poll() is None:
-                r.proc.terminate()
-                try:
-                    r.proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    r.proc.kill()
-        if self.nginx is not None and self.nginx.poll() is None:
-            self.nginx.terminate()
-            try:
-                self.nginx.wait(10)
-            except subprocess.TimeoutExpired:
-                self.nginx.kill()
+        for proc in [r.proc for r in self.replicas] + [self.nginx]:
+            _terminate(proc)
 
     def lb_retries(self) -> int:
         """Requests nginx had to send to a second replica (the log lists several upstreams)."""
@@ -149,6 +138,16 @@ class Cluster:
             return sum(1 for line in (self.root / "lb.log").read_text().splitlines() if "," in line)
         except OSError:
             return 0
+
+
+def _terminate(proc: subprocess.Popen | None) -> None:
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 async def wait_ready(s: aiohttp.ClientSession, base: str, bundle: str | None, timeout: float) -> float:
@@ -188,15 +187,21 @@ QUERIES = [("get_object", {"name": "Справочник.Номенклатур�
            ("list_sources", {})]
 
 
-async def load(base: str, seconds: float, concurrency: int = 4) -> LoadResult:
-    """GET /api/<tool> from ``concurrency`` clients for ``seconds``; a non-200 is a failure."""
+async def load(base: str, seconds: float, concurrency: int = 4,
+               until: asyncio.Event | None = None) -> LoadResult:
+    """GET /api/<tool> from ``concurrency`` clients for ``seconds`` (and, given ``until``, until
+    it is set: a slow machine must not end the run before what it watches happened); a non-200
+    answer is a failure."""
     res = LoadResult()
     stop_at = time.perf_counter() + seconds
+
+    def running() -> bool:
+        return time.perf_counter() < stop_at or (until is not None and not until.is_set())
 
     async def client(k: int) -> None:
         async with aiohttp.ClientSession() as s:
             i = k
-            while time.perf_counter() < stop_at:
+            while running():
                 tool, params = QUERIES[i % len(QUERIES)]
                 i += 1
                 t0 = time.perf_counter()
