@@ -20,6 +20,7 @@ import hashlib
 import os
 import secrets
 import shutil
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -186,7 +187,10 @@ def fetch_pointer(url: str, etag: str | None, timeout: float) -> Pointer:
 
 
 def _read_file(url: str, bundle: str, name: str, limit: int, timeout: float) -> Iterator[bytes]:
-    """The bytes of one file of a bundle at the origin, at most ``limit`` + 1 of them."""
+    """The bytes of one file of a bundle at the origin, at most ``limit`` + 1 of them.
+
+    ``timeout`` bounds each socket wait; a server dripping bytes slower than 1 MiB per
+    ``timeout`` seconds (plus a 10 × ``timeout`` allowance) is cut off too."""
     if url.startswith("file://"):
         root = _file_root(url)
         try:
@@ -199,11 +203,15 @@ def _read_file(url: str, bundle: str, name: str, limit: int, timeout: float) -> 
             raise OriginError(f"{url}: {bundle}/{name} cannot be read ({e.strerror or e})") from None
         return
     where = _join(url, bundle, name)
+    allowed = timeout * (10 + limit / _CHUNK)
+    deadline = time.monotonic() + allowed
     try:
         with _open_remote(where, timeout) as r:
             left = limit + 1
             while left > 0 and (chunk := r.read(min(_CHUNK, left))):
                 left -= len(chunk)
+                if time.monotonic() > deadline:
+                    raise OriginError(f"{where}: took longer than {allowed:.0f} s")
                 yield chunk
     except (OSError, ValueError) as e:     # HTTPError, URLError, timeouts, a cut connection
         raise OriginError(_describe(where, e)) from None

@@ -19,11 +19,13 @@ from typing import Any
 
 from v8atlas.formats.errors import BundleError
 from v8atlas.formats.origin import fetch_pointer, pull
+from v8atlas.formats.publish import prune
 
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
 MAX_BACKOFF = 60.0
+CACHE_KEEP = 3
 
 
 def shown_url(url: str) -> str:
@@ -86,6 +88,10 @@ class OriginSync:
                 raise BundleError(f"pulled bundle {pointer.name} was refused: {result.reason}")
             self.etag = pointer.etag                   # only now: a failed pull is retried
             self._ok()
+            # The cache keeps a few bundles to fall back on, not every one ever pulled (the
+            # one NEWEST names, i.e. the one just served, is never removed).
+            for gone in await asyncio.to_thread(prune, self.cache, CACHE_KEEP):
+                log.info("removed %s from the cache", gone.name)
             return result.outcome == "reloaded"
         except asyncio.CancelledError:
             raise

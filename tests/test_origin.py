@@ -152,3 +152,19 @@ def test_publish_refuses_a_damaged_bundle(two_bundles, tmp_path):
     r = CliRunner().invoke(cli, ["publish", str(copy), "--to", f"file://{tmp_path}/origin/"])
     assert r.exit_code == 1 and "fails verification, not published" in r.output
     assert not (tmp_path / "origin" / "NEWEST").exists()
+
+
+async def test_cache_keeps_a_few_bundles_not_every_one_pulled(tmp_path):
+    from v8atlas.server.origin_sync import CACHE_KEEP
+    origin = tmp_path / "origin"
+    state, sync = await _follow(f"file://{origin}/", tmp_path / "cache")
+    try:
+        made = [build_sample(tmp_path / "src", second_config=bool(i % 2), name=f"b{i}")
+                for i in range(CACHE_KEEP + 2)]
+        for b in made:
+            publish(b, f"file://{origin}/")
+            assert await sync.check_once() is True and state.current.id == b.name
+        kept = sorted(p.name for p in (tmp_path / "cache").iterdir() if p.is_dir() and not p.name.startswith("."))
+        assert kept == sorted(b.name for b in made[-CACHE_KEEP:])
+    finally:
+        await state.stop()
