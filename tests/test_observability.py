@@ -107,3 +107,20 @@ async def test_ready_states_starting_ready_degraded_unavailable(tmp_path):
     ok, body = state.ready()
     assert ok and body["state"] == "degraded" and body["last_refused"]["bundle"] == newest.name
     await state.stop()
+
+
+async def test_metrics_follow_the_read_token(tmp_path):
+    bundles = tmp_path / "b"
+    build_sample(bundles, name="t")
+    token = "read-token-0123456789-0123456789-abcdef"
+    srv = await start(bundles, {"API_TOKEN": token})
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{srv.base}/metrics") as r:
+                assert r.status == 401 and (await r.json())["error"]["request_id"]
+            async with s.get(f"{srv.base}/metrics", headers={"Authorization": f"Bearer {token}"}) as r:
+                assert r.status == 200 and "v8atlas_source_state" in await r.text()
+            async with s.get(f"{srv.base}/ready") as r:         # probes carry no token
+                assert r.status == 200
+    finally:
+        await srv.runner.cleanup()
