@@ -269,7 +269,7 @@ class Bundle:
         return problems
 
     def changed_files(self) -> list[str]:
-        """Files that differ (size, mtime, inode) from when this bundle was verified: a copy
+        """Files that differ (size, mtime, ctime, inode) from when this bundle was verified: a copy
         over it, a truncation, a deletion. A few stat calls; the server runs it on a timer."""
         if self.baseline is None:
             return []
@@ -281,8 +281,8 @@ class Bundle:
                 out.append(f"{name} is gone")
             elif cur[0] != sig[0]:
                 out.append(f"{name} is {cur[0]} bytes, was {sig[0]}")
-            elif cur[1] != sig[1] or cur[3] != sig[3]:
-                out.append(f"{name} was rewritten")
+            elif cur[1] != sig[1] or cur[2] != sig[2] or cur[3] != sig[3]:
+                out.append(f"{name} was rewritten")   # ctime too: `touch -r` cannot hide an edit
         return out
 
     # A full verify hashes every byte: O(bundle). A server restart must not pay that for a
