@@ -168,3 +168,14 @@ async def test_cache_keeps_a_few_bundles_not_every_one_pulled(tmp_path):
         assert kept == sorted(b.name for b in made[-CACHE_KEEP:])
     finally:
         await state.stop()
+
+
+def test_serve_sources_from_the_command_line(tmp_path):
+    from v8atlas.server.cli import cache_for, make_state
+    url = "https://user:secret@artifacts.example/v8atlas/erp/"
+    state = make_state(url, 2.0, str(tmp_path / "cache"))
+    assert state.origin is not None and state.source == cache_for(url, str(tmp_path / "cache"))
+    assert state.source.is_dir() and "secret" not in state.label and "user" not in state.label
+    assert state.label == "https://artifacts.example/v8atlas/erp/"
+    plain = make_state(str(tmp_path), 2.0, None)
+    assert plain.origin is None and plain.source == tmp_path
