@@ -153,11 +153,48 @@ def validate(m: object, where: str) -> None:
     _want(where, "records", records, dict, "an object")
     for name, entry in records.items():
         _check_records(where, name, entry, segments)
+    if m.get("info") is not None:
+        _check_info(where, m["info"])
     expected = content_hash(m["format_version"], m["compiler_version"], segments, records,
                             m.get("info") or {})
     if m["content_hash"] != expected:
         raise _fail(where, "content_hash", "does not match the segment hashes, records and info "
                                            "it is computed from (the manifest was edited)")
+
+
+def _check_info(where: str, info: dict[str, Any]) -> None:
+    """``info`` as formats/info.py reads it: each declared field of the type of its default."""
+    from dataclasses import MISSING, fields
+
+    from .info import BundleInfo, ConfigurationInfo, HelpInfo
+
+    def check(obj: object, cls: Any, key: str) -> None:
+        _want(where, key, obj, dict, "an object")
+        assert isinstance(obj, dict)
+        for f in fields(cls):
+            if f.name not in obj or obj[f.name] is None:
+                continue
+            default = f.default if f.default is not MISSING else (
+                f.default_factory() if f.default_factory is not MISSING else None)  # type: ignore[misc]
+            if isinstance(default, (str, bool, int, list, dict)):
+                kind = type(default)
+                what = {str: "a string", bool: "true or false", int: "an integer", list: "a list",
+                        dict: "an object"}[kind]
+                if kind is bool:
+                    if not isinstance(obj[f.name], bool):
+                        raise _fail(where, f"{key}.{f.name}", "must be true or false")
+                else:
+                    _want(where, f"{key}.{f.name}", obj[f.name], kind, what)
+
+    check(info, BundleInfo, "info")
+    for i, c in enumerate(info.get("configurations") or []):
+        check(c, ConfigurationInfo, f"info.configurations[{i}]")
+        if not isinstance(c.get("name"), str) or not c["name"]:
+            raise _fail(where, f"info.configurations[{i}].name", "must be a non-empty string")
+    if isinstance(info.get("help"), dict):
+        check(info["help"], HelpInfo, "info.help")
+    if not all(isinstance(n, str) for n in info.get("config_order") or []):
+        raise _fail(where, "info.config_order", "must be a list of strings")
 
 
 def _check_segment(where: str, name: str, seg: object) -> None:

@@ -5,7 +5,7 @@
 so that ``parse`` refuses it with that reason), or None;
 ``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
 A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
-``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
+``source.options`` (``name``, ``base``, ``platform``), see docs/config-model.md.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 from ..report import CompileReport
-from ..sources import Source
+from v8atlas.formats.domain import Source
 from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
@@ -158,8 +158,8 @@ def parse(source: Source, report: CompileReport) -> Configuration:
         cfg.name = str(opts["name"])
     if opts.get("base"):
         cfg.base_name = str(opts["base"])
-    if opts.get("platform_version"):
-        cfg.platform_version = str(opts["platform_version"])
+    if opts.get("platform"):
+        cfg.platform_version = str(opts["platform"])
     if opts.get("table") == "extension" and not cfg.is_extension:
         report.warn(source.name, f"listed as [[extension]] in v8atlas.toml, but {cfg.name} is not an "
                     f"extension (its header has neither ConfigurationExtensionPurpose nor ObjectBelonging "
