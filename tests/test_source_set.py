@@ -112,3 +112,26 @@ def test_a_folder_of_bundles_directories_stands_for_each(tmp_path):
     assert expand_sources([str(tmp_path / "all")]) == [str(tmp_path / "all" / "erp"),
                                                        str(tmp_path / "all" / "zup")]
     assert expand_sources([str(tmp_path / "all" / "erp")]) == [str(tmp_path / "all" / "erp")]
+
+
+async def test_dashboard_of_a_set_shows_its_first_source(tmp_path):
+    pytest.importorskip("v8atlas.server.dashboard")
+    a = build_only(tmp_path / "erp", "Демо", "erp")
+    build_only(tmp_path / "zup", "Демо2", "zup")
+    states = [ServerState(d, poll_interval=0) for d in (tmp_path / "erp", tmp_path / "zup")]
+    for s in states:
+        s.load_initial()
+    app = build_app(SourceSet(states), auth=AuthConfig.from_env({}), dashboard=True)
+    runner = make_runner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    try:
+        async with aiohttp.ClientSession() as s:
+            async with s.get(f"{base}/", headers={"Accept": "text/html"}) as r:
+                assert r.status == 200
+            async with s.get(f"{base}/ui/bundle") as r:
+                assert r.status == 200 and a.name in await r.text()
+    finally:
+        await runner.cleanup()
