@@ -168,14 +168,15 @@ async def _serve(bundles: list[str], host: str, port: int, transport: str, poll:
                    "Repeat it (or name a folder of bundles directories) to serve one bundle per "
                    "configuration, each swapped on its own. Env: V8ATLAS_BUNDLES (space-separated).")
 @click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
-              help="With an origin URL: the local folder pulled bundles are kept in "
-                   "(default ~/.cache/v8atlas/origins/<hash of the URL>).")
+              help="With an origin URL: the folder pulled bundles are kept in, one subfolder per "
+                   "origin (default ~/.cache/v8atlas/origins).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5001, show_default=True, type=int)
 @click.option("--transport", type=click.Choice(["http", "stdio", "both"]), default="http",
               show_default=True, help="stdio: MCP on stdin/stdout for a client that spawns the server.")
 @click.option("--poll", default=2.0, show_default=True, type=float,
-              help="Seconds between checks for a newer bundle (0: only /admin/reload).")
+              help="Seconds between checks for a newer bundle (0: only /admin/reload; an origin "
+                   "is then polled every 5 s).")
 @click.option("--log-level", default="INFO", show_default=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
 @click.option("--log-format", default="text", show_default=True, type=click.Choice(["text", "json"]),
