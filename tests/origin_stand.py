@@ -29,7 +29,7 @@ class Stand:
         if self.fault == "500":
             raise web.HTTPInternalServerError()
         if self.fault == "stall":
-            await asyncio.sleep(5)
+            await asyncio.sleep(6)           # longer than the tests' 2 s timeout
         if self.fault == "redirect":
             raise web.HTTPFound(str(request.url))          # to itself, for ever
         path = self._path(request.match_info["rel"])
