@@ -161,7 +161,7 @@ async def test_served_bundle_changed_on_disk_is_dropped_for_an_older_one(how, tm
             async with s.get(f"{srv.base}/api/get_object",
                              params={"name": "Справочник.Контрагенты", "config": "Демо"}) as r:
                 assert r.status in (200, 500) and (await r.json())["outcome"] in ("found", "error")
-            for _ in range(200):
+            for _ in range(1500):             # up to 30 s on a loaded machine
                 if srv.state.current is not None and srv.state.current.id == older.name:
                     break
                 await asyncio.sleep(0.02)
