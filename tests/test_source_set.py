@@ -33,12 +33,12 @@ def build_only(out: Path, keep: str, name: str) -> Path:
     return build_bundle(out, docs, info=info, name=name)
 
 
-async def _serve(dirs: list[Path]) -> tuple[SourceSet, web.AppRunner, str]:
+async def _serve(dirs: list[Path], dashboard: bool = False) -> tuple[SourceSet, web.AppRunner, str]:
     states = [ServerState(d, poll_interval=0) for d in dirs]
     for s in states:
         s.load_initial()
     sources = SourceSet(states)
-    app = build_app(sources, auth=AuthConfig.from_env({}), mcp=build_mcp(sources), dashboard=False)
+    app = build_app(sources, auth=AuthConfig.from_env({}), mcp=build_mcp(sources), dashboard=dashboard)
     runner = make_runner(app)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -118,15 +118,7 @@ async def test_dashboard_of_a_set_shows_its_first_source(tmp_path):
     pytest.importorskip("v8atlas.server.dashboard")
     a = build_only(tmp_path / "erp", "Демо", "erp")
     build_only(tmp_path / "zup", "Демо2", "zup")
-    states = [ServerState(d, poll_interval=0) for d in (tmp_path / "erp", tmp_path / "zup")]
-    for s in states:
-        s.load_initial()
-    app = build_app(SourceSet(states), auth=AuthConfig.from_env({}), dashboard=True)
-    runner = make_runner(app)
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    _, runner, base = await _serve([tmp_path / "erp", tmp_path / "zup"], dashboard=True)
     try:
         async with aiohttp.ClientSession() as s:
             async with s.get(f"{base}/", headers={"Accept": "text/html"}) as r:
