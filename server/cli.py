@@ -94,7 +94,7 @@ async def start(bundles: str | list[str], host: str, port: int, transport: str, 
     from aiohttp import web
 
     from .app import build_app, make_runner
-    from .auth import AuthConfig
+    from .auth import MIN_TOKEN_CHARS, AuthConfig
     from .mcp_server import build_mcp
     from .source_set import SourceSet
 
@@ -119,6 +119,9 @@ async def start(bundles: str | list[str], host: str, port: int, transport: str, 
         await web.TCPSite(runner, host, port).start()
         log.info("listening on http://%s:%s (/mcp, /api, /health, /ready%s)", host, port,
                  ", /admin/reload" if auth.admin_token else "")
+        log.info("tokens: API_TOKEN %s, ADMIN_TOKEN %s (each at least %d characters; wrong ones "
+                 "are limited per client)", "set" if auth.api_token else "not set (reads are open)",
+                 "set" if auth.admin_token else "not set (no /admin routes)", MIN_TOKEN_CHARS)
     else:
         await state.start()
     for st in states:
@@ -185,7 +188,8 @@ def serve_cmd(bundles_dir: tuple[str, ...], cache: str | None, host: str, port: 
               log_level: str, log_format: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
-    Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads).
+    Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads), each
+    at least 32 characters.
     """
     import asyncio
 
