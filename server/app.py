@@ -17,6 +17,8 @@ from aiohttp.web_protocol import RequestHandler
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
 from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install
+from .metrics import Metrics
+from .observe import REQUEST_ID_HEADER, new_request_id, request_id
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
@@ -93,6 +95,20 @@ def quiet_client_parse_errors() -> None:
 
 
 @web.middleware
+async def request_id_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A correlation id per request: on its log lines, its error answers and X-Request-Id."""
+    rid = new_request_id(request.headers.get(REQUEST_ID_HEADER))
+    token = request_id.set(rid)
+    try:
+        response = await handler(request)
+    finally:
+        request_id.reset(token)
+    if not response.prepared:
+        response.headers[REQUEST_ID_HEADER] = rid
+    return response
+
+
+@web.middleware
 async def errors_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
     """Every failure leaves as the one JSON error shape: no HTML pages, no tracebacks."""
     try:
@@ -133,7 +149,7 @@ async def body_middleware(request: web.Request, handler: Any) -> web.StreamRespo
 
 
 # Paths whose clients are programs: they always get the JSON error shape.
-_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/ui/")
+_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/metrics", "/ui/")
 
 
 def _wants_page(request: web.Request) -> bool:
@@ -156,10 +172,12 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
               dashboard: bool = True) -> web.Application:
     """``mcp``: an ``MCPServer`` (built by ``mcp_server.build_mcp``) or None for no /mcp route."""
     auth = auth or AuthConfig()
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[errors_middleware])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[request_id_middleware, errors_middleware])
     install(app, auth)
     app.middlewares.append(body_middleware)     # after the token checks: strangers are not read
     app[STATE_KEY] = state
+    if state.metrics is None:
+        state.metrics = Metrics(getattr(state, "states", [state]))
     add_routes(app, admin=auth.admin_token is not None)
 
     if mcp is not None:
@@ -197,7 +215,7 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
         else:
             # The dashboard registers its own open page paths (its pages check their own
             # session; the data they show still comes from /api, guarded by the tokens).
-            module.setup(app, state)
+            module.setup(app, getattr(state, "states", [state])[0])   # a set: its first source
     return app
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
@@ -20,13 +19,12 @@ from pydantic import ConfigDict
 from v8atlas import __version__
 
 from . import tools
+from .dispatch import run_tool
+from .observe import current_request_id
 from .tools.spec import ToolSpec
 
 if TYPE_CHECKING:
     from .state import ServerState
-
-# Tools that may take tens of milliseconds on big bundles run on a worker thread.
-THREADED = {"compare_configurations"}
 
 
 class _Arguments(ArgModelBase):
@@ -47,13 +45,9 @@ def _adapter(spec: ToolSpec, state: "ServerState") -> Any:
     name = spec.name
 
     async def run(**kwargs: Any) -> CallToolResult:
-        snap = await state.serving()
-        why = None if snap is not None else state.redact(state.problem or "no bundle is loaded")
-        if name in THREADED:
-            result = await anyio.to_thread.run_sync(
-                lambda: tools.call(snap, name, kwargs, unavailable=why))
-        else:
-            result = tools.call(snap, name, kwargs, unavailable=why)
+        # An HTTP request carries a correlation id; stdio calls have none.
+        transport = "mcp_http" if current_request_id() else "mcp_stdio"
+        result = await run_tool(state, name, kwargs, from_text=False, transport=transport)
         return CallToolResult(content=[TextContent(type="text", text=result.text)],
                               is_error=result.is_error)
 

@@ -17,6 +17,7 @@ COMMANDS = {
     "verify": "v8atlas.formats.cli:verify_cmd",
     "prune": "v8atlas.formats.cli:prune_cmd",
     "pin": "v8atlas.formats.cli:pin_cmd",
+    "publish": "v8atlas.formats.cli:publish_cmd",
     "serve": "v8atlas.server.cli:serve_cmd",
     "stdio": "v8atlas.server.cli:stdio_cmd",
     "call": "v8atlas.server.cli:call_cmd",
