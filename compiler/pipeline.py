@@ -34,6 +34,7 @@ from .sources import Project, Source, SourceError, discover, import_optional, lo
 MODEL_LINKERS = (
     "v8atlas.compiler.config.link",
     "v8atlas.compiler.help.link",
+    "v8atlas.compiler.code.link",
 )
 INDEX_LINKERS = (
     "v8atlas.compiler.dictionary",
@@ -44,6 +45,7 @@ BUILDERS = (
     "v8atlas.compiler.build_docs",
     "v8atlas.compiler.config.graph",
     "v8atlas.compiler.search.build",
+    "v8atlas.compiler.code.build",
 )
 
 

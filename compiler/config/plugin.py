@@ -3,7 +3,8 @@
 ``detect(path)`` → ``"designer"``, ``"designer-zip"``, ``"edt"``, ``"edt-zip"``, or
 ``"external"``/``"external-zip"`` for an external data processor/report dump (claimed only
 so that ``parse`` refuses it with that reason), or None;
-``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
+``parse(source, report)`` → ``[Configuration, CodeModel]`` (picklable; the pipeline caches it;
+the code model is the code domain's, compiler/code).
 A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
 ``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from ..report import CompileReport
 from ..sources import Source
@@ -148,7 +150,8 @@ def read_configuration(path: Path, report: CompileReport, source_name: str | Non
     return cfg
 
 
-def parse(source: Source, report: CompileReport) -> Configuration:
+def parse(source: Source, report: CompileReport) -> list[Any]:
+    """[Configuration, CodeModel]: the code domain reads the same dump (compiler/code)."""
     cfg = read_configuration(source.path, report, source.name)
     opts = source.options or {}
     if opts.get("name"):
@@ -175,4 +178,7 @@ def parse(source: Source, report: CompileReport) -> Configuration:
         "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
         "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
         "is_extension": cfg.is_extension}
-    return cfg
+    from ..code.read import read_code   # the code domain: every module of this dump
+    with report.timed(f"read code {source.name}"):
+        code = read_code(open_source(source.path)[1], cfg, source.name, report)
+    return [cfg, code]
