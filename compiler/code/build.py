@@ -88,8 +88,9 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
         p_term.extend(wtf)
         p_proc.extend([pid] * len(wtf))
         p_wtf.extend(wtf.values())
-    # numpy's code-point order is UTF-8 byte order: the table is sort_utf8-sorted as required
-    terms, tid = np.unique(np.array(p_term, dtype=str), return_inverse=True)
+    terms = sort_utf8(p_term)
+    term_ix = {t: j for j, t in enumerate(terms)}
+    tid = np.array([term_ix[t] for t in p_term], dtype=np.int64)
     procs = np.array(p_proc, dtype=np.int64)
     order = np.lexsort((procs, tid))
     tid, procs = tid[order], procs[order]
@@ -100,7 +101,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     off = np.zeros(len(terms) + 1, dtype="<u4")
     off[1:] = np.cumsum(df)
     imp = idf[tid] * w * (K1 + 1.0) / (w + K1)
-    return terms.tolist(), off, procs.astype("<u4"), imp.astype("<f4")
+    return terms, off, procs.astype("<u4"), imp.astype("<f4")
 
 
 def build(ctx: LinkContext, writer: BundleWriter) -> None:

@@ -89,7 +89,7 @@ _LINE_COMMENT = re.compile(r"//[^\n]*")
 _STRINGS_AND_COMMENTS = re.compile(rb'([|"/](?:(?<=/)/[^\n]*|(?<=[|"])[^"\n]*+(?:""[^"\n]*+)*+"?))')
 # In reversed code: ``(`` + name, up to two ``.qualifier`` parts, and the byte before them.
 _REV_CALL = re.compile(rb"\([ \t]*+(" + _W + rb"++)(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+"
-                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(.?)", re.DOTALL)
+                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(?=(.?))", re.DOTALL)
 _NAME = re.compile(rb"[ \t]*+(" + _ID + rb")")
 _AFTER_NAME = re.compile(rb"[ \t]*+(" + _ID + rb")(?:[ \t]*+\.[ \t]*+(" + _ID + rb")[ \t]*+\()?")
 # ``ОбщегоНазначения.ОбщийМодуль("Имя")``: the literal argument, a direct call after it, and the
@@ -226,6 +226,7 @@ def scan_module(data: bytes) -> ScanResult:
     res = ScanResult()
     text = b"\n" + data          # every line, the first too, follows a \n (so lines count from 0)
     regions: list[str] = []
+    region_lines: list[int] = []
     conditions: list[str] = []
     pending: list[tuple[str, str]] = []     # (word, rest of line) of & lines above a header
     comment_from = 0          # where the text a doc comment may come from begins
@@ -259,10 +260,12 @@ def scan_module(data: bytes) -> ScanResult:
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
                 regions.append(rest.split("//")[0].strip())
+                region_lines.append(ln)
                 res.regions += 1
             elif word in _PP_END_REGION:
                 if regions:
                     regions.pop()
+                    region_lines.pop()
                 else:
                     res.problems.append(Problem("unbalanced-region", "#КонецОбласти without #Область", ln))
             elif word in _PP_IF:
@@ -346,7 +349,8 @@ def scan_module(data: bytes) -> ScanResult:
             f"{_end_word(open_.is_function)} before the end of the module", open_.proc.line))
         close(len(text), last_line)
     if regions:
-        res.problems.append(Problem("unbalanced-region", f"#Область {regions[-1]} is not closed", last_line))
+        res.problems.append(Problem("unbalanced-region", f"#Область {regions[-1]} is not closed",
+                                    region_lines[-1]))
     res.lines = last_line
     first = _STRUCT.search(text)
     res.module_doc = _doc_comment(text, 0, first.start() + 1) if first else ""

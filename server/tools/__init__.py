@@ -13,6 +13,7 @@ from typing import Any
 from v8atlas.formats.errors import BundleError
 
 from ..snapshot import Snapshot
+from .code import get_procedure, search_code
 from .compare import compare_configurations
 from .metadata import get_object, search_metadata
 from .platform import get_platform, search_platform
@@ -73,6 +74,19 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
              "syntax, parameters, return value, availability, since, deprecation, replacement.",
              (Param("name", "string", required=True), _config, _cursor),
              get_platform),
+    ToolSpec("search_code", "Search code",
+             "Find the configuration's own procedures by words, name or address; exported API first "
+             "(scope=all adds the rest).",
+             (Param("query", "string", required=True), _config,
+              Param("scope", "string", default="api", enum=("api", "all")), _limit),
+             search_code),
+    ToolSpec("get_procedure", "Get procedure",
+             "A procedure by address as BSL calls it (ОбщегоНазначения.ЗначениеРеквизитаОбъекта, "
+             "Справочник.X.МодульМенеджера.Y): signature, doc, availability, region, callers/callees; "
+             "detail=body for the code. A module's address lists its API.",
+             (Param("name", "string", required=True), _config,
+              Param("detail", "string", default="brief", enum=("brief", "full", "body")), _cursor),
+             get_procedure),
     ToolSpec("compare_configurations", "Compare configurations",
              "Objects and fields added, removed or changed between configurations a and b "
              "(or one object with name).",

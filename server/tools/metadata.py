@@ -5,6 +5,7 @@ from typing import Any
 
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
+from .code import code_blocks
 from .common import address, finish, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
@@ -283,6 +284,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         else:
             body.append(f"**{label}**: {value_text(v, full)}")
 
+    body += code_blocks(card, done)    # modules, handlers and a common module's API (code domain)
     body += ext_body
     done.add("extension")
     other = card.get("other_children")

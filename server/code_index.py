@@ -1,0 +1,183 @@
+"""The code domain's segments, mapped: exact addresses, procedure cards, calls, search postings.
+
+Nothing is parsed or built here: a lookup is a bisection in a string table, a search is a few
+posting runs summed with numpy (layout in ``formats/code.py``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+from v8atlas.formats import code as FC
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.strtable import StringTable
+from v8atlas.formats.text import name_key, stem_stop_words, words
+
+WHOLE_NAME_BONUS = 2.0     # a query word that *is* the procedure's name (or its whole CamelCase)
+_STOP = stem_stop_words()
+
+
+@dataclass
+class CodeHit:
+    proc: int
+    score: float
+    matched: list[str]
+
+
+def _table(bundle: Bundle, prefix: str) -> StringTable:
+    off, blob = (f"{prefix}.off", f"{prefix}.blob")
+    return StringTable(bundle.array(off), bundle.blob(blob))
+
+
+class CodeIndex:
+    def __init__(self, bundle: Bundle) -> None:
+        self.bundle = bundle
+        self.meta: dict[str, Any] = bundle.json(FC.META)
+        self.configs: list[str] = list(self.meta.get("configs") or [])
+
+    # -- arrays (mapped on first use) -------------------------------------------------------
+    @cached_property
+    def cards(self) -> Any:
+        return self.bundle.records(FC.PROCS)
+
+    @cached_property
+    def bodies(self) -> Any:
+        return self.bundle.records(FC.BODIES)
+
+    @cached_property
+    def module_cards(self) -> Any:
+        return self.bundle.records(FC.MODULES)
+
+    @cached_property
+    def config(self) -> np.ndarray:
+        return self.bundle.array(FC.PROC_CONFIG)
+
+    @cached_property
+    def flags(self) -> np.ndarray:
+        return self.bundle.array(FC.PROC_FLAGS)
+
+    @cached_property
+    def prior(self) -> np.ndarray:
+        return self.bundle.array(FC.PROC_PRIOR)
+
+    @cached_property
+    def titles(self) -> StringTable:
+        return _table(self.bundle, FC.PROC_TITLES)
+
+    @cached_property
+    def _names(self) -> tuple[StringTable, np.ndarray, np.ndarray]:
+        return (_table(self.bundle, FC.NAMES), self.bundle.array(FC.NAMES_OFF),
+                self.bundle.array(FC.NAMES_IDS))
+
+    @cached_property
+    def _terms(self) -> tuple[StringTable, np.ndarray, np.ndarray, np.ndarray]:
+        return (_table(self.bundle, FC.TERMS), self.bundle.array(FC.TERMS_OFF),
+                self.bundle.array(FC.POST_PROC), self.bundle.array(FC.POST_IMP))
+
+    def __len__(self) -> int:
+        return int(self.meta.get("procedures") or 0)
+
+    def config_index(self, name: str | None) -> int | None:
+        if name is None:
+            return None
+        return self.configs.index(name) if name in self.configs else -1
+
+    # -- exact addresses --------------------------------------------------------------------
+    def lookup(self, name: str, config: int | None) -> tuple[list[int], list[int]]:
+        """(procedure ids, module ids) an address names, in the configuration asked about."""
+        table, off, ids = self._names
+        i = table.find(name_key(name))
+        if i < 0:
+            return [], []
+        found = ids[off.item(i):off.item(i + 1)]
+        procs, modules = [], []
+        for x in found.tolist():
+            if x & FC.MODULE_BIT:
+                m = x & ~FC.MODULE_BIT
+                if config is None or self.module_cards[m].get("config") == self.configs[config]:
+                    modules.append(m)
+            elif config is None or int(self.config[x]) == config:
+                procs.append(x)
+        return procs, modules
+
+    def card(self, proc: int) -> dict[str, Any]:
+        return self.cards[proc]
+
+    def body(self, proc: int) -> str:
+        raw = self.bodies[proc]
+        return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+
+    def _run(self, off_name: str, items: str, proc: int) -> list[int]:
+        off = self.bundle.array(off_name)
+        return self.bundle.array(items)[off.item(proc):off.item(proc + 1)].tolist()
+
+    def callees(self, proc: int) -> list[int]:
+        return self._run(FC.CALLEES_OFF, FC.CALLEES, proc)
+
+    def callers(self, proc: int) -> list[int]:
+        return self._run(FC.CALLERS_OFF, FC.CALLERS, proc)
+
+    # -- search -----------------------------------------------------------------------------
+    def _postings(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        table, off, procs, imp = self._terms
+        i = table.find(term)
+        if i < 0:
+            return None
+        a, b = off.item(i), off.item(i + 1)
+        return procs[a:b], imp[a:b]
+
+    def search(self, query: str, config: int | None, *, exported_only: bool = False,
+               limit: int = 10) -> list[CodeHit]:
+        """BM25F over name, module, description, parameter and region words, times the static
+        prior (exported API first). Every query word must match (a conjunction); when none
+        matches them all, the best partial matches come back."""
+        qwords = [w for w in words(query) if not w.whole and w.term not in _STOP]
+        wholes = [w.term for w in words(query) if w.whole]
+        if not qwords and not wholes:
+            return []
+        runs: list[tuple[str, np.ndarray, np.ndarray]] = []
+        for w in qwords:
+            best = None
+            for t in dict.fromkeys((w.term, w.surface)):
+                p = self._postings(t)
+                if p is not None and (best is None or len(p[0]) > len(best[0])):
+                    best = p
+            if best is not None:
+                runs.append((w.surface, *best))
+        for t in wholes:
+            p = self._postings(t)
+            if p is not None:
+                runs.append((t, p[0], p[1] * WHOLE_NAME_BONUS))
+        if not runs:
+            return []
+        ids = np.concatenate([r[1] for r in runs]).astype(np.int64)
+        scores = np.concatenate([r[2] for r in runs]).astype(np.float64)
+        hit_of = np.concatenate([np.full(len(r[1]), i, dtype=np.int64) for i, r in enumerate(runs)])
+        uniq, inv = np.unique(ids, return_inverse=True)
+        total = np.bincount(inv, weights=scores)
+        # how many distinct query words each procedure matched
+        pair = np.unique(inv * len(runs) + hit_of)
+        matched = np.bincount(pair // len(runs), minlength=len(uniq))
+        keep = np.ones(len(uniq), dtype=bool)
+        if config is not None:
+            keep &= self.config[uniq] == config
+        if exported_only:
+            keep &= (self.flags[uniq] & FC.EXPORT) > 0
+        if not keep.any():
+            return []
+        need = matched[keep].max()
+        keep &= matched >= need
+        cand, sc = uniq[keep], total[keep] * self.prior[uniq[keep]]
+        top = np.argsort(-sc, kind="stable")[:limit]
+        out = []
+        for j in top.tolist():
+            pid = int(cand[j])
+            words_hit = [runs[int(h)][0] for h in hit_of[ids == pid].tolist()]
+            out.append(CodeHit(pid, float(sc[j]), list(dict.fromkeys(words_hit))))
+        return out
+
+
+def open_code(bundle: Bundle) -> CodeIndex | None:
+    return CodeIndex(bundle) if bundle.has(FC.META) else None
