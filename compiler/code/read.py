@@ -40,8 +40,8 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
         return None, [("error", "unreadable", "the module file vanished while reading; left out", None)]
     if len(data) > MAX_MODULE_BYTES:
         return None, [("error", "module-too-large",
-                       f"module of {len(data) / 1e6:.1f} MB is over the {MAX_MODULE_BYTES // 2**20} MB "
-                       f"limit for one module; left out", None)]
+                       (f"module of {len(data) / 1e6:.1f} MB is over the {MAX_MODULE_BYTES // 2**20} MB "
+                       f"limit for one module; left out"), None)]
     text, problem = decode_module(data)
     if problem is not None:
         return None, [("error", problem.code, problem.message + "; left out", problem.line)]

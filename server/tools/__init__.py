@@ -82,8 +82,8 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
              search_code),
     ToolSpec("get_procedure", "Get procedure",
              "A procedure by address as BSL calls it (ОбщегоНазначения.ЗначениеРеквизитаОбъекта, "
-             "Справочник.X.МодульМенеджера.Y): signature, doc, availability, region, callers/callees; "
-             "detail=body for the code. A module's address lists its API.",
+             "Справочник.X.МодульМенеджера.Y): signature, doc, availability, callers; detail=body: code. "
+             "A module lists its API.",
              (Param("name", "string", required=True), _config,
               Param("detail", "string", default="brief", enum=("brief", "full", "body")), _cursor),
              get_procedure),

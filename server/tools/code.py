@@ -70,8 +70,8 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
     if not hits:
         return ToolResult(NOT_FOUND, f"**Outcome: not_found** — no procedure matches {query!r}{where}. "
                                      "Try other words or the module's name.\n", {"hits": []})
-    lines = [f"**Outcome: found** — {len(hits)} procedure(s) for {query!r}{where} (scope {scope}); "
-             "ask `get_procedure` with the address:"]
+    lines = [(f"**Outcome: found** — {len(hits)} procedure(s) for {query!r}{where} (scope {scope}); "
+             "ask `get_procedure` with the address:")]
     data_hits = []
     for i, (pid, score, matched) in enumerate(hits, 1):
         card = code.card(pid)
@@ -85,8 +85,8 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
 
 def _module_listing(snap: Snapshot, code: CodeIndex, mid: int, args: dict[str, Any]) -> ToolResult:
     m = code.module_cards[mid]
-    head = [f"**Outcome: found** — module `{m['address']}` ({m['kind']}): {m['procedures']} "
-            f"procedure(s), {m['exported']} exported."]
+    head = [(f"**Outcome: found** — module `{m['address']}` ({m['kind']}): {m['procedures']} "
+            f"procedure(s), {m['exported']} exported.")]
     if m.get("doc"):
         head.append(m["doc"])
     body = []

@@ -1,0 +1,166 @@
+"""The code domain end to end on a small Designer dump: compile → search_code, get_procedure,
+get_object (API by region, event handlers), get_relations (usages), and bad modules reported
+with file and line while the rest compiles."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats.reader import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "config-designer"
+
+COMMON = """#Область ПрограммныйИнтерфейс
+
+// Возвращает значение реквизита объекта по ссылке.
+//
+// Параметры:
+//  Ссылка - ЛюбаяСсылка - объект.
+//  Имя - Строка - имя реквизита.
+//
+// Возвращаемое значение:
+//  Произвольный - значение реквизита.
+//
+Функция ЗначениеРеквизита(Ссылка, Знач Имя) Экспорт
+	Запрос = Новый Запрос("ВЫБРАТЬ
+	|	Т.Количество
+	|ИЗ
+	|	РегистрНакопления.ОстаткиТоваров.Остатки КАК Т");
+	Возврат Прочитать(Запрос);
+КонецФункции
+
+// Устарела. Следует использовать ЗначениеРеквизита.
+Функция СтароеЗначение(Ссылка) Экспорт
+	Возврат ЗначениеРеквизита(Ссылка, "Код");
+КонецФункции
+
+#КонецОбласти
+
+#Область СлужебныеПроцедурыИФункции
+
+Функция Прочитать(Запрос)
+	Модуль = ОбщегоНазначения.ОбщийМодуль("ОбработчикиСобытий");
+	Модуль.ПроверкаПриходаПередЗаписью(Неопределено, Ложь);
+	Пусто = Справочники.Номенклатура.ПустаяСсылка();
+	Возврат Запрос.Выполнить();
+КонецФункции
+
+#КонецОбласти
+"""
+
+OBJECT = """Процедура ПередЗаписью(Отказ)
+	Код = ОбщегоНазначения.ЗначениеРеквизита(Ссылка, "Код");
+	Элемент = Справочники.Номенклатура.СоздатьЭлемент();
+КонецПроцедуры
+"""
+
+MANAGER = """Функция ЦенаПоУмолчанию() Экспорт
+	Возврат 0;
+КонецФункции
+"""
+
+FORM = """&НаСервере
+Процедура ПриСозданииНаСервере(Отказ, СтандартнаяОбработка)
+	Цена = Справочники.Номенклатура.ЦенаПоУмолчанию();
+КонецПроцедуры
+"""
+
+
+def _write(root: Path, rel: str, data: bytes) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    root = tmp_path_factory.mktemp("code") / "cf"
+    shutil.copytree(EXAMPLES, root)
+    bom = b"\xef\xbb\xbf"
+    _write(root, "CommonModules/ОбщегоНазначения/Ext/Module.bsl", bom + COMMON.replace("\n", "\r\n").encode())
+    _write(root, "Catalogs/Номенклатура/Ext/ObjectModule.bsl", OBJECT.encode())
+    _write(root, "Catalogs/Номенклатура/Ext/ManagerModule.bsl", MANAGER.encode())
+    _write(root, "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext/Form/Module.bsl", FORM.encode())
+    # bad modules: each reported, the rest compiles
+    _write(root, "Catalogs/Склады/Ext/ObjectModule.bsl", "Процедура А()\n".encode() + b"\x00\x01binary")
+    _write(root, "Catalogs/Партнеры/Ext/ObjectModule.bsl", "Процедура А()\nКонецПроцедуры\n".encode() + b"\xff\n")
+    _write(root, "Catalogs/Договоры/Ext/ObjectModule.bsl",
+           "Процедура А()\n\nПроцедура Б()\nКонецПроцедуры\nПроцедура Б()\nКонецПроцедуры\n".encode())
+    _write(root, "Catalogs/НетТакого/Ext/ObjectModule.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
+    _write(root, "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
+    result = compile_bundle([root], tmp_path_factory.mktemp("out"), quiet=True, cache=False)
+    return result, Snapshot(Bundle.open(result.bundle_path))
+
+
+def call(snap, tool, /, **args):
+    r = tools.call(snap, tool, args)
+    assert r.outcome != "error", r.text
+    return r
+
+
+def test_bad_modules_are_reported_with_file_and_line(compiled):
+    result, _ = compiled
+    problems = {(w.code, w.file, w.line) for w in result.report.errors + result.report.warnings}
+    assert ("binary", "Catalogs/Склады/Ext/ObjectModule.bsl", 2) in problems
+    assert ("encoding", "Catalogs/Партнеры/Ext/ObjectModule.bsl", 3) in problems
+    assert ("unbalanced", "Catalogs/Договоры/Ext/ObjectModule.bsl", 3) in problems
+    assert ("duplicate", "Catalogs/Договоры/Ext/ObjectModule.bsl", 5) in problems
+    assert ("module-without-object", "Catalogs/НетТакого/Ext/ObjectModule.bsl", None) in problems
+    assert ("form-without-descriptor", "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl", None) in problems
+
+
+def test_get_procedure_by_the_address_bsl_calls_it(compiled):
+    _, snap = compiled
+    r = call(snap, "get_procedure", name="ОбщегоНазначения.ЗначениеРеквизита")
+    assert r.outcome == "found"
+    assert "Функция ЗначениеРеквизита(Ссылка, Знач Имя) Экспорт" in r.text
+    assert "region: ПрограммныйИнтерфейс" in r.text
+    assert r.data["procedure"]["callers"] == 2     # СтароеЗначение and the object module's ПередЗаписью
+    full = call(snap, "get_procedure", name="ОбщийМодуль.ОбщегоНазначения.ЗначениеРеквизита", detail="full")
+    assert "Справочник.Номенклатура.МодульОбъекта.ПередЗаписью" in full.text
+    assert "РегистрНакопления.ОстаткиТоваров (reads)" in full.text
+    body = call(snap, "get_procedure", name="ОбщегоНазначения.Прочитать", detail="body")
+    assert 'ОбщийМодуль("ОбработчикиСобытий")' in body.text
+    assert "ОбработчикиСобытий.ПроверкаПриходаПередЗаписью" in call(snap, "get_procedure", name="ОбщегоНазначения.Прочитать",
+                                                     detail="full").text
+    manager = call(snap, "get_procedure", name="Справочники.Номенклатура.ЦенаПоУмолчанию", detail="full")
+    assert manager.data["procedure"]["address"] == "Справочник.Номенклатура.МодульМенеджера.ЦенаПоУмолчанию"
+    assert "Справочник.Номенклатура.Форма.ФормаЭлемента.ПриСозданииНаСервере" in manager.text
+    deprecated = call(snap, "get_procedure", name="ОбщегоНазначения.СтароеЗначение")
+    assert "**Deprecated**" in deprecated.text
+    assert call(snap, "get_procedure", name="ОбщегоНазначения.НетТакой").outcome == "not_found"
+
+
+def test_search_code_puts_the_exported_api_first(compiled):
+    _, snap = compiled
+    r = call(snap, "search_code", query="значение реквизита")
+    assert r.data["hits"][0]["address"] == "ОбщегоНазначения.ЗначениеРеквизита"
+    assert all(h["export"] for h in r.data["hits"])
+    everything = call(snap, "search_code", query="прочитать", scope="all")
+    assert everything.data["hits"][0]["address"] == "ОбщегоНазначения.Прочитать"
+
+
+def test_object_cards_list_api_and_handlers(compiled):
+    _, snap = compiled
+    module = call(snap, "get_object", name="ОбщийМодуль.ОбщегоНазначения")
+    assert "**API — ПрограммныйИнтерфейс**" in module.text
+    assert "`ЗначениеРеквизита` — Возвращает значение реквизита объекта по ссылке." in module.text
+    assert "Прочитать" not in module.text.split("**API")[1]     # not exported: not API
+    catalog = call(snap, "get_object", name="Справочник.Номенклатура")
+    assert "`Справочник.Номенклатура.МодульОбъекта`: 1 procedure(s); event handlers: ПередЗаписью" in catalog.text
+
+
+def test_usages_are_relations(compiled):
+    _, snap = compiled
+    r = call(snap, "get_relations", name="РегистрНакопления.ОстаткиТоваров", direction="in")
+    assert any(e["kind"] == "code_reads" and "ОбщегоНазначения.ЗначениеРеквизита" in e["label"]
+               for e in r.data["edges"])
+    w = call(snap, "get_relations", name="ОбщийМодуль.ОбщегоНазначения", direction="out")
+    assert any(e["kind"] == "code_reads" for e in w.data["edges"])
+    cat = call(snap, "get_relations", name="Справочник.Номенклатура", direction="in", kind="code_uses")
+    assert [(e["kind"], e["label"]) for e in cat.data["edges"]] == [("code_uses", "ОбщегоНазначения.Прочитать")]
