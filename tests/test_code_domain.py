@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats.reader import Bundle
 from v8atlas.server import tools

@@ -138,3 +138,22 @@ def summary(model: CodeModel) -> dict[str, Any]:
     return {"modules": len(model.modules), "procedures": len(procs),
             "exported": sum(1 for p in procs if p.export),
             "bytes": sum(m.size for m in model.modules)}
+
+
+def code_dict(model: CodeModel) -> dict[str, Any]:
+    """The procedure model in plain values, format-neutral (no file paths, no bodies), so a
+    Designer dump and its EDT twin compare equal (tools/diff_models.py --code)."""
+    out: dict[str, Any] = {}
+    for m in model.modules:
+        procs: dict[str, Any] = {}
+        for p in m.procedures:
+            key = p.name if p.name not in procs else f"{p.name}#{p.line}"
+            procs[key] = {"function": p.is_function, "export": p.export, "directive": p.directive,
+                          "async": p.is_async, "region": p.region, "conditions": p.conditions,
+                          "params": [[x.name, x.by_value, x.default] for x in p.params],
+                          "annotation": [p.annotation.kind, p.annotation.target] if p.annotation else None,
+                          "doc": p.info, "lines": p.end_line - p.line,
+                          "calls": sorted(p.local_calls), "qualified": sorted(map(list, p.qualified_calls)),
+                          "usages": sorted(map(list, p.usages))}
+        out[m.ref.key()] = procs
+    return out
