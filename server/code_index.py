@@ -179,5 +179,18 @@ class CodeIndex:
         return out
 
 
+def find(code: CodeIndex, query: str, config: int | None, scope: str = "api", limit: int = 10
+         ) -> tuple[list[CodeHit], str]:
+    """What ``search_code`` answers (and ``bench search`` measures): an exact address first, else
+    words over the exported API, else over every procedure. Returns (hits, the scope used)."""
+    procs, _modules = code.lookup(query, config)
+    if procs:
+        return [CodeHit(p, 0.0, ["exact address"]) for p in procs[:limit]], scope
+    hits = code.search(query, config, exported_only=scope == "api", limit=limit)
+    if not hits and scope == "api":
+        return code.search(query, config, exported_only=False, limit=limit), "all (no exported procedure matched)"
+    return hits, scope
+
+
 def open_code(bundle: Bundle) -> CodeIndex | None:
     return CodeIndex(bundle) if bundle.has(FC.META) else None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..code_index import CodeIndex
+from ..code_index import CodeIndex, find
 from ..snapshot import Snapshot
 from .common import finish, resolve_config
 from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
@@ -56,16 +56,9 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
     code = snap.code
     cfg, ci = _config(snap, code, config)
     where = f" in `{cfg.name}`" if cfg else ""
-    procs, modules = code.lookup(query, ci)
-    if procs:        # an exact address: the procedure itself first
-        hits = [(p, 0.0, ["exact address"]) for p in procs[:limit]]
-    else:
-        found = code.search(query, ci, exported_only=scope == "api", limit=limit)
-        if not found and scope == "api":
-            found = code.search(query, ci, exported_only=False, limit=limit)
-            scope = "all (no exported procedure matched)"
-        hits = [(h.proc, h.score, h.matched) for h in found]
-    if not hits and modules:
+    found, scope = find(code, query, ci, scope, limit)
+    hits = [(h.proc, h.score, h.matched) for h in found]
+    if not hits and code.lookup(query, ci)[1]:      # a module's address: its API
         return get_procedure(snap, query, config)
     if not hits:
         return ToolResult(NOT_FOUND, f"**Outcome: not_found** — no procedure matches {query!r}{where}. "
