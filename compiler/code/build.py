@@ -1,4 +1,4 @@
-"""Builder: the code domain's segments (layout in ``formats/code.py``) from ``ctx.extra["code"]``.
+"""Builder: the code domain's segments (layout in ``formats/code.py``) from its ``CodeIndex`` link.
 
 Procedure cards and bodies are record stores (msgpack + zstd, one record each: a body is only
 decompressed when asked for); addresses, calls and the search postings are flat arrays, so the
@@ -105,7 +105,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
 
 
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
-    index: CodeIndex | None = ctx.extra.get("code")
+    index = ctx.links.get(CodeIndex)
     if index is None or not index.procs:
         return
     n = len(index.procs)

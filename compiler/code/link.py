@@ -14,7 +14,7 @@ its documents). For every view (a base configuration, base+extensions, a lone ex
 * cards are enriched: a common module's card lists its exported API by region, an object's
   card names its modules' event handlers.
 
-The result goes to ``ctx.extra["code"]`` (a ``CodeIndex``) for ``compiler/code/build.py``.
+The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/build.py``.
 """
 from __future__ import annotations
 
@@ -27,8 +27,10 @@ from v8atlas.formats import code as FC
 from ..config import words as W
 from ..config.model import Configuration
 from ..documents import Edge
+from ..links import ConfigModels
 from .doccomment import summary
 from .events import is_event_handler
+from .read import check_owners
 from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
 
@@ -79,14 +81,16 @@ class CodeIndex:
     procs: list[ProcEntry] = field(default_factory=list)
 
 
-def _pairs(parsed: list[tuple[Any, Any]]) -> dict[str, tuple[Configuration, CodeModel]]:
+def _pairs(parsed: list[tuple[Any, CodeModel]], models: ConfigModels, report: Any
+           ) -> dict[str, tuple[Configuration, CodeModel]]:
+    """Configuration name → (its model, the code parsed from the same source), owners checked."""
     out: dict[str, tuple[Configuration, CodeModel]] = {}
-    for _source, result in parsed:
-        items = result if isinstance(result, (list, tuple)) else [result]
-        cfg = next((x for x in items if isinstance(x, Configuration)), None)
-        code = next((x for x in items if isinstance(x, CodeModel)), None)
-        if cfg is not None and code is not None:
-            out.setdefault(cfg.name, (cfg, code))
+    for source, code in parsed:
+        cfg = models.by_source.get(getattr(source, "name", ""))
+        if cfg is None or not isinstance(code, CodeModel):
+            continue          # the configuration domain refused this source: nothing to own the code
+        check_owners(code, cfg, report)
+        out.setdefault(cfg.name, (cfg, code))
     return out
 
 
@@ -342,9 +346,9 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
             doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
 
 
-def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
+def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     from ..config.link import doc_key  # the configuration domain's document keys
-    pairs = _pairs(parsed_by_kind.get("configuration", []))
+    pairs = _pairs(parsed, ctx.links.need(ConfigModels), ctx.report)
     infos = ctx.info.get("configurations") or []
     if not pairs or not infos:
         return
@@ -365,7 +369,7 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
         linkers.append(vl)
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
-    ctx.extra["code"] = index
+    ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),
             "procedures": sum(1 for p in index.procs if p.view == i),

@@ -107,6 +107,7 @@ class CodeModel:
     """Every module of one configuration source."""
     modules: list[Module] = field(default_factory=list)
     script_variant: str = "Russian"
+    source: str = ""                        # the source's display name (report lines name it)
 
     def module(self, ref: ModuleRef) -> Module | None:
         index = self.__dict__.get("_index")

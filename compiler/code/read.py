@@ -13,8 +13,11 @@ import zlib
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from v8atlas.formats.domain import Source
+
 from ..config.files import SourceFiles, open_spec
 from ..config.model import Configuration
+from ..config.plugin import open_source
 from ..config.objects import jobs
 from ..report import CompileReport
 from .doccomment import parse_doc
@@ -66,20 +69,8 @@ def _worker(args: tuple) -> list[tuple[Module | None, list]]:
     return [_read_one(files, rel, ref) for rel, ref in tasks]
 
 
-def _owners(cfg: Configuration) -> tuple[set[str], dict[str, set[str]], dict[str, set[str]]]:
-    """Objects, forms by object, commands by object (metadata paths as module refs name them)."""
-    objects, forms, commands = {CONFIGURATION_OWNER}, {}, {}
-    for o in cfg.objects:
-        objects.add(o.full_name)
-        forms[o.full_name] = {f.name for f in o.forms}
-        commands[o.full_name] = {c.name for c in o.commands}
-    return objects, forms, commands
-
-
-def _placed(files: SourceFiles, cfg: Configuration, source: str, report: CompileReport
-            ) -> list[tuple[str, ModuleRef]]:
-    edt = cfg.format == "edt"
-    objects, forms, commands = _owners(cfg)
+def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
+    """Every module file of a dump placed by its path and scanned (over both cores when many)."""
     tasks = []
     for rel in bsl_files(files):
         ref = module_ref(rel, edt)
@@ -87,49 +78,68 @@ def _placed(files: SourceFiles, cfg: Configuration, source: str, report: Compile
             report.warn(source, "a .bsl file outside any module's place in the dump; not read",
                         code="module-unplaced", file=rel)
             continue
-        if ref.owner not in objects:
-            report.error(source, f"module of {ref.owner}, which the configuration does not have "
-                                 f"(no metadata object file); left out", code="module-without-object",
-                         file=rel, object=ref.owner)
-            continue
-        if ref.kind == ModuleKind.FORM and ref.child and ref.child not in forms.get(ref.owner, ()):
-            report.error(source, f"module of form {ref.child} of {ref.owner}, which has no such form "
-                                 f"(its form descriptor is missing); left out",
-                         code="form-without-descriptor", file=rel, object=ref.owner)
-            continue
-        if ref.kind == ModuleKind.COMMAND and ref.child and ref.child not in commands.get(ref.owner, ()):
-            report.error(source, f"module of command {ref.child} of {ref.owner}, which has no such "
-                                 f"command; left out", code="command-without-descriptor", file=rel,
-                         object=ref.owner)
-            continue
         tasks.append((rel, ref))
-    return tasks
-
-
-def read_code(files: SourceFiles, cfg: Configuration, source: str, report: CompileReport) -> CodeModel:
-    tasks = _placed(files, cfg, source, report)
     n = jobs()
-    results: list[tuple[Module | None, list]] = []
     if n > 1 and len(tasks) >= POOL_THRESHOLD:
         # Interleaved batches: big modules (common modules) are not all in one worker's share.
         batches = [tasks[i::n * 4] for i in range(n * 4)]
         with ProcessPoolExecutor(max_workers=n) as pool:
             parts = list(pool.map(_worker, [(files.spec(), b) for b in batches]))
-        by_task: dict[str, tuple[Module | None, list]] = {}
-        for batch, out in zip(batches, parts):
-            for (rel, _), r in zip(batch, out):
-                by_task[rel] = r
-        results = [by_task[rel] for rel, _ in tasks]
+        by_rel = {rel: r for batch, out in zip(batches, parts) for (rel, _), r in zip(batch, out)}
+        results = [by_rel[rel] for rel, _ in tasks]
     else:
         results = [_read_one(files, rel, ref) for rel, ref in tasks]
-    model = CodeModel(script_variant=cfg.script_variant)
+    model = CodeModel(source=source)
     for (rel, ref), (module, problems) in zip(tasks, results):
         for level, code, message, line in problems:
             (report.error if level == "error" else report.warn)(
                 source, message, code=code, file=rel, line=line, object=ref.key())
         if module is not None:
             model.modules.append(module)
-    report.sections[f"code {cfg.name}"] = summary(model)
+    report.sections[f"code {source}"] = summary(model)
+    return model
+
+
+def parse(source: Source, report: CompileReport) -> CodeModel:
+    """The code domain's parse of a configuration source (the same dump the configuration domain
+    reads); owners are checked at link time against that domain's model."""
+    fmt, files = open_source(source.path)
+    return read_modules(files, fmt == "edt", source.name, report)
+
+
+def check_owners(model: CodeModel, cfg: Configuration, report: CompileReport) -> None:
+    """Leave out (and report) modules whose object, form or command the configuration lacks."""
+    objects, forms, commands = {CONFIGURATION_OWNER}, {}, {}
+    for o in cfg.objects:
+        objects.add(o.full_name)
+        forms[o.full_name] = {f.name for f in o.forms}
+        commands[o.full_name] = {c.name for c in o.commands}
+    kept = []
+    for m in model.modules:
+        ref, rel, source = m.ref, m.file, model.source
+        if ref.owner not in objects:
+            report.error(source, f"module of {ref.owner}, which the configuration does not have "
+                                 f"(no metadata object file); left out", code="module-without-object",
+                         file=rel, object=ref.owner)
+        elif ref.kind == ModuleKind.FORM and ref.child and ref.child not in forms.get(ref.owner, ()):
+            report.error(source, f"module of form {ref.child} of {ref.owner}, which has no such form "
+                                 f"(its form descriptor is missing); left out",
+                         code="form-without-descriptor", file=rel, object=ref.owner)
+        elif ref.kind == ModuleKind.COMMAND and ref.child and ref.child not in commands.get(ref.owner, ()):
+            report.error(source, f"module of command {ref.child} of {ref.owner}, which has no such "
+                                 f"command; left out", code="command-without-descriptor", file=rel,
+                         object=ref.owner)
+        else:
+            kept.append(m)
+    model.modules = kept
+    model.script_variant = cfg.script_variant
+    model.__dict__.pop("_index", None)
+
+
+def read_code(files: SourceFiles, cfg: Configuration, source: str, report: CompileReport) -> CodeModel:
+    """Modules of a dump checked against its configuration (tools and tests: parse + owners)."""
+    model = read_modules(files, cfg.format == "edt", source, report)
+    check_owners(model, cfg, report)
     return model
 
 

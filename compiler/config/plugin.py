@@ -3,19 +3,17 @@
 ``detect(path)`` → ``"designer"``, ``"designer-zip"``, ``"edt"``, ``"edt-zip"``, or
 ``"external"``/``"external-zip"`` for an external data processor/report dump (claimed only
 so that ``parse`` refuses it with that reason), or None;
-``parse(source, report)`` → ``[Configuration, CodeModel]`` (picklable; the pipeline caches it;
-the code model is the code domain's, compiler/code).
+``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
 A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
-``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
+``source.options`` (``name``, ``base``, ``platform``), see docs/config-model.md.
 """
 from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import Any
 
 from ..report import CompileReport
-from ..sources import Source
+from v8atlas.formats.domain import Source
 from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
@@ -150,8 +148,7 @@ def read_configuration(path: Path, report: CompileReport, source_name: str | Non
     return cfg
 
 
-def parse(source: Source, report: CompileReport) -> list[Any]:
-    """[Configuration, CodeModel]: the code domain reads the same dump (compiler/code)."""
+def parse(source: Source, report: CompileReport) -> Configuration:
     cfg = read_configuration(source.path, report, source.name)
     opts = source.options or {}
     if opts.get("name"):
@@ -161,8 +158,8 @@ def parse(source: Source, report: CompileReport) -> list[Any]:
         cfg.name = str(opts["name"])
     if opts.get("base"):
         cfg.base_name = str(opts["base"])
-    if opts.get("platform_version"):
-        cfg.platform_version = str(opts["platform_version"])
+    if opts.get("platform"):
+        cfg.platform_version = str(opts["platform"])
     if opts.get("table") == "extension" and not cfg.is_extension:
         report.warn(source.name, f"listed as [[extension]] in v8atlas.toml, but {cfg.name} is not an "
                     f"extension (its header has neither ConfigurationExtensionPurpose nor ObjectBelonging "
@@ -178,7 +175,4 @@ def parse(source: Source, report: CompileReport) -> list[Any]:
         "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
         "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
         "is_extension": cfg.is_extension}
-    from ..code.read import read_code   # the code domain: every module of this dump
-    with report.timed(f"read code {source.name}"):
-        code = read_code(open_source(source.path)[1], cfg, source.name, report)
-    return [cfg, code]
+    return cfg

@@ -8,10 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from v8atlas.formats.domain import ServePart
+
 from ..code_index import CodeIndex, find
 from ..snapshot import Snapshot
-from .common import finish, resolve_config
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .answer import GUESSES_LINE, answer, headline, paged, unavailable
+from .common import resolve_config
+from .result import AMBIGUOUS, FOUND, NOT_FOUND, ToolResult
+from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
 BODY_LINES = 200          # lines of a body shown per page (detail=body pages on with the cursor)
 MAX_CALL_LIST = 15        # callers/callees named in detail=full
@@ -19,9 +23,8 @@ MAX_CALL_LIST = 15        # callers/callees named in detail=full
 
 def _unavailable(snap: Snapshot) -> ToolResult | None:
     if snap.code is None:
-        return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — bundle `{snap.id}` has no code "
-                                       "index (compiled without the code domain, or from a dump "
-                                       "without modules).\n", {"hits": []})
+        return unavailable(f"bundle `{snap.id}` has no code index (compiled without the code domain, "
+                           "or from a dump without modules).", {"hits": []})
     return None
 
 
@@ -61,10 +64,10 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
     if not hits and code.lookup(query, ci)[1]:      # a module's address: its API
         return get_procedure(snap, query, config)
     if not hits:
-        return ToolResult(NOT_FOUND, f"**Outcome: not_found** — no procedure matches {query!r}{where}. "
-                                     "Try other words or the module's name.\n", {"hits": []})
-    lines = [(f"**Outcome: found** — {len(hits)} procedure(s) for {query!r}{where} (scope {scope}); "
-             "ask `get_procedure` with the address:")]
+        return answer(NOT_FOUND, f"no procedure matches {query!r}{where}. Try other words or the "
+                                 "module's name.", (), {"hits": []})
+    lines = [headline(FOUND, f"{len(hits)} procedure(s) for {query!r}{where} (scope {scope}); "
+                             "ask `get_procedure` with the address:")]
     data_hits = []
     for i, (pid, score, matched) in enumerate(hits, 1):
         card = code.card(pid)
@@ -78,8 +81,8 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
 
 def _module_listing(snap: Snapshot, code: CodeIndex, mid: int, args: dict[str, Any]) -> ToolResult:
     m = code.module_cards[mid]
-    head = [(f"**Outcome: found** — module `{m['address']}` ({m['kind']}): {m['procedures']} "
-            f"procedure(s), {m['exported']} exported.")]
+    head = [headline(FOUND, f"module `{m['address']}` ({m['kind']}): {m['procedures']} "
+                            f"procedure(s), {m['exported']} exported.")]
     if m.get("doc"):
         head.append(m["doc"])
     body = []
@@ -97,8 +100,8 @@ def _module_listing(snap: Snapshot, code: CodeIndex, mid: int, args: dict[str, A
                     f"{' — ' + desc if desc else ''}")
     if not body:
         body = ["No exported procedures; `search_code` with scope=all finds the others."]
-    return finish(snap, "get_procedure", args, FOUND, head, body,
-                  {"module": {k: m[k] for k in ("address", "kind", "procedures", "exported")}})
+    return paged(snap, "get_procedure", args, FOUND, head, body,
+                 {"module": {k: m[k] for k in ("address", "kind", "procedures", "exported")}})
 
 
 def _names(code: CodeIndex, ids: list[int]) -> str:
@@ -119,19 +122,16 @@ def get_procedure(snap: Snapshot, name: str, config: str | None = None, detail: 
         return _module_listing(snap, code, modules[0], args)
     if not procs:
         guesses = code.search(name.replace(".", " "), ci, limit=5)
-        lines = [f"**Outcome: not_found** — no procedure at {name!r}."]
-        if guesses:
-            lines += ["Nearest procedures (guesses, not matches):"] + [
-                f"- `{code.titles[h.proc]}`" for h in guesses]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
-                          {"candidates": [code.titles[h.proc] for h in guesses]})
+        lines = [GUESSES_LINE, *(f"- `{code.titles[h.proc]}`" for h in guesses)] if guesses else []
+        return answer(NOT_FOUND, f"no procedure at {name!r}.", lines,
+                      {"candidates": [code.titles[h.proc] for h in guesses]})
     if len(procs) > 1:
-        lines = [f"**Outcome: ambiguous** — {name!r} names {len(procs)} procedures; ask again with one of:"]
-        lines += [f"- `{code.titles[p]}` (config=`{code.card(p).get('config')}`)" for p in procs]
-        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n", {"candidates": [code.titles[p] for p in procs]})
+        return answer(AMBIGUOUS, f"{name!r} names {len(procs)} procedures; ask again with one of:",
+                      [f"- `{code.titles[p]}` (config=`{code.card(p).get('config')}`)" for p in procs],
+                      {"candidates": [code.titles[p] for p in procs]})
     pid = procs[0]
     card = code.card(pid)
-    head = [f"**Outcome: found** — `{card['address']}`", "```bsl", signature(card), "```"]
+    head = [headline(FOUND, f"`{card['address']}`"), "```bsl", signature(card), "```"]
     facts = []
     if card.get("availability"):
         facts.append("available: " + "; ".join(card["availability"]))
@@ -180,8 +180,8 @@ def get_procedure(snap: Snapshot, name: str, config: str | None = None, detail: 
             body.append(f"```bsl\n// lines {first + i}–{first + i + len(chunk) - 1}\n" + "\n".join(chunk) + "\n```")
     elif detail != "full":
         body.append("detail=full adds the example, usages, callers and callees; detail=body the code.")
-    return finish(snap, "get_procedure", args, FOUND, head, body,
-                  {"procedure": {k: card.get(k) for k in ("address", "module", "export", "function",
+    return paged(snap, "get_procedure", args, FOUND, head, body,
+                 {"procedure": {k: card.get(k) for k in ("address", "module", "export", "function",
                                                          "directive", "region", "availability",
                                                          "callers", "callees", "config")}})
 
@@ -209,3 +209,20 @@ def code_blocks(card: dict[str, Any], done: set[str]) -> list[str]:
                          f"{' — ' + desc if desc else ''}")
         out.append("\n".join(lines))
     return out
+
+
+SERVE = ServePart("code", tools=(
+    ToolSpec("search_code", "Search code",
+             "Find the configuration's own procedures by words, name or address; exported API first "
+             "(scope=all adds the rest).",
+             (Param("query", "string", required=True), CONFIG,
+              Param("scope", "string", default="api", enum=("api", "all")), LIMIT),
+             search_code),
+    ToolSpec("get_procedure", "Get procedure",
+             "A procedure by address as BSL calls it (ОбщегоНазначения.ЗначениеРеквизитаОбъекта, "
+             "Справочник.X.МодульМенеджера.Y): signature, doc, availability, callers; detail=body: code. "
+             "A module lists its API.",
+             (Param("name", "string", required=True), CONFIG,
+              Param("detail", "string", default="brief", enum=("brief", "full", "body")), CURSOR),
+             get_procedure),
+))
