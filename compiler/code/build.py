@@ -11,7 +11,6 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -31,6 +30,7 @@ if TYPE_CHECKING:
 FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
           "params": (0.5, 0.5), "region": (0.8, 0.3)}
 K1 = 1.2
+TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
@@ -63,45 +63,48 @@ def _csr(rows: list[set[int]] | list[list[int]], n: int) -> tuple[np.ndarray, np
 
 
 def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
-    """BM25F postings from the terms the readers computed (``compiler/code/terms.py``)."""
+    """BM25F postings from the terms the readers computed (``compiler/code/terms.py``), in numpy:
+    tf per (term, procedure, field), length normalisation per (procedure, field), then one
+    pseudo-frequency and impact per (term, procedure)."""
     names = list(FIELDS)
-    lengths = {f: [] for f in names}
-    per_proc: list[list[tuple[str, Counter[str]]]] = []
-    for pe in index.procs:
-        fields = dict(pe.proc.terms)
-        fields["module"] = index.modules[pe.module].terms
-        entry = [(f, Counter(t)) for f, t in fields.items() if t and f in FIELDS]
-        for f, c in entry:
-            lengths[f].append(sum(c.values()))
-        per_proc.append(entry)
-    avg = {f: (sum(v) / len(v) if v else 1.0) for f, v in lengths.items()}
-    p_term: list[str] = []
-    p_proc: list[int] = []
-    p_wtf: list[float] = []
-    for pid, entry in enumerate(per_proc):
-        wtf: dict[str, float] = {}
-        for f, counts in entry:
-            weight, b = FIELDS[f]
-            scale = weight / (1.0 - b + b * sum(counts.values()) / avg[f])
-            for t, tf in counts.items():
-                wtf[t] = wtf.get(t, 0.0) + tf * scale
-        p_term.extend(wtf)
-        p_proc.extend([pid] * len(wtf))
-        p_wtf.extend(wtf.values())
-    terms = sort_utf8(p_term)
+    weight = np.array([FIELDS[f][0] for f in names])
+    b = np.array([FIELDS[f][1] for f in names])
+    flat_terms: list[str] = []
+    flat_proc: list[int] = []
+    flat_field: list[int] = []
+    for pid, pe in enumerate(index.procs):
+        fields = pe.proc.terms
+        for fi, f in enumerate(names):
+            t = index.modules[pe.module].terms if f == "module" else fields.get(f)
+            if t:
+                flat_terms += t
+                flat_proc += [pid] * len(t)
+                flat_field += [fi] * len(t)
+    terms = sort_utf8(flat_terms)
     term_ix = {t: j for j, t in enumerate(terms)}
-    tid = np.array([term_ix[t] for t in p_term], dtype=np.int64)
-    procs = np.array(p_proc, dtype=np.int64)
-    order = np.lexsort((procs, tid))
-    tid, procs = tid[order], procs[order]
-    w = np.array(p_wtf, dtype=np.float64)[order]
-    df = np.bincount(tid, minlength=len(terms))
-    n = max(len(index.procs), 1)
+    tid = np.array([term_ix[t] for t in flat_terms], dtype=np.int64)
+    pid = np.array(flat_proc, dtype=np.int64)
+    fid = np.array(flat_field, dtype=np.int64)
+    n, nf, nt = len(index.procs), len(names), len(terms)
+    # field lengths and their averages over the procedures that have the field
+    flen = np.bincount(pid * nf + fid, minlength=n * nf).reshape(n, nf).astype(np.float64)
+    has = (flen > 0).sum(axis=0)
+    avg = np.where(has > 0, flen.sum(axis=0) / np.maximum(has, 1), 1.0)
+    norm = 1.0 - b + b * flen / avg                                  # (n, nf)
+    # tf per (term, procedure, field) → weighted pseudo-frequency per (term, procedure)
+    key3, tf = np.unique((tid * n + pid) * nf + fid, return_counts=True)
+    k_tp, k_f = key3 // nf, key3 % nf
+    k_p = k_tp % n
+    contrib = tf * weight[k_f] / norm[k_p, k_f]
+    key2, inv = np.unique(k_tp, return_inverse=True)
+    w = np.bincount(inv, weights=contrib)
+    t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
+    df = np.bincount(t2, minlength=nt)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-    off = np.zeros(len(terms) + 1, dtype="<u4")
+    off = np.zeros(nt + 1, dtype="<u4")
     off[1:] = np.cumsum(df)
-    imp = idf[tid] * w * (K1 + 1.0) / (w + K1)
-    return terms, off, procs.astype("<u4"), imp.astype("<f4")
+    imp = idf[t2] * w * (K1 + 1.0) / (w + K1)
+    return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
@@ -121,8 +124,8 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
             callers[c].append(pid)
     for pid, card in enumerate(cards):
         card["callers"] = len(callers[pid])
-    writer.add_records(FC.PROCS, cards)
-    writer.add_records(FC.BODIES, (pe.proc.body for pe in index.procs))
+    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES)
+    writer.add_records(FC.BODIES, (pe.proc.body for pe in index.procs), train_bytes=TRAIN_BYTES)
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
