@@ -163,3 +163,40 @@ def test_usages_are_relations(compiled):
     assert any(e["kind"] == "code_reads" for e in w.data["edges"])
     cat = call(snap, "get_relations", name="Справочник.Номенклатура", direction="in", kind="code_uses")
     assert [(e["kind"], e["label"]) for e in cat.data["edges"]] == [("code_uses", "ОбщегоНазначения.Прочитать")]
+
+
+EN_COMMON = """#Region Public
+// Returns the price of an item.
+//
+// Parameters:
+//  Item - CatalogRef.Номенклатура - the item.
+//
+// Returns:
+//  Number - the price.
+//
+Function ItemPrice(Val Item) Export
+	Query = New Query("SELECT Price FROM InformationRegister.ЦеныНоменклатуры.SliceLast");
+	Return Helper(Item);
+EndFunction
+#EndRegion
+
+Function Helper(Item)
+	Return Catalogs.Номенклатура.EmptyRef();
+EndFunction
+"""
+
+
+def test_an_english_script_dump_compiles_with_procedures_linked(tmp_path):
+    root = tmp_path / "cf"
+    shutil.copytree(EXAMPLES, root)
+    cfg = root / "Configuration.xml"
+    cfg.write_text(cfg.read_text(encoding="utf-8-sig").replace(
+        "<ScriptVariant>Russian</ScriptVariant>", "<ScriptVariant>English</ScriptVariant>"), encoding="utf-8")
+    _write(root, "CommonModules/ОбщегоНазначения/Ext/Module.bsl", EN_COMMON.encode())
+    result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    snap = Snapshot(Bundle.open(result.bundle_path))
+    r = call(snap, "get_procedure", name="CommonModule.ОбщегоНазначения.ItemPrice", detail="full")
+    assert "Function ItemPrice(Val Item) Export" in r.text and "region: Public" in r.text
+    assert "**Calls:** `ОбщегоНазначения.Helper`" in r.text
+    assert "InformationRegister.ЦеныНоменклатуры (reads)" in r.text     # English script: English names
+    assert call(snap, "search_code", query="item price").data["hits"][0]["address"] == "ОбщегоНазначения.ItemPrice"

@@ -256,7 +256,7 @@ class _ViewLinker:
                     "directive": p.directive, "async": p.is_async, "region": p.region,
                     "conditions": p.conditions, "availability": self.availability(e, p),
                     "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
-                    "config": self.view_name,
+                    "config": self.view_name, "script": "en" if lang else "ru",
                 })
                 card.update(doc)
                 if pe.origin:

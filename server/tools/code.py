@@ -33,13 +33,18 @@ def _config(snap: Snapshot, code: CodeIndex, config: str | None) -> tuple[Any, i
     return cfg, (code.config_index(cfg.name) if cfg else None)
 
 
+_KEYWORDS = {"ru": ("Функция", "Процедура", "Знач", "Экспорт"), "en": ("Function", "Procedure", "Val", "Export")}
+
+
 def signature(card: dict[str, Any]) -> str:
+    """The header as the configuration's script variant writes it."""
+    function, procedure, val, export = _KEYWORDS.get(card.get("script", "ru"), _KEYWORDS["ru"])
     params = []
     for p in card.get("params") or []:
         name, by_value, default = p[0], p[1], p[2]
-        params.append(("Знач " if by_value else "") + name + (f" = {default}" if default is not None else ""))
-    word = "Функция" if card.get("function") else "Процедура"
-    return f"{word} {card['name']}({', '.join(params)}){' Экспорт' if card.get('export') else ''}"
+        params.append((f"{val} " if by_value else "") + name + (f" = {default}" if default is not None else ""))
+    word = function if card.get("function") else procedure
+    return f"{word} {card['name']}({', '.join(params)}){' ' + export if card.get('export') else ''}"
 
 
 def _one_line(card: dict[str, Any]) -> str:
