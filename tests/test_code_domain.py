@@ -200,3 +200,41 @@ def test_an_english_script_dump_compiles_with_procedures_linked(tmp_path):
     assert "**Calls:** `ОбщегоНазначения.Helper`" in r.text
     assert "InformationRegister.ЦеныНоменклатуры (reads)" in r.text     # English script: English names
     assert call(snap, "search_code", query="item price").data["hits"][0]["address"] == "ОбщегоНазначения.ItemPrice"
+
+
+SPLIT = """Функция РазложитьСтрокуВМассивПодстрок(Знач Строка, Знач Разделитель = ",") Экспорт
+	Возврат Новый Массив;
+КонецФункции
+"""
+
+
+def _with_library(root: Path, present: bool) -> None:
+    """ДемоТорговля on platform 8.3.5, with or without СтроковыеФункцииКлиентСервер."""
+    shutil.copytree(EXAMPLES, root)
+    cfg = root / "Configuration.xml"
+    text = cfg.read_text(encoding="utf-8-sig")
+    if present:
+        text = text.replace("<CommonModule>ОбщегоНазначения</CommonModule>",
+                            "<CommonModule>ОбщегоНазначения</CommonModule>\n\t\t\t"
+                            "<CommonModule>СтроковыеФункцииКлиентСервер</CommonModule>")
+        module = (root / "CommonModules" / "ОбщегоНазначения.xml").read_text(encoding="utf-8-sig")
+        (root / "CommonModules" / "СтроковыеФункцииКлиентСервер.xml").write_text(
+            module.replace("<Name>ОбщегоНазначения</Name>", "<Name>СтроковыеФункцииКлиентСервер</Name>"),
+            encoding="utf-8")
+        _write(root, "CommonModules/СтроковыеФункцииКлиентСервер/Ext/Module.bsl", SPLIT.encode())
+    cfg.write_text(text, encoding="utf-8")
+    (root.parent / "v8atlas.toml").write_text(
+        f'[[configuration]]\nsource = "{root.name}"\nplatform = "8.3.5"\n', encoding="utf-8")
+
+
+@pytest.mark.parametrize("present", [True, False])
+def test_a_library_replacement_is_offered_only_when_the_configuration_has_it(tmp_path, present):
+    _with_library(tmp_path / "cf", present)
+    help_book = EXAMPLES.parent / "help" / "8.3.27.2130" / "shcntx_ru.hbk"
+    result = compile_bundle([tmp_path / "v8atlas.toml", help_book], tmp_path / "out", quiet=True, cache=False)
+    snap = Snapshot(Bundle.open(result.bundle_path))
+    r = tools.call(snap, "get_platform", {"name": "СтрРазделить"})
+    assert r.outcome == "unavailable", r.text
+    offered = "- bsp: `СтроковыеФункцииКлиентСервер.РазложитьСтрокуВМассивПодстрок`" in r.text
+    assert offered == present
+    assert ("is not in configuration `ДемоТорговля`: not offered" in r.text) == (not present)

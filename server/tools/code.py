@@ -231,3 +231,17 @@ SERVE = ServePart("code", tools=(
               Param("detail", "string", default="brief", enum=("brief", "full", "body")), CURSOR),
              get_procedure),
 ))
+
+
+def library_function(snap: Snapshot, config: str | None, name: str) -> str | bool | None:
+    """Does configuration ``config`` have the procedure ``name`` (``Модуль.Функция``)? Its
+    address when it does, False when it does not, None when the bundle cannot tell (no code
+    index, or no configuration named)."""
+    code = snap.code
+    if code is None or not config:
+        return None
+    ci = code.config_index(config)
+    if ci is None or ci < 0:
+        return None
+    procs, _ = code.lookup(name, ci)
+    return code.titles[procs[0]] if procs else False
