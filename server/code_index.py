@@ -15,7 +15,11 @@ from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import name_key, stem_stop_words, words
 
+from .search import _table as _head_table
+
 WHOLE_NAME_BONUS = 2.0     # a query word that *is* the procedure's name (or its whole CamelCase)
+SURFACE_BONUS = 0.3        # a query word met in the form it was typed, beside its stem
+BONUS_MARK = "\x00"
 _STOP = stem_stop_words()
 
 
@@ -27,8 +31,8 @@ class CodeHit:
 
 
 def _table(bundle: Bundle, prefix: str) -> StringTable:
-    off, blob = (f"{prefix}.off", f"{prefix}.blob")
-    return StringTable(bundle.array(off), bundle.blob(blob))
+    """A sorted table found through its head array when it has one (server/search.py)."""
+    return _head_table(bundle, prefix)
 
 
 class CodeIndex:
@@ -139,44 +143,54 @@ class CodeIndex:
             return []
         runs: list[tuple[str, np.ndarray, np.ndarray]] = []
         for w in qwords:
-            best = None
-            for t in dict.fromkeys((w.term, w.surface)):
-                p = self._postings(t)
-                if p is not None and (best is None or len(p[0]) > len(best[0])):
-                    best = p
-            if best is not None:
-                runs.append((w.surface, *best))
+            stem = self._postings(w.term)
+            if stem is not None:
+                runs.append((w.surface, *stem))
+            if w.surface != w.term:
+                # the word as typed, where a name has it so (Объекта, not Объектов): a bonus
+                exact = self._postings(w.surface)
+                if exact is not None and stem is None:
+                    runs.append((w.surface, *exact))
+                elif exact is not None:
+                    runs.append((w.surface + BONUS_MARK, exact[0], exact[1] * SURFACE_BONUS))
         for t in wholes:
             p = self._postings(t)
             if p is not None:
                 runs.append((t, p[0], p[1] * WHOLE_NAME_BONUS))
         if not runs:
             return []
-        ids = np.concatenate([r[1] for r in runs]).astype(np.int64)
-        scores = np.concatenate([r[2] for r in runs]).astype(np.float64)
-        hit_of = np.concatenate([np.full(len(r[1]), i, dtype=np.int64) for i, r in enumerate(runs)])
-        uniq, inv = np.unique(ids, return_inverse=True)
-        total = np.bincount(inv, weights=scores)
-        # how many distinct query words each procedure matched
-        pair = np.unique(inv * len(runs) + hit_of)
-        matched = np.bincount(pair // len(runs), minlength=len(uniq))
-        keep = np.ones(len(uniq), dtype=bool)
+        # Dense accumulators (one float per procedure): each run's procedures are unique, so
+        # fancy-index addition is exact and no sort or unique is needed.
+        runs = list({word: (word, procs, imp) for word, procs, imp in reversed(runs)}.values())[::-1]
+        n = len(self)
+        total = np.zeros(n)
+        matched = np.zeros(n, dtype=np.int32)
+        for word, procs, imp in runs:
+            total[procs] += imp
+            if not word.endswith(BONUS_MARK):      # a bonus run is no extra word to match
+                matched[procs] += 1
+        keep = matched > 0
         if config is not None:
-            keep &= self.config[uniq] == config
+            keep &= self.config == config
         if exported_only:
-            keep &= (self.flags[uniq] & FC.EXPORT) > 0
-        if not keep.any():
+            keep &= (self.flags & FC.EXPORT) > 0
+        cand = np.flatnonzero(keep)
+        if not len(cand):
             return []
-        need = matched[keep].max()
-        keep &= matched >= need
-        cand, sc = uniq[keep], total[keep] * self.prior[uniq[keep]]
-        top = np.argsort(-sc, kind="stable")[:limit]
+        need = matched[cand].max()
+        cand = cand[matched[cand] >= need]
+        sc = total[cand] * self.prior[cand]
+        top = cand[np.argsort(-sc, kind="stable")[:limit]]
         out = []
-        for j in top.tolist():
-            pid = int(cand[j])
-            words_hit = [runs[int(h)][0] for h in hit_of[ids == pid].tolist()]
-            out.append(CodeHit(pid, float(sc[j]), list(dict.fromkeys(words_hit))))
+        for pid in top.tolist():
+            hit = [w.removesuffix(BONUS_MARK) for w, procs, _imp in runs if _has(procs, pid)]
+            out.append(CodeHit(pid, float(total[pid] * self.prior[pid]), list(dict.fromkeys(hit))))
         return out
+
+
+def _has(sorted_ids: np.ndarray, x: int) -> bool:
+    i = int(np.searchsorted(sorted_ids, x))
+    return i < len(sorted_ids) and int(sorted_ids[i]) == x
 
 
 def find(code: CodeIndex, query: str, config: int | None, scope: str = "api", limit: int = 10

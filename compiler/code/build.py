@@ -19,6 +19,7 @@ from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
 
 from ..build_docs import add_string_table
+from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
 from .link import CodeIndex
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
 PRIOR_INTERNAL_REGION = 0.9    # СлужебныйПрограммныйИнтерфейс / СлужебныеПроцедурыИФункции
 PRIOR_DEPRECATED = 0.5
+PRIOR_NOT_COMMON = 0.8         # an object's, form's or command's export: not the library API
+PRIOR_CLIENT_TWIN = 0.95       # a client-only common module: its server twin is asked for first
 API_REGIONS = {"программныйинтерфейс", "public"}
 INTERNAL_REGIONS = {"служебныйпрограммныйинтерфейс", "internal", "служебныепроцедурыифункции", "private"}
 
@@ -49,6 +52,10 @@ def _prior(card: dict) -> float:
         prior *= PRIOR_INTERNAL_REGION
     if card.get("deprecated"):
         prior *= PRIOR_DEPRECATED
+    if card.get("module_kind") != "Module" or card.get("owner", "").startswith(("HTTP", "Web")):
+        prior *= PRIOR_NOT_COMMON
+    elif "client" in card.get("availability", ()) and "server" not in card.get("availability", ()):
+        prior *= PRIOR_CLIENT_TWIN
     return prior
 
 
@@ -151,7 +158,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
                 for a in managers:
                     names.setdefault(name_key(f"{a}.{pname}"), set()).add(pid)
     keys = sort_utf8(names)
-    add_string_table(writer, FC.NAMES, keys)
+    _add_table(writer, FC.NAMES, keys)
     off, ids = _csr([names[k] for k in keys], len(keys))
     writer.add_array(FC.NAMES_OFF, off)
     writer.add_array(FC.NAMES_IDS, ids)
@@ -164,7 +171,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS, flat)
 
     terms, t_off, post_proc, post_imp = _postings(index)
-    add_string_table(writer, FC.TERMS, terms)
+    _add_table(writer, FC.TERMS, terms)
     writer.add_array(FC.TERMS_OFF, t_off)
     writer.add_array(FC.POST_PROC, post_proc)
     writer.add_array(FC.POST_IMP, post_imp)
