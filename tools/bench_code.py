@@ -9,7 +9,7 @@
 3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code-*.tsv)
    and ``get_procedure`` (every exported procedure's address, shuffled), p50/p99;
 4. private memory (RssAnon) of the process after those calls, against after opening.
-``--copies N`` compiles N copies of DUMP side by side (v8atlas.toml names them) instead.
+``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of DUMP side by side (v8atlas.toml names them) instead.
 """
 from __future__ import annotations
 
@@ -63,10 +63,15 @@ def _sources(dump: Path, copies: int, work: Path) -> list[Path]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("dump", type=Path)
+    ap.add_argument("dump", type=Path, help="a dump; or, with --latency, a bundle folder")
+    ap.add_argument("--latency", action="store_true", help="only step 3-4, on the bundle given")
     ap.add_argument("--copies", type=int, default=1)
     ap.add_argument("--calls", type=int, default=2000)
     args = ap.parse_args(argv)
+    if args.latency:        # a fresh process: memory figures are the server's, not a compile's
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        latency(args.dump, args.calls)
+        return 0
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
