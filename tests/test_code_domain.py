@@ -238,3 +238,56 @@ def test_a_library_replacement_is_offered_only_when_the_configuration_has_it(tmp
     offered = "- bsp: `СтроковыеФункцииКлиентСервер.РазложитьСтрокуВМассивПодстрок`" in r.text
     assert offered == present
     assert ("is not in configuration `ДемоТорговля`: not offered" in r.text) == (not present)
+
+
+EXT_MODULE = """&Перед("ОбновитьЦены")
+Процедура Д_ПередОбновлениемЦен()
+КонецПроцедуры
+
+&ИзменениеИКонтроль("НетТакой")
+Процедура Д_Другая()
+	#Вставка
+	А = 1;
+	#КонецВставки
+КонецПроцедуры
+"""
+
+
+def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
+    """Base ДемоТорговля + an extension adopting ОбщегоНазначения with &Перед("ОбновитьЦены"):
+    in the base+extension view the extension's procedure names the base one it changes."""
+    from v8atlas.compiler import pipeline
+    from v8atlas.compiler.code import link as code_link
+    from v8atlas.compiler.code.lexer import scan_module
+    from v8atlas.compiler.code.model import CodeModel, Module, ModuleRef
+    from v8atlas.compiler.code.read import parse as code_parse
+    from v8atlas.compiler.config import link as config_link
+    from v8atlas.compiler.config.model import ADOPTED, Configuration, MDObject
+    from v8atlas.compiler.config.plugin import read_configuration
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import Project
+    from v8atlas.formats.domain import Source
+
+    base_src = Source("configuration", "designer", EXAMPLES, "base")
+    ext_src = Source("configuration", "designer", Path("/nowhere/ext"), "ext")
+    report = CompileReport()
+    base = read_configuration(EXAMPLES, report, "base")
+    ext = Configuration("Доработки", is_extension=True, name_prefix="Д_", source="ext")
+    ext.objects = [MDObject("CommonModule", "ОбщегоНазначения", belonging=ADOPTED,
+                            source_file="CommonModules/ОбщегоНазначения.xml")]
+    ext_code = CodeModel(source="ext", modules=[Module(
+        ModuleRef("CommonModule.ОбщегоНазначения", "Module"), "CommonModules/ОбщегоНазначения/Ext/Module.bsl",
+        scan_module(EXT_MODULE.encode()).procedures)])
+    ctx = pipeline.LinkContext(project=Project(sources=[base_src, ext_src]), report=report)
+    config_link.link([(base_src, base), (ext_src, ext)], ctx)
+    code_link.link([(base_src, code_parse(base_src, report)), (ext_src, ext_code)], ctx)
+    index = ctx.links.need(code_link.CodeIndex)
+    assert index.views == ["ДемоТорговля", "ДемоТорговля+Доработки"]
+    cards = {(index.views[p.view], p.card["address"]): p.card for p in index.procs}
+    before = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_ПередОбновлениемЦен")]
+    assert before["changes"] == "ОбщегоНазначения.ОбновитьЦены" and before["extension"] == "Доработки"
+    base_proc = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.ОбновитьЦены")]
+    assert base_proc["changed_by"] == [["ОбщегоНазначения.Д_ПередОбновлениемЦен", "Before", "Доработки"]]
+    other = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_Другая")]
+    assert other["annotation_unresolved"] and other["changes_blocks"] == {"inserted": 1, "deleted": 0}
+    assert "changed_by" not in cards[("ДемоТорговля", "ОбщегоНазначения.ОбновитьЦены")]
