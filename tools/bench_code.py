@@ -9,7 +9,8 @@
 3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code-*.tsv)
    and ``get_procedure`` (every exported procedure's address, shuffled), p50/p99;
 4. private memory (RssAnon) of the process after those calls, against after opening.
-``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of DUMP side by side (v8atlas.toml names them) instead.
+``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of
+DUMP side by side (v8atlas.toml names them) instead.
 """
 from __future__ import annotations
 

@@ -126,7 +126,11 @@ _REV_QUALIFIER = re.compile(rb"\.[ \t]*+(" + _W + rb"++)")
 _WRITE_METHODS = ("создать", "create")          # СоздатьЭлемент, СоздатьНаборЗаписей, CreateItem…
 
 # Keywords and operators that look like calls (``Если (``, ``Новый Структура(``) are not calls.
-_NOT_CALLS = frozenset(["если", "if", "иначеесли", "elsif", "пока", "while", "для", "for", "возврат", "return", "и", "and", "или", "or", "не", "not", "новый", "new", "тогда", "then", "цикл", "do", "из", "in", "каждого", "each", "по", "to", "выполнить", "execute", "вызватьисключение", "raise", "ждать", "await"])
+_NOT_CALLS = frozenset((
+    "если", "if", "иначеесли", "elsif", "пока", "while", "для", "for", "возврат", "return",
+    "и", "and", "или", "or", "не", "not", "новый", "new", "тогда", "then", "цикл", "do", "из",
+    "in", "каждого", "each", "по", "to", "выполнить", "execute", "вызватьисключение", "raise",
+    "ждать", "await"))
 
 
 @dataclass
