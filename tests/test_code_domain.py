@@ -291,3 +291,11 @@ def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
     other = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_Другая")]
     assert other["annotation_unresolved"] and other["changes_blocks"] == {"inserted": 1, "deleted": 0}
     assert "changed_by" not in cards[("ДемоТорговля", "ОбщегоНазначения.ОбновитьЦены")]
+
+
+def test_a_module_address_lists_its_api_in_both_tools(compiled):
+    _, snap = compiled
+    for tool, arg in (("search_code", "query"), ("get_procedure", "name")):
+        r = call(snap, tool, **{arg: "ОбщегоНазначения"})
+        assert "module `ОбщегоНазначения`" in r.text and "- `ЗначениеРеквизита` — Возвращает" in r.text
+        assert "Прочитать" not in r.text       # not exported

@@ -64,10 +64,11 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
     code = snap.code
     cfg, ci = _config(snap, code, config)
     where = f" in `{cfg.name}`" if cfg else ""
+    procs, modules = code.lookup(query, ci)
+    if modules and not procs:                        # a module's exact address: its API
+        return get_procedure(snap, query, config)
     found, scope = find(code, query, ci, scope, limit)
     hits = [(h.proc, h.score, h.matched) for h in found]
-    if not hits and code.lookup(query, ci)[1]:      # a module's address: its API
-        return get_procedure(snap, query, config)
     if not hits:
         return answer(NOT_FOUND, f"no procedure matches {query!r}{where}. Try other words or the "
                                  "module's name.", (), {"hits": []})
