@@ -6,7 +6,7 @@
 1. cold compile of DUMP without and with the code domain (wall and CPU seconds, the code
    domain's stage timings), then a no-change recompile;
 2. the code segments' size per MB of BSL;
-3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code-*.tsv)
+3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code/*.tsv)
    and ``get_procedure`` (every exported procedure's address, shuffled), p50/p99;
 4. private memory (RssAnon) of the process after those calls, against after opening.
 ``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of
@@ -116,7 +116,7 @@ def latency(bundle_path: Path, calls: int) -> None:
     code = snap.code
     base = _rss_anon_mb()
     queries = []
-    for f in sorted((REPO / "tests" / "search_sets").glob("code-*.tsv")):
+    for f in sorted((REPO / "tests" / "search_sets").glob("code/*.tsv")):
         queries += [ln.split("\t")[0] for ln in f.read_text(encoding="utf-8").splitlines()
                     if ln.strip() and not ln.startswith("#")]
     config = code.configs[0]

@@ -322,7 +322,7 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
         per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for mid in vl.by_ref.values():
             e = index.modules[mid]
-            if e.ref.owner == "Configuration":
+            if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing
                 continue
             doc = docs_by_key.get(doc_key(vl.view_name, e.ref.owner))
             if doc is None:
@@ -348,7 +348,10 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
 
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     from ..config.link import doc_key  # the configuration domain's document keys
-    pairs = _pairs(parsed, ctx.links.need(ConfigModels), ctx.report)
+    models = ctx.links.get(ConfigModels)
+    if not parsed or models is None:     # no configuration in this compile (help books only…)
+        return
+    pairs = _pairs(parsed, models, ctx.report)
     infos = ctx.info.get("configurations") or []
     if not pairs or not infos:
         return

@@ -16,6 +16,7 @@ from typing import Any
 from v8atlas.formats.domain import Source
 
 from ..config.files import SourceFiles, open_spec
+from ..config.errors import ConfigSourceError
 from ..config.model import Configuration
 from ..config.plugin import open_source
 from ..config.objects import jobs
@@ -103,7 +104,10 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
 def parse(source: Source, report: CompileReport) -> CodeModel:
     """The code domain's parse of a configuration source (the same dump the configuration domain
     reads); owners are checked at link time against that domain's model."""
-    fmt, files = open_source(source.path)
+    try:
+        fmt, files = open_source(source.path)
+    except (ConfigSourceError, OSError, zipfile.BadZipFile):
+        return CodeModel(source=source.name)   # the configuration domain reports why, once
     return read_modules(files, fmt == "edt", source.name, report)
 
 
