@@ -1,6 +1,7 @@
 """`v8atlas bench search`: ranking quality and latency of search on query sets.
 
-A set is TSV (``query<TAB>expected|alternative<TAB>config``, ``#`` comments) or JSON (a list of
+A set is TSV (``query<TAB>expected|alternative<TAB>config<TAB>domains``, the last two optional,
+``#`` comments; domains comma-separated) or JSON (a list of
 ``{"query", "expected": str | [str], "config"?, "domains"?, "platform_version"?}``). A *code
 set* (a ``# domain: code`` line in TSV, ``"domains": "code"`` on every JSON entry) measures
 ``search_code``: expected ``Модуль.Процедура`` addresses, matched on a dot boundary. Expected
@@ -70,19 +71,22 @@ def load_set(path: Path) -> list[Case]:
             cases.append(Case(item["query"], [e.strip() for e in exp if e.strip()], item.get("config"),
                               [doms] if isinstance(doms, str) else doms, item.get("platform_version"), i))
         return cases
-    domains = None
+    set_domains = None
     for n, raw in enumerate(text.splitlines(), 1):
         if raw.strip().replace(" ", "").lower() == "#domain:code":
-            domains = ["code"]     # a code set: expected names are procedure addresses
+            set_domains = ["code"]     # a code set: expected names are procedure addresses
             continue
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cols = raw.split("\t")
         if len(cols) < 2 or not cols[0].strip() or not cols[1].strip():
-            raise click.ClickException(f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config]'")
+            raise click.ClickException(
+                f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config[<TAB>domains]]'")
         config = cols[2].strip() if len(cols) > 2 and cols[2].strip() else None
+        # The 4th column restricts the search as a tool does (search_metadata: "metadata").
+        domains = [d.strip() for d in cols[3].split(",") if d.strip()] if len(cols) > 3 else []
         cases.append(Case(cols[0].strip(), [e.strip() for e in cols[1].split("|") if e.strip()],
-                          config, domains, line=n))
+                          config, domains or set_domains, line=n))
     return cases
 
 

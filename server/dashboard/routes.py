@@ -12,9 +12,12 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
-from .. import tools
+from v8atlas.formats import Bundle
+from .. import auth, tools
 from ..auth import error_response
-from . import aliases, facts, hooks, pages
+from ..state import ServerState
+from ..throttle import client_of
+from . import aliases, facts, pages
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
 
@@ -26,14 +29,13 @@ DASHBOARD_KEY = web.AppKey("v8atlas_dashboard", object)
 
 
 class Dashboard:
-    def __init__(self, app: web.Application, state: Any) -> None:
+    def __init__(self, app: web.Application, state: ServerState) -> None:
         self.app = app
         self.state = state
-        self.api_token, self.admin_token = hooks.configured_tokens(app)
+        self.api_token, self.admin_token = auth.configured_tokens(app)
         self.codec = SessionCodec(derive_secret(self.api_token, self.admin_token, env_secret()))
         self.rebuild_lock = asyncio.Lock()
         self.last_rebuild: dict[str, Any] | None = None
-        self.validator_registered = False     # set by setup(): the server accepts our sessions
 
     # -- who is asking -------------------------------------------------------------------
     @property
@@ -104,7 +106,7 @@ class Dashboard:
             return self.to_login(request, e.code)
         if session is None and not self.reads_open:
             return self.to_login(request)
-        await hooks.settled(self.state)   # the bundle's start-up check, if still running
+        await self.state.serving()   # the bundle's start-up check, if still running
         return session
 
     # -- pages ---------------------------------------------------------------------------
@@ -153,6 +155,14 @@ class Dashboard:
         if not same_origin(request):
             return self.refuse(request, "Запрос отклонён",
                                "Вход принимается только с формы этого сервера (другой Origin).", 403)
+        throttle = auth.config(self.app).throttle     # the same budget as wrong API tokens
+        client = client_of(request)
+        if wait := throttle.retry_after(client):
+            resp = self.html(pages.login_page(_safe_next(request.query.get("next")), error=(
+                f"Слишком много неудачных попыток входа с этого адреса; повторите через {wait} с.")),
+                429)
+            resp.headers["Retry-After"] = str(wait)
+            return resp
         form = await _form(request)
         token = form.get("token", "")
         next_url = _safe_next(form.get("next"))
@@ -166,6 +176,7 @@ class Dashboard:
                 "На этом сервере токены не заданы: чтение открыто, правка словаря выключена "
                 "(задайте ADMIN_TOKEN при запуске сервера).")), 400)
         if role is None:
+            throttle.failed(client)
             await asyncio.sleep(0.2)  # slows guessing a little; comparison is constant-time anyway
             return self.html(pages.login_page(next_url, error="Неверный токен."), 401)
         _, cookie = self.codec.issue(role)
@@ -175,6 +186,12 @@ class Dashboard:
         return resp
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
+        try:
+            session = self.session_of(request)
+        except SessionInvalid:
+            session = None
+        if session is not None:
+            self.codec.revoke(session)      # the cookie dies here, not only in this browser
         resp = redirect("/login")
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
@@ -191,7 +208,7 @@ class Dashboard:
         who, refused = await self._data_reader(request)
         if refused is not None:
             return refused
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         if bundle is None:
             return web.json_response({"outcome": "unavailable", "error": {
                 "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
@@ -216,7 +233,7 @@ class Dashboard:
         except (RebuildUnavailable, aliases.AliasError) as e:
             result["problem"] = str(e) if who and who.is_admin else (
                 "словарь недоступен для правки с панели (подробности видит администратор)")
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
@@ -224,7 +241,7 @@ class Dashboard:
         who, refused = await self._data_reader(request)
         if refused is not None:
             return refused
-        snap = hooks.current_snapshot(self.state)
+        snap = self.state.current
         if snap is None:
             return error_response(503, "no_bundle", "no bundle is loaded")
         q = request.query
@@ -238,10 +255,24 @@ class Dashboard:
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         manifest = bundle.manifest if bundle is not None else {}
-        return plan_sources(manifest, hooks.state_sources(self.state),
-                            bundles_dir=hooks.bundles_dir(self.state))
+        return plan_sources(manifest, bundles_dir=self._bundles_dir())
+
+    def _bundle(self) -> Bundle | None:
+        return self.state.current.bundle if self.state.current is not None else None
+
+    def _bundles_dir(self) -> Path | None:
+        """Where a rebuild publishes; None when the server serves one bundle folder as is
+        (a new bundle there would never be picked up)."""
+        return self.state.bundles_dir if self.state.follows_pointer else None
+
+    async def _reload(self) -> str:
+        """Switch to the newest bundle, as POST /admin/reload does."""
+        result = await self.state.reload(force=True)
+        if result.outcome == "refused":
+            raise RuntimeError(f"the new bundle was refused: {result.reason}")
+        return f"{result.outcome}: {result.bundle}"
 
     # -- writes --------------------------------------------------------------------------
     async def admin(self, request: web.Request) -> tuple[Session, dict[str, str]] | web.Response:
@@ -330,7 +361,7 @@ class Dashboard:
             except RebuildUnavailable as e:
                 return self.html(pages.message_page("Пересборка невозможна", str(e),
                                                     role=session.role, csrf=csrf), 409)
-            target = hooks.bundles_dir(self.state)
+            target = self._bundles_dir()
             if target is None:
                 return self.html(pages.message_page(
                     "Пересборка невозможна",
@@ -340,7 +371,7 @@ class Dashboard:
             result = await run_compile(plan, target)
             if result.ok:
                 try:
-                    result.reload_message = await hooks.reload(self.state) or "перезагружено"
+                    result.reload_message = await self._reload() or "перезагружено"
                 except Exception as e:  # the old bundle keeps serving; say why
                     result.ok = False
                     result.reload_message = f"перезагрузка не удалась: {e}"
@@ -438,5 +469,6 @@ LOGIN_NOTICES = {
     "malformed": "Сессия недействительна: cookie сессии повреждена. Войдите снова.",
     "forged": "Сессия недействительна: cookie сессии выдана не этим сервером (или токены сменились). Войдите снова.",
     "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
+    "closed": "Сессия закрыта: был выполнен выход. Войдите снова.",
     "login": "Войдите, чтобы читать данные.",
 }
