@@ -72,6 +72,7 @@ def load_set(path: Path) -> list[Case]:
                               [doms] if isinstance(doms, str) else doms, item.get("platform_version"), i))
         return cases
     set_domains = None
+    first = True
     for n, raw in enumerate(text.splitlines(), 1):
         if raw.strip().replace(" ", "").lower() == "#domain:code":
             set_domains = ["code"]     # a code set: expected names are procedure addresses
@@ -79,6 +80,10 @@ def load_set(path: Path) -> list[Case]:
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cols = raw.split("\t")
+        if first and [c.strip().lower() for c in cols[:2]] == ["query", "expected"]:
+            first = False
+            continue   # a header line (query<TAB>expected[<TAB>config]) names columns, not a case
+        first = False
         if len(cols) < 2 or not cols[0].strip() or not cols[1].strip():
             raise click.ClickException(
                 f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config[<TAB>domains]]'")

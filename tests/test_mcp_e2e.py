@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 V8ATLAS = [sys.executable, "-m", "v8atlas"]
 
 TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
-              "get_platform", "compare_configurations", "search_code", "get_procedure"}
+              "get_platform", "compare_configurations", "check_query", "search_code", "get_procedure"}
 EXAMPLES = REPO / "examples"
 # (tool, arguments, expected outcome, a line the answer must contain)
 SAMPLE_CALLS = [
@@ -42,6 +42,8 @@ SAMPLE_CALLS = [
     ("get_platform", {"name": "СтрРазделить", "config": "ДемоТорговля"}, "found", "StrSplit"),
     ("get_platform", {"name": "Запрос.ЕСТЬNULL", "config": "ДемоТорговля"}, "found", "ISNULL"),
     ("compare_configurations", {"a": "ДемоТорговля", "b": "ДемоТорговля_EDT"}, "found", "(identical)"),
+    ("check_query", {"text": "ВЫБРАТЬ О.КоличествоОстаток ИЗ РегистрНакопления.ОстаткиТоваров.Обороты КАК О",
+                     "config": "ДемоТорговля"}, "problems", "`КоличествоОборот`"),
     ("search_code", {"query": "обновить цены", "config": "ДемоТорговля"}, "found",
      "`ОбщегоНазначения.ОбновитьЦены`"),
     ("get_procedure", {"name": "ОбщегоНазначения.ОбновитьЦены", "config": "ДемоТорговля"}, "found",
@@ -139,6 +141,7 @@ async def _exercise(client: Client, calls: list) -> None:
     assert extra.is_error and "has no argument 'colour'" in extra.content[0].text
     unknown = await client.call_tool("no_such_tool", {})
     assert unknown.is_error
+    assert unknown.content[0].text.startswith("**Error** (unknown_tool): no tool 'no_such_tool'; tools: ")
     cfg = await client.call_tool("search_metadata", {"query": "x", "config": "Нет"})
     assert cfg.is_error and "unknown_config" in cfg.content[0].text
 
@@ -153,6 +156,14 @@ async def test_stdio_with_sdk_client(bundles, calls):
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "v8atlas", "serve", "--transport", "stdio",
                                          "--bundles", str(bundles), "--log-level", "WARNING"])
+    async with Client(params) as client:
+        await _exercise(client, calls)
+
+
+async def test_stdio_command_takes_no_transport_option(bundles, calls):
+    """`v8atlas stdio` (bundles from the environment): the form that survives wrappers."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "v8atlas", "stdio"],
+                                   env={**os.environ, "V8ATLAS_BUNDLES": str(bundles)})
     async with Client(params) as client:
         await _exercise(client, calls)
 

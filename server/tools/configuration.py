@@ -1,10 +1,12 @@
-"""The configuration domain's tools: metadata objects, their relations, configuration diffs."""
+"""The configuration domain's tools: metadata objects, their relations, configuration diffs,
+and query texts checked against them."""
 from __future__ import annotations
 
 from v8atlas.formats.domain import ServePart
 
 from .compare import compare_configurations
 from .metadata import get_object, search_metadata
+from .query import MAX_QUERY_TEXT, check_query
 from .relations import get_relations
 from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
@@ -18,7 +20,8 @@ SERVE = ServePart("configuration", tools=(
              "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
              "dimensions/resources, query tables with parameters and fields, movements, relations.",
              (Param("name", "string", required=True), CONFIG,
-              Param("detail", "string", default="brief", enum=("brief", "fields", "full")), CURSOR),
+              Param("detail", "string", default="brief", enum=("brief", "fields", "full")),
+              Param("table", "string", "One query table with typed fields, e.g. Остатки"), CURSOR),
              get_object),
     ToolSpec("get_relations", "Get relations",
              "One step of relations of an object: what it references and what references it.",
@@ -34,4 +37,9 @@ SERVE = ServePart("configuration", tools=(
              (Param("a", "string", required=True), Param("b", "string", required=True),
               Param("name", "string", "One object to diff field by field"), CURSOR),
              compare_configurations),
+    ToolSpec("check_query", "Check query",
+             "Check a 1C query text against the configuration: tables, virtual tables, fields and paths, "
+             "ЗНАЧЕНИЕ values, unlimited strings, functions of its platform. ok, or problems with line:col and fix.",
+             (Param("text", "string", required=True, max_length=MAX_QUERY_TEXT), CONFIG),
+             check_query),
 ))
