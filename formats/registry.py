@@ -32,6 +32,7 @@ _REGISTERED: list[Registration] = [
                  "v8atlas.server.tools.configuration:SERVE"),
     Registration("help", "v8atlas.compiler.help.domain:DOMAIN", "v8atlas.server.tools.platform:SERVE"),
     Registration("dictionary", "v8atlas.compiler.dictionary:DOMAIN"),
+    Registration("code", "v8atlas.compiler.code.domain:DOMAIN", "v8atlas.server.tools.code:SERVE"),
 ]
 
 

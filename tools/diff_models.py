@@ -5,7 +5,9 @@
 
 A and B are configuration sources (Designer dump folder/zip, EDT project). Both are read into
 the model (compiler/config/model.py), turned into format-neutral dicts
-(compiler/config/normalize.py) and compared; each difference is one line
+(compiler/config/normalize.py) and compared; with ``--code`` the procedure models of their
+modules are compared instead (compiler/code/read.py ``code_dict``: every procedure's signature,
+context, doc comment, calls and usages); each difference is one line
 ``path: A=… B=…`` / ``path: only in A``. Exit status 0 when equal, 1 when they differ, 2 when
 a source cannot be read (the message names it).
 """
@@ -28,6 +30,16 @@ def model_diff(a: Path, b: Path) -> list[str]:
     return sorted(diff(config_dict(ca), config_dict(cb)))
 
 
+def code_diff(a: Path, b: Path) -> list[str]:
+    from v8atlas.compiler.code.read import code_dict, read_code
+    from v8atlas.compiler.config.plugin import open_source
+    dicts = []
+    for p in (a, b):
+        cfg = read_configuration(p, CompileReport())
+        dicts.append(code_dict(read_code(open_source(p)[1], cfg, str(p), CompileReport())))
+    return sorted(diff(*dicts))
+
+
 def _readable(paths: list[Path]) -> bool:
     """Each source opens as a configuration; else say which and why (the message does not
     repeat the path)."""
@@ -46,9 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("b", type=Path)
     ap.add_argument("--limit", type=int, default=200, help="lines to print (default 200)")
     ap.add_argument("--summary", action="store_true", help="count differences by property path")
+    ap.add_argument("--code", action="store_true", help="compare the procedure models of the modules")
     args = ap.parse_args(argv)
     try:
-        lines = model_diff(args.a, args.b)
+        lines = (code_diff if args.code else model_diff)(args.a, args.b)
     except ConfigSourceError:
         _readable([args.a, args.b])
         return 2

@@ -8,6 +8,7 @@ from v8atlas.formats.text import fold
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
 from . import answer as A
+from .code import code_blocks
 from .common import address, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
@@ -287,6 +288,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         else:
             body.append(f"**{label}**: {value_text(v, full)}")
 
+    body += code_blocks(card, done)    # modules, handlers and a common module's API (code domain)
     body += ext_body
     done.add("extension")
     other = card.get("other_children")
