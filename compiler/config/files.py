@@ -20,6 +20,9 @@ class SourceFiles:
     def listdir(self, rel: str) -> list[str]:
         raise NotImplementedError
 
+    def size(self, rel: str) -> int | None:   # bytes, None when absent
+        raise NotImplementedError
+
     def spec(self) -> tuple[str, str, str]:
         """What a worker process needs to reopen these files."""
         raise NotImplementedError
@@ -44,6 +47,12 @@ class FolderFiles(SourceFiles):
             return sorted(os.listdir(self.root / rel))
         except (FileNotFoundError, NotADirectoryError):
             return []
+
+    def size(self, rel: str) -> int | None:
+        try:
+            return (self.root / rel).stat().st_size
+        except OSError:
+            return None
 
     def spec(self) -> tuple[str, str, str]:
         return ("folder", str(self.root), "")
@@ -92,6 +101,10 @@ class ZipFiles(SourceFiles):
 
     def listdir(self, rel: str) -> list[str]:
         return sorted(self._dirs.get(self._full(rel).rstrip("/"), ()))
+
+    def size(self, rel: str) -> int | None:
+        info = self._names.get(self._full(rel))
+        return None if info is None or info.is_dir() else info.file_size
 
     def all_names(self) -> list[str]:
         return list(self._names)
