@@ -33,6 +33,7 @@ from .sources import Project, Source, SourceError, discover, import_optional, lo
 # data to them, so a dictionary-only change reuses the cached linked model.
 MODEL_LINKERS = (
     "v8atlas.compiler.config.link",
+    "v8atlas.compiler.forms.link",       # after config.link: adds to its documents
     "v8atlas.compiler.help.link",
 )
 INDEX_LINKERS = (

@@ -57,6 +57,11 @@ EDGE_KINDS: dict[str, str] = {
     "filter_criterion": "filter criterion src searches dst (label: the attribute)",
     "schedule": "calculation register src uses schedule register dst",
     "adopted_from": "object src of a base+extensions view adopts dst of the base view (label: extensions)",
+    "rights": "role src grants rights on dst (label: the rights)",
+    "form": "object src has form dst (label: the form)",
+    "template": "object src has template dst (label: the template)",
+    "form_data": "form src holds data of dst in an attribute (label: the attribute)",
+    "form_handler": "an event of form src is handled by procedure dst (label: item and event)",
 }
 
 

@@ -22,6 +22,8 @@ from .external import external_objects, refusal
 from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
 from .model import Configuration
 from .xmlsafe import XmlError
+from ..forms.model import UIModel
+from ..forms.read import read_ui
 
 KIND = "configuration"
 
@@ -148,7 +150,8 @@ def read_configuration(path: Path, report: CompileReport, source_name: str | Non
     return cfg
 
 
-def parse(source: Source, report: CompileReport) -> Configuration:
+def parse(source: Source, report: CompileReport) -> list[Configuration | UIModel]:
+    """The configuration, then its forms, schemas and roles (``compiler/forms``)."""
     cfg = read_configuration(source.path, report, source.name)
     opts = source.options or {}
     if opts.get("name"):
@@ -175,4 +178,9 @@ def parse(source: Source, report: CompileReport) -> Configuration:
         "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
         "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
         "is_extension": cfg.is_extension}
-    return cfg
+    ui = read_ui(open_source(source.path)[1], cfg, source.name, report)
+    report.sections[f"configuration {cfg.name}"]["forms"] = {
+        "forms": len(ui.forms), "managed_read": sum(1 for f in ui.forms if f.form_type == "Managed" and not f.not_read),
+        "templates": len(ui.templates), "schemas": sum(1 for t in ui.templates if t.schema is not None),
+        "roles": len(ui.roles)}
+    return [cfg, ui]

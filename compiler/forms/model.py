@@ -169,6 +169,7 @@ class RoleObject:
     name: str                      # MDObjectRef: Catalog.X, Catalog.X.Attribute.Y, Configuration.X
     rights: dict[str, bool] = field(default_factory=dict)
     restrictions: dict[str, str] = field(default_factory=dict)   # right → RLS condition text
+    line: int = 0                  # where the rights file names it (not compared between formats)
 
 
 @dataclass

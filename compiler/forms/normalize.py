@@ -16,8 +16,15 @@ def _plain(x: Any) -> dict[str, Any]:
     return d
 
 
+def _role(r: Any) -> dict[str, Any]:
+    d = _plain(r)
+    for o in d["objects"]:
+        o.pop("line", None)
+    return d
+
+
 def ui_dict(ui: UIModel) -> dict[str, Any]:
     return {"forms": {form_key(f): _plain(f) for f in ui.forms},
             "templates": {template_key(t): _plain(t) for t in ui.templates},
-            "roles": {r.name: _plain(r) for r in ui.roles},
+            "roles": {r.name: _role(r) for r in ui.roles},
             "form_modules": {k: sorted(v) for k, v in ui.modules.items()}}

@@ -13,7 +13,7 @@ _FLAGS = {"setForNewObjects": "set_for_new_objects",
 
 
 def _object(el: etree._Element) -> RoleObject:
-    obj = RoleObject("")
+    obj = RoleObject("", line=el.sourceline or 0)
     for c in elements(el):
         n = local(c)
         if n == "name":

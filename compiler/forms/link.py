@@ -1,0 +1,223 @@
+"""Forms linker: parsed forms, schemas and roles → documents, card additions and edges.
+
+Runs after the configuration linker (``pipeline.MODEL_LINKERS``) and works on its documents:
+
+* an object's form or template becomes a document of its own, addressed as a sub-object
+  (``Справочник.X.Форма.Y`` / ``Catalog.X.Form.Y``, ``Отчет.X.Макет.Y`` / ``Report.X.Template.Y``);
+* a common form, a common template and a role are objects already: their cards get the
+  ``form`` / ``template`` / ``rights`` sections;
+* every object named in a role's rights gets a ``roles`` list on its card (who may do what),
+  and the graph gets ``rights`` edges (role → object), ``form`` edges (object → its form),
+  ``form_data`` edges (form → objects its attributes hold) and ``form_handler`` edges (form →
+  procedure document) when the code domain publishes procedures.
+
+Handlers are checked against the procedures of the form module (``UIModel.modules``); a
+handler naming no procedure there is reported (``form-handler-missing``). Only views of a
+configuration's own name are linked: a base+extensions view shows its base's forms through
+the base view (docs/forms.md).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from v8atlas.compiler.config import words as W
+from v8atlas.compiler.config.link import doc_key
+from v8atlas.compiler.config.model import CONFIG_TYPE, REF
+from v8atlas.compiler.config.relations import type_class
+from v8atlas.compiler.documents import METADATA, Doc, Edge
+
+from .cards import form_card, role_card, template_card
+from .model import Form, FormItem, Template, UIModel
+from .read import form_key, template_key
+
+KIND = "configuration"
+FORM_KIND = "Form"
+TEMPLATE_KIND = "Template"
+MAX_MISSING_WARNINGS = 50
+
+
+def _models(parsed: list[tuple[Any, Any]]) -> list[tuple[Any, UIModel]]:
+    out = []
+    for source, result in parsed:
+        items = result if isinstance(result, (list, tuple)) else [result]
+        out += [(source, u) for u in items if isinstance(u, UIModel)]
+    return out
+
+
+def _walk(items: list[FormItem]):
+    for i in items:
+        yield i
+        yield from _walk(i.items)
+
+
+def _search_fields(name: str, title: str, kind_words: str, extra: str = "") -> dict[str, str]:
+    out = {"name": name, "class": kind_words}
+    if title:
+        out["synonym"] = title
+    if extra:
+        out["attributes"] = extra
+    return out
+
+
+def _type_refs(form: Form) -> list[tuple[str, str]]:
+    """(attribute, MDObjectRef) for every configuration object a form attribute holds."""
+    out = []
+    for a in form.attributes:
+        for t in a.type.types:
+            if t.kind in (REF, CONFIG_TYPE) and t.name:
+                out.append((a.name, f"{type_class(t.ref_class)}.{t.name}"))
+        if a.main_table:
+            out.append((a.name, a.main_table))
+    return out
+
+
+def _missing_handlers(form: Form, procedures: list[str]) -> list[str]:
+    known = {p.casefold() for p in procedures}
+    where: list[str] = []
+    for h in form.handlers:
+        if h.procedure and h.procedure.casefold() not in known:
+            where.append(f"form {h.event} → {h.procedure}")
+    for i in _walk(form.items):
+        for h in i.handlers:
+            if h.procedure and h.procedure.casefold() not in known:
+                where.append(f"{i.name} {h.event} → {h.procedure}")
+    for c in form.commands:
+        if c.action and c.action.casefold() not in known:
+            where.append(f"command {c.name} → {c.action}")
+    return where
+
+
+def _title_of(d: dict[str, str]) -> str:
+    return d.get("ru") or d.get("en") or next(iter(d.values()), "")
+
+
+def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
+    models = _models(parsed_by_kind.get(KIND, []))
+    if not models:
+        return
+    infos = {i["name"]: i for i in ctx.info.get("configurations", [])}
+    docs_by_key = {d.key: d for d in ctx.docs if d.domain == METADATA}
+    counts: dict[str, dict[str, int]] = {}
+    for source, ui in models:
+        info = infos.get(ui.config)
+        if info is None:            # an extension attached to a base: no view of its own
+            continue
+        counts[ui.config] = _link_view(ui, info, getattr(source, "name", ui.config), docs_by_key, ctx)
+    if counts:
+        ctx.counts["forms"] = counts
+
+
+def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict[str, Doc],
+               ctx: Any) -> dict[str, int]:
+    view = info["name"]
+    language = info.get("language") or W.RU
+    n = defaultdict(int)
+    missing_shown = 0
+
+    def title(ref: str) -> str:
+        return W.ref_name(ref, language)
+
+    for form in ui.forms:
+        fkey = form_key(form)
+        procs = ui.modules.get(fkey)
+        if form.form_type == "Managed" and not form.not_read:
+            n["managed_forms"] += 1
+            missing = _missing_handlers(form, procs or [])
+            n["handlers"] += len(form.handlers) + sum(len(i.handlers) for i in _walk(form.items)) + \
+                sum(1 for c in form.commands if c.action)
+            if missing:
+                n["handlers_missing"] += len(missing)
+                if missing_shown < MAX_MISSING_WARNINGS:
+                    missing_shown += 1
+                    module = "the form has no module" if procs is None else "its module has no such procedure"
+                    ctx.report.warn(source, f"{len(missing)} handler(s) name a procedure the form module lacks "
+                                    f"({module}): " + "; ".join(missing[:8]) + (" …" if len(missing) > 8 else ""),
+                                    code="form-handler-missing", file=form.file or None, object=title(fkey))
+        else:
+            n["other_forms"] += 1
+        card = form_card(form, language, procs)
+        key = doc_key(view, fkey)
+        if form.common:
+            doc = docs_by_key.get(key)
+            if doc is not None:
+                doc.card["form"] = card
+                doc.fields["attributes"] = " ".join(filter(None, [doc.fields.get("attributes", ""),
+                                                                 _title_of(form.title)]))
+        else:
+            ref_ru, ref_en = W.ref_name(fkey, W.RU), fkey
+            head = {"name": form.name, "full_name": title(fkey), "class": FORM_KIND,
+                    "owner": title(form.owner), "form": card}
+            doc = Doc(METADATA, key, FORM_KIND, title(fkey), head, list(dict.fromkeys([ref_ru, ref_en])),
+                      _search_fields(form.name, _title_of(form.title), "Форма Form"), config=view)
+            ctx.docs.append(doc)
+            docs_by_key[key] = doc
+            ctx.edges.append(Edge(doc_key(view, form.owner), key, "form", form.name))
+        for attr, ref in _type_refs(form):
+            ctx.edges.append(Edge(key, doc_key(view, ref), "form_data", attr))
+
+    for t in ui.templates:
+        tkey = template_key(t)
+        key = doc_key(view, tkey)
+        n["schemas" if t.schema is not None else "other_templates"] += 1
+        card = template_card(t, language)
+        if t.common:
+            doc = docs_by_key.get(key)
+            if doc is not None:
+                doc.card["template"] = card
+            continue
+        head = {"name": t.name, "full_name": title(tkey), "class": TEMPLATE_KIND, "owner": title(t.owner),
+                "template": card}
+        words = "Макет Template" + (" схема компоновки данных" if t.schema is not None else "")
+        fields = " ".join(f.data_path for d in (t.schema.data_sets if t.schema else []) for f in d.fields)
+        doc = Doc(METADATA, key, TEMPLATE_KIND, title(tkey), head,
+                  list(dict.fromkeys([W.ref_name(tkey, W.RU), tkey])),
+                  _search_fields(t.name, _template_title(t), words, fields), config=view)
+        ctx.docs.append(doc)
+        docs_by_key[key] = doc
+        ctx.edges.append(Edge(doc_key(view, t.owner), key, "template", t.name))
+
+    roles_of: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for role in ui.roles:
+        n["roles"] += 1
+        key = doc_key(view, f"Role.{role.name}")
+        doc = docs_by_key.get(key)
+        if doc is not None:
+            doc.card["rights"] = role_card(role, language)
+        unknown = 0
+        for o in role.objects:
+            parts = o.name.split(".")
+            top = ".".join(parts[:2])
+            granted = [r for r, v in o.rights.items() if v]
+            if parts[0] == "Configuration":
+                continue
+            if doc_key(view, top) not in docs_by_key:
+                unknown += 1
+                if unknown <= 5:
+                    ctx.report.warn(source, f"the rights of role {role.name} name {o.name}, which is not in "
+                                    f"the configuration; that entry is kept in the role's card only",
+                                    code="rights-unknown-object", file=role.file or None, line=o.line or None,
+                                    object=title(f"Role.{role.name}"))
+                continue
+            if not granted:
+                continue
+            entry = {"role": role.name, "rights": granted}
+            if len(parts) > 2:
+                entry["part"] = W.ref_name(o.name, language).split(".", 2)[2]
+            if o.restrictions:
+                entry["rls"] = sorted(o.restrictions)
+            roles_of[top].append(entry)
+            if len(parts) == 2:
+                ctx.edges.append(Edge(key, doc_key(view, top), "rights", ", ".join(granted)))
+        n["rights_unknown_objects"] += unknown
+    for top, entries in roles_of.items():
+        doc = docs_by_key.get(doc_key(view, top))
+        if doc is not None:
+            doc.card["roles"] = entries
+    return dict(n)
+
+
+def _template_title(t: Template) -> str:
+    if t.schema is None:
+        return ""
+    return " ".join(dict.fromkeys(title for _, title in t.schema.variants if title))
