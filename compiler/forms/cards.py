@@ -11,7 +11,16 @@ from v8atlas.compiler.config import words as W
 from v8atlas.compiler.config.fields import render_type
 from v8atlas.compiler.config.model import TypeDescription
 
-from .model import (DataSet, Form, FormAttribute, FormItem, Handler, Role, Schema, Template)
+from .model import (
+    DataSet,
+    Form,
+    FormAttribute,
+    FormItem,
+    Handler,
+    Role,
+    Schema,
+    Template,
+)
 
 
 def _title(t: dict[str, str]) -> str:
@@ -70,8 +79,7 @@ def form_card(form: Form, language: str, procedures: list[str] | None) -> dict[s
                      for c in form.commands],
         "parameters": [_drop_empty({"name": p.name, "type": _type(p.type, language), "key": p.key})
                        for p in form.parameters],
-        "module": ({"procedures": len(procedures)} if procedures is not None else {}),
-        "file": form.file})
+        "module": ({"procedures": len(procedures)} if procedures is not None else {})})
     return card
 
 
@@ -108,8 +116,6 @@ def template_card(t: Template, language: str) -> dict[str, Any]:
         card["not_read"] = t.not_read
     else:
         card["not_read"] = f"a {t.template_type} template: its content is not read (only composition schemas are)"
-    if t.file:
-        card["file"] = t.file
     return card
 
 
@@ -125,5 +131,4 @@ def role_card(role: Role, language: str) -> dict[str, Any]:
                   "set_for_attributes_by_default": role.set_for_attributes_by_default,
                   "independent_rights_of_child_objects": role.independent_rights_of_child_objects},
         "objects": objects,
-        "templates": [{"name": n, "text": t} for n, t in role.templates],
-        "file": role.file})
+        "templates": [{"name": n, "text": t} for n, t in role.templates]})

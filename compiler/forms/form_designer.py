@@ -2,12 +2,19 @@
 from __future__ import annotations
 
 from lxml import etree
-
 from v8atlas.compiler.config.designer import local_string, type_description
 from v8atlas.compiler.config.objects import FileContext
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
-from .model import (KNOWN_KINDS, Form, FormAttribute, FormCommand, FormItem, FormParameter, Handler)
+from .model import (
+    KNOWN_KINDS,
+    Form,
+    FormAttribute,
+    FormCommand,
+    FormItem,
+    FormParameter,
+    Handler,
+)
 from .types import form_type
 
 # Children of an item that are never items of the tree: tooltips carry no data or handlers.

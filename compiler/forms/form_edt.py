@@ -8,12 +8,19 @@ decoration, a search string addition).
 from __future__ import annotations
 
 from lxml import etree
-
 from v8atlas.compiler.config.edt import local_string, type_description
 from v8atlas.compiler.config.objects import FileContext
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
-from .model import (KNOWN_KINDS, Form, FormAttribute, FormCommand, FormItem, FormParameter, Handler)
+from .model import (
+    KNOWN_KINDS,
+    Form,
+    FormAttribute,
+    FormCommand,
+    FormItem,
+    FormParameter,
+    Handler,
+)
 from .types import form_type
 
 _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"

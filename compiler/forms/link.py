@@ -22,6 +22,7 @@ from collections import defaultdict
 from typing import Any
 
 from v8atlas.compiler.config import words as W
+from v8atlas.compiler.config.cards import CARD_SCHEMA
 from v8atlas.compiler.config.link import doc_key
 from v8atlas.compiler.config.model import CONFIG_TYPE, REF
 from v8atlas.compiler.config.relations import type_class
@@ -51,10 +52,15 @@ def _walk(items: list[FormItem]):
         yield from _walk(i.items)
 
 
-def _search_fields(name: str, title: str, kind_words: str, extra: str = "") -> dict[str, str]:
+def _search_fields(name: str, titles: list[str], kind_words: str, owner: Doc | None,
+                   extra: str = "") -> dict[str, str]:
+    """A sub-object is found by its own name and titles, its kind, and its owner's name and synonym."""
     out = {"name": name, "class": kind_words}
-    if title:
-        out["synonym"] = title
+    titles = [t for t in dict.fromkeys(titles) if t]
+    if titles:
+        out["synonym"] = " ".join(titles)
+    if owner is not None:
+        out["owner"] = " ".join(filter(None, [owner.fields.get("name", ""), owner.fields.get("synonym", "")]))
     if extra:
         out["attributes"] = extra
     return out
@@ -88,6 +94,25 @@ def _missing_handlers(form: Form, procedures: list[str]) -> list[str]:
     return where
 
 
+def sub_card(view: str, language: str, cls: str, name: str, ref: str, owner: str, synonym: dict[str, str],
+             source_file: str, section: str, body: dict[str, Any]) -> dict[str, Any]:
+    """The card of a form or template of an object: the head every metadata card has, then its section."""
+    other = W.RU if language == W.EN else W.EN
+    words = {FORM_KIND: ("Форма", "Form"), TEMPLATE_KIND: ("Макет", "Template")}[cls]
+    card: dict[str, Any] = {
+        "schema": CARD_SCHEMA, "config": view, "language": language, "class": cls,
+        "class_name": words[0] if language == W.RU else words[1],
+        "class_alias": words[0] if other == W.RU else words[1],
+        "name": name, "full_name": W.ref_name(ref, language), "full_name_alias": W.ref_name(ref, other),
+        "owner": W.ref_name(owner, language)}
+    if synonym:
+        card["synonym"] = _title_of(synonym)
+    if source_file:
+        card["source_file"] = source_file
+    card[section] = body
+    return card
+
+
 def _title_of(d: dict[str, str]) -> str:
     return d.get("ru") or d.get("en") or next(iter(d.values()), "")
 
@@ -97,11 +122,14 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     if not models:
         return
     infos = {i["name"]: i for i in ctx.info.get("configurations", [])}
+    view_source = {name: c.get("source") for name, c in ctx.counts.get("configurations", {}).items()}
     docs_by_key = {d.key: d for d in ctx.docs if d.domain == METADATA}
     counts: dict[str, dict[str, int]] = {}
     for source, ui in models:
         info = infos.get(ui.config)
-        if info is None:            # an extension attached to a base: no view of its own
+        # No view of its own (an extension attached to a base), or the view is another
+        # source's (two sources claimed one name: the configuration linker kept the first).
+        if info is None or view_source.get(ui.config) != getattr(source, "name", None):
             continue
         counts[ui.config] = _link_view(ui, info, getattr(source, "name", ui.config), docs_by_key, ctx)
     if counts:
@@ -146,10 +174,11 @@ def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict
                                                                  _title_of(form.title)]))
         else:
             ref_ru, ref_en = W.ref_name(fkey, W.RU), fkey
-            head = {"name": form.name, "full_name": title(fkey), "class": FORM_KIND,
-                    "owner": title(form.owner), "form": card}
+            head = sub_card(view, language, FORM_KIND, form.name, fkey, form.owner, form.synonym, form.file,
+                            "form", card)
             doc = Doc(METADATA, key, FORM_KIND, title(fkey), head, list(dict.fromkeys([ref_ru, ref_en])),
-                      _search_fields(form.name, _title_of(form.title), "Форма Form"), config=view)
+                      _search_fields(form.name, [_title_of(form.synonym), _title_of(form.title)], "Форма Form",
+                                     docs_by_key.get(doc_key(view, form.owner))), config=view)
             ctx.docs.append(doc)
             docs_by_key[key] = doc
             ctx.edges.append(Edge(doc_key(view, form.owner), key, "form", form.name))
@@ -166,13 +195,14 @@ def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict
             if doc is not None:
                 doc.card["template"] = card
             continue
-        head = {"name": t.name, "full_name": title(tkey), "class": TEMPLATE_KIND, "owner": title(t.owner),
-                "template": card}
+        head = sub_card(view, language, TEMPLATE_KIND, t.name, tkey, t.owner, t.synonym, t.file,
+                        "template", card)
         words = "Макет Template" + (" схема компоновки данных" if t.schema is not None else "")
         fields = " ".join(f.data_path for d in (t.schema.data_sets if t.schema else []) for f in d.fields)
         doc = Doc(METADATA, key, TEMPLATE_KIND, title(tkey), head,
                   list(dict.fromkeys([W.ref_name(tkey, W.RU), tkey])),
-                  _search_fields(t.name, _template_title(t), words, fields), config=view)
+                  _search_fields(t.name, [_title_of(t.synonym), _template_title(t)], words,
+                                 docs_by_key.get(doc_key(view, t.owner)), fields), config=view)
         ctx.docs.append(doc)
         docs_by_key[key] = doc
         ctx.edges.append(Edge(doc_key(view, t.owner), key, "template", t.name))

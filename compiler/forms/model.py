@@ -78,6 +78,7 @@ class Form:
     owner: str                     # MDObjectRef of the owner: Catalog.X, or CommonForm.X itself
     name: str
     form_type: str = "Managed"     # Managed / Ordinary
+    synonym: dict[str, str] = field(default_factory=dict)   # from the configuration's form description
     title: dict[str, str] = field(default_factory=dict)
     handlers: list[Handler] = field(default_factory=list)
     items: list[FormItem] = field(default_factory=list)
@@ -155,6 +156,7 @@ class Template:
     owner: str                     # Report.X, or CommonTemplate.X itself
     name: str
     template_type: str
+    synonym: dict[str, str] = field(default_factory=dict)
     schema: Schema | None = None   # DataCompositionSchema only
     not_read: str = ""
     file: str = ""

@@ -71,10 +71,16 @@ def read_object(files: SourceFiles, source: str, kind_owner_name: str, rel: str,
         except (OSError, zipfile.BadZipFile, zlib.error):
             data = None
         return None if data is None else procedures(data)
+    if files.size(rel) is None:
+        # A dump without some bodies (a partial dump, a generated sample) still compiles: the
+        # object's card lists the form or role; its own card says the layout is absent.
+        what = {FORM_DESIGNER: "form", FORM_EDT: "form", SCHEMA: "composition schema", RIGHTS: "rights"}[kind]
+        report.warn(source, f"the {what} file is absent, though the configuration lists {owner} "
+                    f"{name}; its content is left out", code="ui-file-missing", file=rel)
+        return None
     if _too_big(files, rel, source, report):
         return None
-    root = load_xml(files, rel, source, report,
-                    missing=f"the file is missing, though the configuration lists {owner} {name}")
+    root = load_xml(files, rel, source, report)
     if root is None:
         return None
     ctx = FileContext(source, report, rel)
@@ -90,7 +96,7 @@ def read_object(files: SourceFiles, source: str, kind_owner_name: str, rel: str,
             report.error(source, f"the root element is <{local(root)}>, expected <{DCS}>; the schema is "
                          f"left out", code="ui-bad-root", file=rel, line=root.sourceline)
             return None
-        return Template(owner, name, DCS, read_schema(root, ctx), file=rel)
+        return Template(owner, name, DCS, schema=read_schema(root, ctx), file=rel)
     if kind == RIGHTS:
         if local(root) != "Rights":
             report.error(source, f"the root element is <{local(root)}>, expected <Rights>; the role's "
@@ -105,7 +111,7 @@ def _base(obj: MDObject, edt: bool) -> str:
     f = obj.source_file
     if edt:
         return f.rsplit("/", 1)[0]
-    return f[:-4] if f.endswith(".xml") else f
+    return f.removesuffix(".xml")
 
 
 def _form_paths(base: str, edt: bool, common: bool) -> tuple[str, str]:
@@ -122,8 +128,8 @@ def read_ui(files: SourceFiles, cfg: Configuration, source: str, report: Compile
     slots: list[tuple[str, object]] = []           # where each task's result goes
     form_kind = FORM_EDT if edt else FORM_DESIGNER
 
-    def add_form(owner: str, name: str, folder: str, form_type: str) -> None:
-        form = Form(owner, name, form_type or "Managed")
+    def add_form(owner: str, name: str, folder: str, form_type: str, synonym: dict[str, str]) -> None:
+        form = Form(owner, name, form_type or "Managed", synonym=dict(synonym))
         ui.forms.append(form)
         if form.form_type != "Managed":
             form.not_read = ORDINARY_REASON
@@ -135,8 +141,8 @@ def read_ui(files: SourceFiles, cfg: Configuration, source: str, report: Compile
         tasks.append((task(MODULE, owner, name), module, True))
         slots.append(("module", form))
 
-    def add_template(owner: str, name: str, folder: str, template_type: str) -> None:
-        t = Template(owner, name, template_type or "SpreadsheetDocument")
+    def add_template(owner: str, name: str, folder: str, template_type: str, synonym: dict[str, str]) -> None:
+        t = Template(owner, name, template_type or "SpreadsheetDocument", synonym=dict(synonym))
         ui.templates.append(t)
         if t.template_type != DCS:
             return
@@ -150,9 +156,9 @@ def read_ui(files: SourceFiles, cfg: Configuration, source: str, report: Compile
         base = _base(obj, edt)
         ref = obj.full_name
         if obj.cls == "CommonForm":
-            add_form(ref, obj.name, base, str(obj.props.get("form_type") or ""))
+            add_form(ref, obj.name, base, str(obj.props.get("form_type") or ""), obj.synonym)
         elif obj.cls == "CommonTemplate":
-            add_template(ref, obj.name, base, str(obj.props.get("template_type") or ""))
+            add_template(ref, obj.name, base, str(obj.props.get("template_type") or ""), obj.synonym)
         elif obj.cls == "Role":
             role = Role(obj.name)
             ui.roles.append(role)
@@ -160,22 +166,22 @@ def read_ui(files: SourceFiles, cfg: Configuration, source: str, report: Compile
             tasks.append((task(RIGHTS, ref, obj.name), role.file, True))
             slots.append(("role", role))
         for f in obj.forms:
-            add_form(ref, f.name, f"{base}/Forms/{f.name}", str(f.props.get("form_type") or ""))
+            add_form(ref, f.name, f"{base}/Forms/{f.name}", str(f.props.get("form_type") or ""), f.synonym)
         for t in obj.templates:
-            add_template(ref, t.name, f"{base}/Templates/{t.name}", str(t.props.get("template_type") or ""))
+            add_template(ref, t.name, f"{base}/Templates/{t.name}", str(t.props.get("template_type") or ""),
+                         t.synonym)
 
     results = read_all(files, source, "v8atlas.compiler.forms.read", tasks, report)
     for (slot, target), result in zip(slots, results):
         if result is None:
-            if slot == "form":
-                target.not_read = "the form file could not be read (see the compile report)"
-            elif slot == "template":
-                target.not_read = "the schema file could not be read (see the compile report)"
+            if slot in ("form", "template"):
+                target.not_read = "its file is absent or could not be read (the compile report says why)"
             continue
         if slot == "form":
             _copy(result, target)
         elif slot == "module":
-            ui.modules[form_key(target)] = result
+            if not target.not_read:      # a module without a readable form body links nothing
+                ui.modules[form_key(target)] = result
         elif slot in ("template", "role"):
             _copy(result, target)
     return ui

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from lxml import etree
-
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
 from .model import Role, RoleObject

@@ -5,12 +5,18 @@ from __future__ import annotations
 import re
 
 from lxml import etree
-
 from v8atlas.compiler.config.designer import local_string, type_description
 from v8atlas.compiler.config.objects import FileContext
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
-from .model import CalculatedField, DataSet, Schema, SchemaField, SchemaParameter, SchemaResource
+from .model import (
+    CalculatedField,
+    DataSet,
+    Schema,
+    SchemaField,
+    SchemaParameter,
+    SchemaResource,
+)
 from .types import form_type
 
 _XSI_TYPE = "{http://www.w3.org/2001/XMLSchema-instance}type"

@@ -7,8 +7,12 @@ object name. EDT writes them bare (``DynamicList``), read as platform types. Bot
 """
 from __future__ import annotations
 
-from v8atlas.compiler.config.model import CONFIG_TYPE, PLATFORM, TypeDescription, TypeRef
-
+from v8atlas.compiler.config.model import (
+    CONFIG_TYPE,
+    PLATFORM,
+    TypeDescription,
+    TypeRef,
+)
 
 # Designer names of a few platform types, with the EDT names the model uses.
 _RENAMES = {"Field": "DataCompositionField", "FlowchartContextType": "GraphicalSchema"}
