@@ -49,8 +49,9 @@ _SKIP_BODIES = shutil.ignore_patterns("*.bsl", "Form.xml", "Template.*", "Pictur
                                       "Rights.xml", "Help", "Help.xml", "Schedule.xml", "*.html")
 
 
-def replicate(src: Path, copies: int, dst: Path) -> Path:
-    """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump."""
+def replicate(src: Path, copies: int, dst: Path, ignore=_SKIP_BODIES) -> Path:
+    """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump;
+    ``ignore`` says which files of an object's folder are not copied (bodies, by default)."""
     shutil.copytree(src, dst)
     cx = (src / "Configuration.xml").read_text(encoding="utf-8-sig")
     head, body = cx.split("<ChildObjects>", 1)
@@ -69,7 +70,7 @@ def replicate(src: Path, copies: int, dst: Path) -> Path:
                 f"<Name>{name}</Name>", f"<Name>{new}</Name>", 1)
             (dst / folder.name / f"{new}.xml").write_text(text, encoding="utf-8")
             if (folder / name).is_dir():   # the descriptor files the reader opens (not bodies/modules)
-                shutil.copytree(folder / name, dst / folder.name / new, ignore=_SKIP_BODIES)
+                shutil.copytree(folder / name, dst / folder.name / new, ignore=ignore)
             extra.append(f"<{cls}>{new}</{cls}>")
     (dst / "Configuration.xml").write_text(head + "<ChildObjects>" + children + "\n".join(extra)
                                            + "</ChildObjects>" + tail, encoding="utf-8")
