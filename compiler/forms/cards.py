@@ -23,7 +23,8 @@ from .model import (
 )
 
 
-def _title(t: dict[str, str]) -> str:
+def title_text(t: dict[str, str]) -> str:
+    """A title or synonym in one language: Russian, else English, else any."""
     return t.get("ru") or t.get("en") or next(iter(t.values()), "")
 
 
@@ -45,7 +46,7 @@ def handler_entry(h: Handler, resolved: bool | None) -> dict[str, Any]:
 
 def _item(i: FormItem, check: Any) -> dict[str, Any]:
     return _drop_empty({
-        "kind": i.kind, "name": i.name, "title": _title(i.title), "path": i.data_path,
+        "kind": i.kind, "name": i.name, "title": title_text(i.title), "path": i.data_path,
         "command": i.command, "props": i.props,
         "handlers": [handler_entry(h, check(h.procedure)) for h in i.handlers],
         "items": [_item(c, check) for c in i.items], "unknown_kind": not i.known})
@@ -53,27 +54,34 @@ def _item(i: FormItem, check: Any) -> dict[str, Any]:
 
 def _attribute(a: FormAttribute, language: str) -> dict[str, Any]:
     return _drop_empty({
-        "name": a.name, "title": _title(a.title), "type": _type(a.type, language), "main": a.main,
+        "name": a.name, "title": title_text(a.title), "type": _type(a.type, language), "main": a.main,
         "main_table": W.ref_name(a.main_table, language) if a.main_table else "",
         "custom_query": a.custom_query, "query": a.query_text if a.custom_query else "",
         "columns": [_attribute(c, language) for c in a.columns]})
 
 
-def form_card(form: Form, language: str, procedures: list[str] | None) -> dict[str, Any]:
-    """``procedures``: the form module's procedure names, None when the module was not read."""
+def resolver(procedures: list[str] | None):
+    """``check(procedure)``: True when the module has it (BSL names ignore case), None when the
+    module was not read (nothing to check against), False when it is missing."""
     known = {p.casefold() for p in procedures} if procedures is not None else None
 
     def check(proc: str) -> bool | None:
-        if known is None or not proc:
-            return None if known is None else True
-        return proc.casefold() in known
+        if known is None:
+            return None
+        return not proc or proc.casefold() in known
+    return check
+
+
+def form_card(form: Form, language: str, procedures: list[str] | None) -> dict[str, Any]:
+    """``procedures``: the form module's procedure names, None when the module was not read."""
+    check = resolver(procedures)
 
     card = _drop_empty({
-        "form_type": form.form_type, "title": _title(form.title), "not_read": form.not_read,
+        "form_type": form.form_type, "title": title_text(form.title), "not_read": form.not_read,
         "handlers": [handler_entry(h, check(h.procedure)) for h in form.handlers],
         "items": [_item(i, check) for i in form.items],
         "attributes": [_attribute(a, language) for a in form.attributes],
-        "commands": [_drop_empty({"name": c.name, "title": _title(c.title), "action": c.action,
+        "commands": [_drop_empty({"name": c.name, "title": title_text(c.title), "action": c.action,
                                   "call_type": c.call_type,
                                   "missing": check(c.action) is False})
                      for c in form.commands],
@@ -88,7 +96,7 @@ def _data_set(d: DataSet, language: str) -> dict[str, Any]:
         "name": d.name, "kind": d.kind, "source": d.data_source, "object": d.object_name,
         "query": d.query, "unknown_kind": not d.known,
         "fields": [_drop_empty({"path": f.data_path, "field": f.field_name if f.field_name != f.data_path else "",
-                                "title": _title(f.title), "role": f.role,
+                                "title": title_text(f.title), "role": f.role,
                                 "kind": f.kind if f.kind != "field" else ""}) for f in d.fields],
         "items": [_data_set(x, language) for x in d.items]})
 
@@ -98,10 +106,10 @@ def schema_card(s: Schema, language: str) -> dict[str, Any]:
         "data_sources": [_drop_empty({"name": n, "type": t}) for n, t in s.data_sources],
         "data_sets": [_data_set(d, language) for d in s.data_sets],
         "calculated_fields": [_drop_empty({"path": c.data_path, "expression": c.expression,
-                                           "title": _title(c.title)}) for c in s.calculated_fields],
+                                           "title": title_text(c.title)}) for c in s.calculated_fields],
         "resources": [_drop_empty({"path": r.data_path, "expression": r.expression, "aggregate": r.aggregate,
                                    "group": r.group}) for r in s.resources],
-        "parameters": [_drop_empty({"name": p.name, "title": _title(p.title), "type": _type(p.type, language),
+        "parameters": [_drop_empty({"name": p.name, "title": title_text(p.title), "type": _type(p.type, language),
                                     "value": p.value, "expression": p.expression,
                                     "list": p.list_allowed, "hidden": p.hidden}) for p in s.parameters],
         "variants": [_drop_empty({"name": n, "title": t}) for n, t in s.variants],

@@ -28,7 +28,7 @@ from v8atlas.compiler.config.model import CONFIG_TYPE, REF
 from v8atlas.compiler.config.relations import type_class
 from v8atlas.compiler.documents import METADATA, Doc, Edge
 
-from .cards import form_card, role_card, template_card
+from .cards import form_card, resolver, role_card, template_card, title_text
 from .model import Form, FormItem, Template, UIModel
 from .read import form_key, template_key
 
@@ -79,18 +79,12 @@ def _type_refs(form: Form) -> list[tuple[str, str]]:
 
 
 def _missing_handlers(form: Form, procedures: list[str]) -> list[str]:
-    known = {p.casefold() for p in procedures}
-    where: list[str] = []
-    for h in form.handlers:
-        if h.procedure and h.procedure.casefold() not in known:
-            where.append(f"form {h.event} → {h.procedure}")
-    for i in _walk(form.items):
-        for h in i.handlers:
-            if h.procedure and h.procedure.casefold() not in known:
-                where.append(f"{i.name} {h.event} → {h.procedure}")
-    for c in form.commands:
-        if c.action and c.action.casefold() not in known:
-            where.append(f"command {c.name} → {c.action}")
+    """Where the form names a procedure its module lacks: ``form OnOpen → ПриОткрытии``…"""
+    check = resolver(procedures)
+    where = [f"form {h.event} → {h.procedure}" for h in form.handlers if check(h.procedure) is False]
+    where += [f"{i.name} {h.event} → {h.procedure}" for i in _walk(form.items) for h in i.handlers
+              if check(h.procedure) is False]
+    where += [f"command {c.name} → {c.action}" for c in form.commands if check(c.action) is False]
     return where
 
 
@@ -106,15 +100,11 @@ def sub_card(view: str, language: str, cls: str, name: str, ref: str, owner: str
         "name": name, "full_name": W.ref_name(ref, language), "full_name_alias": W.ref_name(ref, other),
         "owner": W.ref_name(owner, language)}
     if synonym:
-        card["synonym"] = _title_of(synonym)
+        card["synonym"] = title_text(synonym)
     if source_file:
         card["source_file"] = source_file
     card[section] = body
     return card
-
-
-def _title_of(d: dict[str, str]) -> str:
-    return d.get("ru") or d.get("en") or next(iter(d.values()), "")
 
 
 def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
@@ -171,13 +161,13 @@ def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict
             if doc is not None:
                 doc.card["form"] = card
                 doc.fields["attributes"] = " ".join(filter(None, [doc.fields.get("attributes", ""),
-                                                                 _title_of(form.title)]))
+                                                                 title_text(form.title)]))
         else:
             ref_ru, ref_en = W.ref_name(fkey, W.RU), fkey
             head = sub_card(view, language, FORM_KIND, form.name, fkey, form.owner, form.synonym, form.file,
                             "form", card)
             doc = Doc(METADATA, key, FORM_KIND, title(fkey), head, list(dict.fromkeys([ref_ru, ref_en])),
-                      _search_fields(form.name, [_title_of(form.synonym), _title_of(form.title)], "Форма Form",
+                      _search_fields(form.name, [title_text(form.synonym), title_text(form.title)], "Форма Form",
                                      docs_by_key.get(doc_key(view, form.owner))), config=view)
             ctx.docs.append(doc)
             docs_by_key[key] = doc
@@ -201,7 +191,7 @@ def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict
         fields = " ".join(f.data_path for d in (t.schema.data_sets if t.schema else []) for f in d.fields)
         doc = Doc(METADATA, key, TEMPLATE_KIND, title(tkey), head,
                   list(dict.fromkeys([W.ref_name(tkey, W.RU), tkey])),
-                  _search_fields(t.name, [_title_of(t.synonym), _template_title(t)], words,
+                  _search_fields(t.name, [title_text(t.synonym), _template_title(t)], words,
                                  docs_by_key.get(doc_key(view, t.owner)), fields), config=view)
         ctx.docs.append(doc)
         docs_by_key[key] = doc

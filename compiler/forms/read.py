@@ -36,8 +36,9 @@ ORDINARY_REASON = ("ordinary (non-managed) form: its layout is a binary containe
 FORM_DESIGNER, FORM_EDT, SCHEMA, RIGHTS, MODULE = "form-designer", "form-edt", "schema", "rights", "module"
 
 # Procedure and function headers of a form module (the bounded scan used until the code
-# domain links handlers): optional compile directives, Async, then the keyword and the name.
-_PROC = re.compile(r"^[ \t]*(?:&[^\n]*\n[ \t]*)*(?:Асинх[ \t]+|Async[ \t]+)?"
+# domain links handlers): at a line's start, optional same-line directives (`&НаКлиенте`
+# usually stands on the line before), Async, then the keyword and the name.
+_PROC = re.compile(r"^[ \t]*(?:&\w+[ \t]+)*(?:Асинх[ \t]+|Async[ \t]+)?"
                    r"(?:Процедура|Функция|Procedure|Function)[ \t]+([^\W\d]\w*)[ \t]*\(",
                    re.IGNORECASE | re.MULTILINE | re.UNICODE)
 

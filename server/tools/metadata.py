@@ -295,7 +295,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
             body += render(card[key], detail)
     if isinstance(card.get("roles"), list) and card["roles"]:
         done.add("roles")
-        body += roles_blocks(card["roles"], detail, "Роль" if title[:1].isascii() is False else "Role")
+        body += roles_blocks(card["roles"], detail, "Role" if card.get("language") == "en" else "Роль")
     other = card.get("other_children")
     if isinstance(other, dict) and other:
         done.add("other_children")
