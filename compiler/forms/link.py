@@ -73,8 +73,8 @@ def _type_refs(form: Form) -> list[tuple[str, str]]:
         for t in a.type.types:
             if t.kind in (REF, CONFIG_TYPE) and t.name:
                 out.append((a.name, f"{type_class(t.ref_class)}.{t.name}"))
-        if a.main_table:
-            out.append((a.name, a.main_table))
+        if a.main_table:     # Catalog.X, or a virtual table: InformationRegister.X.SliceLast
+            out.append((a.name, ".".join(a.main_table.split(".")[:2])))
     return out
 
 
@@ -160,8 +160,6 @@ def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict
             doc = docs_by_key.get(key)
             if doc is not None:
                 doc.card["form"] = card
-                doc.fields["attributes"] = " ".join(filter(None, [doc.fields.get("attributes", ""),
-                                                                 title_text(form.title)]))
         else:
             ref_ru, ref_en = W.ref_name(fkey, W.RU), fkey
             head = sub_card(view, language, FORM_KIND, form.name, fkey, form.owner, form.synonym, form.file,

@@ -50,7 +50,7 @@ TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
              search_metadata),
     ToolSpec("get_object", "Get object",
              "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
-             "dimensions/resources, query tables with parameters and fields, movements, relations.",
+             "query tables, movements, relations, roles; also Справочник.X.Форма.Y, Отчет.X.Макет.Y.",
              (Param("name", "string", required=True), _config,
               Param("detail", "string", default="brief", enum=("brief", "fields", "full")), _cursor),
              get_object),
