@@ -2,18 +2,25 @@
 """Benchmark forms, composition schemas and roles (compiler/forms): parse cost, whole-compile
 growth, the no-change recompile and the largest form's answer.
 
-    python tools/bench_forms.py [--copies 1,4,12] [--source DUMP]
+    python tools/bench_forms.py [--copies 1,4,12] [--source DUMP] [--baseline PKG] [--skip-parse]
 
 * in one process on SSL 3.1.12: the configuration read, then ``read_ui`` (forms, schemas,
   rights, form modules) — the parse cost forms add;
 * ``v8atlas compile`` of SSL × N (objects *with* their form, template and rights bodies and
   form modules copied under new names) in a child: wall time and peak RSS of the whole
   compile, then the same compile again (no change);
-* the largest form's ``get_object detail=full``: pages under the size cap.
+* the largest form's ``get_object detail=full``: pages under the size cap;
+* ``--baseline PKG``: the cold compile of the source by another v8atlas (a folder holding a
+  ``v8atlas`` package built from another checkout, put first on PYTHONPATH), alternated with
+  this one twice: the cost forms add to the whole compile.
+
+Wall times depend on the machine's load; the CPU time (user + system of every process of the
+compile) much less, so both are printed.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -68,21 +75,32 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--copies", default="1,4,12")
     ap.add_argument("--source", type=Path)
+    ap.add_argument("--baseline", type=Path, help="folder with another checkout's v8atlas package")
+    ap.add_argument("--skip-parse", action="store_true")
     args = ap.parse_args()
     if args.source:
         src = args.source
     else:
         from realdata import extracted
         src = extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst") / "src/cf"
-    parse_split(src)
+    if not args.skip_parse:
+        parse_split(src)
     with tempfile.TemporaryDirectory() as tmp:
-        for n in [int(x) for x in args.copies.split(",")]:
+        if args.baseline:
+            env = dict(os.environ, PYTHONPATH=str(args.baseline))
+            for i in range(2):
+                for label, kw in (("baseline", {"env": env}), ("this", {})):
+                    m = compile_once(src, Path(tmp) / f"b-{label}-{i}", **kw)
+                    print(f"{label:8s} cold compile {m['wall_s']:6.2f} s wall, {m['cpu_s']:6.2f} s CPU, "
+                          f"peak RSS {m['peak_rss_mb']:5d} MB", flush=True)
+        for n in [int(x) for x in args.copies.split(",") if x]:
             path = src if n == 1 else replicate(src, n, Path(tmp) / f"x{n}", ignore=_SKIP)
             out = Path(tmp) / f"bundles-{n}"
             cold = compile_once(path, out)
             again = compile_once(path, out)
-            print(f"SSL ×{n:<3d} cold compile {cold['wall_s']:6.2f} s, peak RSS {cold['peak_rss_mb']:5d} MB; "
-                  f"no-change {again['wall_s']:5.2f} s ({again['result']})")
+            print(f"SSL ×{n:<3d} cold compile {cold['wall_s']:6.2f} s wall, {cold['cpu_s']:6.2f} s CPU, "
+                  f"peak RSS {cold['peak_rss_mb']:5d} MB; no-change {again['wall_s']:5.2f} s wall, "
+                  f"{again['cpu_s']:5.2f} s CPU ({again['result']})", flush=True)
             if n == 1:
                 largest_answer(out)
             if n != 1:
