@@ -361,9 +361,9 @@ def designer_dump(tmp: Path) -> Path:
     root = tmp / "designer"
     shutil.copytree(DESIGNER, root)
     form = root / "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext"
-    form.mkdir(parents=True)
+    form.mkdir(parents=True, exist_ok=True)      # the sample has a minimal body: replaced
     (form / "Form.xml").write_text(DESIGNER_FORM, encoding="utf-8")
-    (form / "Form").mkdir()
+    (form / "Form").mkdir(exist_ok=True)
     (form / "Form" / "Module.bsl").write_text("\ufeff" + MODULE, encoding="utf-8")
     _edit(root / "Catalogs/Номенклатура/Templates/Ценник.xml", "<TemplateType>SpreadsheetDocument",
           "<TemplateType>DataCompositionSchema")
