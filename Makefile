@@ -6,7 +6,7 @@ BUNDLES ?= bundles
 HOST ?= 127.0.0.1
 PORT ?= 5001
 
-.PHONY: venv run compile-sample test test-fast bench conformance clean
+.PHONY: venv run compile-sample lint test test-fast bench conformance clean
 
 $(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,10 @@ compile-sample: venv
 run: compile-sample
 	$(VENV)/bin/v8atlas serve --bundles $(BUNDLES) --host $(HOST) --port $(PORT)
 
-test: venv
+lint: venv
+	$(VENV)/bin/ruff check .
+
+test: venv lint
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 test-fast: venv

@@ -10,6 +10,8 @@ from v8atlas.formats.platform_version import UNBOUNDED_SINCE, UNBOUNDED_UNTIL, e
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import name_key
 
+from .links import DocIndex
+
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
 
@@ -23,9 +25,18 @@ def add_string_table(writer: "BundleWriter", prefix: str, strings: list[str]) ->
     writer.add_blob(blob_name, blob)
 
 
+def doc_domains(ctx: "LinkContext") -> list[str]:
+    """The built-in document domains (fixed codes) and then those registered domains add."""
+    out = list(S.DOMAINS)
+    for d in ctx.domains:
+        out += [x for x in d.doc_domains if x not in out]
+    return out
+
+
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # A stable order whatever the linkers did: same inputs → same ids → same bytes.
-    order = {d: i for i, d in enumerate(S.DOMAINS)}
+    domains = doc_domains(ctx)
+    order = {d: i for i, d in enumerate(domains)}
     docs = sorted(ctx.docs, key=lambda d: (order[d.domain], d.config or "", d.key))
     seen: set[str] = set()
     unique = []
@@ -38,7 +49,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         unique.append(d)
     docs = unique
     ctx.docs = docs
-    ctx.extra["doc_index"] = {d.key: i for i, d in enumerate(docs)}
+    ctx.links.put(DocIndex({d.key: i for i, d in enumerate(docs)}))
 
     kinds = sorted({d.kind for d in docs})
     configs = sorted({d.config for d in docs if d.config}) or []
@@ -59,7 +70,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # Keys and titles by id: stored in id order (not sorted), read by index only.
     for prefix, values in ((S.DOC_KEYS, [d.key for d in docs]), (S.DOC_TITLES, [d.title for d in docs])):
         add_string_table(writer, prefix, values)
-    writer.add_json(S.DOC_META, {"kinds": kinds, "configs": configs, "count": n})
+    writer.add_json(S.DOC_META, {"kinds": kinds, "configs": configs, "count": n, "domains": domains})
 
     # Exact names: every name, the title and the key resolve to their document.
     postings: dict[str, set[int]] = {}
@@ -78,5 +89,5 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(S.NAMES_POST_DOC, np.array(post_doc, dtype="<u4"))
     ctx.counts["documents"] = n
     ctx.counts["documents_by_domain"] = {dom: sum(1 for d in docs if d.domain == dom)
-                                         for dom in S.DOMAINS}
+                                         for dom in domains}
     ctx.counts["names"] = len(keys)

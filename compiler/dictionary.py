@@ -3,7 +3,7 @@
 A source plugin (``KIND = "dictionary"``) for ``dictionary.json`` / ``dictionary.toml`` /
 ``*.v8dict.json`` beside the sources, and a linker that merges them with the built-in data in
 ``compiler/search/data/`` (synonyms.json, query_keys.json) and hands the result to
-``compiler/search/build.py`` through ``ctx.extra``. Every rule keeps its origin ("built-in",
+``compiler/search/build.py`` through the ``SearchDictionary`` link. Every rule keeps its origin ("built-in",
 or the file it came from) so ``v8atlas dict show`` and the search explanations can name it.
 
 File format (JSON; TOML has the same tables)::
@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING, Any
 from v8atlas.formats import schema as S
 from v8atlas.formats.text import name_key
 
+from v8atlas.formats.domain import INDEX, Domain, SourceKind, TomlTable
+
 from .documents import QUERY, Doc
+from .links import SearchDictionary
 from .report import CompileReport
 
 if TYPE_CHECKING:
@@ -79,7 +82,8 @@ def load_file(path: Path) -> dict[str, Any]:
 
 def parse(source: "Source", report: CompileReport) -> Dictionary:
     data = load_file(source.path)
-    return from_tables(data, source.name, report)
+    # the origin is stored in the bundle (explanations): its portable name, not where it lay
+    return from_tables(data, source.portable or source.name, report)
 
 
 def from_tables(data: dict[str, Any], origin: str, report: CompileReport | None = None) -> Dictionary:
@@ -143,14 +147,14 @@ def builtin_query_keys() -> dict[str, Any]:
 
 # --- linker -----------------------------------------------------------------------------------
 
-def link(parsed_by_kind: dict[str, list[tuple["Source", Any]]], ctx: "LinkContext") -> None:
-    files = [d for _, d in parsed_by_kind.get(KIND, [])]
+def link(parsed: list[tuple["Source", Any]], ctx: "LinkContext") -> None:
+    files = [d for _, d in parsed]
     synonyms = builtin_synonyms() + [g for d in files for g in d.synonyms]
-    ctx.extra["search_synonyms"] = synonyms
-    ctx.extra["search_aliases"] = _resolve_aliases([a for d in files for a in d.aliases], ctx)
+    aliases = _resolve_aliases([a for d in files for a in d.aliases], ctx)
+    ctx.links.put(SearchDictionary(synonyms=synonyms, aliases=aliases))
     keys_bound = _bind_query_keys(ctx)
     ctx.counts["dictionary"] = {"synonym_groups": len(synonyms),
-                                "aliases": len(ctx.extra["search_aliases"]),
+                                "aliases": len(aliases),
                                 "query_keys": keys_bound}
 
 
@@ -238,3 +242,10 @@ def _bind_query_keys(ctx: "LinkContext") -> int:
             ctx.report.note_unknown("query_keys.json", "search-key pages not in the loaded (partial) "
                                     "query-language book")
     return bound
+
+
+DICTIONARY_SOURCE = SourceKind("dictionary", detect, "a dictionary (dictionary.json/.toml)",
+                               toml_tables=(TomlTable("dictionary"),))
+# An index domain: it adds search data to the documents the model domains made.
+DOMAIN = Domain("dictionary", source_kinds=(DICTIONARY_SOURCE,), reads=("dictionary",), parse=parse,
+                link=link, stage=INDEX, provides=(SearchDictionary,))

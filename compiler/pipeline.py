@@ -1,9 +1,10 @@
-"""compile: discover → parse (cached per source) → link → build index segments → publish.
+"""compile: discover → parse (cached per source and domain) → link → build segments → publish.
 
-Linkers turn parsed sources into documents and edges (``MODEL_LINKERS``, one per domain,
-then ``INDEX_LINKERS`` that only add search data); builders
-turn the linked whole into bundle segments (``BUILDERS``). Both are module paths so that a
-domain can be absent from an install without breaking the others.
+The domains come from the one registry (``formats/registry.py``). Every domain that reads a
+source's kind parses it; linkers run in registration order, *model* domains first (documents
+and edges, cached as the linked model) then *index* domains (search data only), and hand data
+to each other through typed ``ctx.links``. The core build numbers the documents, each
+domain's build writes its segments, then the full-text index is built.
 """
 from __future__ import annotations
 
@@ -13,39 +14,24 @@ import os
 import pickle
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
 from v8atlas.formats.reader import Bundle
+from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
 from . import __version__
+from . import build_docs
 from .documents import Doc, Edge
 from .report import CompileReport
 from .fingerprint import Fingerprinter, path_size
-from .sources import Project, Source, SourceError, discover, import_optional, load_plugins
-
-# link(parsed: list[tuple[Source, object]], ctx: LinkContext) -> None, in this order.
-# Model linkers build documents and edges; index linkers (the dictionary) only add search
-# data to them, so a dictionary-only change reuses the cached linked model.
-MODEL_LINKERS = (
-    "v8atlas.compiler.config.link",
-    "v8atlas.compiler.forms.link",       # after config.link: adds to its documents
-    "v8atlas.compiler.help.link",
-)
-INDEX_LINKERS = (
-    "v8atlas.compiler.dictionary",
-)
-INDEX_SOURCE_KINDS = {"dictionary"}
-# build(ctx: LinkContext, writer: BundleWriter) -> None, in this order.
-BUILDERS = (
-    "v8atlas.compiler.build_docs",
-    "v8atlas.compiler.config.graph",
-    "v8atlas.compiler.search.build",
-)
+from .search import build as search_build
+from .sources import Project, Source, SourceError, discover
 
 
 @dataclass
@@ -56,8 +42,9 @@ class LinkContext:
     edges: list[Edge] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)      # goes to manifest "info" (hashed)
     counts: dict[str, Any] = field(default_factory=dict)    # goes to manifest "counts"
-    parsed: dict[str, list[tuple[Source, Any]]] = field(default_factory=dict)  # by kind
-    extra: dict[str, Any] = field(default_factory=dict)     # hand-over between linkers/builders
+    parsed: dict[str, list[tuple[Source, Any]]] = field(default_factory=dict)  # by domain name
+    links: Links = field(default_factory=Links)             # typed hand-over between domains
+    domains: list[Domain] = field(default_factory=list)     # the registered domains of this compile
 
 
 class Progress:
@@ -94,7 +81,13 @@ def compiler_fingerprint() -> str:
 
 
 def _source_identity(source: Source, source_fp: str) -> str:
-    return f"{source.kind}\0{source.format}\0{source_fp}\0{sorted(source.options.items())!r}"
+    # the portable name is part of what a parse may store (a dictionary's origin)
+    return (f"{source.kind}\0{source.format}\0{source.portable}\0{source_fp}\0"
+            f"{sorted(source.options.items())!r}")
+
+
+def _reads(domains: list[Domain], source: Source) -> list[Domain]:
+    return [d for d in domains if source.kind in d.reads and d.parse is not None]
 
 
 class CompileError(Exception):
@@ -105,9 +98,9 @@ class CompileError(Exception):
         self.report = report
 
 
-def _slot(source: Source) -> str:
+def _slot(source: Source, domain: str) -> str:
     """A source's place, whatever its content: where the last good parse of it is remembered."""
-    return hashlib.sha256(f"{source.kind}\0{source.format}\0{source.path.resolve()}\0"
+    return hashlib.sha256(f"{domain}\0{source.kind}\0{source.format}\0{source.path.resolve()}\0"
                           f"{sorted(source.options.items())!r}".encode()).hexdigest()
 
 
@@ -121,16 +114,17 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
-def _parse_source(source: Source, source_fp: str, plugin: Any, cache_dir: Path | None,
+def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Path | None,
                   fingerprint: str, report: CompileReport) -> Any:
     """Parse one source (or take its cached parse).
 
     When the source fails as a whole and an earlier compile parsed it successfully, that last
     good parse is used with a warning, so a broken edit never drops a source from the bundle.
     """
-    key = hashlib.sha256(f"{_source_identity(source, source_fp)}\0{fingerprint}".encode()).hexdigest()
+    key = hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
+                         .encode()).hexdigest()
     cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
-    last_good = cache_dir / "last-good" / _slot(source) if cache_dir else None
+    last_good = cache_dir / "last-good" / _slot(source, domain.name) if cache_dir else None
     if cache_file is not None and cache_file.is_file():
         ok, result = _read_cached(cache_file, report)
         if ok:
@@ -138,7 +132,8 @@ def _parse_source(source: Source, source_fp: str, plugin: Any, cache_dir: Path |
     sub_report = CompileReport()
     try:
         with sub_report.timed(f"parse {source.name}"):
-            result = plugin.parse(source, sub_report)
+            assert domain.parse is not None
+            result = domain.parse(source, sub_report)
     except Exception as e:
         message = str(e) if isinstance(e, SourceError) else f"{type(e).__name__}: {e}"
         previous = last_good.read_text(encoding="utf-8").strip() if last_good and last_good.is_file() else ""
@@ -184,10 +179,14 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     with report.timed("discover"):
         project = project or discover(paths)
     if not project.sources:
-        raise SystemExit("nothing to compile: no sources found")
+        raise CompileError("nothing to compile: no sources found")
+    project.sources = [replace(s, portable=p) for s, p in
+                       zip(project.sources, portable_names([s.path for s in project.sources]))]
     progress.step(f"{len(project.sources)} source(s): "
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
-    plugins = {p.KIND: p for p in load_plugins()}
+    domains = compile_domains()
+    check_link_order(domains)
+    index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
     with report.timed("fingerprint"):
@@ -206,43 +205,50 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
             return CompileResult(unchanged, True, CompileReport.from_dict(bundle.report()),
                                  dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
-    model_sources = [s for s in project.sources if s.kind not in INDEX_SOURCE_KINDS]
+    model_sources = [s for s in project.sources if s.kind not in index_kinds]
     model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
     model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
     ctx = _load_linked(model_cache, project, report) if model_cache else None
     if ctx is not None:
         progress.step("model sources unchanged: linked model from cache")
-        parse_now = [s for s in project.sources if s.kind in INDEX_SOURCE_KINDS]
+        parse_now = [s for s in project.sources if s.kind in index_kinds]
     else:
         ctx = LinkContext(project=project, report=report)
         parse_now = project.sources
+    ctx.domains = domains
     for i, source in enumerate(parse_now, 1):
         progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
-        try:
-            result = _parse_source(source, source_fps[source], plugins[source.kind], cache_dir,
-                                   fingerprint, report)
-        except SourceFailed as e:  # one broken source never takes down the others
-            report.error(source.name, str(e), code="source-failed")
-            continue
-        ctx.parsed.setdefault(source.kind, []).append((source, result))
+        for domain in _reads(domains, source):
+            try:
+                result = _parse_source(source, source_fps[source], domain, cache_dir,
+                                       fingerprint, report)
+            except SourceFailed as e:  # one broken source never takes down the others
+                report.error(source.name, str(e), code="source-failed")
+                continue
+            ctx.parsed.setdefault(domain.name, []).append((source, result))
     if not any(ctx.parsed.values()) and not ctx.docs:
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
     if parse_now is project.sources:
-        _run_linkers(MODEL_LINKERS, ctx, progress)
+        _run_linkers(MODEL, ctx, progress)
         if model_cache is not None and not report.errors:
             _save_linked(model_cache, ctx)
-    _run_linkers(INDEX_LINKERS, ctx, progress)
+    _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
-        for s, portable in zip(project.sources, portable_names([s.path for s in project.sources])):
-            writer.add_source(s.kind, portable, path_size(s.path), source_fps[s], format=s.format)
-        for builder in import_optional(BUILDERS):
-            with report.timed(f"build {_stage_label(builder.__name__)}"):
-                builder.build(ctx, writer)
+        for s in project.sources:
+            writer.add_source(s.kind, s.portable, path_size(s.path), source_fps[s], format=s.format)
+        with report.timed("build build_docs"):
+            build_docs.build(ctx, writer)
+        for domain in domains:
+            if domain.build is not None:
+                with report.timed(f"build {_stage_label(domain.name)}"):
+                    domain.build(ctx, writer)
+        with report.timed("build search"):
+            search_build.build(ctx, writer)
         writer.info.update(ctx.info)
         writer.counts.update(ctx.counts)
         writer.report = report.as_dict()
@@ -267,18 +273,37 @@ def _default_name(project: Project) -> str:
         kinds.pop(), "bundle")
 
 
-def _stage_label(module: str) -> str:
-    """'v8atlas.compiler.config.link' → 'config'; 'v8atlas.compiler.build_docs' → 'build_docs'."""
-    parts = module.split(".")
-    return parts[-2] if parts[-1] in ("link", "build") else parts[-1]
+def _stage_label(domain: str) -> str:
+    """Timing labels as they were before domains were registered objects ('config')."""
+    return {"configuration": "config"}.get(domain, domain)
 
 
-def _run_linkers(names: tuple[str, ...], ctx: LinkContext, progress: Progress) -> None:
-    for linker in import_optional(names):
-        label = _stage_label(linker.__name__)
+def check_link_order(domains: list[Domain]) -> None:
+    """Every link a domain needs is provided by a domain whose link runs before it (model
+    domains run before index domains, each in registration order)."""
+    provided: set[type] = set()
+    for d in [d for d in domains if d.stage == MODEL] + [d for d in domains if d.stage == INDEX]:
+        missing = [c.__name__ for c in d.needs if c not in provided]
+        if missing:
+            raise DomainContractError(f"domain {d.name!r} needs {', '.join(missing)}, which no domain "
+                                      f"linked before it provides (register it after the provider)")
+        provided.update(d.provides)
+
+
+def _index_only_kinds(domains: list[Domain]) -> set[str]:
+    """Source kinds read only by index domains: changing them reuses the linked model."""
+    model = {k for d in domains if d.stage == MODEL for k in d.reads}
+    return {k for d in domains if d.stage == INDEX for k in d.reads} - model
+
+
+def _run_linkers(stage: str, ctx: LinkContext, progress: Progress) -> None:
+    for domain in ctx.domains:
+        if domain.stage != stage or domain.link is None:
+            continue
+        label = _stage_label(domain.name)
         progress.step(f"link {label}")
         with ctx.report.timed(f"link {label}"):
-            linker.link(ctx.parsed, ctx)
+            domain.link(ctx.parsed.get(domain.name, []), ctx)
 
 
 def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkContext | None:
@@ -287,21 +312,21 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
         return None
     try:
         with report.timed("load linked model"), open(path, "rb") as f:
-            docs, edges, info, counts, extra, sub_report = pickle.load(f)
+            docs, edges, info, counts, links, sub_report = pickle.load(f)
     except Exception:  # a damaged cache entry is just a miss
         path.unlink(missing_ok=True)
         return None
     sub_report.timings = {}   # those were the earlier compile's; this one's are measured anew
     report.merge(sub_report)
     return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
-                       counts=counts, extra=extra)
+                       counts=counts, links=links)
 
 
 def _save_linked(path: Path, ctx: LinkContext) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with open(tmp, "wb") as f:
-        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.extra, ctx.report), f,
+        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.links, ctx.report), f,
                     protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
     # Only the newest few linked models are worth keeping (each is the size of the cards).

@@ -1,66 +1,32 @@
 """Source discovery: which inputs a compile has, of which kind, with a cheap fingerprint.
 
-Every domain plugs in through a *source plugin* module (listed in ``SOURCE_PLUGINS``)::
-
-    KIND = "configuration"                       # the domain it feeds
-    def detect(path: Path) -> str | None: ...    # its format name if the path is one of its own
-    def parse(source: Source, report: CompileReport) -> object: ...   # picklable, cached
-
-A ``v8atlas.toml`` beside the sources names configurations, sets a configuration's platform
-version and attaches extensions to a base (docs/compile.md).
+Source kinds come from the registered domains (``formats/registry.py``): each
+``SourceKind`` detects its own inputs; the first kind that claims a path gets it, and every
+domain that ``reads`` that kind parses it. A ``v8atlas.toml`` beside the sources names
+configurations, sets a configuration's platform version and attaches extensions to a base
+(docs/compile.md); it is validated by ``project_file.py``.
 """
 from __future__ import annotations
 
-import importlib
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
+from v8atlas.formats.domain import Domain, Source, SourceError, SourceKind
+from v8atlas.formats.registry import compile_domains
+
 from .fingerprint import SKIP_DIRS
+from .project_file import PROJECT_FILE, known_tables, read_project_file
 
-PROJECT_FILE = "v8atlas.toml"
-
-# Order matters only for detection: the first plugin that claims a path gets it.
-SOURCE_PLUGINS = (
-    "v8atlas.compiler.config.plugin",
-    "v8atlas.compiler.help.plugin",
-    "v8atlas.compiler.dictionary",
-)
+__all__ = ["PROJECT_FILE", "Project", "Source", "SourceError", "discover", "source_kinds"]
 
 _MAX_SCAN_DEPTH = 4
 
 
-class SourceError(Exception):
-    """A source argument cannot be used; the message names it and says what was expected."""
-
-
-@dataclass(frozen=True)
-class Source:
-    kind: str                     # domain: "configuration", "help", "dictionary"
-    format: str                   # "designer", "edt", "designer-zip", "hbk", "dictionary-json"…
-    path: Path
-    name: str                     # how messages name it: relative to the working folder when inside it
-    options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
-
-
-def import_optional(names: tuple[str, ...]) -> list[ModuleType]:
-    """Import the modules that exist: a domain not in this install (or not written) is absent."""
-    modules = []
-    for name in names:
-        try:
-            modules.append(importlib.import_module(name))
-        except ModuleNotFoundError as e:
-            if e.name and name.startswith(e.name):
-                continue
-            raise
-    return modules
-
-
-def load_plugins() -> list[ModuleType]:
-    return import_optional(SOURCE_PLUGINS)
+def source_kinds(domains: list[Domain]) -> list[SourceKind]:
+    """Every source kind the domains introduce, in registration order (detection order)."""
+    return [k for d in domains for k in d.source_kinds]
 
 
 def _display_name(path: Path) -> str:
@@ -70,15 +36,15 @@ def _display_name(path: Path) -> str:
         return path.as_posix()
 
 
-def _detect(path: Path, plugins: list[ModuleType]) -> Source | None:
-    for plugin in plugins:
-        fmt = plugin.detect(path)
+def _detect(path: Path, kinds: list[SourceKind]) -> Source | None:
+    for kind in kinds:
+        fmt = kind.detect(path)
         if fmt:
-            return Source(plugin.KIND, fmt, path, _display_name(path))
+            return Source(kind.name, fmt, path, _display_name(path))
     return None
 
 
-def _scan(path: Path, plugins: list[ModuleType], depth: int, found: list[Source]) -> None:
+def _scan(path: Path, plugins: list[SourceKind], depth: int, found: list[Source]) -> None:
     src = _detect(path, plugins)
     if src is not None:
         found.append(src)
@@ -98,14 +64,6 @@ class Project:
     project_files: list[Path] = field(default_factory=list)
 
 
-def _read_project_file(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise SourceError(f"{path}: cannot read project file ({e})") from None
-
-
 def discover(paths: list[str | os.PathLike]) -> Project:
     """Resolve command-line arguments into sources.
 
@@ -113,7 +71,8 @@ def discover(paths: list[str | os.PathLike]) -> Project:
     ``v8atlas compile ../data/help`` finds every versioned book below it. An argument in
     which nothing is found is an error naming it.
     """
-    plugins = load_plugins()
+    domains = compile_domains()
+    plugins = source_kinds(domains)
     if not plugins:
         raise SourceError("no source plugins are installed (install v8atlas[compiler])")
     project = Project(sources=[])
@@ -124,20 +83,18 @@ def discover(paths: list[str | os.PathLike]) -> Project:
         toml_path = p if p.is_file() and p.name == PROJECT_FILE else p / PROJECT_FILE
         from_project = 0
         if toml_path.is_file():
-            settings = _read_project_file(toml_path)
+            settings = read_project_file(toml_path, domains)
             project.project_files.append(toml_path)
             before = len(project.sources)
-            _merge_settings(project, settings, toml_path.parent, plugins)
+            _merge_settings(project, settings, toml_path.parent, plugins, list(known_tables(domains)))
             from_project = len(project.sources) - before
             if p.is_file():
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found)
         if not found and not from_project:
-            raise SourceError(
-                f"{p}: not a recognized source. Expected a Designer XML dump (a folder or .zip with "
-                f"Configuration.xml), an EDT project (src/Configuration/Configuration.mdo), a help "
-                f"book (*.hbk), a dictionary (dictionary.json/.toml) or a {PROJECT_FILE}")
+            expected = ", ".join(k.expected for k in plugins)
+            raise SourceError(f"{p}: not a recognized source. Expected {expected} or a {PROJECT_FILE}")
         for s in found:
             if all(s.path.resolve() != o.path.resolve() for o in project.sources):
                 project.sources.append(s)
@@ -150,13 +107,11 @@ def discover(paths: list[str | os.PathLike]) -> Project:
 
 
 def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
-                    plugins: list[ModuleType]) -> None:
-    """[[configuration]] / [[extension]] / [[help]] tables with a ``source`` path each."""
+                    plugins: list[SourceKind], tables: list[str]) -> None:
+    """The ``[[table]]`` entries (validated already) with a ``source`` path each."""
     by_path = project.settings.setdefault("_by_path", {})
-    for table in ("configuration", "extension", "help", "dictionary"):
+    for table in tables:
         for entry in settings.get(table, []) or []:
-            if not isinstance(entry, dict) or "source" not in entry:
-                raise SourceError(f"{base / PROJECT_FILE}: every [[{table}]] needs source = \"path\"")
             sp = (base / entry["source"]).resolve()
             if not sp.exists():
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} "
@@ -175,5 +130,5 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
                 if all(src.path.resolve() != o.path.resolve() for o in project.sources):
                     project.sources.append(src)
     for k, v in settings.items():
-        if k not in ("configuration", "extension", "help", "dictionary"):
+        if k not in tables:
             project.settings[k] = v

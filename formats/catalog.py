@@ -63,8 +63,17 @@ class Catalog:
     def card(self, doc: int) -> dict[str, Any]:
         return self.bundle.records(S.DOC_CARDS)[doc]
 
+    @cached_property
+    def domains(self) -> list[str]:
+        """Document domain names by code: the built-ins, then those registered domains added
+        (bundles of format 1.0 written before domains were registered hold only the built-ins)."""
+        return list(self.meta.get("domains") or S.DOMAINS)
+
+    def domain_code(self, name: str) -> int | None:
+        return self.domains.index(name) if name in self.domains else None
+
     def domain_name(self, doc: int) -> str:
-        return S.DOMAINS[int(self.domain[doc])]
+        return self.domains[int(self.domain[doc])]
 
     def kind_name(self, doc: int) -> str:
         return self.meta["kinds"][int(self.kind[doc])]

@@ -53,7 +53,7 @@ async def api_tool(request: web.Request) -> web.Response:
 
 async def api_index(request: web.Request) -> web.Response:
     return _json({"tools": [{"name": t.name, "title": t.title, "description": t.description,
-                             "input_schema": t.input_schema()} for t in tools.TOOLS.values()]})
+                             "input_schema": t.input_schema()} for t in tools.tool_table().values()]})
 
 
 async def health(request: web.Request) -> web.Response:

@@ -67,5 +67,5 @@ def build_mcp(state: "ServerState") -> MCPServer:
         Tool(fn=_adapter(spec, state), name=spec.name, title=spec.title, description=spec.description,
              parameters=spec.input_schema(), fn_metadata=_PASS_THROUGH, is_async=True,
              annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
-        for spec in tools.TOOLS.values()]
+        for spec in tools.tool_table().values()]
     return MCPServer("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)

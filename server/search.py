@@ -183,9 +183,10 @@ class Searcher:
         self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
                                                 for g in self.meta["synonyms"]]
         self._syn_only: list[np.ndarray | None] = [
-            np.isin(self.catalog.domain, [S.DOMAINS.index(d) for d in g["domains"] if d in S.DOMAINS])
+            np.isin(self.catalog.domain, [self.catalog.domains.index(d) for d in g["domains"]
+                                          if d in self.catalog.domains])
             if g.get("domains") else None for g in self.meta["synonyms"]]
-        self._domain_ix = {d: i for i, d in enumerate(S.DOMAINS)}
+        self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
         self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
 
@@ -684,7 +685,7 @@ class Searcher:
             if c is None:
                 notes.append(f"no configuration named {config!r} in this bundle; "
                              f"known: {', '.join(cat.meta.get('configs', [])) or 'none'}")
-            is_meta = cat.domain == S.DOMAINS.index("metadata")
+            is_meta = cat.domain == cat.domains.index("metadata")
             mask &= ~is_meta | (cat.config == (c if c is not None else S.NO_CONFIG))
         if kind:
             names = [kind] if isinstance(kind, str) else list(kind)
@@ -704,9 +705,10 @@ class Searcher:
         return mask
 
     def _domain_ix_of(self, d: str, notes: list[str]) -> int | None:
-        if d in S.DOMAINS:
-            return S.DOMAINS.index(d)
-        notes.append(f"unknown domain {d!r}; domains are {', '.join(S.DOMAINS)}")
+        domains = self.catalog.domains
+        if d in domains:
+            return domains.index(d)
+        notes.append(f"unknown domain {d!r}; domains are {', '.join(domains)}")
         return None
 
     def _fallbacks(self, text: str) -> list[tuple[str, str]]:
@@ -795,7 +797,7 @@ class Searcher:
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
         # Domain and kind names by one gather each, not two numpy scalars per hit.
-        domain_names = [S.DOMAINS[i] for i in cat.domain[docs].tolist()]
+        domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
                     list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for j, (d, score) in enumerate(page)]

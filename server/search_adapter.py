@@ -8,8 +8,8 @@ domain, configuration, kind and platform version themselves, so either engine wi
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from typing import Any, Iterable
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -62,17 +62,24 @@ class Found:
                 "confident": self.confident and not self.guesses_only}
 
 
+@dataclass
+class Raw:
+    """One call's engine answer, before the tools' filters: returned, never kept on the
+    adapter, so one snapshot's adapter serves concurrent calls."""
+    hits: list[Hit]
+    rewrites: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    total: int | None = None          # the engine's count of matches, when it counts them
+    confident: bool = True
+
+
 class SearchAdapter:
     engine = "none"
-    rewrites: list[str]
-    notes: list[str]
-    total: int | None = None          # set by raw() when the engine counts its matches
-    confident: bool = True
 
     def __init__(self, catalog: Catalog) -> None:
         self.catalog = catalog
 
-    def raw(self, query: str, filters: Filters, limit: int) -> Iterable[Hit]:  # pragma: no cover
+    def raw(self, query: str, filters: Filters, limit: int) -> Raw:  # pragma: no cover
         raise NotImplementedError
 
     def accepts(self, doc: int, f: Filters) -> bool:
@@ -93,29 +100,27 @@ class SearchAdapter:
     def find(self, query: str, filters: Filters, limit: int) -> Found:
         out: list[Hit] = []
         seen: set[int] = set()
-        self.rewrites, self.notes, self.total, self.confident = [], [], None, True
-        raw = list(self.raw(query, filters, max(limit * 2, 20)))
-        rewrites, notes, confident = list(self.rewrites), list(self.notes), self.confident
+        raw = self.raw(query, filters, max(limit * 2, 20))
         accepted = 0
-        for h in raw:
+        for h in raw.hits:
             if h.doc in seen or not (0 <= h.doc < len(self.catalog)) or not self.accepts(h.doc, filters):
                 continue
             seen.add(h.doc)
             accepted += 1
             if len(out) < limit:
                 out.append(h)
-        total = self.total if self.total is not None else accepted
-        return Found(out, rewrites, notes, max(total, len(out)), confident)
+        total = raw.total if raw.total is not None else accepted
+        return Found(out, list(raw.rewrites), list(raw.notes), max(total, len(out)), raw.confident)
 
 
 class FallbackSearch(SearchAdapter):
     """Exact names, then name prefixes, then titles containing every query word."""
     engine = "fallback (names and titles only; the search index is not in this bundle)"
 
-    def raw(self, query: str, filters: Filters, limit: int) -> Iterable[Hit]:
+    def raw(self, query: str, filters: Filters, limit: int) -> Raw:
         c = self.catalog
         if not c.bundle.has(S.NAMES_POST_OFF):
-            return []
+            return Raw([])
         hits: list[Hit] = [Hit(d, 100.0, "exact name") for d in c.lookup(query)]
         key = name_key(query)
         if key:
@@ -129,7 +134,7 @@ class FallbackSearch(SearchAdapter):
         if words and len(hits) < limit:
             candidates: np.ndarray = np.arange(len(c))
             if filters.domains:
-                codes = [S.DOMAINS.index(d) for d in filters.domains if d in S.DOMAINS]
+                codes = [c.domains.index(d) for d in filters.domains if d in c.domains]
                 candidates = np.nonzero(np.isin(c.domain, codes))[0]
             if filters.config is not None:
                 candidates = candidates[np.isin(np.asarray(c.config)[candidates],
@@ -141,7 +146,7 @@ class FallbackSearch(SearchAdapter):
                         hits.append(Hit(int(d), 10.0 + 10.0 / (1 + len(t)),
                                         "title contains " + ", ".join(repr(w) for w in words)))
         hits.sort(key=lambda h: -h.score)
-        return hits
+        return Raw(hits)
 
 
 class EngineSearch(SearchAdapter):
@@ -152,18 +157,15 @@ class EngineSearch(SearchAdapter):
         super().__init__(catalog)
         self.searcher = searcher
 
-    def raw(self, query: str, filters: Filters, limit: int) -> Iterable[Hit]:
+    def raw(self, query: str, filters: Filters, limit: int) -> Raw:
         config_name = None
         if filters.config is not None:
             config_name = self.catalog.meta["configs"][filters.config]
         result = self.searcher.search(
             query, domains=list(filters.domains) or None, config=config_name, kind=filters.kind,
             platform_version=format_version(filters.version) if filters.version else None, limit=limit)
-        self.rewrites, self.notes = list(result.rewrites), list(result.notes)
-        self.total = int(getattr(result, "total", len(result.hits)))
-        self.confident = bool(getattr(result, "confident", True))
-        return [Hit(h.doc, float(h.score), "; ".join(h.why), bool(getattr(h, "fuzzy", False)))
-                for h in result.hits]
+        return Raw([Hit(h.doc, float(h.score), "; ".join(h.why), bool(h.fuzzy)) for h in result.hits],
+                   list(result.rewrites), list(result.notes), int(result.total), bool(result.confident))
 
 
 def open_search(bundle: Bundle, catalog: Catalog) -> SearchAdapter:

@@ -9,12 +9,12 @@ import calendar
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.info import BundleInfo, ConfigurationInfo
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 
@@ -34,7 +34,7 @@ class ConfigInfo:
     extensions: tuple[str, ...] = ()
     base: str | None = None
     synonym: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
+    info: ConfigurationInfo | None = field(default=None, compare=False)
 
     @property
     def platform_code(self) -> int | None:
@@ -46,22 +46,8 @@ class ConfigInfo:
         return None
 
 
-def _first(d: dict[str, Any], *keys: str) -> Any:
-    for k in keys:
-        v = d.get(k)
-        if v not in (None, "", [], {}):
-            return v
-    return None
-
-
-def _synonym(v: Any) -> str | None:
-    if isinstance(v, dict):
-        v = v.get("ru") or v.get("en") or next(iter(v.values()), None)
-    return None if v is None else str(v)
-
-
-def _as_str(v: Any) -> str | None:
-    return None if v is None else str(v)
+def _synonym(by_language: dict[str, str]) -> str | None:
+    return by_language.get("ru") or by_language.get("en") or next(iter(by_language.values()), None)
 
 
 class Snapshot:
@@ -96,34 +82,26 @@ class Snapshot:
 
     # -- configurations ---------------------------------------------------------------------
     @cached_property
+    def info(self) -> BundleInfo:
+        """What the compiler declared about this bundle (formats/info.py)."""
+        return BundleInfo.from_dict(self.bundle.info)
+
+    @cached_property
     def configs(self) -> list[ConfigInfo]:
+        # Numbered as the documents are (docs.meta "configs"); the info describes each once.
         names: list[str] = list(self.catalog.meta.get("configs") or [])
-        raw = _first(self.bundle.info, "configurations", "configs") or {}
-        by_name: dict[str, dict[str, Any]] = {}
-        if isinstance(raw, dict):
-            by_name = {str(k): v for k, v in raw.items() if isinstance(v, dict)}
-        elif isinstance(raw, list):
-            by_name = {str(c.get("name")): c for c in raw if isinstance(c, dict) and c.get("name")}
-        for n in by_name:
-            if n not in names:
-                names.append(n)
+        by_name = {c.name: c for c in self.info.configurations}
+        names += [n for n in by_name if n not in names]
         out = []
         for i, name in enumerate(names):
-            c = by_name.get(name, {})
-            exts = _first(c, "extensions") or ()
-            if isinstance(exts, (list, tuple)):
-                exts = tuple(str(e.get("name", e)) if isinstance(e, dict) else str(e) for e in exts)
-            else:
-                exts = (str(exts),)
+            c = by_name.get(name) or ConfigurationInfo(name=name, configuration_name=name)
             out.append(ConfigInfo(
-                name=name, index=i,
-                version=_as_str(_first(c, "version")),
-                platform_version=_as_str(_first(c, "platform_version", "platform")),
-                platform_source=_as_str(_first(c, "platform_version_source", "platform_version_from",
-                                               "platform_source", "platform_from")),
-                compatibility_mode=_as_str(_first(c, "compatibility_mode", "compatibility")),
-                extensions=exts, base=_as_str(_first(c, "base", "base_config")),
-                synonym=_synonym(_first(c, "synonym", "title")), extra=c))
+                name=name, index=i, version=c.version or None,
+                platform_version=c.platform_version or None,
+                platform_source=c.platform_version_from or None,
+                compatibility_mode=c.compatibility_mode or None,
+                extensions=tuple(c.extensions), base=c.base or None,
+                synonym=_synonym(c.synonym), info=c))
         return out
 
     def config(self, name: str) -> ConfigInfo | None:
@@ -145,8 +123,9 @@ class Snapshot:
     def docs_per_domain(self) -> dict[str, int]:
         if not self.has_docs or len(self.catalog) == 0:
             return {}
-        counts = np.bincount(np.asarray(self.catalog.domain, dtype=np.int64), minlength=len(S.DOMAINS))
-        return {S.DOMAINS[i]: int(counts[i]) for i in range(len(S.DOMAINS))}
+        domains = self.catalog.domains
+        counts = np.bincount(np.asarray(self.catalog.domain, dtype=np.int64), minlength=len(domains))
+        return {domains[i]: int(counts[i]) for i in range(len(domains))}
 
     # -- per document ----------------------------------------------------------------------
     def available(self, doc: int, code: int | None) -> bool:

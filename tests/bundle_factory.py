@@ -205,9 +205,9 @@ def sample_docs(second_config: bool = True) -> tuple[list[Doc], list[Edge], dict
             names=["ПОДСТРОКА", "SUBSTRING"], fields={"name": "ПОДСТРОКА"}),
     ]
     info = {"configurations": [{"name": c, "version": v, "platform_version": p,
-                                "platform_version_source": "compatibility mode in Configuration.xml",
+                                "platform_version_from": "compatibility mode in Configuration.xml",
                                 "compatibility_mode": p} for c, p, v in configs],
-            "help": {"loaded": ["8.3.5", "8.3.20", "8.3.24"], "unused": ["8.3.5"]},
+            "help": {"platform_versions": ["8.3.5", "8.3.20", "8.3.24"], "unused": ["8.3.5"]},
             "config_order": [c for c, _, _ in configs]}
     return docs, edges, info
 
@@ -262,7 +262,7 @@ def synthetic_docs(objects: int = 10_000, platform: int = 5_000, configs: int = 
             "name": name, "description": " ".join(rng.sample(words, 8)).lower(),
             "variants": [{"syntax": f"{name}(Параметр)", "params": [{"name": "Параметр", "types": ["Строка"]}]}]},
             names=[name], fields={"name": name}, since=since))
-    return docs, edges, {"configurations": info_configs, "help": {"loaded": ["8.3.5", "8.3.10", "8.3.20"]}}
+    return docs, edges, {"configurations": info_configs, "help": {"platform_versions": ["8.3.5", "8.3.10", "8.3.20"]}}
 
 
 def card_docs() -> tuple[list[Doc], list[Edge], dict[str, Any]]:

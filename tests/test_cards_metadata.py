@@ -8,6 +8,7 @@ from v8atlas.compiler.config import model as M
 from v8atlas.compiler.config.link import link
 from v8atlas.compiler.pipeline import LinkContext
 from v8atlas.compiler.report import CompileReport
+from v8atlas.compiler.links import ConfigModels
 from v8atlas.compiler.sources import Project, Source
 
 
@@ -42,7 +43,7 @@ def run(*pairs: tuple[M.Configuration, dict]) -> LinkContext:
     ctx = LinkContext(project=Project([]), report=CompileReport())
     parsed = [(Source("configuration", "designer", Path(f"/src/{i}"), f"src{i}", opts), cfg)
               for i, (cfg, opts) in enumerate(pairs)]
-    link({"configuration": parsed}, ctx)
+    link(parsed, ctx)
     return ctx
 
 
@@ -117,7 +118,7 @@ def test_configuration_info_names_and_platform_origin():
     assert infos["Второй"]["platform_version"] == "8.3.24"
     assert infos["Второй"]["platform_version_from"] == "compatibility_mode"
     assert infos["Второй"]["compatibility_mode"] == "Version8_3_24"
-    assert ctx.extra["config_platforms"] == {"Торговля": "8.3.27", "Второй": "8.3.24"}
+    assert ctx.links.need(ConfigModels).platforms == {"Торговля": "8.3.27", "Второй": "8.3.24"}
     assert "Торговля/Справочник.Товары" in docs_by_key(ctx)
 
 

@@ -90,7 +90,7 @@ def test_unknowns_read_over_the_process_pool_keep_their_file(tmp_path, monkeypat
 def _link(pairs: list[tuple[Source, Configuration]]) -> CompileReport:
     report = CompileReport()
     ctx = pipeline.LinkContext(project=Project(sources=[s for s, _ in pairs]), report=report)
-    link.link({"configuration": pairs}, ctx)
+    link.link(pairs, ctx)
     return report
 
 

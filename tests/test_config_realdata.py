@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -156,7 +155,7 @@ def test_mdclasses_extension_problems_name_the_extension_and_its_files():
     pairs = [(Source("configuration", "designer", p, name), read_configuration(p, CompileReport(), name))
              for p, name in ((base_dir, "base"), (ext_dir, "ext"))]
     report = CompileReport()
-    link.link({"configuration": pairs}, pipeline.LinkContext(Project([s for s, _ in pairs]), report))
+    link.link(pairs, pipeline.LinkContext(Project([s for s, _ in pairs]), report))
     adopted = [w for w in report.warnings if w.code == "adopted-without-base"]
     assert adopted and {w.source for w in adopted} == {"ext"}
     assert all((ext_dir / w.file).is_file() and w.object in w.message for w in adopted)

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +11,7 @@ from v8atlas.compiler import dictionary as D
 from v8atlas.compiler.documents import Doc
 from v8atlas.compiler.pipeline import LinkContext
 from v8atlas.compiler.report import CompileReport
+from v8atlas.compiler.links import SearchDictionary
 from v8atlas.compiler.sources import Project, Source
 
 
@@ -69,8 +69,8 @@ def test_linker_resolves_aliases_per_configuration_and_keeps_origins():
         {"phrase": "кто работает", "targets": ["справочник.пользователи"], "config": "A"},
         {"phrase": "все юзеры", "targets": ["Справочник.Пользователи"]},
         {"phrase": "потерянный", "targets": ["Справочник.Пользователи"], "config": "C"}]}, "my.v8dict.json")
-    D.link({"dictionary": [(None, parsed)]}, ctx)
-    aliases = {a["phrase"]: a for a in ctx.extra["search_aliases"]}
+    D.link([(None, parsed)], ctx)
+    aliases = {a["phrase"]: a for a in ctx.links.need(SearchDictionary).aliases}
     assert aliases["кто работает"]["keys"] == ["A/Справочник.Пользователи"]
     assert sorted(aliases["все юзеры"]["keys"]) == ["A/Справочник.Пользователи", "B/Справочник.Пользователи"]
     assert "потерянный" not in aliases
@@ -78,7 +78,7 @@ def test_linker_resolves_aliases_per_configuration_and_keeps_origins():
     assert "кто работает" in users_a.fields["alias"] and "кто работает" not in users_b.fields["alias"]
     warn = [w for w in ctx.report.as_dict()["warnings"] if w["code"] == "alias-missing-object"]
     assert len(warn) == 1 and "'C'" in warn[0]["message"]
-    origins = {g["origin"] for g in ctx.extra["search_synonyms"]}
+    origins = {g["origin"] for g in ctx.links.need(SearchDictionary).synonyms}
     assert origins == {"built-in"}
 
 
@@ -95,7 +95,7 @@ def test_query_keys_go_to_the_search_field_only():
     doc = Doc("query", "query/Запрос.РАЗНОСТЬДАТ", "function", "Запрос.РАЗНОСТЬДАТ",
               {"page": "DATEDIFF", "name": "РАЗНОСТЬДАТ"}, names=["РАЗНОСТЬДАТ"], fields={"name": "РАЗНОСТЬДАТ"})
     ctx = _ctx([doc])
-    D.link({}, ctx)
+    D.link([], ctx)
     assert "количество дней между датами" in doc.fields["keys"]
     assert "keys" not in doc.card
     # One page of 61 loaded: a partial book, reported once as unknown, not as 60 warnings.
@@ -111,13 +111,13 @@ def test_a_full_book_missing_a_keyed_page_gets_a_warning_for_it():
                 names=[e["name"]], fields={"name": e["name"]})
             for page, e in pages.items() if page != "TOP"]
     ctx = _ctx(docs)
-    D.link({}, ctx)
+    D.link([], ctx)
     warnings = ctx.report.as_dict()["warnings"]
     assert [w["object"] for w in warnings] == ["TOP"]
     assert "ПЕРВЫЕ" in warnings[0]["message"] and warnings[0]["code"] == "query-key-missing-page"
     # No query book at all: nothing to bind, nothing to report.
     ctx = _ctx([])
-    D.link({}, ctx)
+    D.link([], ctx)
     assert not ctx.report.as_dict().get("warnings")
 
 

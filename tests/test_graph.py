@@ -55,7 +55,7 @@ def sample() -> M.Configuration:
 
 def compile_graph(tmp_path: Path, cfg: M.Configuration) -> tuple[Catalog, Graph, LinkContext]:
     ctx = LinkContext(project=Project([]), report=CompileReport())
-    link({"configuration": [(Source("configuration", "designer", tmp_path, "sample", {}), cfg)]}, ctx)
+    link([(Source("configuration", "designer", tmp_path, "sample", {}), cfg)], ctx)
     writer = BundleWriter(tmp_path / "bundles", "t", compiler_version="test")
     build_docs.build(ctx, writer)
     graph_builder.build(ctx, writer)
@@ -152,7 +152,7 @@ def test_graph_rejects_bad_direction(tmp_path):
 
 def test_bundle_without_graph_has_no_neighbors(tmp_path):
     ctx = LinkContext(project=Project([]), report=CompileReport())
-    link({"configuration": [(Source("configuration", "designer", tmp_path, "s", {}), sample())]}, ctx)
+    link([(Source("configuration", "designer", tmp_path, "s", {}), sample())], ctx)
     writer = BundleWriter(tmp_path / "b", "t", compiler_version="test")
     build_docs.build(ctx, writer)                      # no graph builder
     graph = Graph(Bundle.open(writer.publish()))

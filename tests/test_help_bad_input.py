@@ -116,15 +116,16 @@ def test_version_option_from_project_file(tmp_path, sample):
 
 def test_coverage_per_configuration(tmp_path):
     from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.links import ConfigModels
     from v8atlas.compiler.pipeline import LinkContext
     from v8atlas.compiler.report import CompileReport
     from v8atlas.compiler.sources import discover
     from v8atlas.compiler.help import plugin
     project = discover([REPO / "examples" / "help"])
     ctx = LinkContext(project=project, report=CompileReport())
-    ctx.extra["config_platforms"] = {"БСП": "8.3.23", "Старая": "8.3.10", "Древняя": "8.2.19"}
+    ctx.links.put(ConfigModels(platforms={"БСП": "8.3.23", "Старая": "8.3.10", "Древняя": "8.2.19"}))
     ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
-    help_link.link(ctx.parsed, ctx)
+    help_link.link(ctx.parsed["help"], ctx)
     cov = ctx.report.sections["help"]["configurations"]
     assert cov["БСП"]["status"] == "loaded" and cov["БСП"]["served_by"] == "8.3.23.1997"
     assert cov["Старая"]["status"] == "nearest-older" and cov["Старая"]["served_by"] == "8.3.5.1570"
@@ -146,12 +147,13 @@ def test_coverage_per_configuration(tmp_path):
 
 def test_no_help_at_all_is_one_line(tmp_path):
     from v8atlas.compiler.help import link as help_link
+    from v8atlas.compiler.links import ConfigModels
     from v8atlas.compiler.pipeline import LinkContext
     from v8atlas.compiler.report import CompileReport
     from v8atlas.compiler.sources import discover
     ctx = LinkContext(project=discover([REPO / "examples" / "config-designer"]), report=CompileReport())
-    ctx.extra["config_platforms"] = {"А": "8.3.23", "Б": "8.3.10"}
-    help_link.link({}, ctx)
+    ctx.links.put(ConfigModels(platforms={"А": "8.3.23", "Б": "8.3.10"}))
+    help_link.link([], ctx)
     assert [(w.code, w.message) for w in ctx.report.warnings] == \
         [("help-coverage", "no help books loaded: platform answers unavailable")]
     assert ctx.report.sections["help"]["configurations"]["А"]["status"] == "missing"

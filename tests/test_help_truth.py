@@ -258,7 +258,7 @@ def test_query_tables_are_not_in_search_fields():
     project = discover([data_path("help", "8.3.27.2130", "shquery_ru.hbk")])
     ctx = LinkContext(project=project, report=CompileReport())
     ctx.parsed["help"] = [(s, plugin.parse(s, ctx.report)) for s in project.sources]
-    help_link.link(ctx.parsed, ctx)
+    help_link.link(ctx.parsed["help"], ctx)
     case = next(d for d in ctx.docs if d.key == "query/Запрос.ВЫБОР")
     text = " ".join(case.fields.values())
     assert "Вычисляет одно из значений" in text and "Крупная" not in text

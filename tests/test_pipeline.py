@@ -13,7 +13,9 @@ from v8atlas.cli import main
 from v8atlas.compiler import pipeline, sources
 from v8atlas.compiler.documents import Doc
 from v8atlas.formats import Bundle
+from v8atlas.formats import registry
 from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.domain import INDEX, Domain, SourceKind, TomlKey, TomlTable
 
 PARSES: list[str] = []
 
@@ -36,12 +38,14 @@ def _make_plugin() -> types.ModuleType:
         return [line for line in text.splitlines() if line.strip()]
 
     def link(parsed, ctx):
-        for src, lines in parsed.get("notes", []):
+        for src, lines in parsed:
             for line in lines:
                 ctx.docs.append(Doc("metadata", f"{src.path.stem}/{line}", "Note", line,
                                     {"text": line}, names=[line], config=src.path.stem))
 
-    mod.detect, mod.parse, mod.link = detect, parse, link
+    table = TomlTable("notes", (TomlKey("name", (str,), "a name"), TomlKey("version", (str,), "a version")))
+    mod.DOMAIN = Domain("notes", source_kinds=(SourceKind("notes", detect, "a note (*.note)", (table,)),),
+                        reads=("notes",), parse=parse, link=link)
     return mod
 
 
@@ -49,10 +53,8 @@ def _make_plugin() -> types.ModuleType:
 def notes_plugin(monkeypatch):
     mod = _make_plugin()
     monkeypatch.setitem(sys.modules, mod.__name__, mod)
-    monkeypatch.setattr(sources, "SOURCE_PLUGINS", (mod.__name__,))
-    monkeypatch.setattr(pipeline, "MODEL_LINKERS", (mod.__name__,))
-    monkeypatch.setattr(pipeline, "INDEX_LINKERS", ())
-    monkeypatch.setattr(pipeline, "BUILDERS", ("v8atlas.compiler.build_docs",))
+    # Only this domain is registered: the built-ins are out of the way.
+    monkeypatch.setattr(registry, "_REGISTERED", [registry.Registration("notes", f"{mod.__name__}:DOMAIN")])
     PARSES.clear()
     return mod
 
@@ -119,7 +121,7 @@ def test_project_file_folder_whose_sources_live_elsewhere(tmp_path, notes_plugin
     (tmp_path / "data" / "a.note").write_text("Один\n", encoding="utf-8")
     (tmp_path / "proj").mkdir()
     (tmp_path / "proj" / "v8atlas.toml").write_text(
-        'name = "company"\n[[configuration]]\nsource = "../data/a.note"\nname = "A"\n', encoding="utf-8")
+        'name = "company"\n[[notes]]\nsource = "../data/a.note"\nname = "A"\n', encoding="utf-8")
     res = pipeline.compile_bundle([tmp_path / "proj"], tmp_path / "b", quiet=True)
     assert res.bundle_path.name.startswith("company-")
     assert Catalog(Bundle.open(res.bundle_path)).lookup("Один")
@@ -151,22 +153,21 @@ def test_no_cache_rebuilds_even_when_unchanged(tmp_path, notes_plugin):
 
 def test_dictionary_only_change_reuses_the_linked_model(tmp_path, notes_plugin, monkeypatch):
     dict_mod = types.ModuleType("v8atlas_test_dict")
-    dict_mod.KIND = "dictionary"
-    dict_mod.detect = lambda path: "d" if path.suffix == ".dict" else None
 
     def parse(source, report):
         PARSES.append(source.name)
         return source.path.read_text(encoding="utf-8").strip()
 
     def link(parsed, ctx):
-        words = [r for _, r in parsed.get("dictionary", [])]
+        words = [r for _, r in parsed]
         ctx.info["dictionary"] = words
         for d in ctx.docs:
             d.fields["alias"] = " ".join(words)
-    dict_mod.parse, dict_mod.link = parse, link
+    kind = SourceKind("dictionary", lambda path: "d" if path.suffix == ".dict" else None, "a .dict")
+    dict_mod.DOMAIN = Domain("words", source_kinds=(kind,), reads=("dictionary",), parse=parse,
+                             link=link, stage=INDEX)
     monkeypatch.setitem(sys.modules, dict_mod.__name__, dict_mod)
-    monkeypatch.setattr(sources, "SOURCE_PLUGINS", (notes_plugin.__name__, dict_mod.__name__))
-    monkeypatch.setattr(pipeline, "INDEX_LINKERS", (dict_mod.__name__,))
+    registry.register(registry.Registration("words", f"{dict_mod.__name__}:DOMAIN"))
 
     (tmp_path / "a.note").write_text("Один\n", encoding="utf-8")
     (tmp_path / "words.dict").write_text("первое\n", encoding="utf-8")
@@ -242,7 +243,7 @@ def test_project_table_source_may_be_a_folder_of_sources(tmp_path, notes_plugin)
     (books / "v2").mkdir(parents=True)
     (books / "v1" / "a.note").write_text("Один\n", encoding="utf-8")
     (books / "v2" / "b.note").write_text("Два\n", encoding="utf-8")
-    (tmp_path / "v8atlas.toml").write_text('[[help]]\nsource = "notes"\nversion = "8.3.24"\n', encoding="utf-8")
+    (tmp_path / "v8atlas.toml").write_text('[[notes]]\nsource = "notes"\nversion = "8.3.24"\n', encoding="utf-8")
     project = sources.discover([tmp_path / "v8atlas.toml"])
     assert sorted(s.path.name for s in project.sources) == ["a.note", "b.note"]
     assert all(s.options.get("version") == "8.3.24" for s in project.sources)

@@ -5,7 +5,6 @@ data (skipped when absent). Prints the bench figures; asserts behaviour, never p
 """
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -20,13 +19,7 @@ SETS = Path(__file__).parent / "search_sets"
 
 @pytest.fixture(scope="module")
 def real_bundle(tmp_path_factory) -> Path:
-    for mod in ("v8atlas.compiler.config.plugin", "v8atlas.compiler.help.plugin"):
-        if importlib.util.find_spec(mod) is None:
-            pytest.skip(f"{mod} is not in this checkout")
-    try:
-        from tests import realdata
-    except ImportError:
-        realdata = pytest.importorskip("realdata")
+    import realdata
     ssl = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
     help_dir = realdata.data_path("help")
     from v8atlas.compiler.pipeline import compile_bundle

@@ -1,8 +1,6 @@
 """The tools on a real bundle: SSL 3.1.12 (Designer dump) + the three help versions."""
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +13,6 @@ pytestmark = [pytest.mark.realdata, pytest.mark.slow]
 
 @pytest.fixture(scope="module")
 def snap(tmp_path_factory) -> Snapshot:
-    for mod in ("v8atlas.compiler.config.plugin", "v8atlas.compiler.help.plugin"):
-        if importlib.util.find_spec(mod) is None:
-            pytest.skip(f"{mod} is not in this checkout")
     import realdata
     ssl = realdata.extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
     help_dir = realdata.data_path("help")

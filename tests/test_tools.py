@@ -188,7 +188,7 @@ def test_errors_never_show_paths_or_tracebacks(snap, monkeypatch):
 
 
 def test_paging_with_a_cursor_shows_everything_once(snap, monkeypatch):
-    monkeypatch.setattr("v8atlas.server.tools.common.MAX_ANSWER_CHARS", 900)
+    monkeypatch.setattr("v8atlas.server.tools.answer.MAX_ANSWER_CHARS", 900)
     seen: list[str] = []
     args = {"name": "Документ.ЗаказПокупателя", "config": "Демо2", "detail": "full"}
     r = tools.call(snap, "get_object", args)
@@ -272,3 +272,23 @@ def test_compare_leaves_out_relation_counts_and_names_changed_fields(tmp_path):
     assert "+ query_tables.Документ.ЗаказПокупателя.fields: `Склад`" in one.text, one.text
     assert "~ query_tables.Документ.ЗаказПокупателя.Товары.params: ∅ → `Период`" in one.text, one.text
     assert "properties differ" not in one.text
+
+
+def test_get_platform_version_argument_overrides_the_configurations(snap):
+    own = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо"})
+    assert own.outcome == "found" and "for platform 8.3.10 of `Демо`" in own.text
+    asked = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо", "version": "8.3.24"})
+    assert asked.outcome == "ambiguous" and "names 2 elements on platform 8.3.24" in asked.text
+    bad = tools.call(snap, "get_platform", {"name": "СтрНайти", "config": "Демо", "version": "восемь"})
+    assert bad.error["code"] == "bad_argument" and "platform version like 8.3.27" in bad.text
+
+
+def test_tools_answer_the_same_when_called_from_many_threads(snap):
+    from concurrent.futures import ThreadPoolExecutor
+    calls = [("search_metadata", {"query": q, "config": "Демо"}) for q in ("заказ", "номенклатура", "zzqq", "склад")]
+    calls += [("search_platform", {"query": q, "config": "Демо"}) for q in ("найти", "подстрока")]
+    serial = [tools.call(snap, n, a).as_json() for n, a in calls]
+    with ThreadPoolExecutor(8) as pool:
+        for _ in range(5):
+            threaded = list(pool.map(lambda c: tools.call(snap, c[0], c[1]).as_json(), calls))
+            assert threaded == serial

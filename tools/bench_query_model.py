@@ -48,7 +48,7 @@ def bench_replicated(source: str, k: int) -> dict:
         o.name = f"{o.name}_{j // n}"
     ctx = LinkContext(project=Project([]), report=CompileReport())
     t0 = time.perf_counter()
-    link({"configuration": [(Source("configuration", "designer", Path(source), "bench", {}), cfg)]}, ctx)
+    link([(Source("configuration", "designer", Path(source), "bench", {}), cfg)], ctx)
     t1 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         writer = BundleWriter(tmp, "bench", compiler_version="bench")

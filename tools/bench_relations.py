@@ -2,7 +2,9 @@
 
 Run: .venv/bin/python tools/bench_relations.py   (docs/perf/server.md, "Relations at scale")
 """
-import sys, time, tempfile
+import sys
+import time
+import tempfile
 sys.path.insert(0, str(__import__('pathlib').Path(__file__).resolve().parent.parent / 'tests'))
 from bundle_factory import build_bundle
 from v8atlas.compiler.documents import Doc, Edge
@@ -21,7 +23,8 @@ for i in range(N):
     edges.append(Edge(f"{cfg}/{t}", f"{cfg}/Справочник.Пользователи", "attribute_type", "Автор", weak=True))
     edges.append(Edge(f"{cfg}/{t}", f"{cfg}/Справочник.Пользователи", "attribute_type", "Ответственный", weak=i % 3 == 0))
 t0 = time.perf_counter()
-path = build_bundle(tempfile.mkdtemp(), docs, edges=edges, info={"configurations": [{"name": cfg, "platform_version": "8.3.24"}], "config_order": [cfg]})
+info = {"configurations": [{"name": cfg, "platform_version": "8.3.24"}], "config_order": [cfg]}
+path = build_bundle(tempfile.mkdtemp(), docs, edges=edges, info=info)
 print(f"build {time.perf_counter()-t0:.1f}s")
 snap = Snapshot(Bundle.open(path))
 args = {"name": "Справочник.Пользователи", "direction": "in", "weak": True}
@@ -29,7 +32,9 @@ tools.call(snap, "get_relations", args)
 for label, a in (("first page, weak=true", args), ("first page, strong only", {**args, "weak": False})):
     ts = []
     for _ in range(50):
-        t = time.perf_counter(); r = tools.call(snap, "get_relations", a); ts.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        r = tools.call(snap, "get_relations", a)
+        ts.append(time.perf_counter() - t)
     ts.sort()
     print(f"{label}: total {r.data['total']} shown {r.data['shown']} p50 {ts[25]*1000:.2f} ms")
 r = tools.call(snap, "get_relations", args)
@@ -37,9 +42,15 @@ for _ in range(100):
     r = tools.call(snap, "get_relations", {**args, "cursor": r.data["cursor"]})
 ts = []
 for _ in range(50):
-    t = time.perf_counter(); tools.call(snap, "get_relations", {**args, "cursor": r.data["cursor"]}); ts.append(time.perf_counter() - t)
-ts.sort(); print(f"page 102 (offset {r.data['page']['offset']}): p50 {ts[25]*1000:.2f} ms")
+    t = time.perf_counter()
+    tools.call(snap, "get_relations", {**args, "cursor": r.data["cursor"]})
+    ts.append(time.perf_counter() - t)
+ts.sort()
+print(f"page 102 (offset {r.data['page']['offset']}): p50 {ts[25]*1000:.2f} ms")
 ts = []
 for _ in range(50):
-    t = time.perf_counter(); tools.call(snap, "get_object", {"name": "Справочник.Пользователи"}); ts.append(time.perf_counter() - t)
-ts.sort(); print(f"get_object brief (relations summary): p50 {ts[25]*1000:.2f} ms")
+    t = time.perf_counter()
+    tools.call(snap, "get_object", {"name": "Справочник.Пользователи"})
+    ts.append(time.perf_counter() - t)
+ts.sort()
+print(f"get_object brief (relations summary): p50 {ts[25]*1000:.2f} ms")

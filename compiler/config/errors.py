@@ -6,7 +6,7 @@ they say which file inside it and what is wrong, as a sentence.
 """
 from __future__ import annotations
 
-from ..sources import SourceError
+from v8atlas.formats.domain import SourceError
 
 
 class ConfigSourceError(SourceError):

@@ -1,6 +1,6 @@
 """Builder: the relation graph segments (layout in formats/graph.py) from ``ctx.edges``.
 
-Runs after ``build_docs`` (which numbers documents and sets ``ctx.extra["doc_index"]``).
+Runs after ``build_docs`` (which numbers documents and puts the ``DocIndex`` link).
 Edges whose ends are not documents are counted and reported, never stored.
 """
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 from v8atlas.formats import graph as G
 
 from ..build_docs import add_string_table
+from ..links import DocIndex
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -30,7 +31,7 @@ def _csr(n: int, src: np.ndarray, cols: dict[str, np.ndarray], order_keys: list[
 
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
-    index: dict[str, int] = ctx.extra.get("doc_index", {})
+    index: dict[str, int] = ctx.links.need(DocIndex).ids
     n = len(index)
     kinds = list(G.EDGE_KINDS)
     kind_ix = {k: i for i, k in enumerate(kinds)}

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from v8atlas.compiler.documents import METADATA, Doc, Edge
+from v8atlas.compiler.links import ConfigModels
+from v8atlas.formats.info import ConfigurationInfo, to_dict
 
 from . import model as M
 from . import words as W
@@ -79,7 +81,7 @@ def _views(pairs: list[tuple[Any, M.Configuration]], ctx: Any) -> list[View]:
                              f"skipped (name one of them in v8atlas.toml: name = \"…\")",
                              code="duplicate-configuration")
             continue
-        platform = str(opts.get("platform") or opts.get("platform_version") or "")
+        platform = str(opts.get("platform") or "")
         origin = "v8atlas.toml"
         if not platform:
             platform = cfg.platform_version or M.compatibility_to_platform(cfg.compatibility_mode)
@@ -217,7 +219,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
                 adopted += 1
                 ctx.edges.append(Edge(keys[path], doc_key(view.base_view, path), ADOPTED_FROM,
                                       ", ".join(obj.extended_by)))
-    return {
+    return to_dict(ConfigurationInfo(**{
         "name": view.name,
         "configuration_name": cfg.name,
         "synonym": dict(sorted(cfg.synonym.items())),
@@ -241,11 +243,11 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
         "weak_relations": sum(1 for r in rels if r.weak),
         "dangling_references": len(dangling),
         "adopted_objects": adopted,
-    }
+    }))
 
 
-def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
-    pairs = _configurations(parsed_by_kind.get(KIND, []))
+def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
+    pairs = _configurations(parsed)
     if not pairs:
         return
     views = _views(pairs, ctx)
@@ -253,7 +255,8 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     infos = [link_view(v, ctx, reported) for v in views]
     ctx.info["configurations"] = infos
     ctx.info["config_order"] = [i["name"] for i in infos]
-    ctx.extra["config_platforms"] = {i["name"]: i["platform_version"] for i in infos}
+    ctx.links.put(ConfigModels(models={v.name: v.cfg for v in views},
+                               platforms={i["name"]: i["platform_version"] for i in infos}))
     # Source paths depend on where the compile ran: kept out of the hashed info, here only.
     ctx.counts["configurations"] = {i["name"]: {"source": v.source, "objects": i["objects"],
                                                 "relations": i["relations"], "weak_relations": i["weak_relations"]}

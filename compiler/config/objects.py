@@ -62,7 +62,8 @@ def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
     try:
         return parse_bytes(data, rel)
     except XmlError as e:
-        report.error(source, f"malformed XML ({e.message}); what the file holds is left out", code="xml", file=e.file, line=e.line)
+        report.error(source, f"malformed XML ({e.message}); what the file holds is left out", code="xml",
+                     file=e.file, line=e.line)
         return None
 
 

@@ -5,7 +5,7 @@
 so that ``parse`` refuses it with that reason), or None;
 ``parse(source, report)`` → ``Configuration`` (picklable; the pipeline caches it).
 A ``[[configuration]]``/``[[extension]]`` table of v8atlas.toml reaches us as
-``source.options`` (``name``, ``base``, ``platform_version``), see docs/config-model.md.
+``source.options`` (``name``, ``base``, ``platform``), see docs/config-model.md.
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import zipfile
 from pathlib import Path
 
 from ..report import CompileReport
-from ..sources import Source
+from v8atlas.formats.domain import Source
 from .classes import FOLDER_TO_CLASS
 from .designer import read_designer
 from .edt import CONFIG_MDO, read_edt
@@ -22,8 +22,6 @@ from .external import external_objects, refusal
 from .files import FolderFiles, SourceFiles, ZipFiles, open_zip
 from .model import Configuration
 from .xmlsafe import XmlError
-from ..forms.model import UIModel
-from ..forms.read import read_ui
 
 KIND = "configuration"
 
@@ -150,8 +148,7 @@ def read_configuration(path: Path, report: CompileReport, source_name: str | Non
     return cfg
 
 
-def parse(source: Source, report: CompileReport) -> list[Configuration | UIModel]:
-    """The configuration, then its forms, schemas and roles (``compiler/forms``)."""
+def parse(source: Source, report: CompileReport) -> Configuration:
     cfg = read_configuration(source.path, report, source.name)
     opts = source.options or {}
     if opts.get("name"):
@@ -161,8 +158,8 @@ def parse(source: Source, report: CompileReport) -> list[Configuration | UIModel
         cfg.name = str(opts["name"])
     if opts.get("base"):
         cfg.base_name = str(opts["base"])
-    if opts.get("platform_version"):
-        cfg.platform_version = str(opts["platform_version"])
+    if opts.get("platform"):
+        cfg.platform_version = str(opts["platform"])
     if opts.get("table") == "extension" and not cfg.is_extension:
         report.warn(source.name, f"listed as [[extension]] in v8atlas.toml, but {cfg.name} is not an "
                     f"extension (its header has neither ConfigurationExtensionPurpose nor ObjectBelonging "
@@ -178,9 +175,4 @@ def parse(source: Source, report: CompileReport) -> list[Configuration | UIModel
         "source": source.name, "format": cfg.format, "format_version": cfg.format_version,
         "objects": sum(counts.values()), "by_class": dict(sorted(counts.items())),
         "is_extension": cfg.is_extension}
-    ui = read_ui(open_source(source.path)[1], cfg, source.name, report)
-    report.sections[f"configuration {cfg.name}"]["forms"] = {
-        "forms": len(ui.forms), "managed_read": sum(1 for f in ui.forms if f.form_type == "Managed" and not f.not_read),
-        "templates": len(ui.templates), "schemas": sum(1 for t in ui.templates if t.schema is not None),
-        "roles": len(ui.roles)}
-    return [cfg, ui]
+    return cfg

@@ -1,6 +1,7 @@
 """Forms linker: parsed forms, schemas and roles → documents, card additions and edges.
 
-Runs after the configuration linker (``pipeline.MODEL_LINKERS``) and works on its documents:
+Runs after the configuration domain's link (the registry's order; it ``needs`` ConfigModels)
+and works on its documents:
 
 * an object's form or template becomes a document of its own, addressed as a sub-object
   (``Справочник.X.Форма.Y`` / ``Catalog.X.Form.Y``, ``Отчет.X.Макет.Y`` / ``Report.X.Template.Y``);
@@ -27,23 +28,15 @@ from v8atlas.compiler.config.link import doc_key
 from v8atlas.compiler.config.model import CONFIG_TYPE, REF
 from v8atlas.compiler.config.relations import type_class
 from v8atlas.compiler.documents import METADATA, Doc, Edge
+from v8atlas.compiler.links import ConfigModels
 
 from .cards import form_card, resolver, role_card, template_card, title_text
 from .model import Form, FormItem, Template, UIModel
-from .read import form_key, template_key
+from .read import ParsedUI, assemble, form_key, template_key
 
-KIND = "configuration"
 FORM_KIND = "Form"
 TEMPLATE_KIND = "Template"
 MAX_MISSING_WARNINGS = 50
-
-
-def _models(parsed: list[tuple[Any, Any]]) -> list[tuple[Any, UIModel]]:
-    out = []
-    for source, result in parsed:
-        items = result if isinstance(result, (list, tuple)) else [result]
-        out += [(source, u) for u in items if isinstance(u, UIModel)]
-    return out
 
 
 def _walk(items: list[FormItem]):
@@ -107,21 +100,22 @@ def sub_card(view: str, language: str, cls: str, name: str, ref: str, owner: str
     return card
 
 
-def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
-    models = _models(parsed_by_kind.get(KIND, []))
-    if not models:
-        return
+def link(parsed: list[tuple[Any, ParsedUI | None]], ctx: Any) -> None:
+    models = ctx.links.need(ConfigModels).models
     infos = {i["name"]: i for i in ctx.info.get("configurations", [])}
-    view_source = {name: c.get("source") for name, c in ctx.counts.get("configurations", {}).items()}
     docs_by_key = {d.key: d for d in ctx.docs if d.domain == METADATA}
     counts: dict[str, dict[str, int]] = {}
-    for source, ui in models:
-        info = infos.get(ui.config)
-        # No view of its own (an extension attached to a base), or the view is another
-        # source's (two sources claimed one name: the configuration linker kept the first).
-        if info is None or view_source.get(ui.config) != getattr(source, "name", None):
+    for source, dump in parsed:
+        if dump is None:
             continue
-        counts[ui.config] = _link_view(ui, info, getattr(source, "name", ui.config), docs_by_key, ctx)
+        # The view of this source's own configuration (the first: a base+extensions view
+        # comes after its base). None when the configuration domain skipped the source (two
+        # sources claimed one name) or when it is an extension attached to a base.
+        name = next((n for n, m in models.items() if m.source == source.name and not m.extensions), None)
+        if name is None or name not in infos:
+            continue
+        ui = assemble(models[name], dump, source.name, ctx.report)
+        counts[name] = _link_view(ui, infos[name], source.name, docs_by_key, ctx)
     if counts:
         ctx.counts["forms"] = counts
 

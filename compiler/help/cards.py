@@ -141,9 +141,9 @@ def platform_doc(m: MergedElement, book_versions: list[str],
         "description": "\n".join(x for x in [rec.description, *(v["description"] for v in card["variants"])] if x),
         "params": " ".join(param_names),
     }
-    return Doc(domain=PLATFORM, key=platform_key(m.name, m.kind, shared=shared_name, duplicate=m.duplicate), kind=m.kind, title=m.name,
-               card=card, names=names, fields=fields, since=V.short(m.since) if m.since else None,
-               until=m.until)
+    key = platform_key(m.name, m.kind, shared=shared_name, duplicate=m.duplicate)
+    return Doc(domain=PLATFORM, key=key, kind=m.kind, title=m.name, card=card, names=names, fields=fields,
+               since=V.short(m.since) if m.since else None, until=m.until)
 
 
 def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_versions: list[str],

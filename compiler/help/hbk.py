@@ -15,7 +15,7 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from v8atlas.compiler.sources import SourceError
+from v8atlas.formats.domain import SourceError
 from v8atlas.compiler.v8container import Container, ContainerError
 
 from .brace import BraceError, parse_bytes

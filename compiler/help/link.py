@@ -1,6 +1,6 @@
 """Linker for help books: merge versions, emit documents, report version coverage.
 
-Reads ``parsed_by_kind["help"]`` (``ParsedHelpBook`` per book), merges platform books of all
+Reads the help sources' parses (``ParsedHelpBook`` per book), merges platform books of all
 versions into one document per element (merge.py), adds the query-language documents, and
 writes ``report.sections["help"]`` (per configuration: which help version it needs, which book
 answers it, what is missing or unused) and ``ctx.info["help"]``.
@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from v8atlas.formats.info import HelpInfo, to_dict
+
+from ..links import ConfigModels
 from . import versions as V
 from .cards import query_doc, platform_doc
 from .merge import merge_books
@@ -17,9 +20,9 @@ from .plugin import ParsedHelpBook
 from .replacements import load_query_language, load_replacements
 
 
-def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
+def link(parsed_all: list[tuple[Any, Any]], ctx: Any) -> None:
     parsed: list[tuple[Any, ParsedHelpBook]] = [
-        (s, p) for s, p in parsed_by_kind.get("help", []) if isinstance(p, ParsedHelpBook)]
+        (s, p) for s, p in parsed_all if isinstance(p, ParsedHelpBook)]
     if not parsed:
         _coverage(ctx, [], [])
         return
@@ -65,10 +68,11 @@ def link(parsed_by_kind: dict[str, list[tuple[Any, Any]]], ctx: Any) -> None:
     ctx.info["help"] = {
         "platform_versions": platform_versions,
         "query_versions": query_versions,
-        "books": {p.source: {"book": p.book, "domain": p.domain, "version": p.version,
+        # keyed by the portable name: the hashed info never holds where the compile ran
+        "books": {(s.portable or p.source): {"book": p.book, "domain": p.domain, "version": p.version,
                              "version_source": p.version_source, "markup": p.markup,
                              "elements": p.counts.get("elements", 0)}
-                  for _, p in parsed},
+                  for s, p in parsed},
     }
     _coverage(ctx, platform_versions, [p for _, p in parsed])
 
@@ -95,7 +99,8 @@ def served_by(needed: str, loaded: list[str]) -> str | None:
 
 
 def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook]) -> None:
-    configs: dict[str, str] = dict(ctx.extra.get("config_platforms") or {})
+    models = ctx.links.get(ConfigModels)
+    configs: dict[str, str] = dict(models.platforms) if models else {}
     per_config: dict[str, Any] = {}
     used: set[str] = set()
     for name, platform in sorted(configs.items()):
@@ -131,6 +136,7 @@ def _coverage(ctx: Any, platform_versions: list[str], books: list[ParsedHelpBook
     info["missing"] = [_missing_line(name, e) for name, e in per_config.items()
                        if e["status"] in ("missing", "nearest-older", "unknown-platform")]
     info["unused"] = unused
+    ctx.info["help"] = to_dict(HelpInfo(**info))      # the declared shape, nothing else
     ctx.report.sections["help"] = {
         "books": [{"source": b.source, "book": b.book, "domain": b.domain, "version": b.version,
                    "version_source": b.version_source, "markup": b.markup,

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from v8atlas.compiler.report import CompileReport
-from v8atlas.compiler.sources import Source
+from v8atlas.formats.domain import Source
 
 from . import versions
 from .context_book import ElementRecord, read_context_book

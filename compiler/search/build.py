@@ -17,8 +17,8 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
                                synonym groups with their origin, counts
 
-Field weights are declared once, here (``FIELDS``); a field a domain adds that is not
-listed gets ``DEFAULT_FIELD``.
+Field weights of the built-in domains are declared once, here (``FIELDS``); a registered
+domain declares its own (``Domain.search_fields``); an undeclared field gets ``DEFAULT_FIELD``.
 """
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
+
+from ..links import DocIndex, SearchDictionary
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -187,7 +189,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                         code="search-fields")
         field_names = field_names[:MAX_FIELDS]
     field_ix = {f: i for i, f in enumerate(field_names)}
-    specs = [FIELDS.get(f, DEFAULT_FIELD) for f in field_names]
+    declared = {**{f.name: FieldSpec(f.weight, f.b) for d in ctx.domains for f in d.search_fields}, **FIELDS}
+    specs = [declared.get(f, DEFAULT_FIELD) for f in field_names]
 
     # Pass 1: per-doc, per-field term counts and field lengths.
     per_doc: list[list[tuple[int, Counter[str]]]] = []
@@ -289,10 +292,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.dels_term", d_term)
 
     # Aliases: phrase key → documents (a phrase may name objects in several configurations).
-    doc_index: dict[str, int] = ctx.extra.get("doc_index", {})
+    doc_index: dict[str, int] = ctx.links.need(DocIndex).ids
+    dictionary = ctx.links.get(SearchDictionary) or SearchDictionary()
     aliases: dict[str, set[int]] = {}
     alias_phrase: dict[str, str] = {}   # key → the phrase as the dictionary wrote it (explanations)
-    for a in ctx.extra.get("search_aliases", []):
+    for a in dictionary.aliases:
         key = " ".join(t for t in analyze(a["phrase"]) if t not in stop)
         ids = {doc_index[k] for k in a["keys"] if k in doc_index}
         if key and ids:
@@ -319,7 +323,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"],
                  "domains": g.get("domains")}
-                for g in ctx.extra.get("search_synonyms", [])]
+                for g in dictionary.synonyms]
     writer.add_json(f"{prefix}.meta", {
         "version": FORMAT_VERSION,
         "k1": K1,

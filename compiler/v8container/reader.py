@@ -16,7 +16,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from v8atlas.compiler.sources import SourceError
+from v8atlas.formats.domain import SourceError
 
 __all__ = ["ContainerError", "Container", "Element", "open_container", "detect_flavor",
            "inflate_if_deflated", "is_container"]

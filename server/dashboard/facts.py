@@ -59,7 +59,7 @@ def counts_by_class(bundle: Any) -> dict[str, dict[str, int]]:
         catalog = Catalog(bundle)
         if not len(catalog):
             return {}
-        metadata = np.asarray(catalog.domain) == S.DOMAINS.index("metadata")
+        metadata = np.asarray(catalog.domain) == catalog.domains.index("metadata")
         configs, kinds = np.asarray(catalog.config)[metadata], np.asarray(catalog.kind)[metadata]
         out: dict[str, dict[str, int]] = {}
         for c in np.unique(configs):

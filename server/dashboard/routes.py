@@ -12,9 +12,9 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
+from .. import tools
 from ..auth import error_response
 from . import aliases, facts, hooks, pages
-from .platform_version import get_platform_at
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
 
@@ -231,9 +231,11 @@ class Dashboard:
         name = q.get("name", "")[:500]
         if not name.strip():
             return error_response(400, "bad_argument", "name is required")
-        body, status = get_platform_at(snap, name, q.get("version", ""), q.get("config") or None,
-                                       q.get("cursor") or None)
-        return web.json_response(body, status=status, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+        # the tool's own version argument: exactly what an agent asking for that version gets
+        args = {"name": name, "version": q.get("version"), "config": q.get("config"), "cursor": q.get("cursor")}
+        result = tools.call(snap, "get_platform", {k: v for k, v in args.items() if v}, from_text=True)
+        return web.json_response(result.as_json(), status=tools.status_of(result),
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):
         bundle = hooks.current_bundle(self.state)

@@ -10,17 +10,15 @@ import logging
 import time
 from typing import Any
 
+from v8atlas.formats import registry
 from v8atlas.formats.errors import BundleError
 
 from ..snapshot import Snapshot
-from .compare import compare_configurations
-from .metadata import get_object, search_metadata
-from .platform import get_platform, search_platform
-from .relations import get_relations
-from .result import ERROR, OUTCOMES, UNAVAILABLE, ToolInputError, ToolResult, error_result
+from . import answer as A
+from .result import ERROR, OUTCOMES, ToolInputError, ToolResult, error_result
 from .sources import list_sources
 from .paging import decode_cursor
-from .spec import MAX_CURSOR_ARG, Param, ToolSpec
+from .spec import ToolSpec
 
 log = logging.getLogger("v8atlas.server")
 
@@ -35,51 +33,38 @@ INSTRUCTIONS = (
     "Long answers end with a cursor: repeat the call with it to continue."
 )
 
-_config = Param("config", "string", "Configuration name; required when several are loaded")
-_cursor = Param("cursor", "string", "From a previous answer, to continue it", max_length=MAX_CURSOR_ARG)
-_limit = Param("limit", "integer", default=10, minimum=1, maximum=50)
-
-TOOLS: dict[str, ToolSpec] = {t.name: t for t in (
+_CORE = (
     ToolSpec("list_sources", "List sources",
              "Loaded configurations (version, platform version, extensions, counts), help versions, "
              "bundle id and age.", (), list_sources),
-    ToolSpec("search_metadata", "Search metadata",
-             "Find configuration objects by words, synonym or partial name; says why each matched.",
-             (Param("query", "string", required=True), _config,
-              Param("kind", "string", "Class, e.g. Catalog or Справочник"), _limit),
-             search_metadata),
-    ToolSpec("get_object", "Get object",
-             "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
-             "query tables, movements, relations, roles; also Справочник.X.Форма.Y, Отчет.X.Макет.Y.",
-             (Param("name", "string", required=True), _config,
-              Param("detail", "string", default="brief", enum=("brief", "fields", "full")), _cursor),
-             get_object),
-    ToolSpec("get_relations", "Get relations",
-             "One step of relations of an object: what it references and what references it.",
-             (Param("name", "string", required=True), _config,
-              Param("direction", "string", default="both", enum=("both", "out", "in")),
-              Param("kind", "string", "Edge kind, e.g. attribute_type, movement"),
-              Param("weak", "boolean", "Include weak edges (wide composite types)", default=False),
-              _cursor),
-             get_relations),
-    ToolSpec("search_platform", "Search platform",
-             "Find built-in language and query-language elements by words, for the configuration's "
-             "platform version.",
-             (Param("query", "string", required=True), _config,
-              Param("scope", "string", default="all", enum=("all", "platform", "query")), _limit),
-             search_platform),
-    ToolSpec("get_platform", "Get platform element",
-             "A platform or query-language element by exact name (Массив.Найти, СтрНайти, ПОДСТРОКА): "
-             "syntax, parameters, return value, availability, since, deprecation, replacement.",
-             (Param("name", "string", required=True), _config, _cursor),
-             get_platform),
-    ToolSpec("compare_configurations", "Compare configurations",
-             "Objects and fields added, removed or changed between configurations a and b "
-             "(or one object with name).",
-             (Param("a", "string", required=True), Param("b", "string", required=True),
-              Param("name", "string", "One object to diff field by field"), _cursor),
-             compare_configurations),
-)}
+)
+_table: tuple[int, dict[str, ToolSpec]] | None = None
+
+
+def tool_table() -> dict[str, ToolSpec]:
+    """Every tool by name: the core ones, then each registered domain's (formats/registry.py),
+    with the parameters domains add to other domains' tools. Rebuilt when a domain registers."""
+    global _table
+    gen = registry.generation()
+    if _table is None or _table[0] != gen:
+        table = {t.name: t for t in _CORE}
+        parts = registry.serve_parts()
+        for part in parts:
+            table.update({t.name: t for t in part.tools})
+        for part in parts:
+            for tool, extensions in part.params.items():
+                if tool not in table:
+                    raise registry.DomainContractError(f"domain {part.name!r} extends tool {tool!r}, "
+                                                       f"which no registered domain serves")
+                table[tool] = table[tool].extended(tuple(extensions))
+        _table = (gen, table)
+    return _table[1]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "TOOLS":          # the current table, as a module attribute
+        return tool_table()
+    raise AttributeError(name)
 
 
 def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
@@ -88,22 +73,21 @@ def call(snap: Snapshot | None, name: str, args: dict[str, Any] | None, *,
 
     Without a snapshot the answer is ``unavailable`` with ``unavailable`` as the reason
     (nothing is served: no bundle, or none that passed its integrity check)."""
-    spec = TOOLS.get(name) if isinstance(name, str) else None
+    table = tool_table()
+    spec = table.get(name) if isinstance(name, str) else None
     if spec is None:
         shown = name if isinstance(name, str) and len(name) < 60 else "?"
-        return error_result("unknown_tool", f"no tool {shown!r}; tools: {', '.join(TOOLS)}")
+        return error_result("unknown_tool", f"no tool {shown!r}; tools: {', '.join(table)}")
     try:
         kwargs = spec.validate(args, from_text=from_text)
         if snap is None:
             reason = unavailable or "no bundle is loaded"
-            return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — nothing is being served: "
-                                           f"{reason}. The operator must publish a bundle that "
-                                           f"verifies (see /ready).\n",
-                              data={"reason": reason, "no_bundle": True})
+            return A.unavailable(f"nothing is being served: {reason}. The operator must publish a "
+                               "bundle that verifies (see /ready).", {"reason": reason, "no_bundle": True})
         if kwargs.get("cursor"):
             decode_cursor(kwargs["cursor"], snap.content_hash, None)
         t0 = time.perf_counter()
-        result = spec.fn(snap, **kwargs)
+        result = spec.run(snap, kwargs)
         log.debug("%s %s in %.2f ms", name, result.outcome, (time.perf_counter() - t0) * 1000)
         return result
     except ToolInputError as e:
@@ -126,4 +110,4 @@ def status_of(result: ToolResult) -> int:
     return {"unknown_tool": 404, "no_bundle": 503, "internal": 500, "bundle_damaged": 500}.get(code, 400)
 
 
-__all__ = ["TOOLS", "INSTRUCTIONS", "OUTCOMES", "ToolResult", "ToolSpec", "call", "status_of"]
+__all__ = ["INSTRUCTIONS", "OUTCOMES", "TOOLS", "ToolResult", "ToolSpec", "call", "status_of", "tool_table"]

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from v8atlas.formats import schema as S
 from v8atlas.formats.classes import class_by_any_name
 from v8atlas.formats.platform_version import format_version
 from v8atlas.formats.text import fold
 
 from ..snapshot import ConfigInfo, Snapshot
-from .paging import MAX_ANSWER_CHARS, Page, call_signature, decode_cursor, encode_cursor
-from .result import ToolInputError, ToolResult
+from .result import ToolInputError
 
 # Class names people type (Russian or English, singular or plural) → the names cards carry.
 CLASS_BY_NAME = class_by_any_name()
@@ -56,7 +54,7 @@ def resolve_kind(snap: Snapshot, kind: str | None, domain: str) -> str | None:
 
 def kinds_in_domain(snap: Snapshot, domain: str) -> list[str]:
     import numpy as np
-    code = S.DOMAINS.index(domain)
+    code = snap.catalog.domain_code(domain)
     mask = np.asarray(snap.catalog.domain) == code
     names = snap.catalog.meta.get("kinds") or []
     return sorted(names[int(k)] for k in np.unique(np.asarray(snap.catalog.kind)[mask]))
@@ -78,24 +76,3 @@ def address(snap: Snapshot, doc: int) -> str:
     cfg = snap.catalog.config_name(doc)
     t = snap.title(doc)
     return f"`{t}` (config=`{cfg}`)" if cfg and len(snap.configs) > 1 else f"`{t}`"
-
-
-def finish(snap: Snapshot, tool: str, args: dict[str, Any], outcome: str, head: list[str],
-           body: list[str], data: dict[str, Any], cap: int | None = None) -> ToolResult:
-    """Page ``body`` under the cap; the footer says how much is left and how to get it."""
-    sig = call_signature(tool, args)
-    offset = decode_cursor(args.get("cursor"), snap.content_hash, sig)
-    head_text = "\n".join(head)
-    cap = cap or MAX_ANSWER_CHARS
-    page = Page(body, offset, cap, reserve=len(head_text) + 300)
-    lines = [head_text, *page.blocks] if head_text else list(page.blocks)
-    data = dict(data)
-    data["page"] = {"offset": offset, "shown": len(page.blocks), "total": page.total}
-    if page.next_offset is not None:
-        cursor = encode_cursor(snap.content_hash, sig, page.next_offset)
-        lines.append(f"\n… {page.remaining} more block(s) not shown (size cap). "
-                     f"Continue: the same call with cursor=`{cursor}`")
-        data["cursor"] = cursor
-    else:
-        data["cursor"] = None
-    return ToolResult(outcome, "\n".join(lines).rstrip() + "\n", data)

@@ -9,7 +9,8 @@ import numpy as np
 from v8atlas.formats import schema as S
 
 from ..snapshot import ConfigInfo, Snapshot
-from .common import finish, resolve_config
+from .answer import answer, headline, paged
+from .common import resolve_config
 from .metadata import METADATA, empty_domain
 from .render import is_type_value, type_text, value_text
 from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
@@ -27,7 +28,7 @@ _SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "ta
 
 def _objects(snap: Snapshot, cfg: ConfigInfo) -> dict[str, int]:
     c = snap.catalog
-    mask = (np.asarray(c.domain) == S.DOMAINS.index(METADATA)) & (np.asarray(c.config) == cfg.index)
+    mask = (np.asarray(c.domain) == c.domains.index(METADATA)) & (np.asarray(c.config) == cfg.index)
     return {c.titles[int(d)]: int(d) for d in np.nonzero(mask)[0]}
 
 
@@ -121,10 +122,10 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
         ta = _find_title(snap, oa, name)
         tb = _find_title(snap, ob, name)
         if ta is None and tb is None:
-            return ToolResult(NOT_FOUND, f"**Outcome: not_found** — {name!r} is in neither "
-                                         f"`{ca.name}` nor `{cb.name}`.\n", {"object": name})
+            return answer(NOT_FOUND, f"{name!r} is in neither `{ca.name}` nor `{cb.name}`.", (),
+                          {"object": name})
         title = ta or tb
-        head = [f"**Outcome: found** — `{title}`: `{ca.name}` → `{cb.name}`"]
+        head = [headline(FOUND, f"`{title}`: `{ca.name}` → `{cb.name}`")]
         if ta is None:
             body = [f"Added in `{cb.name}` (absent from `{ca.name}`)."]
         elif tb is None:
@@ -132,10 +133,10 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
         else:
             diff = _field_diff(_content(snap.catalog.card(oa[ta])), _content(snap.catalog.card(ob[tb])))
             body = diff or ["No differences."]
-        return finish(snap, "compare_configurations", args, FOUND, head, body, {"object": title})
+        return paged(snap, "compare_configurations", args, FOUND, head, body, {"object": title})
     added, removed, changed, relations_only = _diff_all(snap, ca, cb, oa, ob)
-    head = [f"**Outcome: found** — `{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
-            f"{len(removed)} removed, {len(changed)} changed"
+    head = [headline(FOUND, f"`{ca.name}` → `{cb.name}`: {len(added)} object(s) added, "
+                            f"{len(removed)} removed, {len(changed)} changed")
             + ("" if added or removed or changed else " (identical)")
             + (f"; {relations_only} other object(s) differ only in how many objects refer to them "
                f"(relation counts, not listed; `get_relations` shows them)" if relations_only else "")]
@@ -151,7 +152,7 @@ def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = No
         for t, lines in changed:
             body.append(f"- `{t}`\n" + "\n".join(lines[:8])
                         + (f"\n  … {len(lines) - 8} more (name=`{t}`)" if len(lines) > 8 else ""))
-    return finish(snap, "compare_configurations", args, FOUND, head, body,
+    return paged(snap, "compare_configurations", args, FOUND, head, body,
                   {"added": len(added), "removed": len(removed), "changed": len(changed),
                    "relations_only": relations_only})
 

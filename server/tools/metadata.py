@@ -5,10 +5,11 @@ from typing import Any
 
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
-from .common import address, finish, node, resolve_config, resolve_kind
+from . import answer as A
+from .common import address, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .result import FOUND, NOT_FOUND, ToolResult
 from .ui_blocks import form_blocks, rights_blocks, roles_blocks, template_blocks
 
 METADATA = "metadata"
@@ -92,10 +93,9 @@ def extension_blocks(ext: Any) -> tuple[list[str], list[str]]:
 
 def empty_domain(snap: Snapshot) -> ToolResult | None:
     if snap.docs_per_domain.get(METADATA, 0) == 0 or not snap.configs:
-        return ToolResult(UNAVAILABLE, "**Outcome: unavailable** — no configuration is loaded in "
-                                       f"bundle `{snap.id}`; compile a configuration dump "
-                                       "(`v8atlas compile DUMP …`) to ask about objects.\n",
-                          {"reason": "no_configuration"})
+        return A.unavailable(f"no configuration is loaded in bundle `{snap.id}`; compile a "
+                             "configuration dump (`v8atlas compile DUMP …`) to ask about objects.",
+                             {"reason": "no_configuration"})
     return None
 
 
@@ -112,17 +112,16 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
     among = f" among {k}" if k else ""
     data = {"engine": snap.search.engine, **found.as_data()}
     if not hits:
-        return ToolResult(NOT_FOUND, "\n".join([
-            f"**Outcome: not_found** — nothing matches {query!r}{where}{among}. Try other words, "
-            "a synonym or drop `kind`.", *found.explain_lines()]) + "\n", {"hits": [], **data})
+        return A.answer(NOT_FOUND, f"nothing matches {query!r}{where}{among}. Try other words, "
+                        "a synonym or drop `kind`.", found.explain_lines(), {"hits": [], **data})
     if found.guesses_only:
-        lines = [f"**Outcome: not_found** — no confident match for {query!r}{where}{among}; "
-                 f"nearest guesses (not matches; check before use):"]
+        lines = [A.headline(NOT_FOUND, f"no confident match for {query!r}{where}{among}; "
+                            "nearest guesses (not matches; check before use):")]
         outcome = NOT_FOUND
     else:
         shown = f"{len(hits)} of {found.total}" if found.total > len(hits) else f"{len(hits)}"
-        lines = [f"**Outcome: found** — {shown} object(s) for {query!r}{where}"
-                 f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:"]
+        lines = [A.headline(FOUND, f"{shown} object(s) for {query!r}{where}"
+                                   f"{f' ({k})' if k else ''}; ask `get_object` with the exact name:")]
         outcome = FOUND
     lines += found.explain_lines()
     data_hits = []
@@ -136,6 +135,10 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
         data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why,
                           "fuzzy": h.fuzzy})
     return ToolResult(outcome, "\n".join(lines) + "\n", {"hits": data_hits, **data})
+
+
+def object_line(snap: Snapshot, doc: int) -> str:
+    return f"- {address(snap, doc)} · {snap.catalog.kind_name(doc)}"
 
 
 def candidates(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: int | None
@@ -169,22 +172,15 @@ def get_object(snap: Snapshot, name: str, config: str | None = None, detail: str
     args = {"name": name, "config": cfg.name if cfg else None, "detail": detail, "cursor": cursor}
     if not docs:
         guesses = nearest(snap, name, (METADATA,), cfg.index if cfg else None)
-        lines = [f"**Outcome: not_found** — no object named {name!r}"
-                 f"{f' in `{cfg.name}`' if cfg else ''}."]
-        if guesses:
-            lines.append("Nearest names (guesses, not matches):")
-            lines += [f"- {address(snap, d)} · {snap.catalog.kind_name(d)}" for d in guesses]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in guesses]})
+        return A.not_found(f"no object named {name!r}{f' in `{cfg.name}`' if cfg else ''}.", guesses,
+                           lambda d: object_line(snap, d), lambda d: node(snap, d))
     if len(docs) > 1:
-        lines = [f"**Outcome: ambiguous** — {name!r} names {len(docs)} objects; ask again with one of:"]
-        lines += [f"- {address(snap, d)} · {snap.catalog.kind_name(d)}" for d in docs]
-        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in docs]})
+        return A.ambiguous(f"{name!r} names {len(docs)} objects; ask again with one of:", docs,
+                           lambda d: object_line(snap, d), lambda d: node(snap, d))
     doc = docs[0]
     card = snap.catalog.card(doc)
     head, body = object_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, detail)
-    return finish(snap, "get_object", args, FOUND, head, body,
+    return A.paged(snap, "get_object", args, FOUND, head, body,
                   {"object": node(snap, doc), "detail": detail})
 
 
@@ -195,7 +191,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
     cfg = snap.catalog.config_name(doc)
     kind = snap.catalog.kind_name(doc)
     syn = text_of(card.get("synonym"))
-    head = [f"**Outcome: found** — `{title}` · {kind}" + (f" · config `{cfg}`" if cfg else "")
+    head = [A.headline(FOUND, f"`{title}` · {kind}") + (f" · config `{cfg}`" if cfg else "")
             + (f" · detail={detail}" if detail != "brief" else "")]
     if syn:
         head.append(f"Synonym: {syn}")

@@ -6,12 +6,16 @@ from typing import Any
 
 from v8atlas.formats.platform_version import UNBOUNDED_UNTIL, encode_version, format_version
 
+from v8atlas.formats.domain import ServePart
+
 from ..search_adapter import Filters
 from ..snapshot import ConfigInfo, Snapshot
-from .common import finish, node, resolve_config
+from . import answer as A
+from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolResult
+from .result import FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
+from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
 SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("query",)}
 
@@ -19,10 +23,9 @@ SCOPES = {"all": ("platform", "query"), "platform": ("platform",), "query": ("qu
 def _no_help(snap: Snapshot, domains: tuple[str, ...]) -> ToolResult | None:
     if sum(snap.docs_per_domain.get(d, 0) for d in domains) == 0:
         what = "query-language help" if domains == ("query",) else "platform help"
-        return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — no {what} is loaded in bundle "
-                                       f"`{snap.id}`; compile the .hbk books (shcntx_ru.hbk, "
-                                       "shquery_ru.hbk) with the configuration.\n",
-                          {"reason": "no_help"})
+        return A.unavailable(f"no {what} is loaded in bundle `{snap.id}`; compile the .hbk books "
+                             "(shcntx_ru.hbk, shquery_ru.hbk) with the configuration.",
+                             {"reason": "no_help"})
     return None
 
 
@@ -33,6 +36,14 @@ def _version_for(cfg: ConfigInfo | None) -> tuple[int | None, str]:
     if code is None:
         return None, f"all platform versions (the platform version of `{cfg.name}` is unknown)"
     return code, f"platform {format_version(code)} of `{cfg.name}`"
+
+
+def _asked_version(version: str) -> tuple[int, str]:
+    code = encode_version(version, 0)
+    if not code:
+        raise ToolInputError("bad_argument", f"`version` must be a platform version like 8.3.27, "
+                                             f"got {version[:40]!r}")
+    return code, f"platform {format_version(code)}"
 
 
 def _bounds(snap: Snapshot, doc: int) -> str:
@@ -59,18 +70,18 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     data = {"other_versions": [node(snap, h.doc) for h in elsewhere],
             "version": format_version(code) if code else None, **found.as_data()}
     if not shown:
-        lines = [f"**Outcome: not_found** — nothing for {query!r} on {for_what}.", *found.explain_lines()]
+        lines = found.explain_lines()
         if elsewhere:
             lines.append("Exists only on other platform versions:")
             lines += [f"- `{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"hits": [], **data})
+        return A.answer(NOT_FOUND, f"nothing for {query!r} on {for_what}.", lines, {"hits": [], **data})
     guesses = found.guesses_only or all(h.fuzzy for h in shown)
     if guesses:
-        lines = [f"**Outcome: not_found** — no confident match for {query!r} on {for_what}; "
-                 "nearest guesses (not matches; check before use):"]
+        lines = [A.headline(NOT_FOUND, f"no confident match for {query!r} on {for_what}; "
+                            "nearest guesses (not matches; check before use):")]
     else:
-        lines = [f"**Outcome: found** — {len(shown)} element(s) for {query!r} on {for_what}; "
-                 f"ask `get_platform` with the exact name:"]
+        lines = [A.headline(FOUND, f"{len(shown)} element(s) for {query!r} on {for_what}; "
+                            "ask `get_platform` with the exact name:")]
     lines += found.explain_lines()
     hit_data = []
     for i, h in enumerate(shown, 1):
@@ -86,13 +97,13 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
     return ToolResult(NOT_FOUND if guesses else FOUND, "\n".join(lines) + "\n", {"hits": hit_data, **data})
 
 
-def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None
-                 ) -> ToolResult:
+def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: str | None = None,
+                 version: str | None = None) -> ToolResult:
     domains = SCOPES["all"]
     if (r := _no_help(snap, domains)) is not None:
         return r
     cfg = resolve_config(snap, config)
-    code, for_what = _version_for(cfg)
+    code, for_what = _version_for(cfg) if not version else _asked_version(version)
     docs = candidates(snap, _strip_call(name), domains, None)
     here = [d for d in docs if snap.available(d, code)]
     args = {"name": name, "config": cfg.name if cfg else None, "cursor": cursor}
@@ -100,35 +111,31 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
         doc = here[0]
         card = snap.catalog.card(doc)
         head, body = platform_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, code)
-        head[0] = f"**Outcome: found** — {head[0]} · for {for_what}"
+        head[0] = A.headline(FOUND, f"{head[0]} · for {for_what}")
         if (mismatch := _arity_note(name, card if isinstance(card, dict) else {}, code)):
             head.append(mismatch)
         others = [d for d in docs if d != doc]
         if others:
             head.append("Same name, not on this platform: " + ", ".join(f"`{snap.title(d)}`" for d in others))
-        return finish(snap, "get_platform", args, FOUND, head, body, {"element": node(snap, doc)})
+        return A.paged(snap, "get_platform", args, FOUND, head, body, {"element": node(snap, doc)})
     if len(here) > 1:
-        lines = [f"**Outcome: ambiguous** — {name!r} names {len(here)} elements on {for_what}; "
-                 "ask again with one of these exact addresses:"]
-        for d in here:
-            dom = snap.catalog.domain_name(d)
-            lines.append(f"- `{snap.title(d)}` · {snap.catalog.kind_name(d)}"
-                         f"{' · query language' if dom == 'query' else ''}")
-        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n", {"candidates": [node(snap, d) for d in here]})
+        return A.ambiguous(f"{name!r} names {len(here)} elements on {for_what}; ask again with one "
+                           "of these exact addresses:", here,
+                           lambda d: _element_line(snap, d, mark_query=True), lambda d: node(snap, d))
     if docs:
-        lines = [f"**Outcome: unavailable** — {name!r} does not exist on {for_what}:"]
-        for d in docs:
-            lines += unavailable_lines(snap, d, code)
-        return ToolResult(UNAVAILABLE, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in docs],
-                           "version": format_version(code) if code else None})
+        return A.answer(UNAVAILABLE, f"{name!r} does not exist on {for_what}:",
+                        [x for d in docs for x in unavailable_lines(snap, d, code)],
+                        {"candidates": [node(snap, d) for d in docs],
+                         "version": format_version(code) if code else None})
     guesses = [d for d in nearest(snap, _strip_call(name), domains, None, version=code, limit=8)
                if snap.available(d, code)][:5]
-    lines = [f"**Outcome: not_found** — no element named {name!r}."]
-    if guesses:
-        lines.append("Nearest names (guesses, not matches):")
-        lines += [f"- `{snap.title(d)}` · {snap.catalog.kind_name(d)}" for d in guesses]
-    return ToolResult(NOT_FOUND, "\n".join(lines) + "\n", {"candidates": [node(snap, d) for d in guesses]})
+    return A.not_found(f"no element named {name!r}.", guesses,
+                       lambda d: _element_line(snap, d), lambda d: node(snap, d))
+
+
+def _element_line(snap: Snapshot, doc: int, mark_query: bool = False) -> str:
+    query = mark_query and snap.catalog.domain_name(doc) == "query"
+    return f"- `{snap.title(doc)}` · {snap.catalog.kind_name(doc)}{' · query language' if query else ''}"
 
 
 def _strip_call(name: str) -> str:
@@ -488,3 +495,19 @@ def _table_md(t: Any) -> str:
     lines = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * width]
     lines += ["| " + " | ".join(r) + " |" for r in cells[1:]]
     return "\n".join(lines)
+
+
+SERVE = ServePart("help", tools=(
+    ToolSpec("search_platform", "Search platform",
+             "Find built-in language and query-language elements by words, for the configuration's "
+             "platform version.",
+             (Param("query", "string", required=True), CONFIG,
+              Param("scope", "string", default="all", enum=("all", "platform", "query")), LIMIT),
+             search_platform),
+    ToolSpec("get_platform", "Get platform element",
+             "A platform or query-language element by exact name (Массив.Найти, СтрНайти, ПОДСТРОКА): "
+             "syntax, parameters, return value, availability, since, deprecation, replacement.",
+             (Param("name", "string", required=True), CONFIG, CURSOR,
+              Param("version", "string", "Platform version instead of the configuration's")),
+             get_platform),
+))

@@ -4,11 +4,13 @@ from __future__ import annotations
 from ..snapshot import Snapshot
 from .common import address, node, resolve_config
 from .metadata import METADATA, candidates, empty_domain, nearest
-from .paging import MAX_ANSWER_CHARS, call_signature, decode_cursor, encode_cursor
-from .result import AMBIGUOUS, FOUND, NOT_FOUND, UNAVAILABLE, ToolInputError, ToolResult
+from . import answer as A
+from .paging import MAX_ANSWER_CHARS
+from .result import FOUND, ToolInputError, ToolResult
 
 # Edges decoded per page at most; the size cap may stop the page earlier.
 PAGE_EDGES = 150
+_NO_EDGES = {"nodes": [], "edges": [], "total": 0, "shown": 0}
 
 def get_relations(snap: Snapshot, name: str, config: str | None = None, direction: str = "both",
                   kind: str | None = None, weak: bool = False, cursor: str | None = None) -> ToolResult:
@@ -18,24 +20,16 @@ def get_relations(snap: Snapshot, name: str, config: str | None = None, directio
     docs = candidates(snap, name, (METADATA,), cfg.index if cfg else None)
     if not docs:
         guesses = nearest(snap, name, (METADATA,), cfg.index if cfg else None)
-        lines = [f"**Outcome: not_found** — no object named {name!r}."]
-        if guesses:
-            lines += ["Nearest names (guesses, not matches):"] + [f"- {address(snap, d)}" for d in guesses]
-        return ToolResult(NOT_FOUND, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in guesses], "nodes": [], "edges": [],
-                           "total": 0, "shown": 0})
+        return A.not_found(f"no object named {name!r}.", guesses, lambda d: f"- {address(snap, d)}",
+                           lambda d: node(snap, d), dict(_NO_EDGES))
     if len(docs) > 1:
-        lines = [f"**Outcome: ambiguous** — {name!r} names {len(docs)} objects; ask again with one of:"]
-        lines += [f"- {address(snap, d)}" for d in docs]
-        return ToolResult(AMBIGUOUS, "\n".join(lines) + "\n",
-                          {"candidates": [node(snap, d) for d in docs], "nodes": [], "edges": [],
-                           "total": 0, "shown": 0})
+        return A.ambiguous(f"{name!r} names {len(docs)} objects; ask again with one of:", docs,
+                           lambda d: f"- {address(snap, d)}", lambda d: node(snap, d), dict(_NO_EDGES))
     doc = docs[0]
     if snap.graph is None:
-        return ToolResult(UNAVAILABLE, f"**Outcome: unavailable** — bundle `{snap.id}` has no relation "
-                                       "graph (compiled without the configuration compiler's graph "
-                                       "builder); `get_object` still shows the card.\n",
-                          {"nodes": [node(snap, doc)], "edges": [], "total": 0, "shown": 0})
+        return A.unavailable(f"bundle `{snap.id}` has no relation graph (compiled without the "
+                             "configuration compiler's graph builder); `get_object` still shows the card.",
+                             {"nodes": [node(snap, doc)], "edges": [], "total": 0, "shown": 0})
     graph = snap.graph.graph
     summary = snap.graph.summary(doc)
     dirs = ("out", "in") if direction == "both" else (direction,)
@@ -49,13 +43,13 @@ def get_relations(snap: Snapshot, name: str, config: str | None = None, directio
     weak_hidden = 0 if weak else graph.count(doc, direction, kinds, include_weak=True) - total
     args = {"name": name, "config": cfg.name if cfg else None, "direction": direction, "kind": kind,
             "weak": weak, "cursor": cursor}
-    sig = call_signature("get_relations", args)
-    offset = decode_cursor(cursor, snap.content_hash, sig)
+    paging = A.Paging(snap, "get_relations", args)
+    offset = paging.offset
     if offset > total:
         raise ToolInputError("bad_cursor", "the cursor points past the end of this listing; "
                                            "repeat the call without `cursor`")
     page = graph.neighbors(doc, direction, kinds, include_weak=weak, offset=offset, limit=PAGE_EDGES)
-    head = (f"**Outcome: found** — relations of `{snap.title(doc)}`"
+    head = A.headline(FOUND, f"relations of `{snap.title(doc)}`"
             f"{f' in `{snap.catalog.config_name(doc)}`' if snap.catalog.config_name(doc) else ''}: "
             f"{total}{f' of kind {kinds[0]}' if kinds else ''}"
             + (f" ({all_count} in all)" if all_count != total else "")
@@ -83,17 +77,12 @@ def get_relations(snap: Snapshot, name: str, config: str | None = None, directio
         shown.append(n)
     if not total:
         lines.append("No relations" + (" of that kind." if kind else "."))
-    next_offset = offset + len(shown)
-    data_cursor = None
-    if next_offset < total:
-        data_cursor = encode_cursor(snap.content_hash, sig, next_offset)
-        lines.append(f"\n… {total - next_offset} more relation(s) (shown {offset + 1}–{next_offset} of "
-                     f"{total}). Continue: the same call with cursor=`{data_cursor}`")
+    page: dict[str, object] = {}
+    lines += paging.footer("relation(s)", len(shown), total, page)
     edges = [{"src": doc if n.direction == "out" else n.doc, "dst": n.doc if n.direction == "out" else doc,
               "kind": n.kind, "label": n.label, "weak": n.weak} for n in shown]
     node_ids = {doc} | {n.doc for n in shown}
     return ToolResult(FOUND, "\n".join(lines).rstrip() + "\n", {
         "object": node(snap, doc),
         "nodes": [node(snap, i) for i in sorted(node_ids)],
-        "edges": edges, "total": total, "shown": len(shown), "weak_hidden": weak_hidden,
-        "page": {"offset": offset, "shown": len(shown), "total": total}, "cursor": data_cursor})
+        "edges": edges, "total": total, "shown": len(shown), "weak_hidden": weak_hidden, **page})

@@ -5,6 +5,9 @@ from typing import Any
 
 from v8atlas.formats.platform_version import encode_version, format_version
 
+from v8atlas.formats.info import to_dict
+from v8atlas.formats.schema import DOMAINS as BUILT_IN_DOMAINS
+
 from ..snapshot import Snapshot
 from .result import LIST, ToolResult
 
@@ -22,18 +25,15 @@ def _age(seconds: float | None) -> str:
 
 
 def help_info(snap: Snapshot) -> dict[str, Any]:
-    """Help versions loaded / missing / unused, from whatever the help compiler recorded."""
-    info = snap.bundle.info
-    raw = info.get("help") or info.get("help_versions") or {}
-    if isinstance(raw, list):
-        raw = {"loaded": raw}
-    out: dict[str, Any] = {k: raw[k] for k in raw} if isinstance(raw, dict) else {}
-    loaded = out.get("loaded") or out.get("versions") or out.get("platform_versions")
-    if loaded is not None:
-        out["loaded"] = [str(v.get("version", v)) if isinstance(v, dict) else str(v) for v in loaded]
-    if "query" not in out and (info.get("query_help") or out.get("query_versions")):
-        out["query"] = info.get("query_help") or [f"shquery {v}" for v in out["query_versions"]]
-    out.pop("books", None)          # per-file details (with source paths): the compile report has them
+    """Help versions loaded / missing / unused, as the help domain declared them (formats/info.py)."""
+    h = snap.info.help
+    if h is None:
+        return {}
+    # per-book details are the compile report's; an answer shows the versions
+    out: dict[str, Any] = {k: v for k, v in to_dict(h).items() if k != "books"}
+    out["loaded"] = list(h.platform_versions)
+    if h.query_versions:
+        out["query"] = [f"shquery {v}" for v in h.query_versions]
     return out
 
 
@@ -92,6 +92,10 @@ def list_sources(snap: Snapshot) -> ToolResult:
                             else "no platform help loaded"))
     if hv.get("query"):
         lines.append(f"- query-language book: {_join(hv['query'])}")
+    others = [d for d in snap.catalog.domains if d not in BUILT_IN_DOMAINS] if snap.has_docs else []
+    if others:
+        lines.append("\n## Other knowledge")
+        lines += [f"- `{d}`: {per_domain.get(d, 0)} document(s)" for d in others]
     lines.append("\nAsk with exact names (`Справочник.Имя`, `Массив.Найти`); "
                  + ("pass `config` on every call." if len(snap.configs) > 1 else
                     "config may be omitted (one configuration)."))

@@ -6,7 +6,7 @@ short message everywhere. Strings from a command line or a query string are coer
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from .result import ToolInputError, ToolResult
@@ -94,12 +94,38 @@ def _type_name(v: Any) -> str:
 
 
 @dataclass(frozen=True)
+class ParamExtension:
+    """A parameter a domain adds to another domain's tool (``ServePart.params``).
+
+    When the call gives it a value other than its default, ``apply(snap, value, result, args)``
+    receives the tool's answer (``args``: the tool's own checked arguments) and returns the
+    answer to send, e.g. with a section of the domain's own appended."""
+    param: Param
+    apply: Callable[[Any, Any, ToolResult, dict[str, Any]], ToolResult] = field(compare=False)
+
+
+@dataclass(frozen=True)
 class ToolSpec:
     name: str
     title: str
     description: str
     params: tuple[Param, ...]
     fn: Callable[..., ToolResult] = field(compare=False)
+    extensions: tuple[ParamExtension, ...] = field(default=(), compare=False)
+
+    def extended(self, extensions: tuple[ParamExtension, ...]) -> "ToolSpec":
+        return replace(self, params=self.params + tuple(e.param for e in extensions),
+                       extensions=self.extensions + extensions)
+
+    def run(self, snap: Any, kwargs: dict[str, Any]) -> ToolResult:
+        """The tool on its own arguments, then each extension whose parameter was given."""
+        own = {k: v for k, v in kwargs.items() if all(k != e.param.name for e in self.extensions)}
+        result = self.fn(snap, **own)
+        for e in self.extensions:
+            value = kwargs.get(e.param.name)
+            if value is not None and value != e.param.default:
+                result = e.apply(snap, value, result, own)
+        return result
 
     def input_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object",
@@ -130,3 +156,9 @@ class ToolSpec:
                 v = p.default
             out[p.name] = v
         return out
+
+
+# Parameters several tools share: one declaration each.
+CONFIG = Param("config", "string", "Configuration name; required when several are loaded")
+CURSOR = Param("cursor", "string", "From a previous answer, to continue it", max_length=MAX_CURSOR_ARG)
+LIMIT = Param("limit", "integer", default=10, minimum=1, maximum=50)

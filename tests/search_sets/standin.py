@@ -97,10 +97,9 @@ def build_bundle(docs: list[Doc], out: Path, name: str = "standin",
     ctx = LinkContext(project=Project(sources=[]), report=CompileReport())
     ctx.docs = list(docs)
     ctx.edges = list(edges or [])
-    parsed = {}
+    parsed = []
     if dictionary_tables is not None:
-        parsed["dictionary"] = [(None, dictionary.from_tables(dictionary_tables, "dictionary.json",
-                                                              ctx.report))]
+        parsed = [(None, dictionary.from_tables(dictionary_tables, "dictionary.json", ctx.report))]
     dictionary.link(parsed, ctx)
     writer = BundleWriter(out, name, compiler_version="test")
     build_docs.build(ctx, writer)
