@@ -261,3 +261,14 @@ def test_largest_answer_pages_under_the_cap(tmp_path):
         if not cursor:
             break
     assert pages > 1 and len(seen) == 1500
+
+
+def test_a_refused_configuration_leaves_the_other_sources_compiling(tmp_path):
+    # The forms parse of the dump succeeds, the configuration domain refuses it: the forms
+    # domain then links nothing (no model to own the forms) and the help book still compiles.
+    root = F.designer_dump(tmp_path)
+    (root / "Configuration.xml").write_text("<MetaDataObject><broken", encoding="utf-8")
+    result = compile_bundle([root, F.REPO / "examples" / "help"], tmp_path / "out", quiet=True, cache=False)
+    errors = result.report.as_dict()["errors"]
+    assert [e["code"] for e in errors] == ["source-failed"] and "Configuration.xml:1" in errors[0]["message"]
+    assert Bundle.open(result.bundle_path).counts["documents"] > 0

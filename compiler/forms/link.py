@@ -101,7 +101,10 @@ def sub_card(view: str, language: str, cls: str, name: str, ref: str, owner: str
 
 
 def link(parsed: list[tuple[Any, ParsedUI | None]], ctx: Any) -> None:
-    models = ctx.links.need(ConfigModels).models
+    config_models = ctx.links.get(ConfigModels)
+    if config_models is None or not any(dump is not None for _, dump in parsed):
+        return     # no configuration in this compile (help books only, or every dump refused)
+    models = config_models.models
     infos = {i["name"]: i for i in ctx.info.get("configurations", [])}
     docs_by_key = {d.key: d for d in ctx.docs if d.domain == METADATA}
     counts: dict[str, dict[str, int]] = {}
