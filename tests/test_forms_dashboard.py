@@ -14,7 +14,7 @@ import forms_fixture as F  # noqa: E402
 from test_dashboard_e2e import CHROMIUM, CHROMIUM_FLAGS, OUT, LoopbackServer, login  # noqa: E402
 
 playwright_api = pytest.importorskip("playwright.sync_api")
-API, ADMIN = "forms-read-token", "forms-admin-token"
+API, ADMIN = "forms-read-token-" + "r" * 24, "forms-admin-token-" + "a" * 24
 
 
 class _Server:
