@@ -126,10 +126,10 @@ def test_ssl_3_1_10_to_3_1_12_summary(tmp_path):
                                                         "cursor": r.data["cursor"]})
         pages.append(r.text)
     text = "\n".join(pages)
-    assert pages[0].startswith("**Outcome: found** — `SSL_3_1_10` → `SSL_3_1_12`: 162 object(s) added, "
-                               "7 removed, 95 changed; 196 other object(s) differ only in how many "
+    assert pages[0].startswith("**Outcome: found** — `SSL_3_1_10` → `SSL_3_1_12`: 250 object(s) added, "
+                               "26 removed, 583 changed; 165 other object(s) differ only in how many "
                                "objects refer to them"), pages[0][:300]
-    assert r.data["changed"] == 95 and r.data["added"] == 162 and r.data["removed"] == 7
+    assert r.data["changed"] == 583 and r.data["added"] == 250 and r.data["removed"] == 26
     assert "{'" not in text and "['" not in text                     # no raw dictionaries or lists
     assert not re.search(r"Состав\.\d+|: `\d+`$", text, re.M)       # no positions
     assert re.search(r"^- `ОбщийРеквизит\.ОбластьДанныхОсновныеДанные`\n  \+ Свойства › Состав \(13\): ",

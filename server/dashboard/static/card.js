@@ -38,7 +38,9 @@
 
   const listing = isPlatform ? await api("list_sources", {}) : {};
   // The structured card behind the answer (the page renders it in Russian); none on failure.
-  const structured = !isPlatform && result.outcome === "found" ?
+  // A form's item tree and a schema's data sets are drawn from the agent's text (indented lists).
+  const subObject = /\.(Форма|Form|Макет|Template)\./.test(name);
+  const structured = !isPlatform && !subObject && result.outcome === "found" ?
     await getJson("/ui/card", { name, config: effectiveConfig }).catch(() => null) : null;
   renderSwitches(isPlatform, result);
   render(result, isPlatform);
