@@ -122,6 +122,9 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
             # the command line; the table's options apply to each source found in it.
             found: list[Source] = []
             _scan(sp, plugins, 0, found)
+            declaring = [k for k in plugins if k.declared_format and any(t.name == table for t in k.toml_tables)]
+            if not found and declaring:
+                found.append(Source(declaring[0].name, declaring[0].declared_format, sp, _display_name(sp)))
             if not found:
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
                                   f"not a recognized source and holds none")

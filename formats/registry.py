@@ -32,6 +32,7 @@ _REGISTERED: list[Registration] = [
                  "v8atlas.server.tools.configuration:SERVE"),
     Registration("help", "v8atlas.compiler.help.domain:DOMAIN", "v8atlas.server.tools.platform:SERVE"),
     Registration("dictionary", "v8atlas.compiler.dictionary:DOMAIN"),
+    Registration("corpus", "v8atlas.compiler.corpus.domain:DOMAIN", "v8atlas.server.tools.corpus:SERVE"),
 ]
 
 
