@@ -121,10 +121,13 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
             # A folder of several sources (e.g. help books of every version) is searched as on
             # the command line; the table's options apply to each source found in it.
             found: list[Source] = []
-            _scan(sp, plugins, 0, found)
+            # A kind nothing marks (a corpus folder) takes the declared path whole, unscanned:
+            # a folder of documents may hold sample dumps that are not to be compiled.
             declaring = [k for k in plugins if k.declared_format and any(t.name == table for t in k.toml_tables)]
-            if not found and declaring:
+            if declaring:
                 found.append(Source(declaring[0].name, declaring[0].declared_format, sp, _display_name(sp)))
+            else:
+                _scan(sp, plugins, 0, found)
             if not found:
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
                                   f"not a recognized source and holds none")

@@ -11,20 +11,25 @@ from __future__ import annotations
 import math
 import threading
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
-from v8atlas.formats.text import stem_stop_words, words
+from v8atlas.formats.text import stem, stem_stop_words, words
 
 # Chosen on the tuning half (docs/corpus.md): a hit covers ≥ MIN_COVERAGE of the query's idf
 # mass and scores at least MIN_SCORE.
 MIN_COVERAGE = 0.6
-MIN_SCORE = 4.0
-_STOP = stem_stop_words()
+MIN_SCORE = 3.0
+# Words of a question's form, not its topic ("почему нельзя …"): they would count against a
+# section's coverage. A rule chosen on the tuning half (docs/corpus.md), not a synonym list.
+QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
+PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
+_STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,7 @@ class CorpusFound:
     hits: list[CorpusHit]        # above the threshold, best first, one per document
     rejected: list[CorpusHit]    # nearest below it (guesses)
     words: list[str]             # the query words searched (stop words dropped)
+    stems: list[str] = field(default_factory=list)   # their stems (fragments are found by them)
 
 
 class CorpusIndex:
@@ -62,62 +68,97 @@ class CorpusIndex:
         by_name = [i for i, c in enumerate(self.corpora) if c["name"].lower() == corpus.lower()]
         return by_name or [i for i, c in enumerate(self.corpora) if c["kind"] == corpus.lower()]
 
-    def _slots(self, query: str) -> list[tuple[str, list[int], bool]]:
-        """(word, term ids, counts toward coverage) per distinct query word."""
-        slots: list[tuple[str, list[int], bool]] = []
+    @cached_property
+    def _term_ids(self) -> dict[str, int]:
+        """Term → id, built once per bundle (tens of thousands of terms: a few ms, ~2 MB), so a
+        query looks its words up in a dict instead of bisecting the mapped table."""
+        return {self.terms[j]: j for j in range(len(self.terms))}
+
+    def _slots(self, query: str) -> list[tuple[str, str, list[tuple[int, float]]]]:
+        """(word, stem, [(term id, factor)]) per distinct query word that counts (stop words
+        and the whole-identifier extras dropped). The stem, else the surface form, is the exact
+        term; terms sharing all but the stem's last two letters (выполнять / выполнение,
+        Snowball stems derived forms apart) count at PREFIX_FACTOR."""
+        ids = self._term_ids
+        slots: list[tuple[str, str, list[tuple[int, float]]]] = []
         seen: set[str] = set()
         for w in words(query):
-            if w.term in _STOP or w.term in seen:
+            if w.whole or w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            ids = [j for t in dict.fromkeys((w.term, w.surface)) if (j := self.terms.find(t)) >= 0]
-            slots.append((w.surface, ids, not w.whole))
+            exact = ids.get(w.term, ids.get(w.surface, -1))
+            terms = [(exact, 1.0)] if exact >= 0 else []
+            if len(w.term) >= PREFIX_MIN + 2:
+                near = self.terms.prefix_range(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
+                terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j != exact]
+            slots.append((w.surface, w.term, terms))
         return slots
 
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
+        found_words = [s for s, _, _ in slots]
+        stems = [t for _, t, _ in slots]
         scores = np.zeros(self.n, dtype=np.float32)
         covered = np.zeros(self.n, dtype=np.float32)
-        matched: list[tuple[str, np.ndarray]] = []
+        runs: list[np.ndarray | None] = []
         mass = 0.0
-        for surface, ids, counts in slots:
-            best = np.zeros(self.n, dtype=np.float32)
+        for _, _, terms in slots:
+            if not terms:
+                mass += self.meta["unseen_idf"]
+                runs.append(None)
+                continue
+            best = np.zeros(self.n, dtype=np.float32) if len(terms) > 1 else None
             df = 0
-            for j in ids:
+            for j, factor in terms:
                 a, b = self.post_off.item(j), self.post_off.item(j + 1)
                 sec = self.post_sec[a:b]
-                best[sec] = np.maximum(best[sec], self.post_imp[a:b])
-                df = max(df, b - a)
-            scores += best
-            if counts:
-                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5)) if df else self.meta["unseen_idf"]
-                mass += idf
-                covered += (best > 0) * np.float32(idf)
-                matched.append((surface, best > 0))
-        if not mass or not scores.any():
-            return CorpusFound([], [], [s for s, _, c in slots if c])
-        coverage = covered / mass
-        allowed = np.isin(self.sec_corpus, corpora)
-        rank = np.where(allowed, scores * coverage, 0)
-        order = np.argsort(-rank, kind="stable")
+                if factor == 1.0:
+                    df = b - a
+                if best is None:
+                    scores[sec] += self.post_imp[a:b]       # sections are unique within a run
+                else:
+                    best[sec] = np.maximum(best[sec], self.post_imp[a:b] * np.float32(factor))
+            if best is not None:
+                scores += best
+                hit = np.flatnonzero(best)
+            else:
+                hit = sec
+            df = df or len(hit)
+            idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+            covered[hit] += idf
+            mass += idf
+            runs.append(hit)
+        if not mass or not any(r is not None for r in runs):
+            return CorpusFound([], [], found_words, stems)
+        coverage = covered / np.float32(mass)
+        rank = scores * coverage
+        if len(corpora) < len(self.corpora):
+            rank[~np.isin(self.sec_corpus, corpora)] = 0
+        want = max(limit * 8, 64)
+        top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
+        order = top[np.argsort(-rank[top], kind="stable")]
         hits: list[CorpusHit] = []
         rejected: list[CorpusHit] = []
         files_seen: set[int] = set()      # one hit per document: its best section
-        for s in order[:max(limit * 8, 64)]:
-            s = int(s)
+        for s in order.tolist():
             if rank[s] <= 0 or (len(hits) >= limit and len(rejected) >= 5):
                 break
-            f = int(self.sec_file[s])
+            f = self.sec_file.item(s)
             if f in files_seen:
                 continue
             files_seen.add(f)
-            hit = CorpusHit(int(self.sec_doc[s]), float(scores[s]), float(coverage[s]),
-                            tuple(w for w, m in matched if m[s]))
+            matched = tuple(w for w, r in zip(found_words, runs) if r is not None and _has(r, s))
+            hit = CorpusHit(self.sec_doc.item(s), float(scores[s]), float(coverage[s]), matched)
             if coverage[s] >= MIN_COVERAGE and scores[s] >= MIN_SCORE:
                 hits.append(hit)
             elif len(rejected) < 5:
                 rejected.append(hit)
-        return CorpusFound(hits, rejected, [w for w, _ in matched])
+        return CorpusFound(hits, rejected, found_words, stems)
+
+
+def _has(run: np.ndarray, s: int) -> bool:
+    i = int(np.searchsorted(run, s))
+    return i < len(run) and run.item(i) == s
 
 
 _OPEN: "weakref.WeakKeyDictionary[Bundle, CorpusIndex | None]" = weakref.WeakKeyDictionary()

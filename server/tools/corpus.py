@@ -6,7 +6,7 @@ from typing import Any
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.domain import ServePart
-from v8atlas.formats.text import index_terms
+from v8atlas.formats.text import fold
 
 from ..corpus_search import CorpusHit, corpus_index
 from ..snapshot import Snapshot
@@ -29,15 +29,18 @@ def citation(card: dict[str, Any]) -> str:
     return cite + (f" · {card['url']}" if card.get("url") else "")
 
 
-def fragments(text: str, query_words: list[str], max_chars: int) -> str:
-    """The lines of ``text`` that hold most query words, in text order, within ``max_chars``."""
-    wanted = {t for w in query_words for t in index_terms(w, surfaces=True)}
-    lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.strip().startswith("```")]
-    scored = [(len(wanted & set(index_terms(ln, surfaces=True))), i) for i, ln in enumerate(lines)]
-    best = sorted(i for _, i in sorted((s for s in scored if s[0]), key=lambda s: (-s[0], s[1]))
-                  [:_FRAGMENT_LINES])
-    picked = [lines[i] for i in best] or lines[:1]
-    out = " … ".join(picked)
+def fragments(text: str, stems: list[str], max_chars: int) -> str:
+    """The lines of ``text`` holding most query stems (substring match on the folded line: no
+    tokenizing at serve time), in text order, within ``max_chars``."""
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("```")]
+    scored = []
+    for i, ln in enumerate(lines):
+        folded = fold(ln)
+        n = sum(1 for s in stems if s in folded)
+        if n:
+            scored.append((-n, i))
+    best = sorted(i for _, i in sorted(scored)[:_FRAGMENT_LINES])
+    out = " … ".join(lines[i] for i in best) if best else (lines[0] if lines else "")
     return out if len(out) <= max_chars else out[:max_chars - 1].rstrip() + "…"
 
 
@@ -85,7 +88,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
         meta = card.get("meta") or {}
         if meta:
             lines.append("   " + " · ".join(f"{k}: {v}" for k, v in meta.items() if k != "tags"))
-        body = card["text"][:max_chars * 4] if detailed else fragments(card["text"], found.words, max_chars)
+        body = card["text"][:max_chars * 4] if detailed else fragments(card["text"], found.stems, max_chars)
         if body:
             lines.append("   > " + body.replace("\n", "\n   > "))
         hits.append(_hit_data(snap, h, card))
