@@ -82,8 +82,8 @@ def split_markdown(rel: str, text: str, fmt: str = "markdown") -> Document:
         m = _HEADING.match(line)
         if m:
             level, heading = len(m.group(1)), m.group(2).strip()
-            if level == 1 and not title:
-                title = heading
+            if level == 1 and (not title or heading == title):
+                title = heading             # the title (front matter may name it too)
                 stack = []
                 continue
             while stack and stack[-1][0] >= level:
