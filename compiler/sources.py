@@ -92,6 +92,10 @@ def discover(paths: list[str | os.PathLike]) -> Project:
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found)
+        # A folder a kind nothing marks was declared for (a corpus) is that source whole.
+        declared = [s.path.resolve() for s in project.sources
+                    if any(k.name == s.kind and k.declared_format for k in plugins)]
+        found = [s for s in found if not any(s.path.resolve().is_relative_to(d) for d in declared)]
         if not found and not from_project:
             expected = ", ".join(k.expected for k in plugins)
             raise SourceError(f"{p}: not a recognized source. Expected {expected} or a {PROJECT_FILE}")
