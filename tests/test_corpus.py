@@ -262,3 +262,29 @@ def test_make_run_serves_the_starter_corpus(tmp_path):
         assert r.data["hits"][0]["id"] == "templates:transaction-managed-lock.md"
         g = tools.call(snap, "search_docs", {"query": "как читать исход ответа и курсор", "corpus": "docs"})
         assert g.data["hits"][0]["id"] == "guide:reading-answers.md"
+
+
+# --- the public corpora (fetched under /work/ext, never committed; docs/corpus.md) ----------------
+
+EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
+
+
+@pytest.mark.realdata
+def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
+    import json
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    import corpus_eval
+    if not corpus_eval.corpus_folders(EXT):
+        pytest.skip(f"public corpora not fetched under {EXT} (docs/corpus.md says how)")
+    path, _, text_bytes = corpus_eval.compile_corpora(EXT, tmp_path)
+    with Bundle.open(path) as b:
+        docs = sum(c["documents"] for c in b.json("corpus.meta")["corpora"])
+        assert docs >= 500 and text_bytes > 1_000_000
+        res = corpus_eval.evaluate(Snapshot(b), json.loads(corpus_eval.SET.read_text(encoding="utf-8")))
+    print({k: {x: y for x, y in v.items() if x != "misses"} for k, v in res.items()})
+    assert res["tuning"]["success_at_5"] >= 0.9
+    # The issue asks 0.9 on the held-out half; this build measures 0.85 (docs/corpus.md). The
+    # bar here guards against regressions, it does not claim the target is met.
+    assert res["heldout"]["success_at_5"] >= 0.85
+    assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9

@@ -80,7 +80,7 @@ def shell(page: str, *, role: str | None, csrf: str, admin_enabled: bool) -> str
             f'<meta name="v8-role" content="{esc(role or "")}">'
             f'<meta name="v8-admin-enabled" content="{"1" if admin_enabled else ""}">')
     title = {"sources": "Источники", "search": "Поиск", "card": "Карточка", "graph": "Связи",
-             "alias": "Словарь"}[page]
+             "alias": "Словарь", "doc": "Документ"}[page]
     scripts = ('<script src="/static/vendor/cytoscape.min.js"></script>' if page == "graph" else "")
     scripts += f'<script src="/static/app.js"></script><script src="/static/{page}.js"></script>'
     return document(title, body + scripts, active=active, role=role, csrf=csrf, head=meta)

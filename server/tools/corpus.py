@@ -147,17 +147,17 @@ def get_doc(snap: Snapshot, id: str, part: int | None = None, cursor: str | None
 
 SERVE = ServePart("corpus", tools=(
     ToolSpec("search_docs", "Search documents",
-             "Search the compiled guides, format specs, standards, BSL code templates and project "
-             "notes; hits cite their corpus, id and section. not_found when nothing answers well.",
+             "Search guides, format specs, standards, BSL code templates, project notes; hits cite "
+             "corpus, id, section. not_found when nothing answers well.",
              (Param("query", "string", required=True),
               Param("corpus", "string", "Corpus name or kind (docs, formats, standards, templates, notes)"),
               Param("limit", "integer", default=5, minimum=1, maximum=20), CURSOR,
               Param("max_chars", "integer", "Fragment size per hit", default=300, minimum=80, maximum=4000),
-              Param("detailed", "boolean", "Each hit's section beginning, not fragments", default=False)),
+              Param("detailed", "boolean", "Section beginnings, not fragments", default=False)),
              search_docs),
     ToolSpec("get_doc", "Read a document",
-             "A corpus document whole (paged) by id from search_docs, its parts listed; `part` for one.",
-             (Param("id", "string", "`corpus:path` or `corpus:path#part`", required=True),
+             "A corpus document by id from search_docs, paged, parts listed; `part` for one.",
+             (Param("id", "string", "corpus:path[#part]", required=True),
               Param("part", "integer", minimum=0, maximum=100000), CURSOR),
              get_doc),
 ))
