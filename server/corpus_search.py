@@ -61,6 +61,14 @@ class CorpusIndex:
         self.n = int(self.meta["sections"])
         self.corpora: list[dict] = self.meta["corpora"]
 
+    def parts(self, first_doc: int, count: int) -> list[int]:
+        """Core ids of a document's parts, given its first part's id (parts are consecutive)."""
+        where = np.flatnonzero(self.sec_doc == first_doc)
+        if not len(where):
+            return [first_doc]
+        s = int(where[0])
+        return [int(d) for d in self.sec_doc[s:s + count]]
+
     def corpus_ids(self, corpus: str | None) -> list[int]:
         """Corpora named ``corpus`` (by name, else by kind); all when None."""
         if not corpus:

@@ -1,8 +1,9 @@
 """The corpus domain: folders of guides, format specs, standards, code templates and notes.
 
 Declared in ``v8atlas.toml`` (``[[corpus]] source = "docs" kind = "standards"``); each section
-of each document becomes a core document (card, title, exact names ``<corpus>:<path>`` and
-``<corpus>:<path>#<part>``) and an entry of the corpus index (``index.py``).
+of each document becomes a core document (card, title; the first part has the exact name
+``<corpus>:<path>``) and an entry of the corpus index (``index.py``), where a document's parts
+are consecutive.
 """
 from __future__ import annotations
 
@@ -66,8 +67,9 @@ def link(parsed: list[tuple[Source, Corpus]], ctx: Any) -> None:
                 card = {"corpus": corpus.name, "ckind": corpus.kind, "doc": doc_id, "title": doc.title,
                         "path": s.path, "text": s.text, "part": i, "parts": n, "format": doc.format,
                         **({"url": doc.url} if doc.url else {}), **({"meta": meta} if meta else {})}
-                names = [f"{doc_id}#{i}"] + ([doc_id] if i == 0 else [])
-                ctx.docs.append(Doc(C.DOC_DOMAIN, key, corpus.kind, title, card, names=names))
+                # Only the document is named; its parts follow it in the corpus index (get_doc).
+                ctx.docs.append(Doc(C.DOC_DOMAIN, key, corpus.kind, title, card,
+                                    names=[doc_id] if i == 0 else []))
                 fields = {"title": doc.title, "heading": " ".join(s.path[1:]), "body": s.text}
                 if i == 0 and meta.get("description"):
                     fields["description"] = meta["description"] + " " + meta.get("tags", "")

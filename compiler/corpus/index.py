@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -37,6 +38,14 @@ class CorpusSections:
     sections: list[IndexedSection] = field(default_factory=list)
 
 
+@lru_cache(maxsize=500_000)
+def _token_terms(token: str) -> tuple[str, ...]:
+    """``index_terms`` of one whitespace-separated token, memoized: a word never spans
+    whitespace, so the terms of a text are its tokens' terms in order, and prose repeats
+    its tokens (measured: index build 4x faster on the public corpora, docs/corpus.md)."""
+    return tuple(index_terms(token, surfaces=True))
+
+
 def build_index(ctx: Any, writer: "BundleWriter") -> None:
     data = ctx.links.get(CorpusSections)
     if data is None or not data.sections:
@@ -48,7 +57,7 @@ def build_index(ctx: Any, writer: "BundleWriter") -> None:
     for i, s in enumerate(data.sections):
         tf: Counter[str] = Counter()
         for name, text in s.fields.items():
-            terms = index_terms(text, surfaces=True)
+            terms = [t for token in text.split() for t in _token_terms(token)]
             w = C.WEIGHTS[name]
             for t in terms:
                 tf[t] += w

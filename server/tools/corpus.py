@@ -98,15 +98,13 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
 
 
 def _parts(snap: Snapshot, doc_id: str) -> list[int]:
-    """Core document ids of every part of a corpus document, in order."""
+    """Core document ids of every part of a corpus document, in order: the first part has the
+    document's name, the others follow it in the corpus index."""
     first = [d for d in snap.catalog.lookup(doc_id) if snap.catalog.domain_name(d) == C.DOC_DOMAIN]
-    if not first:
+    index = corpus_index(snap.bundle)
+    if not first or index is None:
         return []
-    n = int(_card(snap, first[0]).get("parts", 1))
-    out = [first[0]]
-    for i in range(1, n):
-        out += [d for d in snap.catalog.lookup(f"{doc_id}#{i}") if snap.catalog.domain_name(d) == C.DOC_DOMAIN]
-    return out
+    return index.parts(first[0], int(_card(snap, first[0]).get("parts", 1)))
 
 
 def get_doc(snap: Snapshot, id: str, part: int | None = None, cursor: str | None = None) -> ToolResult:
