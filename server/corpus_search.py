@@ -8,6 +8,7 @@ rejected, so the tool can say not_found and show them as guesses.
 """
 from __future__ import annotations
 
+import bisect
 import math
 import threading
 import weakref
@@ -46,6 +47,7 @@ class CorpusFound:
     rejected: list[CorpusHit]    # nearest below it (guesses)
     words: list[str]             # the query words searched (stop words dropped)
     stems: list[str] = field(default_factory=list)   # their stems (fragments are found by them)
+    total: int = 0               # documents above the threshold
 
 
 class CorpusIndex:
@@ -77,10 +79,20 @@ class CorpusIndex:
         return by_name or [i for i, c in enumerate(self.corpora) if c["kind"] == corpus.lower()]
 
     @cached_property
+    def _sorted_terms(self) -> list[str]:
+        """The terms as Python strings, built once per bundle (tens of thousands: a few ms,
+        ~2 MB): UTF-8 byte order is code point order, so ``bisect`` finds prefixes in C
+        instead of bisecting the mapped table in Python."""
+        return [self.terms[j] for j in range(len(self.terms))]
+
+    @cached_property
     def _term_ids(self) -> dict[str, int]:
-        """Term → id, built once per bundle (tens of thousands of terms: a few ms, ~2 MB), so a
-        query looks its words up in a dict instead of bisecting the mapped table."""
-        return {self.terms[j]: j for j in range(len(self.terms))}
+        return {t: j for j, t in enumerate(self._sorted_terms)}
+
+    def _prefixed(self, prefix: str) -> range:
+        terms = self._sorted_terms
+        lo = bisect.bisect_left(terms, prefix)
+        return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo))
 
     def _slots(self, query: str) -> list[tuple[str, str, list[tuple[int, float]]]]:
         """(word, stem, [(term id, factor)]) per distinct query word that counts (stop words
@@ -97,7 +109,7 @@ class CorpusIndex:
             exact = ids.get(w.term, ids.get(w.surface, -1))
             terms = [(exact, 1.0)] if exact >= 0 else []
             if len(w.term) >= PREFIX_MIN + 2:
-                near = self.terms.prefix_range(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
+                near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
                 terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j != exact]
             slots.append((w.surface, w.term, terms))
         return slots
@@ -145,23 +157,30 @@ class CorpusIndex:
         want = max(limit * 8, 64)
         top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
         order = top[np.argsort(-rank[top], kind="stable")]
-        hits: list[CorpusHit] = []
-        rejected: list[CorpusHit] = []
+        hit_secs: list[int] = []
+        rejected_secs: list[int] = []
         files_seen: set[int] = set()      # one hit per document: its best section
-        for s in order.tolist():
-            if rank[s] <= 0 or (len(hits) >= limit and len(rejected) >= 5):
+        for sec in order.tolist():
+            if rank[sec] <= 0 or len(hit_secs) >= limit:
                 break
-            f = self.sec_file.item(s)
+            f = self.sec_file.item(sec)
             if f in files_seen:
                 continue
             files_seen.add(f)
-            matched = tuple(w for w, r in zip(found_words, runs) if r is not None and _has(r, s))
-            hit = CorpusHit(self.sec_doc.item(s), float(scores[s]), float(coverage[s]), matched)
-            if coverage[s] >= MIN_COVERAGE and scores[s] >= MIN_SCORE:
-                hits.append(hit)
-            elif len(rejected) < 5:
-                rejected.append(hit)
-        return CorpusFound(hits, rejected, found_words, stems)
+            if coverage[sec] >= MIN_COVERAGE and scores[sec] >= MIN_SCORE:
+                hit_secs.append(sec)
+            elif len(rejected_secs) < 5:
+                rejected_secs.append(sec)
+
+        def hit(sec: int) -> CorpusHit:
+            matched = tuple(w for w, r in zip(found_words, runs) if r is not None and _has(r, sec))
+            return CorpusHit(self.sec_doc.item(sec), float(scores[sec]), float(coverage[sec]), matched)
+
+        hits = [hit(x) for x in hit_secs]
+        rejected = [hit(x) for x in rejected_secs] if not hits else []
+        above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE) & (rank > 0)
+        total = int(np.unique(self.sec_file[above]).size) if hits else 0
+        return CorpusFound(hits, rejected, found_words, stems, total)
 
 
 def _has(run: np.ndarray, s: int) -> bool:

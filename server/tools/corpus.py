@@ -78,7 +78,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
             lambda d: {"id": cards[d]["doc"], "part": cards[d]["part"], "corpus": cards[d]["corpus"]},
             {"hits": []})
     page = found.hits[paging.offset:paging.offset + limit]
-    lines = [A.headline(FOUND, f"{len(found.hits)} document(s) in {where} for {query!r}; "
+    lines = [A.headline(FOUND, f"{found.total} document(s) in {where} for {query!r}; "
                         "`get_doc` with an id reads it whole:")]
     hits = []
     for i, h in enumerate(page, paging.offset + 1):
@@ -93,7 +93,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
             lines.append("   > " + body.replace("\n", "\n   > "))
         hits.append(_hit_data(snap, h, card))
     data: dict[str, Any] = {"hits": hits}
-    lines += paging.footer("document(s)", len(page), len(found.hits), data)
+    lines += paging.footer("document(s)", len(page), found.total, data)
     return ToolResult(FOUND, "\n".join(lines) + "\n", data)
 
 
