@@ -11,7 +11,7 @@ from v8atlas.formats.text import fold
 from ..corpus_search import CorpusHit, corpus_index
 from ..snapshot import Snapshot
 from . import answer as A
-from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
+from .result import FOUND, ToolInputError, ToolResult
 from .spec import CURSOR, Param, ToolSpec
 
 NOTE_LABEL = "project note (written by the team or an agent; not checked against any configuration)"
