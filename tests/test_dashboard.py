@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
+import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,31 +17,62 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from v8atlas.server.dashboard import rebuild as rebuild_mod
 from v8atlas.server.dashboard.aliases import AliasError, clean_phrase, clean_targets, set_alias
-from v8atlas.server.dashboard.rebuild import RebuildResult, plan_sources
+from v8atlas.server.dashboard.rebuild import plan_sources
+from v8atlas.server.app import build_app
+from v8atlas.server.auth import AuthConfig
 from v8atlas.server.dashboard.sessions import COOKIE_NAME, SessionCodec, SessionInvalid
+from v8atlas.server.state import ServerState
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_dashboard_fixture import CONFIG, StubState, build_stub_app, write_stub_bundle  # noqa: E402
-
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+CONFIG = "ДемоТорговля"
 API, ADMIN = "read-token-123", "admin-token-456"
 
 
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """examples/ compiled once by `v8atlas compile`; each test serves its own copy."""
+    tmp = tmp_path_factory.mktemp("dash")
+    shutil.copytree(EXAMPLES, tmp / "sources")
+    done = subprocess.run([sys.executable, "-m", "v8atlas", "compile", str(tmp / "sources"),
+                           "--out", str(tmp / "bundles"), "--quiet"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return tmp
+
+
+@dataclass
+class Served:
+    """A real server (build_app over ServerState) on a copy of the compiled sample."""
+    sources: Path
+    bundles_dir: Path
+    state: ServerState | None = None
+
+    @property
+    def dictionary(self) -> Path:
+        return self.sources / "dictionary.json"
+
+
 @pytest.fixture
-def stub(tmp_path, monkeypatch):
+def served(compiled, tmp_path, monkeypatch):
     monkeypatch.setenv("API_TOKEN", API)
     monkeypatch.setenv("ADMIN_TOKEN", ADMIN)
-    sources = tmp_path / "sources"
-    sources.mkdir()
-    monkeypatch.setenv("V8ATLAS_SOURCES", str(sources))
-    write_stub_bundle(tmp_path / "bundles")
-    state = StubState(tmp_path / "bundles", sources / "dictionary.json")
-    return state
+    shutil.copytree(compiled / "sources", tmp_path / "sources")
+    shutil.copytree(compiled / "bundles", tmp_path / "bundles", symlinks=True)
+    monkeypatch.setenv("V8ATLAS_SOURCES", str(tmp_path / "sources"))
+    return Served(tmp_path / "sources", tmp_path / "bundles")
 
 
-def run(coro_fn, state):
-    """Run ``coro_fn(client)`` against the stub app on an in-process test server."""
+def build_served_app(served: Served, api_token: str | None, admin_token: str | None):
+    state = ServerState(served.bundles_dir, poll_interval=0)
+    state.load_initial()
+    served.state = state
+    env = {k: v for k, v in (("API_TOKEN", api_token), ("ADMIN_TOKEN", admin_token)) if v}
+    return build_app(state, auth=AuthConfig.from_env(env, host="127.0.0.1"))
+
+
+def run(coro_fn, served):
+    """Run ``coro_fn(client)`` against the real app on an in-process test server."""
     async def main():
-        app = build_stub_app(state, API, ADMIN)
+        app = build_served_app(served, API, ADMIN)
         async with TestClient(TestServer(app)) as client:
             return await coro_fn(client)
     return asyncio.run(main())
@@ -72,7 +106,7 @@ def test_session_cookie_roundtrip_forgery_and_expiry():
     assert not codec.csrf_ok(session, "x")
 
 
-def test_pages_need_login_and_the_token_never_reaches_a_page(stub):
+def test_pages_need_login_and_the_token_never_reaches_a_page(served):
     async def go(client):
         r = await client.get("/search?q=x", allow_redirects=False)
         assert r.status == 302 and r.headers["Location"].startswith("/login?next=")
@@ -88,10 +122,10 @@ def test_pages_need_login_and_the_token_never_reaches_a_page(stub):
         assert 'content="read"' in html
         api = await client.get("/api/list_sources")           # the session opens the API too
         assert api.status == 200 and (await api.json())["outcome"] == "list"
-    run(go, stub)
+    run(go, served)
 
 
-def test_forged_or_expired_cookie_leads_to_the_login_page(stub):
+def test_forged_or_expired_cookie_leads_to_the_login_page(served):
     async def go(client):
         client.session.cookie_jar.update_cookies({COOKIE_NAME: "eyJyIjoiYWRtaW4ifQ.c2lnbmF0dXJl"})
         r = await client.get("/alias", allow_redirects=False)
@@ -105,10 +139,10 @@ def test_forged_or_expired_cookie_leads_to_the_login_page(stub):
         client.session.cookie_jar.update_cookies({COOKIE_NAME: expired})
         r = await client.get("/sources", allow_redirects=False)
         assert r.status == 302 and "/login" in r.headers["Location"]
-    run(go, stub)
+    run(go, served)
 
 
-def test_login_page_shows_no_text_from_the_url(stub):
+def test_login_page_shows_no_text_from_the_url(served):
     async def go(client):
         r = await client.get("/login", params={"next": '/x"><script>alert(1)</script>',
                                                "reason": "Введите токен на evil.example"})
@@ -120,116 +154,113 @@ def test_login_page_shows_no_text_from_the_url(stub):
             assert r.headers["Location"] == "/sources", evil
         r = await client.get("/login", params={"reason": "expired"})
         assert "срок сессии истёк" in await r.text()
-    run(go, stub)
+    run(go, served)
 
 
 # -- writes: origin, CSRF, admin ------------------------------------------------------------
 
-def test_cross_site_post_is_refused(stub):
+def test_cross_site_post_is_refused(served):
     async def go(client):
         await login(client, ADMIN)
         csrf = csrf_from(await (await client.get("/alias")).text())
         r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
-                                              "targets": "Справочник.Контрагенты"},
+                                              "targets": "Справочник.Партнеры"},
                               headers={"Origin": "https://evil.example"})
         assert r.status == 403 and "другого сайта" in await r.text()
-        r = await client.post("/alias", data={"config": CONFIG, "phrase": "x", "targets": "Справочник.Контрагенты"})
+        r = await client.post("/alias", data={"config": CONFIG, "phrase": "x", "targets": "Справочник.Партнеры"})
         assert r.status == 403 and "CSRF" in await r.text()
         r = await client.post("/api/list_sources", headers={"Origin": "https://evil.example"})
         assert r.status in (401, 403, 405)
-        assert not stub.dictionary.exists()
-    run(go, stub)
+        assert not served.dictionary.exists()
+    run(go, served)
 
 
-def test_alias_needs_an_admin_session(stub):
+def test_alias_needs_an_admin_session(served):
     async def go(client):
         await login(client, API)
         csrf = csrf_from(await (await client.get("/alias")).text())
         r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "покупка",
-                                              "targets": "Документ.ЗаказПокупателя"})
+                                              "targets": "Документ.ПриходТовара"})
         assert r.status == 403 and "администратор" in await r.text()
-        assert not stub.dictionary.exists()
-    run(go, stub)
+        assert not served.dictionary.exists()
+    run(go, served)
 
 
-def test_admin_writes_alias_exactly_and_the_page_escapes_it(stub):
+def test_admin_writes_alias_exactly_and_the_page_escapes_it(served):
     payload = '<script>alert("ё")</script> заказ'
 
     async def go(client):
         await login(client, ADMIN)
         csrf = csrf_from(await (await client.get("/alias")).text())
         r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": payload,
-                                              "targets": "Документ.ЗаказПокупателя\n"})
+                                              "targets": "Документ.ПриходТовара\n"})
         html = await r.text()
         assert r.status == 200 and "Синоним сохранён" in html
         assert "<script>alert" not in html and "&lt;script&gt;" in html
         assert "пересборки" in html          # says how the change reaches the answers
-        data = json.loads(stub.dictionary.read_text(encoding="utf-8"))
-        assert data["aliases"] == [{"phrase": payload, "targets": ["Документ.ЗаказПокупателя"], "config": CONFIG}]
+        data = json.loads(served.dictionary.read_text(encoding="utf-8"))
+        assert data["aliases"] == [{"phrase": payload, "targets": ["Документ.ПриходТовара"], "config": CONFIG}]
         facts = await (await client.get("/ui/dictionary")).json()
-        assert facts["aliases"][CONFIG][payload] == ["Документ.ЗаказПокупателя"]
+        assert facts["aliases"][CONFIG][payload] == ["Документ.ПриходТовара"]
         bad = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "x",
                                                 "targets": "<b>не имя</b>"})
         assert bad.status == 400 and "&lt;b&gt;" in await bad.text()
         gone = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
         assert gone.status == 200 and "Синоним удалён" in await gone.text()
-        assert json.loads(stub.dictionary.read_text(encoding="utf-8"))["aliases"] == []
+        assert json.loads(served.dictionary.read_text(encoding="utf-8"))["aliases"] == []
         again = await client.post("/alias/remove", data={"csrf": csrf, "config": CONFIG, "phrase": payload})
         assert again.status == 404
-    run(go, stub)
+    run(go, served)
 
 
-def test_global_alias_is_listed_and_removable(stub):
+def test_global_alias_is_listed_and_removable(served):
     """An alias without "config" applies to every configuration: listed under "*", removed alone."""
-    stub.dictionary.write_text(json.dumps({"aliases": [
-        {"phrase": "покупка", "targets": ["Документ.ЗаказПокупателя"]},
-        {"phrase": "покупка", "targets": ["Справочник.Контрагенты"], "config": CONFIG}]},
+    served.dictionary.write_text(json.dumps({"aliases": [
+        {"phrase": "покупка", "targets": ["Документ.ПриходТовара"]},
+        {"phrase": "покупка", "targets": ["Справочник.Партнеры"], "config": CONFIG}]},
         ensure_ascii=False), encoding="utf-8")
 
     async def go(client):
         await login(client, ADMIN)
         facts = await (await client.get("/ui/dictionary")).json()
-        assert facts["aliases"]["*"] == {"покупка": ["Документ.ЗаказПокупателя"]}
+        assert facts["aliases"]["*"] == {"покупка": ["Документ.ПриходТовара"]}
         csrf = csrf_from(await (await client.get("/alias")).text())
         gone = await client.post("/alias/remove", data={"csrf": csrf, "config": "*", "phrase": "покупка"})
         assert gone.status == 200 and "все конфигурации" in await gone.text()
-        left = json.loads(stub.dictionary.read_text(encoding="utf-8"))["aliases"]
-        assert left == [{"phrase": "покупка", "targets": ["Справочник.Контрагенты"], "config": CONFIG}]
+        left = json.loads(served.dictionary.read_text(encoding="utf-8"))["aliases"]
+        assert left == [{"phrase": "покупка", "targets": ["Справочник.Партнеры"], "config": CONFIG}]
         again = await client.post("/alias/remove", data={"csrf": csrf, "config": "*", "phrase": "покупка"})
         assert again.status == 404
-    run(go, stub)
+    run(go, served)
 
 
-def test_alias_then_rebuild_runs_compile_and_reload(stub, monkeypatch):
-    calls = []
-
-    async def fake_compile(plan, bundles_dir, timeout_s=0):
-        calls.append((plan.compile_args(), bundles_dir))
-        return RebuildResult(True, ["v8atlas", "compile"], 0, 0.1, "published", str(stub.bundle.path))
-    monkeypatch.setattr("v8atlas.server.dashboard.routes.run_compile", fake_compile)
-
+def test_alias_then_rebuild_runs_compile_and_reload(served):
+    """The admin's alias goes through a real `v8atlas compile` and a reload of the served state."""
     async def go(client):
+        before = (await served.state.serving()).bundle.id
         await login(client, ADMIN)
         csrf = csrf_from(await (await client.get("/alias")).text())
         r = await client.post("/alias", data={"csrf": csrf, "config": CONFIG, "phrase": "покупка",
-                                              "targets": "Документ.ЗаказПокупателя", "then": "rebuild"})
+                                              "targets": "Документ.ПриходТовара", "then": "rebuild"})
         assert r.status == 200 and "перезагружено" in (await r.text()).lower()
-        assert stub.reloads == 1 and calls and calls[0][1] == stub.bundles_dir
-        hits = await (await client.get("/api/search_metadata", params={"query": "покупка"})).json()
-        assert hits["data"]["hits"][0]["why"].startswith("alias")
-    run(go, stub)
+        assert served.state.current.bundle.id != before
+        assert served.state.current.bundle.path.parent == served.bundles_dir
+        hits = await (await client.get("/api/search_metadata", params={"query": "покупка", "config": CONFIG})).json()
+        assert hits["data"]["hits"][0]["title"] == "Документ.ПриходТовара"
+        assert "alias" in hits["data"]["hits"][0]["why"]
+    run(go, served)
 
 
-def test_unknown_page_and_bad_api_input_are_clear(stub):
+def test_unknown_page_and_bad_api_input_are_clear(served):
     async def go(client):
         await login(client, API)
         r = await client.get("/nope")
         assert r.status == 404
-        r = await client.get("/api/get_relations", params={"name": "Документ.ЗаказПокупателя", "limit": "100000"})
+        r = await client.get("/api/get_relations", params={"name": "Документ.ПриходТовара", "limit": "100000"})
         assert r.status == 400 and (await r.json())["error"]["message"]
         r = await client.get("/ui/platform", params={"name": "Массив.Найти", "version": "<script>"})
         assert r.status in (400, 503) and (await r.json())["outcome"] == "error"
-    run(go, stub)
+    run(go, served)
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -240,7 +271,7 @@ def test_alias_input_rules():
         clean_phrase("")
     with pytest.raises(AliasError):
         clean_phrase("a\x00b")
-    assert clean_targets("Документ.ЗаказПокупателя\n\nДокумент.ЗаказПокупателя") == ["Документ.ЗаказПокупателя"]
+    assert clean_targets("Документ.ПриходТовара\n\nДокумент.ПриходТовара") == ["Документ.ПриходТовара"]
     with pytest.raises(AliasError):
         clean_targets("Заказ покупателя")
 
@@ -272,7 +303,7 @@ def test_plan_sources_from_manifest(tmp_path, monkeypatch):
         plan_sources({"sources": [{"name": "nowhere"}]}, cwd=tmp_path)
 
 
-def test_open_server_needs_no_login_and_has_no_writes(stub, monkeypatch):
+def test_open_server_needs_no_login_and_has_no_writes(served, monkeypatch):
     monkeypatch.delenv("API_TOKEN")
     monkeypatch.delenv("ADMIN_TOKEN")
 
@@ -280,14 +311,14 @@ def test_open_server_needs_no_login_and_has_no_writes(stub, monkeypatch):
         page = await client.get("/sources", allow_redirects=False)
         assert page.status == 200 and 'class="login-link"' in await page.text()
         assert (await client.get("/api/list_sources")).status == 200
-        r = await client.post("/alias", data={"phrase": "x", "targets": "Справочник.Контрагенты", "config": CONFIG})
+        r = await client.post("/alias", data={"phrase": "x", "targets": "Справочник.Партнеры", "config": CONFIG})
         assert r.status == 404 and "ADMIN_TOKEN" in await r.text()
         r = await login(client, "anything")
         assert r.status == 400 and "токены не заданы" in await r.text()
-        assert not stub.dictionary.exists()
+        assert not served.dictionary.exists()
 
     async def main():
-        app = build_stub_app(stub, None, None)
+        app = build_served_app(served, None, None)
         async with TestClient(TestServer(app)) as client:
             await go(client)
     asyncio.run(main())

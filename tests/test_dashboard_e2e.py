@@ -19,9 +19,6 @@ from urllib.parse import quote
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from test_dashboard_fixture import CONFIG, StubState, build_stub_app, write_stub_bundle  # noqa: E402
-
 CHROMIUM = os.environ.get("V8ATLAS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -86,14 +83,6 @@ class Backend:
         return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
-STUB_EXPECT = {
-    "config": CONFIG, "search": "заказ покупателя", "first_hit": "Документ.ЗаказПокупателя",
-    "why": "in field synonym", "card": "Документ.ЗаказПокупателя", "fields_marker": "Реквизиты",
-    "full_marker": "Стандартные реквизиты", "ref_link": "СправочникСсылка.Контрагенты",
-    "graph": "Документ.ЗаказПокупателя", "graph_click": "Справочник.Номенклатура",
-    "alias_phrase": "оформление продажи", "alias_target": "Документ.ЗаказПокупателя",
-    "help_marker": "8.3.25",
-}
 REAL_EXPECT = {
     "config": "ДемоТорговля", "search": "остатки товаров на складе", "first_hit": "РегистрНакопления.ОстаткиТоваров",
     "why": "in name", "card": "Документ.ПриходТовара", "fields_marker": "`Количество`",
@@ -103,26 +92,6 @@ REAL_EXPECT = {
     # the help versions shipped in examples/help (folder names are the versions)
     "help_marker": sorted(p.name for p in (EXAMPLES / "help").iterdir() if p.is_dir())[0],
 }
-
-
-def _stub_backend(tmp: Path):
-    sources = tmp / "sources"
-    sources.mkdir()
-    os.environ["V8ATLAS_SOURCES"] = str(sources)
-    write_stub_bundle(tmp / "bundles")
-    state = StubState(tmp / "bundles", sources / "dictionary.json")
-
-    # The stand-in server has no compiler behind it: "recompile" publishes nothing new and the
-    # reload re-reads the dictionary, as the real server sees it in the recompiled bundle.
-    from v8atlas.server.dashboard import routes
-    from v8atlas.server.dashboard.rebuild import RebuildResult
-
-    async def fake_compile(plan, bundles_dir, timeout_s=0):
-        assert plan.dictionary.is_file()
-        return RebuildResult(True, ["v8atlas", "compile", *plan.compile_args()], 0, 0.05,
-                             f"published {state.bundle.id}", str(state.bundle.path))
-    routes.run_compile = fake_compile
-    return build_stub_app(state, API, ADMIN), sources / "dictionary.json", lambda: state.bundle
 
 
 def _real_backend(tmp: Path):
@@ -143,7 +112,7 @@ def _real_backend(tmp: Path):
     return build_app(state, auth=auth), sources / "dictionary.json", lambda: state.current.bundle
 
 
-@pytest.fixture(scope="module", params=["stub", "real"])
+@pytest.fixture(scope="module", params=["real"])
 def server(request, tmp_path_factory):
     tmp = tmp_path_factory.mktemp(f"dash-e2e-{request.param}")
     from v8atlas.server.dashboard import routes
@@ -151,13 +120,10 @@ def server(request, tmp_path_factory):
     saved_compile = routes.run_compile
     os.environ.update(API_TOKEN=API, ADMIN_TOKEN=ADMIN)
     try:
-        if request.param == "stub":
-            app, dictionary, bundle = _stub_backend(tmp)
-        else:
-            app, dictionary, bundle = _real_backend(tmp)
+        app, dictionary, bundle = _real_backend(tmp)
         with LoopbackServer(app) as srv:
             yield Backend(request.param, srv.url, dictionary, bundle,
-                          STUB_EXPECT if request.param == "stub" else REAL_EXPECT)
+                          REAL_EXPECT)
     finally:
         routes.run_compile = saved_compile
         for k, v in saved_env.items():
@@ -229,8 +195,6 @@ def test_sources_page(page, server):
     assert versions == sorted(versions), help_rows
     counts = page.inner_text("[data-testid=bundle-counts]")
     assert "documents" not in counts and "документов в индексе" in counts
-    if server.kind == "stub":               # a known code is explained in words
-        assert "синоним ведёт к объекту, которого нет" in page.inner_text("#report")
     for w in (errors + warnings)[:1]:       # markup in a message is shown as text, under its code
         assert w["code"] in page.inner_text("#report") and w["message"][:60] in page.inner_text("#report")
     shot(page, server, "02-sources")
@@ -288,13 +252,12 @@ def test_platform_card_and_version_switch(page, server):
     options = page.eval_on_selector_all("#version option", "els => els.map(e => e.value).filter(Boolean)")
     assert len(options) >= 2
     shot(page, server, "06-platform-card")
-    if server.kind == "stub":
-        return          # the stand-in has no tool code to render another version with
     page.select_option("#version", options[0])
     page.wait_for_url(f"**version={options[0]}**")
     page.wait_for_selector(".agent-text")
     shown = ".".join(options[0].split(".")[:3])          # the tool names versions as 8.3.24
-    assert f"for platform {shown} of" in page.inner_text("[data-testid=raw-text]")
+    # the dashboard asks the tool for that version (get_platform version=…), not the configuration's
+    assert f"for platform {shown}\n" in page.inner_text("[data-testid=raw-text]")
     shot(page, server, "06-platform-card-version")
     # a type's member list links each member to its own card
     page.goto(f"{server.url}/card?kind=platform&name={quote('Массив')}")
@@ -325,8 +288,6 @@ def test_graph_recentres_on_click(page, server):
     shown = page.evaluate("v8graph.edges().length")
     assert int(m.group(1)) == shown and shown <= int(m.group(2))
     assert page.evaluate("v8graph.nodes().length") <= 16
-    if server.kind == "stub":
-        assert "показано 15 из 33" in status and "слабые скрыты (30)" in status
     shot(page, server, "07-graph")
     box = page.locator("#graph").bounding_box()
     # hover an edge: its direction and label appear
@@ -352,9 +313,6 @@ def test_graph_limit_and_weak_edges(page, server):
     page.wait_for_selector(f'#graph[data-centre="{x["graph"]}"]')
     status = page.inner_text("[data-testid=graph-status]")
     assert "вне диапазона 15…400: взят 400" in status
-    if server.kind == "stub":
-        assert "показано 63 из 63" in status            # every page followed, weak edges included
-        assert page.evaluate("v8graph.edges('.weak').length") == 30
     shot(page, server, "09-graph-limit-weak")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from . import hooks
+from .. import auth
 from .pages import STATIC
 from .routes import DASHBOARD_KEY, Dashboard
 
@@ -39,8 +39,9 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_post("/alias/remove", dash.remove_alias)
     r.add_post("/rebuild", dash.rebuild)
     r.add_static("/static/", STATIC, name="dashboard-static", append_version=False)
-    dash.validator_registered = hooks.register_session_validator(app, dash.validate_for_api)
-    hooks.register_open_paths(app, OPEN_PATHS)
+    auth.register_session_validator(app, dash.validate_for_api)
+    for path in OPEN_PATHS:     # pages that guard themselves (login redirect, CSRF, admin session)
+        auth.register_open_path(app, path)
     return dash
 
 

@@ -12,9 +12,11 @@ from urllib.parse import quote, urlsplit
 
 from aiohttp import web
 
-from .. import tools
+from v8atlas.formats import Bundle
+from .. import auth, tools
 from ..auth import error_response
-from . import aliases, facts, hooks, pages
+from ..state import ServerState
+from . import aliases, facts, pages
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
 
@@ -26,14 +28,13 @@ DASHBOARD_KEY = web.AppKey("v8atlas_dashboard", object)
 
 
 class Dashboard:
-    def __init__(self, app: web.Application, state: Any) -> None:
+    def __init__(self, app: web.Application, state: ServerState) -> None:
         self.app = app
         self.state = state
-        self.api_token, self.admin_token = hooks.configured_tokens(app)
+        self.api_token, self.admin_token = auth.configured_tokens(app)
         self.codec = SessionCodec(derive_secret(self.api_token, self.admin_token, env_secret()))
         self.rebuild_lock = asyncio.Lock()
         self.last_rebuild: dict[str, Any] | None = None
-        self.validator_registered = False     # set by setup(): the server accepts our sessions
 
     # -- who is asking -------------------------------------------------------------------
     @property
@@ -104,7 +105,7 @@ class Dashboard:
             return self.to_login(request, e.code)
         if session is None and not self.reads_open:
             return self.to_login(request)
-        await hooks.settled(self.state)   # the bundle's start-up check, if still running
+        await self.state.serving()   # the bundle's start-up check, if still running
         return session
 
     # -- pages ---------------------------------------------------------------------------
@@ -191,7 +192,7 @@ class Dashboard:
         who, refused = await self._data_reader(request)
         if refused is not None:
             return refused
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         if bundle is None:
             return web.json_response({"outcome": "unavailable", "error": {
                 "code": "no_bundle", "message": "no bundle is loaded"}}, status=503)
@@ -216,7 +217,7 @@ class Dashboard:
         except (RebuildUnavailable, aliases.AliasError) as e:
             result["problem"] = str(e) if who and who.is_admin else (
                 "словарь недоступен для правки с панели (подробности видит администратор)")
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
@@ -224,7 +225,7 @@ class Dashboard:
         who, refused = await self._data_reader(request)
         if refused is not None:
             return refused
-        snap = hooks.current_snapshot(self.state)
+        snap = self.state.current
         if snap is None:
             return error_response(503, "no_bundle", "no bundle is loaded")
         q = request.query
@@ -238,10 +239,24 @@ class Dashboard:
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):
-        bundle = hooks.current_bundle(self.state)
+        bundle = self._bundle()
         manifest = bundle.manifest if bundle is not None else {}
-        return plan_sources(manifest, hooks.state_sources(self.state),
-                            bundles_dir=hooks.bundles_dir(self.state))
+        return plan_sources(manifest, bundles_dir=self._bundles_dir())
+
+    def _bundle(self) -> Bundle | None:
+        return self.state.current.bundle if self.state.current is not None else None
+
+    def _bundles_dir(self) -> Path | None:
+        """Where a rebuild publishes; None when the server serves one bundle folder as is
+        (a new bundle there would never be picked up)."""
+        return self.state.bundles_dir if self.state.follows_pointer else None
+
+    async def _reload(self) -> str:
+        """Switch to the newest bundle, as POST /admin/reload does."""
+        result = await self.state.reload(force=True)
+        if result.outcome == "refused":
+            raise RuntimeError(f"the new bundle was refused: {result.reason}")
+        return f"{result.outcome}: {result.bundle}"
 
     # -- writes --------------------------------------------------------------------------
     async def admin(self, request: web.Request) -> tuple[Session, dict[str, str]] | web.Response:
@@ -330,7 +345,7 @@ class Dashboard:
             except RebuildUnavailable as e:
                 return self.html(pages.message_page("Пересборка невозможна", str(e),
                                                     role=session.role, csrf=csrf), 409)
-            target = hooks.bundles_dir(self.state)
+            target = self._bundles_dir()
             if target is None:
                 return self.html(pages.message_page(
                     "Пересборка невозможна",
@@ -340,7 +355,7 @@ class Dashboard:
             result = await run_compile(plan, target)
             if result.ok:
                 try:
-                    result.reload_message = await hooks.reload(self.state) or "перезагружено"
+                    result.reload_message = await self._reload() or "перезагружено"
                 except Exception as e:  # the old bundle keeps serving; say why
                     result.ok = False
                     result.reload_message = f"перезагрузка не удалась: {e}"
