@@ -25,7 +25,7 @@ from v8atlas.formats.text import stem, stem_stop_words, words
 # Chosen on the tuning half (docs/corpus.md): a hit covers ≥ MIN_COVERAGE of the query's idf
 # mass and scores at least MIN_SCORE.
 MIN_COVERAGE = 0.6
-MIN_SCORE = 3.0
+MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores shrink with N
 # Words of a question's form, not its topic ("почему нельзя …"): they would count against a
 # section's coverage. A rule chosen on the tuning half (docs/corpus.md), not a synonym list.
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
@@ -96,9 +96,10 @@ class CorpusIndex:
 
     def _slots(self, query: str) -> list[tuple[str, str, list[tuple[int, float]]]]:
         """(word, stem, [(term id, factor)]) per distinct query word that counts (stop words
-        and the whole-identifier extras dropped). The stem, else the surface form, is the exact
-        term; terms sharing all but the stem's last two letters (выполнять / выполнение,
-        Snowball stems derived forms apart) count at PREFIX_FACTOR."""
+        and the whole-identifier extras dropped). The stem and the surface form are both exact
+        terms (both are indexed: Snowball stems обмен → обм but обмену → обмен); terms sharing
+        all but the stem's last two letters (выполнять / выполнение: derived forms stemmed
+        apart) count at PREFIX_FACTOR."""
         ids = self._term_ids
         slots: list[tuple[str, str, list[tuple[int, float]]]] = []
         seen: set[str] = set()
@@ -106,11 +107,11 @@ class CorpusIndex:
             if w.whole or w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            exact = ids.get(w.term, ids.get(w.surface, -1))
-            terms = [(exact, 1.0)] if exact >= 0 else []
+            exact = {j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0}
+            terms = [(j, 1.0) for j in sorted(exact)]
             if len(w.term) >= PREFIX_MIN + 2:
                 near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j != exact]
+                terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j not in exact]
             slots.append((w.surface, w.term, terms))
         return slots
 
@@ -133,7 +134,7 @@ class CorpusIndex:
                 a, b = self.post_off.item(j), self.post_off.item(j + 1)
                 sec = self.post_sec[a:b]
                 if factor == 1.0:
-                    df = b - a
+                    df = max(df, b - a)
                 if best is None:
                     scores[sec] += self.post_imp[a:b]       # sections are unique within a run
                 else:

@@ -65,7 +65,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
     if not ids:
         names = ", ".join(f"`{c['name']}` ({c['kind']})" for c in index.corpora)
         raise ToolInputError("bad_argument", f"no corpus {corpus!r}; corpora: {names}")
-    paging = A.Paging(snap, "search_docs", {"query": query, "corpus": corpus, "limit": limit,
+    paging = A.Paging(snap, "search_docs", {"query": query, "corpus": corpus, "limit": limit, "cursor": cursor,
                                             "max_chars": max_chars, "detailed": detailed})
     found = index.search(query, ids, paging.offset + limit)
     where = f"corpus `{corpus}`" if corpus else f"{len(ids)} corpus(es)"
