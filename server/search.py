@@ -32,9 +32,14 @@ TYPO_CANDIDATES = 6
 # Relative weights of the ways a query word can match a term.
 W_EXACT_TERM, W_SYNONYM, W_PREFIX, W_TYPO, W_WHOLE = 1.0, 0.8, 0.7, 0.6, 2.0
 W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a match
+W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
+# Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
+# a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
+# at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
+W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
@@ -42,6 +47,16 @@ CLASS_OTHERS = 0.5       # a class named in the query ("регистр свед�
 # the same words, unless the query names their class.
 PRESENTATION_DEMOTE = 0.4
 HAS_PREFIX = "@"         # compiler/search/build.py: "@" + whole attribute name
+# A phrase that does not speak of queries asks for the platform element first: the query
+# language's function of the same name (ПОДСТРОКА, МАКСИМУМ) waits behind it.
+QUERY_DEMOTE = 0.6
+ACTION_MIN_STEM = 3      # an action-noun suffix counts on words with at least this much before it
+# `found` needs the best hit to clear both (calibrated on the tuning halves, docs/search.md
+# "Relevance you can trust"): a quarter of the words in its naming fields, and a lead of 2 %
+# over the second hit (a tie is two equally good guesses, not a find). Exact names and aliases
+# are finds whatever the scores.
+RELEVANCE_MIN, LEAD_MIN = 0.25, 0.02
+NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
 # stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
@@ -63,11 +78,14 @@ class Hit:
     # A guess, not a find: no exact name or alias, and the words met only through a typo
     # correction, or fewer than half of the query's words matched.
     fuzzy: bool = False
+    # Share of the query's words met in the fields that name this document (name, synonym,
+    # presentation, alias, search keys, the whole phrase); 1.0 for an exact name or alias.
+    relevance: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
                 "kind": self.kind, "score": round(self.score, 4), "why": self.why,
-                "fuzzy": self.fuzzy}
+                "fuzzy": self.fuzzy, "relevance": round(self.relevance, 3)}
 
 
 @dataclass
@@ -99,6 +117,9 @@ class _Alt:
     # A whole name met through a synonym of two or more query words ("exchange rate" → "курс
     # валют"): a translation of the phrase, as good as the query's own words (not a guess).
     phrase: bool = False
+    # Field bit mask the match must fall in (0: any field): a word-family match counts only in
+    # the fields that name a document, not in its description.
+    fields: int = 0
 
 
 @dataclass
@@ -119,11 +140,21 @@ class _Plan:
     query_lift: bool
     data_question: bool
     stop_only: bool
+    # Class priors from the phrase's form (data/phrase_forms.json): (kind ids, lift, the words
+    # that showed it), applied to metadata objects of those kinds.
+    lifts: list[tuple[frozenset[int], float, str]] = field(default_factory=list)
+    query_named: bool = False      # an English query-language name (select, isnull) is in it
+
+
+# Query-time signals that can be switched off one at a time to measure what each one earns
+# (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold")
 
 
 class Searcher:
-    def __init__(self, bundle: Bundle) -> None:
+    def __init__(self, bundle: Bundle, disabled: Iterable[str] = ()) -> None:
         self.bundle = bundle
+        self.disabled = frozenset(disabled)
         self.catalog = Catalog(bundle)
         self.n = len(self.catalog)
         p = S.SEARCH
@@ -169,11 +200,20 @@ class Searcher:
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
+        self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
+        self._query_names = frozenset(self.meta.get("query_names", ()))
+        self._naming_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in NAMING_FIELDS)
+        self._whole_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in ("whole", "has"))
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
             self._kind_table(self._presentation_kinds)[self.catalog.kind], np.float32(PRESENTATION_DEMOTE),
             np.float32(1.0)).astype(np.float32) if self._presentation_kinds else self.prior
+        # … and with query-language pages put behind platform elements (the usual case).
+        query_code = self.catalog.domain_code("query")
+        self._query_factor = np.where(self.catalog.domain == (-1 if query_code is None else query_code),
+                                      np.float32(QUERY_DEMOTE), np.float32(1.0)).astype(np.float32)
+        self._prior_demoted_q = self._prior_demoted * self._query_factor
         self._synonyms: dict[tuple[str, ...], list[int]] = {}
         for g, group in enumerate(self.meta["synonyms"]):
             for ph in group["phrases"]:
@@ -187,8 +227,21 @@ class Searcher:
                                           if d in self.catalog.domains])
             if g.get("domains") else None for g in self.meta["synonyms"]]
         self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
+        self._metadata_docs = self.catalog.domain == self._domain_ix.get("metadata", -1)
         self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
         self._kind_names = kinds
+
+    def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
+        """Phrase forms → lookups: phrase (terms) → form index, longest phrases first."""
+        self._forms = [(frozenset(kind_ix[k] for k in f["kinds"] if k in kind_ix), float(f["lift"]),
+                        bool(f.get("consume"))) for f in forms.get("forms", [])]
+        self._form_phrases = sorted(((tuple(ph), i) for i, f in enumerate(forms.get("forms", []))
+                                     for ph in f["phrases"]), key=lambda x: -len(x[0]))
+        a = forms.get("action") or {}
+        self._action_kinds = frozenset(kind_ix[k] for k in a.get("kinds", []) if k in kind_ix)
+        self._action_lift = float(a.get("lift", 1.0))
+        self._action_suffixes = tuple(a.get("suffixes", ()))
+        self._action_words = frozenset(a.get("words", ()))
 
     # --- public ---------------------------------------------------------------------------
 
@@ -241,9 +294,19 @@ class Searcher:
         best = hits[0] if hits and offset == 0 else (
             self._hits(ranked[:1], plan, why_extra, synonym_only)[0] if ranked else None)
         confident = best is not None and not best.fuzzy
+        weak = ""
+        certain = best is not None and any(w == "exact name" or w.startswith("alias «") for w in best.why)
+        if confident and best is not None and not certain and "threshold" not in self.disabled:
+            second = ranked[1][1] if len(ranked) > 1 else 0.0
+            if best.relevance < RELEVANCE_MIN:
+                weak = "the words met only its description, not its name"
+            elif best.score > 0 and (best.score - second) / best.score < LEAD_MIN:
+                weak = "the first hits score alike"
+            confident = not weak
         if best is not None and not confident:
             notes.append("no confident match: these are nearest guesses (" + (
-                "typo corrections" if any("typo " in w for w in best.why)
+                weak if weak
+                else "typo corrections" if any("typo " in w for w in best.why)
                 else "only synonyms of the query's words matched" if best.doc in synonym_only
                 else "few of the query's words matched") + "); check the words or give a name")
         return SearchResult(hits, total, rewrites, notes, confident)
@@ -330,11 +393,13 @@ class Searcher:
                 kinds.add(kix)
             kind_words.append(kind_name)
         data_question = any(s in self._data_words for s in stems)
+        lifts, consumed = (self._phrase_forms(base, stems, drop | class_pos)
+                           if classes and "forms" not in self.disabled else ([], set()))
 
         slots: list[_Slot] = []
         kept: list[int] = []
         for i, w in enumerate(base):
-            if i in drop or w.term in self._stop or w.surface in self._stop:
+            if i in drop or i in consumed or w.term in self._stop or w.surface in self._stop:
                 continue
             kept.append(i)
         stop_only = not kept and not class_pos
@@ -370,7 +435,72 @@ class Searcher:
         whole = self._whole_slot(kept, slots, class_pos, subs)
         if whole is not None:
             slots.append(whole)
-        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only)
+        elif "part" not in self.disabled and (
+                part := self._part_slot([stems[i] for i in kept if i not in class_pos])) is not None:
+            slots.append(part)
+        query_named = any(st in self._query_names for st in stems)
+        return _Plan(slots, kinds, kind_words, query_lift, data_question, stop_only, lifts, query_named)
+
+    def _phrase_forms(self, base: list[Word], stems: list[str], taken: set[int]
+                      ) -> tuple[list[tuple[frozenset[int], float, str]], set[int]]:
+        """Class priors the phrase's form shows (остатки → registers, список → catalogs, an
+        action noun → documents) and the positions of form words that stop counting as name
+        words. A form word is kept as a word when the phrase is itself a name ("список
+        значений") or has no other word."""
+        lifts: list[tuple[frozenset[int], float, str]] = []
+        consumed: set[int] = set()
+        used: set[int] = set(taken)
+        words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
+        present = set(stems)
+        for ph, fi in self._form_phrases:
+            if ph[0] not in present:
+                continue
+            for i in _find(stems, ph):
+                span = set(range(i, i + len(ph)))
+                if span & used:
+                    continue
+                used |= span
+                kinds, lift, consume = self._forms[fi]
+                if kinds:
+                    lifts.append((kinds, lift, " ".join(base[j].surface for j in sorted(span))))
+                if consume and len(set(words_left) - span) > 0:
+                    consumed |= span
+        if consumed and self.has_index and self.terms.find(whole_key([stems[j] for j in words_left])) >= 0:
+            consumed = set()    # the whole phrase is a name: its words are name words
+        if self._action_kinds and "action" not in self.disabled:
+            for j in words_left:
+                w = base[j]
+                if j in used:
+                    continue
+                if w.term in self._action_words or any(
+                        w.surface.endswith(x) and len(w.surface) >= len(x) + ACTION_MIN_STEM
+                        for x in self._action_suffixes):
+                    lifts.append((self._action_kinds, self._action_lift, w.surface))
+                    break
+        return lifts, consumed
+
+    def _part_slot(self, seq: list[str]) -> _Slot | None:
+        """A run of two or more of the query's words that is a whole name or synonym ("work
+        schedule" in "work schedule of employees" → Work schedules): a bonus slot at
+        W_WHOLE_PART, longest runs first, when the whole phrase is no name. Configuration
+        objects only: a platform member's short name ("Количество строк") is part of many
+        phrases about something else."""
+        seq = [st for st in seq if st not in self._stop]
+        found: dict[int, _Alt] = {}
+        for length in range(len(seq) - 1, 1, -1):
+            # The run starts at the first word: a Russian phrase names its object first and
+            # describes it after ("инвентаризация товаров на складе" is no ТоварыНаСкладах).
+            for i in range(1):
+                run = seq[i:i + length]
+                t = self.terms.find(whole_key(run))
+                if t >= 0 and t not in found:
+                    found[t] = _Alt(t, W_WHOLE_PART, f"a part of the phrase is its name: «{' '.join(run)}»",
+                                    whole_key(run), only=self._metadata_docs)
+            if found:
+                break
+        if not found:
+            return None
+        return _Slot("part of the phrase", list(found.values()), required=False)
 
     def _expand_abbreviations(self, base: list[Word]) -> tuple[list[Word], dict[int, tuple[Word, str]]]:
         """Query words that are abbreviations (доп, спр, рс…) become their expansion's words;
@@ -443,10 +573,12 @@ class Searcher:
                 s = self.terms.find(surface)
                 if s >= 0:
                     alts.append(_Alt(s, W_EXACT_TERM, "", surface))
+            if "derived" not in self.disabled:
+                alts += self._derived(term, surface, {a.term for a in alts})
             return alts
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
-        alts: list[_Alt] = []
+        alts: list[_Alt] = [] if "derived" in self.disabled else self._derived(term, surface, set())
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
                 alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
@@ -454,6 +586,34 @@ class Searcher:
             for tid in self._typos(term):
                 alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}", typo=True))
         return alts
+
+    def _derived(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
+        """Terms of the same word family by shared stem: the stem cut short (кассов → касс) and
+        the most frequent term that grows it a little (приход → приходн). Cyrillic words only."""
+        if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё"):
+            return []
+        found: dict[int, str] = {}
+        # The cut keeps two thirds of the stem: кассов → касс, not професс → проф.
+        shortest = max(DERIVED_MIN, len(term) - DERIVED_CUT, -(-2 * len(term) // 3))
+        for k in range(len(term) - 1, shortest - 1, -1):
+            t = self.terms.find(term[:k])
+            if t >= 0 and t not in have:
+                found[t] = term[:k]
+                break
+        r = self.terms.prefix_range(term)
+        if len(r) > 1:
+            lo, hi = r.start, r.stop
+            # Byte lengths from the table's offsets (2 bytes a Cyrillic letter): no decoding.
+            size = self.terms.byte_sizes(lo, hi)
+            short = np.flatnonzero((size > 2 * len(term)) & (size <= 2 * (len(term) + DERIVED_GROW)))
+            if len(short):
+                ids = lo + short
+                df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
+                for t in ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist():
+                    if t not in have:
+                        found[t] = self.terms[t]
+        return [_Alt(t, W_DERIVED, f"word family {surface} → {text}", text, fields=self._naming_mask)
+                for t, text in found.items()]
 
     def _prefix(self, prefix: str) -> list[int]:
         r = self.terms.prefix_range(prefix)
@@ -586,26 +746,23 @@ class Searcher:
                 if a.only is not None:
                     keep = a.only[docs]
                     docs, vals = docs[keep], vals[keep]
+                if a.fields:
+                    keep = (self.post_fields[lo:hi] & a.fields) != 0
+                    docs, vals = docs[keep], vals[keep]
             else:
                 ds, vs = [], []
                 for a in slot.alts:
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
+                    if a.fields:
+                        keep = (self.post_fields[lo:hi] & a.fields) != 0
+                        d, v = d[keep], v[keep]
                     if a.only is not None:
                         keep = a.only[d]
                         d, v = d[keep], v[keep]
                     ds.append(d)
                     vs.append(v)
-                d = np.concatenate(ds)
-                v = np.concatenate(vs)
-                # best alternative per document: sort by (doc, -value), keep each doc's first
-                order = np.lexsort((-v, d))
-                d, v = d[order], v[order]
-                first = np.empty(len(d), dtype=bool)
-                if len(d):
-                    first[0] = True
-                    np.not_equal(d[1:], d[:-1], out=first[1:])
-                docs, vals = d[first], v[first]
+                docs, vals = _best_per_doc(ds, vs)
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
@@ -626,16 +783,25 @@ class Searcher:
             # Documents matching every word come first: coverage enters squared.
             cov = np.minimum(covered[cand] / required, 1.0)
             s = s * (0.25 + 0.75 * cov * cov)
+        demote = not (plan.query_lift or plan.query_named or "query_prior" in self.disabled)
         if plan.kinds & self._presentation_kinds:
             # A presentation class is named: it is not demoted (the others still are).
             s = s * self.prior[cand] * np.where(self._kind_table(self._presentation_kinds - plan.kinds)[
                 self.catalog.kind[cand]], PRESENTATION_DEMOTE, 1.0)
+            if demote:
+                s = s * self._query_factor[cand]
         else:
-            s = s * self._prior_demoted[cand]
+            s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
         if plan.kinds:
             s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
+        if plan.lifts:
+            # One factor per kind (the form's kinds are metadata classes: no other domain has them).
+            factor = np.ones(max(len(self._kind_names), 1))
+            for kinds, lift, _ in plan.lifts:
+                factor[list(kinds)] *= lift
+            s = s * factor[self.catalog.kind[cand]]
         if plan.data_question and self._data_kinds:
             s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
         return cand, s.astype(np.float64)
@@ -737,12 +903,15 @@ class Searcher:
         docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
         why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
         fuzzy: dict[int, bool] = {}
+        relevance: dict[int, float] = {d: 1.0 for d, _ in page if "exact name" in why[d]}
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
             page_docs = docs.tolist()
             required = sum(1 for slot in plan.slots if slot.required)
             covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
+            named = dict.fromkeys(page_docs, 0)       # … of them in a naming field
+            naming = self._naming_mask | self._whole_mask
             guessed: set[int] = set()                 # hits resting on a typo correction
             own: set[int] = set()                     # hits matching a word of the query itself
             for slot in plan.slots:
@@ -760,10 +929,14 @@ class Searcher:
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
+                        if a.fields and not self.post_fields.item(lo + p) & a.fields:
+                            continue     # a word-family match outside the naming fields
                         todo.discard(j)
                         if "synonym " not in a.reason or a.phrase:
                             own.add(d)
                         covered[d] += 1 if slot.required else slot.covers
+                        if self.post_fields.item(lo + p) & naming:
+                            named[d] += 1 if slot.required else slot.covers
                         if a.typo:
                             guessed.add(d)
                         term = term or a.text or self.terms[a.term]
@@ -787,6 +960,7 @@ class Searcher:
                 # is not what was asked for, only near it.
                 fuzzy[d] = not certain and (d in guessed or d not in own
                                             or 2 * min(covered[d], required) < required)
+                relevance[d] = 1.0 if certain else (min(named[d], required) / required if required else 0.0)
                 if fuzzy[d] and d not in own and d not in guessed and synonym_only is not None:
                     synonym_only.add(d)
                 if matched[d]:
@@ -796,11 +970,17 @@ class Searcher:
                     why[d].append(f"class named in the query: {cat.kind_name(d)}")
                 if plan.query_lift and cat.domain_name(d) == "query":
                     why[d].append("query-language phrase lifted query-language pages")
+                if plan.lifts and cat.domain_name(d) == "metadata":
+                    k = int(cat.kind[d])
+                    for kinds, lift, shown in plan.lifts:
+                        if k in kinds:
+                            why[d].append(f"phrase form «{shown}» lifts {cat.kind_name(d)}")
         # Domain and kind names by one gather each, not two numpy scalars per hit.
         domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False)) for j, (d, score) in enumerate(page)]
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0))
+                for j, (d, score) in enumerate(page)]
 
 
 class _Table(StringTable):
@@ -831,6 +1011,10 @@ class _Table(StringTable):
                 hi = mid
         return lo if lo < self.n and self._bytes(lo) == key else -1
 
+    def byte_sizes(self, lo: int, hi: int) -> np.ndarray:
+        """UTF-8 byte lengths of strings lo…hi-1, from the offsets (nothing decoded)."""
+        return np.diff(self._off[lo:hi + 1].astype(np.int64))
+
     def prefix_range(self, prefix: str) -> range:
         key = prefix.encode("utf-8")
         if self._head is None or len(key) >= self._width or not self.n:
@@ -860,6 +1044,39 @@ def _one_edit(a: str, b: str) -> bool:
         return a[i + 1:] == b[i + 1:] or (
             i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:])
     return a[i + 1:] == b[i:] if la > lb else a[i:] == b[i + 1:]
+
+
+def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each document once with its best value over several posting runs (doc ids ascending
+    within a run). The longest run is the base; the others, usually short (word families,
+    synonyms), are merged into it by bisection, and only what is left is sorted. The result is
+    unique by document, not sorted (scores are summed by bincount)."""
+    big = max(range(len(ds)), key=lambda i: len(ds[i]))
+    docs, vals = ds[big], vs[big].copy()
+    rest_d, rest_v = [], []
+    for i, (d, v) in enumerate(zip(ds, vs)):
+        if i == big or not len(d):
+            continue
+        if len(docs):
+            pos = docs.searchsorted(d)
+            np.minimum(pos, len(docs) - 1, out=pos)
+            hit = docs[pos] == d
+            vals[pos[hit]] = np.maximum(vals[pos[hit]], v[hit])
+            d, v = d[~hit], v[~hit]
+        rest_d.append(d)
+        rest_v.append(v)
+    if rest_d:
+        d = np.concatenate(rest_d)
+        v = np.concatenate(rest_v)
+        if len(rest_d) > 1 and len(d):
+            order = np.lexsort((-v, d))
+            d, v = d[order], v[order]
+            first = np.empty(len(d), dtype=bool)
+            first[0] = True
+            np.not_equal(d[1:], d[:-1], out=first[1:])
+            d, v = d[first], v[first]
+        docs, vals = np.concatenate([docs, d]), np.concatenate([vals, v])
+    return docs, vals
 
 
 def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:

@@ -1,6 +1,7 @@
 """`v8atlas bench search`: ranking quality and latency of search on query sets.
 
-A set is TSV (``query<TAB>expected|alternative<TAB>config``, ``#`` comments) or JSON (a list of
+A set is TSV (``query<TAB>expected|alternative<TAB>config<TAB>domains``, the last two optional,
+``#`` comments; domains comma-separated) or JSON (a list of
 ``{"query", "expected": str | [str], "config"?, "domains"?, "platform_version"?}``). Expected
 names are exact addresses ("Справочник.Пользователи", "Массив.Найти", "РАЗНОСТЬДАТ"); they are
 resolved through the bundle's exact-name table, so any alias of the target counts.
@@ -73,10 +74,13 @@ def load_set(path: Path) -> list[Case]:
             continue
         cols = raw.split("\t")
         if len(cols) < 2 or not cols[0].strip() or not cols[1].strip():
-            raise click.ClickException(f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config]'")
+            raise click.ClickException(
+                f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config[<TAB>domains]]'")
         config = cols[2].strip() if len(cols) > 2 and cols[2].strip() else None
+        # The 4th column restricts the search as a tool does (search_metadata: "metadata").
+        domains = [d.strip() for d in cols[3].split(",") if d.strip()] if len(cols) > 3 else []
         cases.append(Case(cols[0].strip(), [e.strip() for e in cols[1].split("|") if e.strip()],
-                          config, line=n))
+                          config, domains or None, line=n))
     return cases
 
 

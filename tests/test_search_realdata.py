@@ -44,11 +44,16 @@ def test_every_hit_explains_itself_and_metadata_has_class_words(real_bundle):
     assert "class" in s.meta["fields"]
 
 
+# The sets whose targets are in SSL 3.1.12 + the help books; the UT and English SSL halves
+# run on their own dumps (tests/test_search_heldout.py).
+SSL_SETS = ("ssl-3.1.12.tsv", "help-8.3.27.tsv", "help-phrasings.tune.tsv", "help-phrasings.holdout.tsv")
+
+
 def test_bench_sets_run(real_bundle, tmp_path):
-    report = bench(real_bundle, sorted(SETS.glob("*.tsv")), rounds=2, results_dir=tmp_path)
+    report = bench(real_bundle, [SETS / n for n in SSL_SETS], rounds=2, results_dir=tmp_path)
     print(render(report))
     for entry in report["sets"].values():
-        assert entry["summary"]["queries"] >= 60
+        assert entry["summary"]["queries"] >= 40
         assert not entry["missing_targets"], entry["missing_targets"]
 
 

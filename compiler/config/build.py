@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import ADOPTED, Configuration, TypeDescription, compatibility_to_platform
-from .spec import CLASS_KEYS, FIELD_PROPS, field_keys, object_prop
+from .spec import CLASS_KEYS, FIELD_PROPS, OBJECT_PROPS, field_keys, object_prop
 
 
 def _default(value: Any) -> Any:
@@ -15,12 +15,19 @@ def _default(value: Any) -> Any:
     return value
 
 
+_TEXT_KEYS = frozenset(p.key for p in OBJECT_PROPS.values() if p.kind == "lstr")
+
+
 def fill_object_defaults(cls: str, props: dict[str, Any], belonging: str) -> None:
     """Give every kept property of ``cls`` its default when the source omitted it.
 
     Adopted objects (extensions) are left alone: they state only what the extension controls,
     an omitted property there means "as in the base", not "default".
     """
+    # A multi-language text the source leaves empty (Designer writes <Explanation/>, EDT
+    # omits it) is not stated: both formats give the same model.
+    for key in [k for k, v in props.items() if v == {} and k in _TEXT_KEYS]:
+        del props[key]
     if belonging == ADOPTED:
         return
     for name in CLASS_KEYS.get(cls, ()):

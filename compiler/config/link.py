@@ -26,11 +26,12 @@ from typing import Any
 from v8atlas.compiler.documents import METADATA, Doc, Edge
 from v8atlas.compiler.links import ConfigModels
 from v8atlas.formats.info import ConfigurationInfo, to_dict
+from v8atlas.formats.text import analyze, fold
 
 from . import model as M
 from . import words as W
 from .cards import build_card, full_names
-from .confindex import ConfigIndex
+from .confindex import ConfigIndex, as_bool, as_refs, object_ref
 from .query_tables import query_tables
 from .relations import ADOPTED_FROM, Rel, relations, split_dangling
 from .standard import standard_attributes
@@ -142,19 +143,83 @@ def _relation_counts(rels: list[Rel]) -> dict[str, dict[str, Any]]:
     return {path: {k: dict(sorted(c.items())) for k, c in sorted(d.items())} for path, d in counts.items()}
 
 
-def _search_fields(obj: M.MDObject) -> dict[str, str]:
+# Presentations a configuration gives an object besides its synonym ("Склады и магазины"):
+# searched like the synonym, each a phrase of its own.
+PRESENTATIONS = ("list_presentation", "object_presentation", "extended_list_presentation",
+                 "extended_object_presentation", "record_presentation", "extended_record_presentation")
+
+
+def _texts(value: Any) -> list[str]:
+    """The texts of a multi-language string (dict lang → text), empty ones left out."""
+    return [t for t in (value.values() if isinstance(value, dict) else []) if t and t.strip()]
+
+
+def subsystem_words(ix: ConfigIndex) -> dict[str, list[str]]:
+    """Object path → the synonyms of the user-facing subsystems that contain it, outer ones
+    first ("Казначейство" for a bank statement document). Subsystems left out of the command
+    interface are technical groupings (СлужебныеПодсистемы) and say nothing about a topic."""
+    out: dict[str, list[str]] = {}
+
+    def walk(s: M.MDObject, outer: list[str]) -> None:
+        shown = as_bool(s.props.get("include_in_command_interface"))
+        words = outer + ([" ".join(dict.fromkeys(_texts(s.synonym))) or s.name] if shown else [])
+        for r in as_refs(s.props.get("content")):
+            bucket = out.setdefault(object_ref(r), [])
+            bucket.extend(w for w in words if w not in bucket)
+        for c in s.subsystems:
+            walk(c, words)
+
+    for o in ix.cfg.objects:
+        if o.cls == "Subsystem":
+            walk(o, [])
+    return out
+
+
+def _predefined_names(items: list[M.PredefinedItem]) -> list[str]:
+    out: list[str] = []
+    for p in items:
+        out += [p.name, p.description] if p.description else [p.name]
+        out += _predefined_names(p.children)
+    return out
+
+
+def _search_fields(obj: M.MDObject, context: list[str] | None = None) -> dict[str, str]:
     names = [a.name for group in (obj.attributes, obj.dimensions, obj.resources, obj.addressing_attributes,
                                   obj.columns) for a in group]
     for ts in obj.tabular_sections:
         names.append(ts.name)
         names += [a.name for a in ts.attributes]
     out = {"name": obj.name, "class": W.class_search_words(obj.cls)}
-    if obj.synonym:
-        out["synonym"] = " ".join(dict.fromkeys(obj.synonym.values()))
+    synonyms = list(dict.fromkeys(_texts(obj.synonym)))
+    # A presentation that only inflects the synonym ("Реализации товаров" beside "Реализация
+    # товаров") adds nothing; one with other words is a phrase of its own ("Склады и магазины").
+    seen = {w for t in synonyms for w in analyze(t)}
+    phrases = []
+    for key in PRESENTATIONS:
+        for t in _texts(obj.props.get(key)):
+            terms = set(analyze(t))
+            if terms and not terms <= seen:
+                phrases.append(t)
+                seen |= terms
+    if synonyms:
+        out["synonym"] = " ".join(synonyms)
+    if phrases:
+        # the search index files them with the synonym, "|" between phrases
+        out["presentation"] = " | ".join(phrases)
     if obj.comment:
         out["comment"] = obj.comment
+    if explanation := " ".join(dict.fromkeys(_texts(obj.props.get("explanation")))):
+        out["explanation"] = explanation    # filed with the comment
     if names:
         out["attributes"] = " ".join(names)
+    # Where the object lives and what it holds: its subsystems' synonyms, its predefined items,
+    # the titles of its commands and own forms (generic "Форма …" titles left out).
+    ctx = list(context or [])
+    ctx += _predefined_names(obj.predefined)
+    ctx += [t for c in obj.commands for t in _texts(c.synonym)]
+    ctx += [t for f in obj.forms for t in _texts(f.synonym) if not fold(t).startswith("форма")]
+    if ctx:
+        out["context"] = " ".join(dict.fromkeys(ctx))
     return out
 
 
@@ -196,6 +261,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
         _warn_dangling(view, ix, dangling, language, set() if reported is None else reported, ctx)
     counts_by_path = _relation_counts(rels)
     keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
+    in_subsystems = subsystem_words(ix)
     by_class: Counter = Counter()
     for path, obj in ix.objects.items():
         by_class[obj.cls] += 1
@@ -210,7 +276,8 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
         for t in tables:
             names += [t.ru, t.en]
         ctx.docs.append(Doc(METADATA, keys[path], obj.cls, fn[language], card,
-                            list(dict.fromkeys(names)), _search_fields(obj), config=view.name))
+                            list(dict.fromkeys(names)), _search_fields(obj, in_subsystems.get(path)),
+                            config=view.name))
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     adopted = 0
     if view.base_view:

@@ -140,6 +140,14 @@ OBJECT_PROPS: dict[str, Prop] = {
     "Location": _p("location", "ref", ""),
     "PrivilegedGetMode": _p("privileged_get_mode", "bool", False),
     "IncludeInCommandInterface": _p("include_in_command_interface", "bool", False),
+    # What the object says about itself to users (search reads them; cards do not show them)
+    "Explanation": _p("explanation", "lstr"),
+    "ListPresentation": _p("list_presentation", "lstr"),
+    "ObjectPresentation": _p("object_presentation", "lstr"),
+    "ExtendedListPresentation": _p("extended_list_presentation", "lstr"),
+    "ExtendedObjectPresentation": _p("extended_object_presentation", "lstr"),
+    "RecordPresentation": _p("record_presentation", "lstr"),
+    "ExtendedRecordPresentation": _p("extended_record_presentation", "lstr"),
     "UseOneCommand": _p("use_one_command", "bool", False),
     # misc classes
     "TemplateType": _p("template_type", "str", "SpreadsheetDocument"),

@@ -23,6 +23,7 @@ domain declares its own (``Domain.search_fields``); an undeclared field gets ``D
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +63,10 @@ FIELDS: dict[str, FieldSpec] = {
     "keys": FieldSpec(4.0, 0.3),          # query-language search keys (never shown)
     "class": FieldSpec(1.2, 0.0),         # class words: "регистр сведений", "InformationRegister"
     "owner": FieldSpec(1.5, 0.3),         # owner type of a member: "Массив"
-    "comment": FieldSpec(1.0, 0.5),
+    "comment": FieldSpec(1.0, 0.5),       # comment and explanation (what the object is for)
+    # Where an object lives and what it holds: synonyms of its subsystems, predefined items,
+    # command and form titles (compiler/config/link.py: _search_fields).
+    "context": FieldSpec(0.8, 0.5),
     "params": FieldSpec(0.8, 0.5),        # parameter names
     "attributes": FieldSpec(0.6, 0.6),    # attribute names: "objects with field X"
     # Not a text field: "@" + a whole CamelCase attribute name (@владелецфайла), so a query
@@ -73,6 +77,12 @@ FIELDS: dict[str, FieldSpec] = {
     # (formats.text.phrase_key), so a query that *is* a name beats names that contain it.
     "whole": FieldSpec(8.0, 0.0),
 }
+# Texts a domain gives under their own key but indexed in another field: a presentation is
+# searched as a synonym (its own phrase after "|"), an explanation as a comment.
+MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
+# Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
+# separated: presentation, explanation, context, centrality, class_priors.
+ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
 WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
 K1 = 1.2
@@ -101,6 +111,19 @@ def load_classes() -> list[dict[str, Any]]:
                     "data": bool(c["data"]), "prior": float(c["prior"]),
                     "presentation": bool(c.get("presentation"))})
     return out
+
+
+def load_phrase_forms() -> dict[str, Any]:
+    """Class priors from a phrase's form (``data/phrase_forms.json``) as the server reads them:
+    each form's phrases as analysed terms, its classes, lift and whether its words are consumed;
+    the action-noun rule with its suffixes (folded surface endings) and words (terms)."""
+    data = _load("phrase_forms.json")
+    forms = [{"phrases": _phrase_terms(f["words"]), "kinds": f["kinds"], "lift": float(f["lift"]),
+              "consume": bool(f.get("consume"))} for f in data["forms"]]
+    a = data["action"]
+    action = {"kinds": a["kinds"], "lift": float(a["lift"]), "suffixes": a["suffixes"],
+              "words": sorted({t for p in _phrase_terms(a["words"]) for t in p})}
+    return {"forms": forms, "action": action}
 
 
 def load_abbreviations() -> dict[str, str]:
@@ -135,6 +158,18 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
     writer.add_blob(blob_name, blob)
     writer.add_array(f"{prefix}.head", np.array([s.encode("utf-8")[:PREFIX_BYTES] for s in strings],
                                                 dtype=f"S{PREFIX_BYTES}"))
+
+
+def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
+    """A document's fields with ``MERGED_INTO`` texts filed into their target field."""
+    for src, dst in MERGED_INTO.items():
+        text = fields.pop(src, None)
+        if text and src not in ablate:
+            sep = " | " if dst in WHOLE_FROM else " "
+            fields[dst] = f"{fields[dst]}{sep}{text}" if fields.get(dst) else text
+    for f in ablate & {"context"}:
+        fields.pop(f, None)
+    return fields
 
 
 CENTRALITY = 0.1   # the most referenced metadata object gets ×1.1, an unreferenced one ×1.0
@@ -181,7 +216,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     field_names = list(FIELDS)
     for d in docs:
         for f in d.fields:
-            if f not in field_names:
+            if f not in field_names and f not in MERGED_INTO:
                 field_names.append(f)
     if len(field_names) > MAX_FIELDS:
         dropped = field_names[MAX_FIELDS:]
@@ -196,8 +231,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     per_doc: list[list[tuple[int, Counter[str]]]] = []
     field_len_sum = np.zeros(len(field_names))
     field_docs = np.zeros(len(field_names))
+    ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
     for d in docs:
-        fields = dict(d.fields)
+        fields = _merged_fields(dict(d.fields), ablate)
         if fields.get("attributes") and "has" in field_ix:
             fields["has"] = has_terms(str(fields["attributes"]))
         phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
@@ -314,11 +350,12 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.alias_doc", a_doc)
 
     # Class prior per document: a data question gets the catalog before the picture.
-    prior_by_kind = {c["kind"]: c["prior"] for c in classes}
+    prior_by_kind = {c["kind"]: c["prior"] if "class_priors" not in ablate else 1.0 for c in classes}
     element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
     prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
                       for d in docs], dtype="<f8")
-    prior *= _centrality(ctx, docs, doc_index)
+    if "centrality" not in ablate:
+        prior *= _centrality(ctx, docs, doc_index)
     writer.add_array(f"{prefix}.prior", prior.astype("<f4"))
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"],
@@ -334,6 +371,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "query_phrases": _phrase_terms(class_data["query_phrases"]),
         "data_words": sorted({t for p in _phrase_terms(class_data["data_words"]) for t in p}),
         "abbreviations": load_abbreviations(),
+        "phrase_forms": load_phrase_forms(),
+        # English names of query-language elements (select, distinct, isnull): a phrase that
+        # uses one is about queries, so query pages are not put behind platform elements.
+        "query_names": sorted({t for d in docs if d.domain == "query"
+                               for t in analyze(str(dict(d.fields).get("name_en") or ""))}),
         "synonyms": [s for s in synonyms if len(s["phrases"]) > 1],
         "aliases": len(alias_keys),
     })

@@ -1,0 +1,157 @@
+"""Ranking signals that do not depend on one query set: phrase forms, what an object says
+about itself (presentations, explanations, subsystems), word families, the help domain prior,
+and `found` only for a hit that clears the calibrated bar. Synthetic documents; each test
+also switches its signal off to show the signal is what ranks (docs/search.md)."""
+from __future__ import annotations
+
+import pytest
+
+try:   # tests/ is a package once tests/__init__.py exists (other branches add it)
+    from tests.search_sets.standin import build_bundle
+except ImportError:
+    from search_sets.standin import build_bundle
+from v8atlas.compiler.config import model as M
+from v8atlas.compiler.config.confindex import ConfigIndex
+from v8atlas.compiler.config.link import _search_fields, subsystem_words
+from v8atlas.compiler.documents import Doc
+from v8atlas.formats import Bundle
+from v8atlas.server.search import Searcher
+
+CLASS_RU = {"Catalog": "Справочник", "Document": "Документ", "AccumulationRegister": "РегистрНакопления",
+            "Report": "Отчет", "InformationRegister": "РегистрСведений", "Constant": "Константа",
+            "DefinedType": "ОпределяемыйТип"}
+
+
+def meta(cls: str, name: str, synonym: str, **fields: str) -> Doc:
+    title = f"{CLASS_RU[cls]}.{name}"
+    return Doc("metadata", f"УТ/{title}", cls, title, {"title": title}, names=[title, f"{cls}.{name}", name],
+               fields={"name": name, "synonym": synonym, **fields}, config="УТ")
+
+
+def platform(name: str, desc: str, kind: str = "global_method") -> Doc:
+    return Doc("platform", f"platform/{name}", kind, name, {"title": name},
+               names=[name, name.rsplit(".", 1)[-1]], fields={"name": name, "description": desc})
+
+
+def query(name: str, desc: str) -> Doc:
+    return Doc("query", f"query/Запрос.{name}", "function", f"Запрос.{name}", {"title": name, "page": name},
+               names=[f"Запрос.{name}", name], fields={"name": name, "name_en": name.lower(), "description": desc})
+
+
+DOCS = [
+    meta("Catalog", "Склады", "Склады", presentation="Склады и магазины",
+         explanation="Места хранения и материально ответственные лица"),
+    meta("Document", "АктОРасхождениях", "Акт о расхождениях", attributes="Склад СписокТоваров"),
+    meta("Catalog", "Товары", "Товары"),
+    meta("AccumulationRegister", "ТоварыОрганизаций", "Товары организаций"),
+    meta("Document", "ПеремещениеТоваров", "Перемещение товаров"),
+    meta("Report", "ПеремещениеТоваров", "Перемещение товаров"),
+    meta("Document", "ПлатежноеПоручение", "Платежное поручение", context="Казначейство"),
+    meta("Catalog", "ЦеныА", "Цены поставщиков"),
+    meta("Catalog", "ЦеныБ", "Цены поставщиков"),
+    meta("Catalog", "Поставки", "Поставки", comment="хранит сведения об отгрузках партнерам"),
+    meta("Catalog", "Кассы", "Кассы"),
+    meta("Catalog", "ГрафикиРаботы", "Графики работы"),
+    meta("InformationRegister", "ИзмененияГрафиков", "Изменения графиков", attributes="Сотрудник"),
+    platform("Глобальный контекст.Лев", "Первые символы строки слева."),
+    query("ЛЕВ", "Первые символы строки слева."),
+]
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    path, _ = build_bundle(DOCS, tmp_path_factory.mktemp("gen"))
+    return Bundle.open(path)
+
+
+def first(bundle, q: str, disabled: tuple[str, ...] = (), **kw):
+    r = Searcher(bundle, disabled=disabled).search(q, **kw)
+    return r.hits[0] if r.hits else None, r
+
+
+def test_a_list_phrase_asks_for_the_catalog_and_the_word_list_is_not_a_name_word(bundle):
+    hit, _ = first(bundle, "список складов", domains=["metadata"])
+    assert hit.title == "Справочник.Склады"
+    assert any("phrase form «список» lifts Catalog" in w for w in hit.why)
+    hit, _ = first(bundle, "список складов", disabled=("forms",), domains=["metadata"])
+    assert hit.title == "Документ.АктОРасхождениях"   # "список" met in its attribute СписокТоваров
+
+
+def test_a_balance_question_asks_for_a_register(bundle):
+    hit, _ = first(bundle, "остатки товаров", domains=["metadata"])
+    assert hit.title == "РегистрНакопления.ТоварыОрганизаций"
+    hit, _ = first(bundle, "остатки товаров", disabled=("forms",), domains=["metadata"])
+    assert hit.title != "РегистрНакопления.ТоварыОрганизаций"
+
+
+def test_an_action_noun_asks_for_the_document(bundle):
+    for q in ("перемещение товаров", "товаров перемещение"):
+        hit, _ = first(bundle, q, domains=["metadata"])
+        assert hit.title == "Документ.ПеремещениеТоваров", q
+        assert any("phrase form «перемещение» lifts Document" in w for w in hit.why)
+
+
+def test_presentation_explanation_and_subsystem_words_find_the_object(bundle):
+    hit, _ = first(bundle, "магазины", domains=["metadata"])
+    assert hit.title == "Справочник.Склады" and any("in synonym" in w for w in hit.why)
+    hit, _ = first(bundle, "материально ответственные", domains=["metadata"])
+    assert hit.title == "Справочник.Склады" and any("in comment" in w for w in hit.why)
+    hit, _ = first(bundle, "казначейство", domains=["metadata"])
+    assert hit.title == "Документ.ПлатежноеПоручение" and any("in context" in w for w in hit.why)
+
+
+def test_a_word_family_meets_the_name_the_stemmer_keeps_apart(bundle):
+    hit, _ = first(bundle, "кассовые", domains=["metadata"])
+    assert hit.title == "Справочник.Кассы" and any("word family кассовые" in w for w in hit.why)
+    hit, r = first(bundle, "кассовые", disabled=("derived",), domains=["metadata"])
+    assert hit is None or hit.title != "Справочник.Кассы"
+
+
+def test_a_run_of_the_phrase_that_is_a_whole_name_comes_first(bundle):
+    hit, _ = first(bundle, "графики работы сотрудников", domains=["metadata"])
+    assert hit.title == "Справочник.ГрафикиРаботы"
+    assert any("a part of the phrase is its name" in w for w in hit.why)
+    hit, r = first(bundle, "графики работы сотрудников", disabled=("part",), domains=["metadata"])
+    assert not any("a part of the phrase" in w for h in r.hits for w in h.why)
+
+
+def test_the_platform_function_before_the_query_one_unless_the_phrase_is_about_queries(bundle):
+    hit, _ = first(bundle, "первые символы строки слева")
+    assert hit.title == "Глобальный контекст.Лев"
+    hit, _ = first(bundle, "первые символы строки слева в запросе")
+    assert hit.title == "Запрос.ЛЕВ"
+    hit, _ = first(bundle, "лев")          # an English/Latin query name is not needed for an exact name
+    assert "exact name" in hit.why
+
+
+def test_found_only_when_the_best_hit_clears_the_bar(bundle):
+    _, r = first(bundle, "цены поставщиков", domains=["metadata"])
+    assert not r.confident and "score alike" in r.notes[-1]          # two equal catalogs
+    _, r = first(bundle, "сведения об отгрузках", domains=["metadata"])
+    assert r.hits and r.hits[0].title == "Справочник.Поставки"
+    assert not r.confident and "description" in r.notes[-1]          # met only in its comment
+    _, r = first(bundle, "сведения об отгрузках", disabled=("threshold",), domains=["metadata"])
+    assert r.confident
+    _, r = first(bundle, "Справочник.ЦеныА")
+    assert r.confident and r.hits[0].relevance == 1.0                 # an exact name is a find
+
+
+def test_search_fields_carry_presentations_explanation_subsystems_predefined_commands():
+    warehouses = M.MDObject("Catalog", "Склады", synonym={"ru": "Склады"},
+                            props={"list_presentation": {"ru": "Склады и магазины"},
+                                   "object_presentation": {"ru": "Склад"},     # only inflects the synonym
+                                   "explanation": {"ru": "Места хранения товаров"}},
+                            predefined=[M.PredefinedItem("ОсновнойСклад", description="Основной склад")],
+                            commands=[M.Child("ПечатьЭтикеток", synonym={"ru": "Печать этикеток"})],
+                            forms=[M.Child("ФормаСписка", synonym={"ru": "Форма списка"})])
+    shown = M.MDObject("Subsystem", "Склад", synonym={"ru": "Склад и доставка"},
+                       props={"include_in_command_interface": True, "content": ["Catalog.Склады"]})
+    hidden = M.MDObject("Subsystem", "Служебные", synonym={"ru": "Служебные"},
+                        props={"include_in_command_interface": False, "content": ["Catalog.Склады"]})
+    cfg = M.Configuration("УТ", objects=[warehouses, shown, hidden])
+    words = subsystem_words(ConfigIndex(cfg))
+    assert words["Catalog.Склады"] == ["Склад и доставка"]
+    f = _search_fields(warehouses, words["Catalog.Склады"])
+    assert f["synonym"] == "Склады" and f["presentation"] == "Склады и магазины"
+    assert f["explanation"] == "Места хранения товаров"
+    assert f["context"] == "Склад и доставка ОсновнойСклад Основной склад Печать этикеток"
