@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 from pathlib import Path
 from typing import Iterator
 
 from v8atlas.formats.hashing import sha256_file
+
+from . import cache
 
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
@@ -47,11 +48,8 @@ class Fingerprinter:
         self._seen: dict[str, tuple[_StatKey, str]] = {}
         self.bytes_hashed = 0
         if cache_file is not None:
-            try:
-                with open(cache_file, "rb") as f:
-                    self._cache = pickle.load(f)
-            except Exception:  # absent or damaged: start afresh
-                self._cache = {}
+            ok, hashes = cache.load(cache_file)     # absent, damaged or not ours: start afresh
+            self._cache = hashes if ok and isinstance(hashes, dict) else {}
 
     def _file_hash(self, path: str, st: os.stat_result) -> str:
         key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
@@ -77,11 +75,7 @@ class Fingerprinter:
         """Keep the hashes of the files seen in this compile (others are dropped)."""
         if self.cache_file is None:
             return
-        self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.cache_file.with_name(f".{self.cache_file.name}.{os.getpid()}")
-        with open(tmp, "wb") as f:
-            pickle.dump(self._seen, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, self.cache_file)
+        cache.save(self.cache_file, self._seen)
 
 
 def path_size(path: Path) -> int:

@@ -73,8 +73,9 @@ class SourceKind:
     detect: Callable[[Path], str | None]     # its format name when ``path`` is one, else None
     expected: str                            # "a help book (*.hbk)": for "not a recognized source"
     toml_tables: tuple[TomlTable, ...] = ()
-    # A kind nothing marks (a folder of documents): a path one of its toml tables declares,
-    # and no kind detects, is a source of this format. None: only ``detect`` claims paths.
+    # A kind nothing marks (a folder of documents): a path one of its toml tables declares is
+    # a source of this format, taken whole (not scanned for other kinds). None: only
+    # ``detect`` claims paths.
     declared_format: str | None = None
 
 
