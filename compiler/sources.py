@@ -119,6 +119,10 @@ def discover(paths: list[str | os.PathLike]) -> Project:
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found, project.skipped)
+        # A folder a kind nothing marks was declared for (a corpus) is that source whole.
+        declared = [s.path.resolve() for s in project.sources
+                    if any(k.name == s.kind and k.declared_format for k in plugins)]
+        found = [s for s in found if not any(s.path.resolve().is_relative_to(d) for d in declared)]
         if not found and not from_project and p.is_file() and p.suffix.lower() in BINARY_DUMPS:
             raise SourceError(f"{p}: {BINARY_DUMPS[p.suffix.lower()]}{HOW_TO_DUMP}")
         if not found and not from_project:
@@ -150,7 +154,13 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
             # A folder of several sources (e.g. help books of every version) is searched as on
             # the command line; the table's options apply to each source found in it.
             found: list[Source] = []
-            _scan(sp, plugins, 0, found, project.skipped)
+            # A kind nothing marks (a corpus folder) takes the declared path whole, unscanned:
+            # a folder of documents may hold sample dumps that are not to be compiled.
+            declaring = [k for k in plugins if k.declared_format and any(t.name == table for t in k.toml_tables)]
+            if declaring:
+                found.append(Source(declaring[0].name, declaring[0].declared_format, sp, _display_name(sp)))
+            else:
+                _scan(sp, plugins, 0, found, project.skipped)
             if not found:
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
                                   f"not a recognized source and holds none")

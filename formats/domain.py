@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from .version import FORMAT_MAJOR
 
-CONTRACT_VERSION = f"{FORMAT_MAJOR}.1"   # bundle format major . contract revision
+CONTRACT_VERSION = f"{FORMAT_MAJOR}.2"   # bundle format major . contract revision
 
 # Link stages, in this order. A *model* linker makes documents and edges (its result is cached
 # as the linked model); an *index* linker only adds search data to documents (the dictionary),
@@ -73,6 +73,10 @@ class SourceKind:
     detect: Callable[[Path], str | None]     # its format name when ``path`` is one, else None
     expected: str                            # "a help book (*.hbk)": for "not a recognized source"
     toml_tables: tuple[TomlTable, ...] = ()
+    # A kind nothing marks (a folder of documents): a path one of its toml tables declares is
+    # a source of this format, taken whole (not scanned for other kinds). None: only
+    # ``detect`` claims paths.
+    declared_format: str | None = None
 
 
 @dataclass(frozen=True)

@@ -344,3 +344,21 @@ def test_dictionary_found_inside_the_sources_not_beside_the_server(tmp_path, mon
     plan = plan_sources(manifest, [str(sources)], cwd=elsewhere)
     assert plan.dictionary == sources / "dictionary.json"
     assert plan.compile_args() == [str(sources)]
+
+
+def test_document_page_and_search_page_carry_the_corpus_panels(served):
+    async def go(client):
+        await login(client, API)
+        doc = await client.get("/doc?id=templates:json-write-read.md")
+        html = await doc.text()
+        assert doc.status == 200 and "<title>Документ" in html and "/static/doc.js" in html
+        search = await (await client.get("/search?q=x")).text()
+        assert 'id="docs-results"' in search and "search_docs" in search
+        script = await client.get("/static/doc.js")
+        assert script.status == 200 and "get_doc" in await script.text()
+        # the data both pages show: the starter corpus compiled with the sample
+        hits = await (await client.get("/api/search_docs", params={"query": "прочитать JSON"})).json()
+        assert hits["data"]["hits"][0]["id"] == "templates:json-write-read.md"
+        body = await (await client.get("/api/get_doc", params={"id": "templates:json-write-read.md"})).json()
+        assert body["outcome"] == "found" and "ЧтениеJSON" in body["text"]
+    run(go, served)

@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parents[1]
 V8ATLAS = [sys.executable, "-m", "v8atlas"]
 
 TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
-              "get_platform", "compare_configurations", "check_query", "search_code", "get_procedure"}
+              "get_platform", "compare_configurations", "check_query", "search_code", "get_procedure",
+              "search_docs", "get_doc"}
 EXAMPLES = REPO / "examples"
 # (tool, arguments, expected outcome, a line the answer must contain)
 SAMPLE_CALLS = [
@@ -48,6 +49,9 @@ SAMPLE_CALLS = [
      "`ОбщегоНазначения.ОбновитьЦены`"),
     ("get_procedure", {"name": "ОбщегоНазначения.ОбновитьЦены", "config": "ДемоТорговля"}, "found",
      "Процедура ОбновитьЦены() Экспорт"),
+    ("search_docs", {"query": "транзакция с управляемой блокировкой"}, "found",
+     "`templates:transaction-managed-lock.md#0`"),
+    ("get_doc", {"id": "templates:transaction-managed-lock.md"}, "found", "Блокировка.Заблокировать();"),
 ]
 FIXTURE_CALLS = [
     ("list_sources", {}, "list", "`Демо`"),

@@ -31,7 +31,7 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_get("/login", dash.login_form)
     r.add_post("/login", dash.login)
     r.add_post("/logout", dash.logout)
-    r.add_get("/{page:sources|search|card|graph|alias}", dash.page, name="dashboard-page")
+    r.add_get("/{page:sources|search|card|graph|alias|doc}", dash.page, name="dashboard-page")
     r.add_get("/ui/bundle", dash.bundle_facts)
     r.add_get("/ui/dictionary", dash.dictionary_facts)
     r.add_get("/ui/platform", dash.platform_card)

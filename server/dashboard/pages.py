@@ -80,7 +80,7 @@ def shell(page: str, *, role: str | None, csrf: str, admin_enabled: bool) -> str
             f'<meta name="v8-role" content="{esc(role or "")}">'
             f'<meta name="v8-admin-enabled" content="{"1" if admin_enabled else ""}">')
     title = {"sources": "Источники", "search": "Поиск", "card": "Карточка", "graph": "Связи",
-             "alias": "Словарь"}[page]
+             "alias": "Словарь", "doc": "Документ"}[page]
     scripts = ('<script src="/static/vendor/cytoscape.min.js"></script>' if page == "graph" else "")
     scripts += '<script src="/static/app.js"></script>'
     scripts += '<script src="/static/cardview.js"></script>' if page == "card" else ""

@@ -23,7 +23,7 @@ from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive
 
 log = logging.getLogger("v8atlas.dashboard")
 
-PAGES = ("sources", "search", "card", "graph", "alias")
+PAGES = ("sources", "search", "card", "graph", "alias", "doc")
 MAX_FORM_BYTES = 64 * 1024
 DASHBOARD_KEY = web.AppKey("v8atlas_dashboard", object)
 

@@ -92,7 +92,8 @@ def list_sources(snap: Snapshot) -> ToolResult:
                             else "no platform help loaded"))
     if hv.get("query"):
         lines.append(f"- query-language book: {_join(hv['query'])}")
-    others = [d for d in snap.catalog.domains if d not in BUILT_IN_DOMAINS] if snap.has_docs else []
+    others = [d for d in snap.catalog.domains if d not in BUILT_IN_DOMAINS and per_domain.get(d, 0)] \
+        if snap.has_docs else []
     if others:
         lines.append("\n## Other knowledge")
         lines += [f"- `{d}`: {per_domain.get(d, 0)} document(s)" for d in others]

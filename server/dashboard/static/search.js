@@ -27,6 +27,33 @@
   ]);
   metaBox.replaceChildren(results(meta, "metadata"));
   platformBox.replaceChildren(results(platform, "platform"));
+  const docsBox = document.getElementById("docs-results");
+  setStatus(docsBox, "Ищу…");
+  docsBox.replaceChildren(docResults(await api("search_docs", { query: q, limit: 10 })));
+
+  // Corpus hits: title, corpus, citation (id#part · section path · URL); notes are marked as notes.
+  function docResults(result) {
+    if (result.outcome === "unavailable") return el("p", { class: "hint", text: "Корпусы документов не скомпилированы в этот бандл." });
+    if (result.outcome === "error") return errorBox(result, "Ошибка");
+    const hits = (result.data || {}).hits || [];
+    const guesses = (result.data || {}).candidates || [];
+    const head = el("p", { class: "result-head", "data-testid": "head-docs" }, outcomeBadge(result.outcome),
+      hits.length ? ` документов: ${hits.length}` : guesses.length ? ` достаточно близких нет; ближайшие (догадки): ${guesses.length}` : " ничего не найдено");
+    const list = el("ol", { class: "hits", "data-testid": "hits-docs" });
+    for (const hit of hits.length ? hits : guesses) {
+      list.append(el("li", { class: "hit" },
+        el("div", { class: "hit-title" },
+          el("a", { href: url("/doc", { id: hit.id, part: hit.part }), class: "hit-name", text: hit.title || hit.id }),
+          el("span", { class: "tag", title: "корпус", text: hit.corpus }),
+          hit.note ? el("span", { class: "tag tag-note", text: "заметка проекта" }) : null,
+          typeof hit.score === "number" ? el("span", { class: "score", title: "оценка", text: hit.score.toFixed(2) }) : null),
+        el("div", { class: "synonym", "data-testid": "citation" }, `${hit.id}#${hit.part}`,
+          hit.url ? el("a", { href: hit.url, rel: "noopener", text: " · источник" }) : null)));
+    }
+    const details = el("details", { class: "raw-answer" }, el("summary", { text: "ответ агенту целиком" }),
+      agentText(result.text || "", {}));
+    return el("div", {}, head, list, details);
+  }
 
   function results(result, side) {
     if (result.outcome === "error" && !hitsOf(result.data).length) return errorBox(result, "Ошибка");

@@ -1,0 +1,43 @@
+"""The corpus segments both sides agree on: document corpora (guides, format specs, standards,
+code templates, project notes) and their own full-text index.
+
+A corpus section is a core document (``docs.*``: card, title, exact names); the corpus index
+is kept apart from the core one (``search.*``) so a corpus's relevance threshold does not move
+when a configuration is added to the bundle, and an agent's notes never touch the postings
+other answers are ranked by.
+
+Segments (prefix ``corpus.``; written by ``compiler/corpus/index.py``, read by
+``server/corpus_search.py``):
+
+* ``corpus.terms.off/.blob``  sorted string table of terms (``formats/text.py`` terms)
+* ``corpus.post_off``         uint64 V+1, CSR offsets of each term's postings
+* ``corpus.post_sec``         uint32 section numbers (corpus-local), ascending within a run
+* ``corpus.post_imp``         float32 BM25 impact of the term in that section
+* ``corpus.sec_doc``          uint32 core document id of each section
+* ``corpus.sec_corpus``       uint16 the corpus each section belongs to
+* ``corpus.sec_file``         uint32 the document (file) each section belongs to
+* ``corpus.meta``             json: corpora (name, kind, counts), N, idf of an unseen term
+"""
+from __future__ import annotations
+
+DOC_DOMAIN = "corpus"          # Doc.domain of every corpus section
+PREFIX = "corpus."
+TERMS = "corpus.terms"
+POST_OFF = "corpus.post_off"
+POST_SEC = "corpus.post_sec"
+POST_IMP = "corpus.post_imp"
+SEC_DOC = "corpus.sec_doc"
+SEC_CORPUS = "corpus.sec_corpus"
+SEC_FILE = "corpus.sec_file"
+META = "corpus.meta"
+
+# What a corpus holds; a note is always shown as a note (written by people or agents, not
+# checked against any configuration).
+KINDS = ("docs", "formats", "standards", "templates", "notes")
+NOTES = "notes"
+
+# BM25 over weighted term frequencies: a term in the title or a heading counts more than one
+# in the body; template descriptions and the identifiers of code count like headings.
+K1 = 1.2
+B = 0.75
+WEIGHTS = {"title": 3.0, "heading": 2.0, "description": 2.0, "code": 1.5, "body": 1.0}

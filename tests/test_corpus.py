@@ -1,0 +1,305 @@
+"""Document corpora: folders declared in v8atlas.toml, split by structure, searched with a
+threshold, read whole by id; bad files reported by name while the rest compiles."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from v8atlas.compiler.corpus.html import html_to_markdown
+from v8atlas.compiler.corpus.split import split_markdown, split_text
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.compiler.sources import SourceError, discover
+from v8atlas.formats.reader import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
+
+GUIDE = """---
+url: https://example.org/exchange
+---
+# Обмен данными
+
+Введение: узлы, правила, транспорт.
+
+## Настройка узлов
+
+Узлы плана обмена настраиваются в форме узла.
+
+```bsl
+# это не заголовок, а строка кода
+Узел = ПланыОбмена.Полный.ЭтотУзел();
+```
+
+### Отбор регистрации
+
+Отбор регистрации изменений по организациям задаётся в узле.
+
+## Транспорт сообщений
+
+Каталог, FTP или электронная почта.
+"""
+HELP_PAGE = ("<html><head><meta charset='windows-1251'><title>Массив.Найти</title></head><body>"
+             "<h1 class='V8SH_pagetitle'>Массив.Найти</h1><p class='V8SH_chapter'>Параметры:</p>"
+             "<table><tr><td>Значение</td><td>Искомое значение</td></tr></table>"
+             "<p class='V8SH_chapter'>Описание:</p><p>Ищет элемент в массиве.</p></body></html>"
+             ).encode("cp1251")
+TEMPLATE = """---
+title: Обход результата запроса
+description: Выполнить запрос и обойти выборку по строкам
+platform: 8.3.1
+---
+```bsl
+Выборка = Запрос.Выполнить().Выбрать();
+Пока Выборка.Следующий() Цикл
+КонецЦикла;
+```
+"""
+
+
+def _project(root: Path, bad: bool = False) -> Path:
+    (root / "guide").mkdir(parents=True)
+    (root / "tpl").mkdir()
+    (root / "team").mkdir()
+    (root / "guide" / "exchange.md").write_text(GUIDE, encoding="utf-8")
+    (root / "guide" / "find.html").write_bytes(HELP_PAGE)
+    (root / "guide" / "readme.txt").write_text("Памятка по отладке\n\nТочки останова и замер производительности. Узлы обмена "
+                                               "отлаживают по журналу регистрации.\n",
+                                               encoding="utf-8")
+    (root / "tpl" / "query.md").write_text(TEMPLATE, encoding="utf-8")
+    (root / "team" / "decision.md").write_text("# Решение по обмену с сайтом\n\nВыгрузка заказов через "
+                                               "HTTP-сервис, повтор раз в 15 минут.\n", encoding="utf-8")
+    if bad:
+        g = root / "guide"
+        (g / "broken.html").write_text("<html><body><h1>Сломано</h1><p>текст</span></b><div>ещё", encoding="utf-8")
+        (g / "cp1251.md").write_bytes("# Заголовок\n\nтекст".encode("cp1251"))
+        (g / "binary.txt").write_bytes(b"text\x00more")
+        with open(g / "huge.md", "wb") as f:          # sparse: 200 MB by stat, nothing on disk
+            f.truncate(200 * 1024 * 1024)
+        outside = root / "secret.md"
+        outside.write_text("# Секрет\n\nне для корпуса\n", encoding="utf-8")
+        os.symlink(outside, g / "link.md")
+    (root / "v8atlas.toml").write_text(
+        '[[corpus]]\nsource = "guide"\nkind = "docs"\nurl = "https://example.org/guide"\n\n'
+        '[[corpus]]\nsource = "tpl"\nkind = "templates"\nname = "templates"\n\n'
+        '[[corpus]]\nsource = "team"\nkind = "notes"\n', encoding="utf-8")
+    return root
+
+
+@pytest.fixture()
+def corpus_snap(tmp_path):
+    res = compile_bundle([_project(tmp_path / "p", bad=True)], tmp_path / "b", cache=False, quiet=True)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    yield snap, res
+    snap.bundle.close()
+
+
+# --- splitting ---------------------------------------------------------------------------------
+
+def test_markdown_splits_by_headings_not_inside_code():
+    doc = split_markdown("exchange.md", GUIDE)
+    assert doc.title == "Обмен данными" and doc.url == "https://example.org/exchange"
+    assert [s.path for s in doc.sections] == [
+        ["Обмен данными"], ["Обмен данными", "Настройка узлов"],
+        ["Обмен данными", "Настройка узлов", "Отбор регистрации"], ["Обмен данными", "Транспорт сообщений"]]
+    code_section = doc.sections[1]
+    assert "# это не заголовок" in code_section.text
+    assert "ЭтотУзел" in code_section.code and "ПланыОбмена" in code_section.code
+
+
+def test_front_matter_title_is_not_repeated_as_a_heading():
+    doc = split_markdown("n.md", "---\ntitle: Решение\n---\n# Решение\n\nСуть.\n")
+    assert [s.path for s in doc.sections] == [["Решение"]] and doc.meta["title"] == "Решение"
+
+
+def test_html_help_page_becomes_headings_and_table_rows():
+    md, title, problems = html_to_markdown(HELP_PAGE)
+    assert title == "Массив.Найти" and problems == []
+    assert "# Массив.Найти" in md and "## Параметры:" in md and "## Описание:" in md
+    assert "| Значение | Искомое значение |" in md
+
+
+def test_plain_text_title_is_its_first_line():
+    doc = split_text("a.txt", "Памятка\n\nПервый абзац.\n")
+    assert doc.title == "Памятка" and doc.sections[0].text == "Первый абзац."
+
+
+# --- compile: declaration, bad input, portability ------------------------------------------------
+
+def test_bad_files_are_reported_and_the_rest_compiles(corpus_snap):
+    snap, res = corpus_snap
+    warnings = {(w["file"], w["code"]): w["message"] for w in res.report.as_dict()["warnings"]
+                if w["code"].startswith("corpus-")}
+    assert "symlink leads outside the corpus folder" in warnings[("link.md", "corpus-symlink-outside")]
+    assert "200.0 MB" in warnings[("huge.md", "corpus-too-large")]
+    assert "not valid UTF-8" in warnings[("cp1251.md", "corpus-bad-file")]
+    assert "NUL bytes" in warnings[("binary.txt", "corpus-bad-file")]
+    assert "HTML is not well-formed" in warnings[("broken.html", "corpus-bad-file")]
+    # the repaired HTML and every good file are served; the skipped ones are not
+    assert tools.call(snap, "get_doc", {"id": "guide:broken.html"}).outcome == "found"
+    for gone in ("guide:link.md", "guide:huge.md", "guide:cp1251.md", "guide:binary.txt"):
+        assert tools.call(snap, "get_doc", {"id": gone}).outcome == "not_found"
+    r = tools.call(snap, "search_docs", {"query": "секрет не для корпуса"})
+    assert all(h["id"] != "guide:link.md" for h in r.data["hits"])
+
+
+def test_wrong_kind_in_toml_is_an_error_naming_the_key(tmp_path):
+    root = _project(tmp_path)
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "guide"\nkind = "manuals"\n', encoding="utf-8")
+    with pytest.raises(SourceError) as e:
+        discover([root])
+    assert "kind" in str(e.value) and "templates" in str(e.value)
+
+
+def test_a_folder_of_documents_is_not_scanned_for_other_sources(tmp_path):
+    root = _project(tmp_path)
+    shutil.copytree(EXAMPLES / "config-designer", root / "guide" / "sample-dump")
+    kinds = [s.kind for s in discover([root]).sources]
+    assert kinds == ["corpus", "corpus", "corpus"]
+
+
+def test_bundle_is_a_function_of_contents(tmp_path):
+    a = compile_bundle([_project(tmp_path / "one")], tmp_path / "ba", cache=False, quiet=True)
+    b = compile_bundle([_project(tmp_path / "two" / "deeper")], tmp_path / "bb", cache=False, quiet=True)
+    with Bundle.open(a.bundle_path) as x, Bundle.open(b.bundle_path) as y:
+        assert x.content_hash == y.content_hash
+
+
+# --- serving --------------------------------------------------------------------------------------
+
+def test_search_docs_cites_corpus_section_and_url(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "search_docs", {"query": "отбор регистрации изменений по организациям"})
+    assert r.outcome == "found"
+    top = r.data["hits"][0]
+    assert top["id"] == "guide:exchange.md" and top["corpus"] == "guide" and top["kind"] == "docs"
+    assert "`guide:exchange.md#2` · Обмен данными › Настройка узлов › Отбор регистрации" in r.text
+    assert top["url"] == "https://example.org/exchange"          # the document's own URL wins
+    assert "Отбор регистрации изменений по организациям" in r.text   # the matching fragment
+
+
+def test_templates_are_found_by_identifiers_of_their_code(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "search_docs", {"query": "Выборка.Следующий", "corpus": "templates"})
+    assert [h["id"] for h in r.data["hits"]] == ["templates:query.md"]
+    assert "platform: 8.3.1" in r.text
+
+
+def test_fragments_detail_and_paging(corpus_snap):
+    snap, _ = corpus_snap
+    short = tools.call(snap, "search_docs", {"query": "узлы обмена", "max_chars": 80})
+    assert short.outcome == "found"
+    quoted = [ln for ln in short.text.splitlines() if ln.startswith("   > ")]
+    assert quoted and all(len(ln) <= 80 + 5 for ln in quoted)
+    detailed = tools.call(snap, "search_docs", {"query": "узлы плана обмена настраиваются", "detailed": True})
+    assert "```bsl" in detailed.text          # the section's beginning, code included
+    first = tools.call(snap, "search_docs", {"query": "узлы обмена", "limit": 1})
+    assert first.data["page"]["total"] >= 2 and first.data["cursor"]
+    second = tools.call(snap, "search_docs", {"query": "узлы обмена", "limit": 1, "cursor": first.data["cursor"]})
+    assert second.data["hits"][0]["id"] != first.data["hits"][0]["id"]
+
+
+def test_corpus_filter_by_kind_and_unknown_corpus(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "search_docs", {"query": "узлы плана обмена", "corpus": "templates"})
+    assert r.outcome == "not_found"
+    bad = tools.call(snap, "search_docs", {"query": "узлы", "corpus": "nope"})
+    assert bad.outcome == "error" and "guide" in bad.text and "templates" in bad.text
+
+
+def test_no_real_answer_is_not_found_with_rejected_candidates(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "search_docs", {"query": "настройка узлов кластера kubernetes ingress"})
+    assert r.outcome == "not_found" and r.data["hits"] == []
+    assert "guesses, not matches" in r.text
+    assert any(c["id"] == "guide:exchange.md" for c in r.data["candidates"])
+
+
+def test_a_note_is_always_shown_as_a_note(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "search_docs", {"query": "выгрузка заказов через HTTP-сервис"})
+    hit = next(h for h in r.data["hits"] if h["id"] == "team:decision.md")
+    assert hit["note"] is True and "project note" in r.text
+    doc = tools.call(snap, "get_doc", {"id": "team:decision.md"})
+    assert doc.data["note"] is True and "project note" in doc.text.splitlines()[0]
+
+
+def test_get_doc_lists_parts_and_pages(corpus_snap):
+    snap, _ = corpus_snap
+    r = tools.call(snap, "get_doc", {"id": "guide:exchange.md"})
+    assert r.outcome == "found" and r.data["parts"] == 4
+    assert "Parts: 0. Обмен данными; 1. Настройка узлов; 2. Настройка узлов › Отбор регистрации; " \
+           "3. Транспорт сообщений" in r.text
+    one = tools.call(snap, "get_doc", {"id": "guide:exchange.md#3"})
+    assert "Каталог, FTP" in one.text and "Узлы плана обмена" not in one.text
+    assert tools.call(snap, "get_doc", {"id": "guide:exchange.md", "part": 9}).outcome == "error"
+    html = tools.call(snap, "get_doc", {"id": "guide:find.html"})
+    assert "**Массив.Найти**" in html.text and "| Значение | Искомое значение |" in html.text
+
+
+def test_tools_answer_unavailable_without_a_corpus(tmp_path):
+    res = compile_bundle([EXAMPLES / "config-designer"], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        snap = Snapshot(b)
+        assert tools.call(snap, "search_docs", {"query": "x"}).outcome == "unavailable"
+        assert tools.call(snap, "get_doc", {"id": "a:b.md"}).outcome == "unavailable"
+
+
+# --- the starter corpus -------------------------------------------------------------------------
+
+_BSP_MODULES = re.compile(r"\b(ОбщегоНазначения|ОбщегоНазначенияКлиентСервер|ДлительныеОперации|"
+                          r"ДлительныеОперацииКлиент|УправлениеПечатью|ПолучениеФайловИзИнтернета)\.")
+
+
+def test_starter_templates_declare_what_they_need():
+    files = sorted((EXAMPLES / "corpus" / "templates").glob("*.md"))
+    assert len(files) >= 40
+    for f in files:
+        doc = split_markdown(f.name, f.read_text(encoding="utf-8"))
+        assert doc.meta.get("description"), f.name
+        assert re.fullmatch(r"8\.3\.\d+", doc.meta.get("platform", "")), f.name
+        code = "\n".join(s.text for s in doc.sections)
+        assert "```bsl" in code, f.name
+        if _BSP_MODULES.search(code):
+            assert doc.meta.get("subsystem"), f"{f.name} calls БСП but names no subsystem"
+
+
+def test_make_run_serves_the_starter_corpus(tmp_path):
+    res = compile_bundle([EXAMPLES], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        snap = Snapshot(b)
+        r = tools.call(snap, "search_docs", {"query": "транзакция с управляемой блокировкой"})
+        assert r.data["hits"][0]["id"] == "templates:transaction-managed-lock.md"
+        g = tools.call(snap, "search_docs", {"query": "как читать исход ответа и курсор", "corpus": "docs"})
+        assert g.data["hits"][0]["id"] == "guide:reading-answers.md"
+
+
+# --- the public corpora (fetched under /work/ext, never committed; docs/corpus.md) ----------------
+
+EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
+
+
+@pytest.mark.realdata
+def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
+    import json
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    import corpus_eval
+    if not corpus_eval.corpus_folders(EXT):
+        pytest.skip(f"public corpora not fetched under {EXT} (docs/corpus.md says how)")
+    path, _, text_bytes = corpus_eval.compile_corpora(EXT, tmp_path)
+    with Bundle.open(path) as b:
+        docs = sum(c["documents"] for c in b.json("corpus.meta")["corpora"])
+        assert docs >= 500 and text_bytes > 1_000_000
+        res = corpus_eval.evaluate(Snapshot(b), json.loads(corpus_eval.SET.read_text(encoding="utf-8")))
+    print({k: {x: y for x, y in v.items() if x != "misses"} for k, v in res.items()})
+    assert res["tuning"]["success_at_5"] >= 0.9
+    # The issue asks 0.9 on the held-out half; this build measures 0.80 (docs/corpus.md). The
+    # bar here guards against regressions, it does not claim the target is met.
+    assert res["heldout"]["success_at_5"] >= 0.8
+    assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9

@@ -1,0 +1,139 @@
+"""Compile the public corpora and measure search_docs on the phrasing set (docs/corpus.md).
+
+    .venv/bin/python tools/corpus_eval.py [--ext /work/ext] [--bundles DIR] [--show]
+
+Prints compile throughput, bundle size per MB of text, success@5 on the tuning and held-out
+halves, the no-answer rate of both halves, and search_docs p50/p95 in process. The corpora are
+1C-Company/v8-code-style and 1c-syntax/bsl-language-server (docs/), fetched under ``--ext``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SET = REPO / "tests" / "search_sets" / "corpus_public.json"
+CORPORA = (("v8cs", "v8-code-style", "https://github.com/1C-Company/v8-code-style/blob/master"),
+           ("bslls", "bsl-language-server", "https://github.com/1c-syntax/bsl-language-server/blob/develop"))
+
+
+def corpus_folders(ext: Path) -> list[tuple[str, Path, str]]:
+    return [(name, ext / folder, url) for name, folder, url in CORPORA if (ext / folder).is_dir()]
+
+
+def write_project(folder: Path, corpora: list[tuple[str, Path, str]]) -> Path:
+    toml = "".join(f'[[corpus]]\nsource = "{p}"\nkind = "standards"\nname = "{n}"\nurl = "{u}"\n\n'
+                   for n, p, u in corpora)
+    (folder / "v8atlas.toml").write_text(toml, encoding="utf-8")
+    return folder
+
+
+def compile_corpora(ext: Path, bundles: Path) -> tuple[Path, float, int]:
+    """(bundle path, seconds, corpus bytes) of a fresh compile (no parse cache)."""
+    from v8atlas.compiler.pipeline import compile_bundle
+    from v8atlas.formats.reader import open_bundle
+    corpora = corpus_folders(ext)
+    with tempfile.TemporaryDirectory() as tmp:
+        project = write_project(Path(tmp), corpora)
+        t0 = time.perf_counter()
+        path = compile_bundle([project], bundles, quiet=True, cache=False).bundle_path
+        seconds = time.perf_counter() - t0
+    with open_bundle(path) as b:
+        text_bytes = int(b.counts.get("corpus_bytes", 0))
+    return Path(path), seconds, text_bytes
+
+
+def hits_of(snap, query: str, limit: int = 5) -> tuple[str, list[str]]:
+    from v8atlas.server.tools.corpus import search_docs
+    r = search_docs(snap, query, limit=limit)
+    return r.outcome, [h["id"] for h in r.data.get("hits", [])]
+
+
+def evaluate(snap, qset: dict) -> dict:
+    out = {}
+    for half in ("tuning", "heldout"):
+        ok, misses = 0, []
+        for e in qset[half]:
+            outcome, ids = hits_of(snap, e["query"])
+            if set(ids[:5]) & set(e["relevant"]):
+                ok += 1
+            else:
+                misses.append((e["query"], outcome, ids[:5]))
+        out[half] = {"success_at_5": ok / len(qset[half]), "n": len(qset[half]), "misses": misses}
+    for half in ("no_answer_tuning", "no_answer_heldout"):
+        results = [(q, hits_of(snap, q)) for q in qset[half]]
+        nf = sum(1 for _, (o, _) in results if o == "not_found")
+        out[half] = {"not_found": nf, "n": len(results),
+                     "answered": [(q, ids[:3]) for q, (o, ids) in results if o != "not_found"]}
+    return out
+
+
+def latency(snap, qset: dict, rounds: int = 5) -> dict[str, tuple[float, float]]:
+    """p50/p95 in ms of the index search alone and of the whole tool, wall clock and thread
+    CPU time (on a shared machine the wall clock includes waiting for a core)."""
+    from v8atlas.server.corpus_search import corpus_index
+    from v8atlas.server.tools.corpus import search_docs
+    index = corpus_index(snap.bundle)
+    every = list(range(len(index.corpora)))
+    queries = [e["query"] for h in ("tuning", "heldout") for e in qset[h]] + qset["no_answer_tuning"]
+    search_docs(snap, queries[0])       # opens the index once (term dictionary)
+    out = {}
+    for name, fn in (("index", lambda q: index.search(q, every, 5)), ("tool", lambda q: search_docs(snap, q))):
+        for clock_name, clock in (("wall", time.perf_counter), ("cpu", time.thread_time)):
+            times = []
+            for _ in range(rounds):
+                for q in queries:
+                    t0 = clock()
+                    fn(q)
+                    times.append((clock() - t0) * 1000)
+            times.sort()
+            out[f"{name} {clock_name}"] = (statistics.median(times), times[int(len(times) * 0.95)])
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ext", default="/work/ext", type=Path)
+    ap.add_argument("--bundles", type=Path, default=None)
+    ap.add_argument("--show", action="store_true", help="print the misses")
+    args = ap.parse_args()
+    if not corpus_folders(args.ext):
+        print(f"no public corpus under {args.ext} (docs/corpus.md says how to fetch them)", file=sys.stderr)
+        return 2
+    from v8atlas.formats.reader import open_bundle
+    from v8atlas.server.snapshot import Snapshot
+    with tempfile.TemporaryDirectory() as tmp:
+        bundles = args.bundles or Path(tmp)
+        path, seconds, text_bytes = compile_corpora(args.ext, bundles)
+        bundle = open_bundle(path)
+        snap = Snapshot(bundle)
+        size = bundle.size_bytes
+        docs = sum(c["documents"] for c in bundle.json("corpus.meta")["corpora"])
+        print(f"corpus: {docs} documents, {text_bytes / 1e6:.2f} MB of text; compile {seconds:.1f} s "
+              f"({text_bytes / 1e6 / seconds:.2f} MB/s); bundle {size / 1e6:.2f} MB "
+              f"({size / max(text_bytes, 1):.2f} MB per MB of text)")
+        qset = json.loads(SET.read_text(encoding="utf-8"))
+        res = evaluate(snap, qset)
+        for half in ("tuning", "heldout"):
+            print(f"{half}: success@5 {res[half]['success_at_5']:.2f} ({res[half]['n']} queries)")
+            if args.show and half == "tuning":       # the held-out misses are never looked at
+                for m in res[half]["misses"]:
+                    print("   miss:", m)
+        for half in ("no_answer_tuning", "no_answer_heldout"):
+            print(f"{half}: not_found {res[half]['not_found']}/{res[half]['n']}")
+            if args.show and half == "no_answer_tuning":
+                for a in res[half]["answered"]:
+                    print("   answered:", a)
+        for what, (p50, p95) in latency(snap, qset).items():
+            print(f"search_docs in process, {what}: p50 {p50:.3f} ms, p95 {p95:.3f} ms")
+        bundle.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
