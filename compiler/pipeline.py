@@ -26,7 +26,7 @@ from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
 from . import __version__
-from . import build_docs
+from . import build_docs, pool
 from .documents import Doc, Edge
 from .report import CompileReport
 from .fingerprint import Fingerprinter, path_size
@@ -131,7 +131,7 @@ def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Pat
             return result
     sub_report = CompileReport()
     try:
-        with sub_report.timed(f"parse {source.name}"):
+        with sub_report.timed(f"parse {_stage_label(domain.name)}"):
             assert domain.parse is not None
             result = domain.parse(source, sub_report)
     except Exception as e:
@@ -173,6 +173,13 @@ class CompileResult:
 def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None = None,
                    cache: bool = True, keep: int | None = None, quiet: bool = False,
                    project: Project | None = None) -> CompileResult:
+    # One worker pool for the whole compile (started only if a stage needs it).
+    with pool.session():
+        return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet, project=project)
+
+
+def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None,
+             cache: bool, keep: int | None, quiet: bool, project: Project | None) -> CompileResult:
     progress = Progress(quiet)
     report = CompileReport()
     out_dir = Path(out)
@@ -202,8 +209,9 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
             progress.step(f"unchanged sources, re-pointed {unchanged.name}")
             progress.done()
             bundle = Bundle.open(unchanged)
-            return CompileResult(unchanged, True, CompileReport.from_dict(bundle.report()),
-                                 dict(bundle.counts))
+            stored = CompileReport.from_dict(bundle.report())
+            stored.timings, stored.cpu = report.timings, report.cpu   # this compile's, not the stored ones
+            return CompileResult(unchanged, True, stored, dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
     model_sources = [s for s in project.sources if s.kind not in index_kinds]
     model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
@@ -253,7 +261,8 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
         writer.counts.update(ctx.counts)
         writer.report = report.as_dict()
         progress.step("publish")
-        path = writer.publish()
+        with report.timed("publish"):
+            path = writer.publish()
     except BaseException:
         writer.abort()
         raise
