@@ -23,7 +23,7 @@ SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 _StatKey = tuple[int, int, int, int]        # size, mtime_ns, ctime_ns, inode
 
 
-def walk_files(root: Path, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
+def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
     """(relative posix path, DirEntry) of every regular file below ``root``, in sorted order."""
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -34,7 +34,7 @@ def walk_files(root: Path, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]
         try:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    yield from walk_files(Path(e.path), rel + "/")
+                    yield from walk_files(e.path, rel + "/")   # a str: no Path per folder
             elif e.is_file(follow_symlinks=False):
                 yield rel, e
         except OSError:
@@ -49,6 +49,7 @@ class Fingerprinter:
         self._cache: dict[str, tuple[_StatKey, str]] = {}
         self._seen: dict[str, tuple[_StatKey, str]] = {}
         self.bytes_hashed = 0
+        self.sizes: dict[Path, int] = {}    # path given → bytes of its files (seen while walking)
         if cache_file is not None:
             try:
                 with open(cache_file, "rb") as f:
@@ -69,6 +70,7 @@ class Fingerprinter:
                 digest = sha256_file(full)
                 self.bytes_hashed += key[0]
             self._seen[full] = (key, digest)
+            self.sizes[path] = key[0]
             return digest
         rels: list[str] = []
         fulls: list[str] = []
@@ -85,6 +87,7 @@ class Fingerprinter:
         for j, digest in pool.imap(sha256_file, [fulls[i] for i in missing]):
             digests[missing[j]] = digest
             self.bytes_hashed += keys[missing[j]][0]
+        self.sizes[path] = sum(k[0] for k in keys)
         h = hashlib.sha256()
         for rel, full, key, digest in zip(rels, fulls, keys, digests):
             assert digest is not None
@@ -101,9 +104,3 @@ class Fingerprinter:
         with open(tmp, "wb") as f:
             pickle.dump(self._seen, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, self.cache_file)
-
-
-def path_size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(e.stat(follow_symlinks=False).st_size for _, e in walk_files(path))

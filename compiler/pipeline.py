@@ -29,7 +29,7 @@ from . import __version__
 from . import build_docs, pool
 from .documents import Doc, Edge
 from .report import CompileReport
-from .fingerprint import Fingerprinter, path_size
+from .fingerprint import Fingerprinter
 from .search import build as search_build
 from .sources import Project, Source, SourceError, discover
 
@@ -248,7 +248,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
         for s in project.sources:
-            writer.add_source(s.kind, s.portable, path_size(s.path), source_fps[s], format=s.format)
+            writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
+                              format=s.format)
         with report.timed("build build_docs"):
             build_docs.build(ctx, writer)
         for domain in domains:
