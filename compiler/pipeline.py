@@ -110,6 +110,7 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
             result, sub_report = pickle.load(f)
     except Exception:  # absent or damaged: a miss
         return False, None
+    sub_report.timings, sub_report.cpu = {}, {}   # the earlier compile's parse times, not this one's
     report.merge(sub_report)
     return True, result
 
@@ -146,16 +147,21 @@ def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Pat
         raise SourceFailed(message) from e
     report.merge(sub_report)
     if cache_file is not None and last_good is not None:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
-        with open(tmp, "wb") as f:
-            pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_file)
-        last_good.parent.mkdir(exist_ok=True)
-        tmp = last_good.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(cache_file.name + "\n", encoding="utf-8")
-        os.replace(tmp, last_good)
+        with report.timed("save parse cache"):
+            _save_parse(cache_file, last_good, result, sub_report)
     return result
+
+
+def _save_parse(cache_file: Path, last_good: Path, result: Any, sub_report: CompileReport) -> None:
+    cache_file.parent.mkdir(parents=True, exist_ok=True)
+    tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, cache_file)
+    last_good.parent.mkdir(exist_ok=True)
+    tmp = last_good.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(cache_file.name + "\n", encoding="utf-8")
+    os.replace(tmp, last_good)
 
 
 class SourceFailed(Exception):
@@ -241,7 +247,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
         if model_cache is not None and not report.errors:
-            _save_linked(model_cache, ctx)
+            with report.timed("save linked model"):
+                _save_linked(model_cache, ctx)
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
