@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import pickle
 from pathlib import Path
 from typing import Iterator
 
 from v8atlas.formats.hashing import sha256_file
 
-from . import pool
+from . import cache, pool
 
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
@@ -51,11 +50,8 @@ class Fingerprinter:
         self.bytes_hashed = 0
         self.sizes: dict[Path, int] = {}    # path given → bytes of its files (seen while walking)
         if cache_file is not None:
-            try:
-                with open(cache_file, "rb") as f:
-                    self._cache = pickle.load(f)
-            except Exception:  # absent or damaged: start afresh
-                self._cache = {}
+            ok, hashes = cache.load(cache_file)     # absent, damaged or not ours: start afresh
+            self._cache = hashes if ok and isinstance(hashes, dict) else {}
 
     def _known(self, path: str, st: os.stat_result) -> tuple[_StatKey, str | None]:
         key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
@@ -99,8 +95,4 @@ class Fingerprinter:
         """Keep the hashes of the files seen in this compile (others are dropped)."""
         if self.cache_file is None:
             return
-        self.cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.cache_file.with_name(f".{self.cache_file.name}.{os.getpid()}")
-        with open(tmp, "wb") as f:
-            pickle.dump(self._seen, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, self.cache_file)
+        cache.save(self.cache_file, self._seen)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import pickle
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -25,8 +24,7 @@ from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
-from . import __version__
-from . import build_docs, pool
+from . import __version__, build_docs, cache, pool
 from .documents import Doc, Edge
 from .report import CompileReport
 from .fingerprint import Fingerprinter
@@ -105,11 +103,10 @@ def _slot(source: Source, domain: str) -> str:
 
 
 def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
-    try:
-        with open(cache_file, "rb") as f:
-            result, sub_report = pickle.load(f)
-    except Exception:  # absent or damaged: a miss
+    ok, entry = cache.load(cache_file)   # absent, damaged or not ours: a miss
+    if not ok or not isinstance(entry, tuple) or len(entry) != 2:
         return False, None
+    result, sub_report = entry
     sub_report.timings, sub_report.cpu = {}, {}   # the earlier compile's parse times, not this one's
     report.merge(sub_report)
     return True, result
@@ -148,20 +145,12 @@ def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Pat
     report.merge(sub_report)
     if cache_file is not None and last_good is not None:
         with report.timed("save parse cache"):
-            _save_parse(cache_file, last_good, result, sub_report)
+            cache.save(cache_file, (result, sub_report))
+            last_good.parent.mkdir(parents=True, exist_ok=True)
+            tmp = last_good.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_text(cache_file.name + "\n", encoding="utf-8")
+            os.replace(tmp, last_good)
     return result
-
-
-def _save_parse(cache_file: Path, last_good: Path, result: Any, sub_report: CompileReport) -> None:
-    cache_file.parent.mkdir(parents=True, exist_ok=True)
-    tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
-    with open(tmp, "wb") as f:
-        pickle.dump((result, sub_report), f, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, cache_file)
-    last_good.parent.mkdir(exist_ok=True)
-    tmp = last_good.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(cache_file.name + "\n", encoding="utf-8")
-    os.replace(tmp, last_good)
 
 
 class SourceFailed(Exception):
@@ -193,6 +182,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         project = project or discover(paths)
     if not project.sources:
         raise CompileError("nothing to compile: no sources found")
+    for line in project.skipped:
+        report.warn(line.partition(": ")[0], line.partition(": ")[2], code="source-skipped")
     project.sources = [replace(s, portable=p) for s, p in
                        zip(project.sources, portable_names([s.path for s in project.sources]))]
     progress.step(f"{len(project.sources)} source(s): "
@@ -327,25 +318,20 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
     """The linked model of the same model sources (a dictionary-only change), or None."""
     if not path.is_file():
         return None
-    try:
-        with report.timed("load linked model"), open(path, "rb") as f:
-            docs, edges, info, counts, links, sub_report = pickle.load(f)
-    except Exception:  # a damaged cache entry is just a miss
+    with report.timed("load linked model"):
+        ok, entry = cache.load(path)
+    if not ok or not isinstance(entry, tuple) or len(entry) != 6:   # a damaged entry is a miss
         path.unlink(missing_ok=True)
         return None
-    sub_report.timings = {}   # those were the earlier compile's; this one's are measured anew
+    docs, edges, info, counts, links, sub_report = entry
+    sub_report.timings, sub_report.cpu = {}, {}   # the earlier compile's; this one's are measured anew
     report.merge(sub_report)
     return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
                        counts=counts, links=links)
 
 
 def _save_linked(path: Path, ctx: LinkContext) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    with open(tmp, "wb") as f:
-        pickle.dump((ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.links, ctx.report), f,
-                    protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(tmp, path)
+    cache.save(path, (ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.links, ctx.report))
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:

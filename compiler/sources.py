@@ -44,16 +44,28 @@ def _detect(path: Path, kinds: list[SourceKind]) -> Source | None:
     return None
 
 
-def _scan(path: Path, plugins: list[SourceKind], depth: int, found: list[Source]) -> None:
+def _scan(path: Path, plugins: list[SourceKind], depth: int, found: list[Source],
+          skipped: list[str] | None = None) -> None:
     src = _detect(path, plugins)
     if src is not None:
         found.append(src)
         return
     if path.is_dir() and depth < _MAX_SCAN_DEPTH:
-        for child in sorted(path.iterdir()):
+        try:
+            children = sorted(path.iterdir())
+        except OSError:
+            return
+        for child in children:
             if child.name in SKIP_DIRS or child.name.startswith("."):
                 continue
-            _scan(child, plugins, depth + 1, found)
+            # What is found inside a folder is a real file or folder of it: a link (to "/", to
+            # another disk) is named by the user or not at all; FIFOs and devices are no source.
+            if child.is_symlink() or not (child.is_dir() or child.is_file()):
+                if skipped is not None:
+                    what = "a symbolic link" if child.is_symlink() else "not a regular file or folder"
+                    skipped.append(f"{child.as_posix()}: {what}; not searched for sources")
+                continue
+            _scan(child, plugins, depth + 1, found, skipped)
 
 
 @dataclass
@@ -62,6 +74,7 @@ class Project:
     sources: list[Source]
     settings: dict[str, Any] = field(default_factory=dict)   # the merged v8atlas.toml tables
     project_files: list[Path] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)        # entries the search did not follow
 
 
 def discover(paths: list[str | os.PathLike]) -> Project:
@@ -91,7 +104,7 @@ def discover(paths: list[str | os.PathLike]) -> Project:
             if p.is_file():
                 continue
         found: list[Source] = []
-        _scan(p, plugins, 0, found)
+        _scan(p, plugins, 0, found, project.skipped)
         if not found and not from_project:
             expected = ", ".join(k.expected for k in plugins)
             raise SourceError(f"{p}: not a recognized source. Expected {expected} or a {PROJECT_FILE}")
@@ -121,7 +134,7 @@ def _merge_settings(project: Project, settings: dict[str, Any], base: Path,
             # A folder of several sources (e.g. help books of every version) is searched as on
             # the command line; the table's options apply to each source found in it.
             found: list[Source] = []
-            _scan(sp, plugins, 0, found)
+            _scan(sp, plugins, 0, found, project.skipped)
             if not found:
                 raise SourceError(f"{base / PROJECT_FILE}: [[{table}]] source {entry['source']!r} is "
                                   f"not a recognized source and holds none")

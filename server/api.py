@@ -9,6 +9,7 @@ from aiohttp import web
 
 from . import tools
 from .auth import error_response
+from .jsonbody import BodyError, parse_json
 from .state import ServerState
 
 STATE_KEY = web.AppKey("v8atlas.state", ServerState)
@@ -33,9 +34,9 @@ async def api_tool(request: web.Request) -> web.Response:
     if request.method == "POST":
         raw = await request.read()
         try:
-            args = json.loads(raw.decode("utf-8")) if raw.strip() else {}
-        except (UnicodeDecodeError, ValueError):
-            return error_response(400, "bad_json", "the body is not valid UTF-8 JSON")
+            args = parse_json(raw) if raw.strip() else {}
+        except BodyError as e:
+            return error_response(400, "bad_json", str(e))
         if not isinstance(args, dict):
             return error_response(400, "bad_argument", "the body must be a JSON object of arguments")
         from_text = False

@@ -6,6 +6,7 @@ state.py. The dashboard (``server/dashboard``, optional) adds its routes with
 """
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import logging
@@ -25,12 +26,19 @@ MCP_KEY = web.AppKey("v8atlas.mcp", object)
 # 400 (and a logged traceback) before any middleware runs. Its limits sit well above ours, so an
 # over-long URL reaches auth_middleware and gets the JSON 414 `too_long` like any other cap.
 PARSER_LIMITS = {"max_line_size": 8 * MAX_URL, "max_field_size": 2 * MAX_URL}
+# aiohttp keeps a connection that sends nothing (or its headers a byte at a time) for its
+# keep-alive timeout, 3,630 s by default: 1,000 idle sockets were all kept. This bounds an idle
+# connection, and one whose request headers are not complete, from its start or last answer.
+IDLE_TIMEOUT_S = 15.0
+# A body sent slower than this is dropped (MAX_BODY is 256 KB: a second on a slow link).
+BODY_TIMEOUT_S = 30.0
 
 
 def make_runner(app: web.Application) -> web.AppRunner:
     """The AppRunner the server uses: no access log, parser limits above the server's caps."""
     quiet_client_parse_errors()
-    return web.AppRunner(app, access_log=None, handle_signals=False, **PARSER_LIMITS)
+    return web.AppRunner(app, access_log=None, handle_signals=False,
+                         keepalive_timeout=IDLE_TIMEOUT_S, **PARSER_LIMITS)
 
 
 class _ClientParseErrorFilter(logging.Filter):
@@ -66,9 +74,30 @@ async def errors_middleware(request: web.Request, handler: Any) -> web.StreamRes
         message = {404: "no such route", 405: f"{request.method} is not allowed here",
                    413: f"the request body is larger than {MAX_BODY} bytes"}.get(e.status, e.reason)
         return error_response(e.status, code, message)
+    except (ConnectionResetError, web.RequestPayloadError) as e:
+        # The client went away (or broke off) while sending its body: nobody is there to read
+        # an answer, and it is no failure of the server.
+        log.debug("request body aborted: %s %s (%s)", request.method, request.path, e)
+        return error_response(400, "aborted", "the request body was not received whole")
     except Exception:
         log.exception("unhandled error on %s %s", request.method, request.path)
         return error_response(500, "internal", "the server failed to answer; details are in its log")
+
+
+@web.middleware
+async def body_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """Read a request's body (after the token checks) within BODY_TIMEOUT_S: a client that
+    trickles its body is dropped instead of holding a handler. Handlers then read it from
+    aiohttp's cache."""
+    if request.body_exists and request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        try:
+            async with asyncio.timeout(BODY_TIMEOUT_S):
+                await request.read()
+        except TimeoutError:
+            log.debug("request body too slow: %s %s", request.method, request.path)
+            return error_response(408, "timeout", f"the request body did not arrive within "
+                                  f"{BODY_TIMEOUT_S:g} s")
+    return await handler(request)
 
 
 # Paths whose clients are programs: they always get the JSON error shape.
@@ -97,6 +126,7 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
     auth = auth or AuthConfig()
     app = web.Application(client_max_size=MAX_BODY, middlewares=[errors_middleware])
     install(app, auth)
+    app.middlewares.append(body_middleware)     # after the token checks: strangers are not read
     app[STATE_KEY] = state
     add_routes(app, admin=auth.admin_token is not None)
 

@@ -10,11 +10,12 @@ of its own for the life of the application.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
 from aiohttp import web
+
+from .jsonbody import BodyError, parse_json, valid_request_id
 
 log = logging.getLogger("v8atlas.server")
 
@@ -116,19 +117,25 @@ class SessionManagerBridge:
         return response
 
 
+def _rpc_error(code: int, message: str, req_id: Any = None) -> web.Response:
+    return web.json_response({"jsonrpc": "2.0", "id": req_id,
+                              "error": {"code": code, "message": message}}, status=400)
+
+
 def _not_jsonrpc(body: bytes) -> web.Response | None:
-    """A short JSON-RPC error for valid JSON that is not one JSON-RPC 2.0 message (the SDK would
-    answer with its pydantic validation dump). Unparsable bodies are left to the SDK (-32700)."""
+    """A short JSON-RPC error for a body that is not one JSON-RPC 2.0 message (the SDK would
+    answer with its pydantic validation dump, or take an object id for a notification and
+    answer 202): unparsable or too deeply nested (-32700), not a request, or an id that is
+    not a string or an integer (-32600)."""
     try:
-        msg = json.loads(body)
-    except ValueError:
-        return None
+        msg = parse_json(body)
+    except BodyError as e:
+        return _rpc_error(-32700, f"parse error: {e}")
     if isinstance(msg, dict) and msg.get("jsonrpc") == "2.0" and (
             isinstance(msg.get("method"), str) or "result" in msg or "error" in msg):
+        if "id" in msg and not valid_request_id(msg["id"]):
+            return _rpc_error(-32600, "invalid request: \"id\" must be a string or an integer")
         return None
-    req_id = msg.get("id") if isinstance(msg, dict) and isinstance(msg.get("id"), (str, int)) else None
-    return web.json_response(
-        {"jsonrpc": "2.0", "id": req_id,
-         "error": {"code": -32600, "message": "not a JSON-RPC 2.0 request: send one object with "
-                                              "\"jsonrpc\": \"2.0\", \"method\" and \"id\""}},
-        status=400)
+    req_id = msg.get("id") if isinstance(msg, dict) and valid_request_id(msg.get("id")) else None
+    return _rpc_error(-32600, "not a JSON-RPC 2.0 request: send one object with "
+                              "\"jsonrpc\": \"2.0\", \"method\" and \"id\"", req_id)

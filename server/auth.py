@@ -23,11 +23,14 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
+from .throttle import FailureThrottle, client_of
+
 SessionValidator = Callable[[web.Request], "str | None | Awaitable[str | None]"]
 
 MAX_QUERY_STRING = 4096          # bytes of the URL query
 MAX_URL = 8192                   # bytes of the whole request target (path + query)
 MAX_BODY = 256 * 1024            # bytes of a request body (tool arguments are small)
+MIN_TOKEN_CHARS = 32             # a token is a random secret, not a password to remember
 
 _GLOBAL_VALIDATORS: list[SessionValidator] = []
 
@@ -45,8 +48,9 @@ def _token(env: dict[str, str], name: str) -> bytes | None:
     if not value.isascii() or not value.isprintable() or value != value.strip():
         raise AuthConfigError(f"{name} must be printable ASCII without surrounding spaces (HTTP headers "
                               "carry ASCII only); choose another token")
-    if len(value) < 8:
-        raise AuthConfigError(f"{name} is shorter than 8 characters; choose a longer token")
+    if len(value) < MIN_TOKEN_CHARS:
+        raise AuthConfigError(f"{name} is {len(value)} characters; at least {MIN_TOKEN_CHARS} are "
+                              f"required (e.g. `openssl rand -hex 24`)")
     return value.encode("ascii")
 
 
@@ -58,6 +62,7 @@ class AuthConfig:
     allowed_origins: tuple[str, ...] | None = None   # "scheme://host[:port|:*]"; None = any
     open_paths: list[str] = field(default_factory=lambda: ["/health", "/ready"])
     validators: list[SessionValidator] = field(default_factory=list)
+    throttle: FailureThrottle = field(default_factory=FailureThrottle)   # wrong tokens per client
     installed: bool = False          # True once the middleware guards an app with this config
 
     @classmethod
@@ -136,6 +141,12 @@ def configured_tokens(app: web.Application) -> tuple[str | None, str | None]:
             cfg.admin_token.decode() if cfg.admin_token else None)
 
 
+def too_many_failures(retry_after: int) -> web.Response:
+    """429 for a client past its budget of wrong tokens (throttle.py)."""
+    return error_response(429, "too_many_failures", f"too many wrong tokens or logins from this "
+                          f"address; try again in {retry_after} s", {"Retry-After": str(retry_after)})
+
+
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None
                    ) -> web.Response:
     """The one JSON error shape of every HTTP route (api.md)."""
@@ -206,11 +217,16 @@ async def auth_middleware(request: web.Request, handler: Callable) -> web.Stream
         return error_response(413, "too_large", f"the request body is larger than {MAX_BODY} bytes")
 
     path = request.path
+    client = client_of(request)
     if path.startswith("/admin/") or path == "/admin":
         if cfg.admin_token is None:
             return error_response(404, "not_found", "no such route")
         token = presented_token(request)
+        if token is not None and (wait := cfg.throttle.retry_after(client)):
+            return too_many_failures(wait)
         if not _same(token, cfg.admin_token) and await _session_role(cfg, request) != "admin":
+            if token is not None:
+                cfg.throttle.failed(client)
             return error_response(401, "unauthorized", "admin token required (X-Api-Token or "
                                                        "Authorization: Bearer)",
                                   {"WWW-Authenticate": 'Bearer realm="v8atlas-admin"'})
@@ -221,8 +237,11 @@ async def auth_middleware(request: web.Request, handler: Callable) -> web.Stream
         return await handler(request)        # reads are open without API_TOKEN
     token = presented_token(request)
     if token is not None:
+        if wait := cfg.throttle.retry_after(client):
+            return too_many_failures(wait)
         if _same(token, cfg.api_token) or _same(token, cfg.admin_token):
             return await handler(request)
+        cfg.throttle.failed(client)
         return error_response(401, "unauthorized", "wrong token",
                               {"WWW-Authenticate": 'Bearer realm="v8atlas"'})
     if await _session_role(cfg, request):

@@ -32,7 +32,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
     from aiohttp import web
 
     from .app import build_app, make_runner
-    from .auth import AuthConfig
+    from .auth import MIN_TOKEN_CHARS, AuthConfig
     from .mcp_server import build_mcp
     from .state import ServerState
 
@@ -54,6 +54,9 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
         await web.TCPSite(runner, host, port).start()
         log.info("listening on http://%s:%s (/mcp, /api, /health, /ready%s)", host, port,
                  ", /admin/reload" if auth.admin_token else "")
+        log.info("tokens: API_TOKEN %s, ADMIN_TOKEN %s (each at least %d characters; wrong ones "
+                 "are limited per client)", "set" if auth.api_token else "not set (reads are open)",
+                 "set" if auth.admin_token else "not set (no /admin routes)", MIN_TOKEN_CHARS)
     else:
         await state.start()
     return state, mcp, runner
@@ -104,7 +107,8 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
 def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: float, log_level: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
-    Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads).
+    Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads), each
+    at least 32 characters.
     """
     import asyncio
 

@@ -25,7 +25,7 @@ from v8atlas.server.state import ServerState
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CONFIG = "ДемоТорговля"
-API, ADMIN = "read-token-123", "admin-token-456"
+API, ADMIN = "read-token-123-0123456789abcdefghij", "admin-token-456-0123456789abcdefghij"
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ CHROMIUM = os.environ.get("V8ATLAS_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 OUT = Path(__file__).resolve().parent.parent / "test-output" / "dashboard"
-API, ADMIN = "e2e-read-token", "e2e-admin-token"
+API, ADMIN = "e2e-read-token-0123456789abcdefghijkl", "e2e-admin-token-0123456789abcdefghijk"
 
 playwright_api = pytest.importorskip(
     "playwright.sync_api", reason="the playwright package is not installed (run tools/setup_browser.sh)")

@@ -2,7 +2,6 @@
 sources still compile."""
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -18,11 +17,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def sample():
-    spec = importlib.util.spec_from_file_location("make_sample_help", REPO / "tools" / "make_sample_help.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    from hostile_corpus import sample_help_module
+    return sample_help_module()
 
 
 def _book(sample, files: dict[str, bytes] | None = None, *, storage: bytes | None = None,

@@ -135,7 +135,7 @@ async def test_health_ready_and_mcp_method_rules(bundles):
 
 
 async def test_tokens_and_sessions(bundles):
-    env = {"API_TOKEN": "read-token-123", "ADMIN_TOKEN": "admin-token-456"}
+    env = {"API_TOKEN": "read-token-123-0123456789abcdefghij", "ADMIN_TOKEN": "admin-token-456-0123456789abcdefghij"}
 
     def configure(app):
         register_session_validator(app, lambda req: "read" if req.cookies.get("sid") == "good" else None)
@@ -149,9 +149,9 @@ async def test_tokens_and_sessions(bundles):
                 assert r.status == 401 and (await r.json())["error"]["code"] == "unauthorized"
             async with s.get(url, headers={"X-Api-Token": "wrong-token-000"}) as r:
                 assert r.status == 401
-            async with s.get(url, headers={"X-Api-Token": "read-token-123"}) as r:
+            async with s.get(url, headers={"X-Api-Token": "read-token-123-0123456789abcdefghij"}) as r:
                 assert r.status == 200
-            async with s.get(url, headers={"Authorization": "Bearer admin-token-456"}) as r:
+            async with s.get(url, headers={"Authorization": "Bearer admin-token-456-0123456789abcdefghij"}) as r:
                 assert r.status == 200                     # admin is valid for reads
             async with s.get(url, headers={"Authorization": "Bearer тест"}) as r:
                 assert r.status == 401
@@ -164,9 +164,9 @@ async def test_tokens_and_sessions(bundles):
             async with s.post(f"{srv.base}/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
                               headers={"Accept": "application/json, text/event-stream"}) as r:
                 assert r.status == 401
-            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "read-token-123"}) as r:
+            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "read-token-123-0123456789abcdefghij"}) as r:
                 assert r.status == 401
-            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "admin-token-456"}) as r:
+            async with s.post(f"{srv.base}/admin/reload", headers={"X-Api-Token": "admin-token-456-0123456789abcdefghij"}) as r:
                 assert r.status == 200 and (await r.json())["outcome"] in ("reloaded", "unchanged")
     finally:
         await srv.runner.cleanup()
@@ -175,8 +175,11 @@ async def test_tokens_and_sessions(bundles):
 def test_bad_tokens_are_refused_at_startup():
     with pytest.raises(AuthConfigError, match="ASCII"):
         AuthConfig.from_env({"API_TOKEN": "пароль-пароль"})
-    with pytest.raises(AuthConfigError, match="shorter"):
+    with pytest.raises(AuthConfigError, match="at least 32 are required"):
         AuthConfig.from_env({"ADMIN_TOKEN": "abc"})
+    with pytest.raises(AuthConfigError, match="31 characters"):
+        AuthConfig.from_env({"API_TOKEN": "x" * 31})
+    assert AuthConfig.from_env({"API_TOKEN": "x" * 32}).api_token == b"x" * 32
 
 
 async def test_host_and_origin_checks(bundles):
@@ -196,8 +199,8 @@ async def test_host_and_origin_checks(bundles):
 async def test_hot_swap_poll_and_refusal(tmp_path, caplog):
     bundles = tmp_path / "b"
     first = build_sample(bundles, second_config=False, name="one")
-    srv = await start(bundles, {"ADMIN_TOKEN": "admin-token-456"}, poll=0.05)
-    admin = {"X-Api-Token": "admin-token-456"}
+    srv = await start(bundles, {"ADMIN_TOKEN": "admin-token-456-0123456789abcdefghij"}, poll=0.05)
+    admin = {"X-Api-Token": "admin-token-456-0123456789abcdefghij"}
     try:
         assert srv.state.current.id == first.name
         held = srv.state.current                 # an in-flight request keeps its snapshot
@@ -325,7 +328,7 @@ async def test_dashboard_pages_reachable_with_tokens_set(bundles):
     pytest.importorskip("v8atlas.server.dashboard")
     state = ServerState(bundles, poll_interval=0)
     state.load_initial()
-    app = build_app(state, auth=AuthConfig.from_env({"API_TOKEN": "read-token-123"}), dashboard=True)
+    app = build_app(state, auth=AuthConfig.from_env({"API_TOKEN": "read-token-123-0123456789abcdefghij"}), dashboard=True)
     runner = make_runner(app)              # as `v8atlas serve` builds it
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

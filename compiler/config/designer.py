@@ -23,7 +23,7 @@ from .files import SourceFiles
 from . import predefined, qualifiers
 from .flowchart import route_points
 from .errors import ConfigSourceError
-from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -463,6 +463,8 @@ def read_designer(files: SourceFiles, source: str, report: CompileReport) -> Con
     cfg, children = read_configuration_header(files, source, report)
     tasks: list[tuple[str, str, bool]] = []
     for cls, name in children:
+        if bad_object_name(report, source, cls, name, "Configuration.xml"):
+            continue
         rel, known = _object_path(files, cls, name)
         if not known:
             note_unknown_kind(report, source, cls, name, "Configuration.xml")

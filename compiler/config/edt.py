@@ -19,7 +19,7 @@ from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
 from .files import SourceFiles
 from . import predefined, qualifiers
 from .errors import ConfigSourceError
-from .objects import FileContext, add_objects, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_all
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
                     TabularSection, TypeDescription, TypeRef)
@@ -333,6 +333,8 @@ def read_edt(files: SourceFiles, source: str, report: CompileReport) -> Configur
     cfg, children = read_configuration_header(files, source, report)
     tasks: list[tuple[str, str, bool]] = []
     for cls, name in children:
+        if bad_object_name(report, source, cls, name, CONFIG_MDO):
+            continue
         folder = FOLDER.get(cls)
         known = folder is not None
         if not known:

@@ -10,11 +10,13 @@ yet; without this a compile would only say "not a recognized source". Layouts:
 """
 from __future__ import annotations
 
+import os
 import re
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
 
+from ..safefile import read_inside
 from .files import member_name
 
 # class → how a message names it
@@ -42,8 +44,8 @@ def _in_folder(path: Path) -> list[tuple[str, str]]:
         return found
     for x in sorted(path.glob("*.xml"))[:_MAX_CANDIDATES]:
         try:
-            with open(x, "rb") as f:
-                cls = _root_class(f.read(_HEAD))
+            # regular files inside the folder only: a FIFO must not block, a link not lead out
+            cls = _root_class(read_inside(os.path.realpath(path), x.name, head=_HEAD))
         except OSError:
             continue
         if cls:

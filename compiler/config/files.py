@@ -5,6 +5,8 @@ import os
 import zipfile
 from pathlib import Path, PurePosixPath
 
+from .. import safefile
+from ..safefile import RefusedFile, read_inside, resolve_inside
 from .zipsafe import check_zip
 
 
@@ -26,23 +28,29 @@ class SourceFiles:
 
 
 class FolderFiles(SourceFiles):
+    """A folder dump; reads stay inside it (``safefile``): a name with ``..``, a link leading
+    outside, a FIFO or device, an oversized file raise ``RefusedFile`` (an ``OSError``)."""
+
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
+        self._real = os.path.realpath(self.root)
 
     def read(self, rel: str) -> bytes | None:
         try:
-            with open(self.root / rel, "rb") as f:
-                return f.read()
+            return read_inside(self._real, rel)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
 
     def exists(self, rel: str) -> bool:
-        return (self.root / rel).exists()
+        try:
+            return os.path.exists(resolve_inside(self._real, rel))
+        except RefusedFile:
+            return False
 
     def listdir(self, rel: str) -> list[str]:
         try:
-            return sorted(os.listdir(self.root / rel))
-        except (FileNotFoundError, NotADirectoryError):
+            return sorted(os.listdir(resolve_inside(self._real, rel)))
+        except (FileNotFoundError, NotADirectoryError, RefusedFile):
             return []
 
     def spec(self) -> tuple[str, str, str]:
@@ -84,6 +92,9 @@ class ZipFiles(SourceFiles):
         info = self._names.get(self._full(rel))
         if info is None or info.is_dir():
             return None
+        if info.file_size > safefile.MAX_FILE_BYTES:
+            raise RefusedFile(f"refused: {info.file_size} bytes, over the limit of "
+                              f"{safefile.MAX_FILE_BYTES} bytes per file (V8ATLAS_MAX_FILE_BYTES)")
         return self.zf.read(info)
 
     def exists(self, rel: str) -> bool:

@@ -15,6 +15,7 @@ from lxml import etree
 
 from .. import pool
 from ..report import CompileReport
+from ..safefile import RefusedFile
 from .files import SourceFiles, open_spec
 from .model import Configuration, MDObject
 from .xmlsafe import XmlError, parse_bytes
@@ -58,9 +59,22 @@ def load_xml(files: SourceFiles, rel: str, source: str, report: CompileReport,
 
 
 def _reason(e: BaseException) -> str:
+    if isinstance(e, RefusedFile):
+        return str(e)
     if isinstance(e, OSError) and e.strerror:
         return e.strerror.lower()
     return str(e) or "damaged"
+
+
+def bad_object_name(report: CompileReport, source: str, cls: str, name: str, listed_in: str) -> bool:
+    """True (after an error naming the list) when a listed name is not an object name but a
+    path: a 1C name never holds a slash, a backslash or a leading dot, and it would read
+    outside the dump."""
+    if not any(c in name for c in "/\\\0") and not name.startswith("."):
+        return False
+    report.error(source, f"{listed_in} lists {cls} {name!r}, which is not an object name "
+                 f"(a path); skipped, nothing read for it", code="bad-name", file=listed_in)
+    return True
 
 
 def note_unknown_kind(report: CompileReport, source: str, cls: str, name: str, listed_in: str) -> None:

@@ -8,15 +8,11 @@ made by a dump tool.
 """
 from __future__ import annotations
 
-import os
 import zipfile
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from ..safefile import MAX_TOTAL, member_bomb, total_bomb
 from .errors import ConfigSourceError
-
-MAX_TOTAL = int(os.environ.get("V8ATLAS_ZIP_MAX_BYTES", 8 << 30))     # 8 GiB uncompressed
-MAX_RATIO = int(os.environ.get("V8ATLAS_ZIP_MAX_RATIO", 200))          # per member and overall
-_RATIO_MIN_SIZE = 1 << 20   # tiny members compress absurdly well; judge ratio above 1 MiB
 
 
 class UnsafeZip(ConfigSourceError):
@@ -36,12 +32,9 @@ def check_zip(zf: zipfile.ZipFile, path: Path | str) -> None:
             raise UnsafeZip(f"the archive is refused: member {name!r} climbs out of the archive with '..'")
         total += info.file_size
         compressed += info.compress_size
-        if total > MAX_TOTAL:
-            raise UnsafeZip(f"the archive is refused: members unpack to more than {MAX_TOTAL} bytes "
-                            f"(zip bomb limit, V8ATLAS_ZIP_MAX_BYTES)")
-        if info.file_size > _RATIO_MIN_SIZE and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise UnsafeZip(f"the archive is refused: member {name!r} expands {info.file_size} bytes from "
-                            f"{info.compress_size} (ratio over {MAX_RATIO}, zip bomb limit)")
-    if total > _RATIO_MIN_SIZE and total > MAX_RATIO * max(compressed, 1):
-        raise UnsafeZip(f"the archive is refused: it expands {total} bytes from {compressed} "
-                        f"(ratio over {MAX_RATIO}, zip bomb limit)")
+        problem = member_bomb(info) or (total_bomb(total, compressed) if total > MAX_TOTAL else None)
+        if problem:
+            raise UnsafeZip(f"the archive is refused: {problem}")
+    problem = total_bomb(total, compressed)
+    if problem:
+        raise UnsafeZip(f"the archive is refused: {problem}")

@@ -37,6 +37,7 @@ Value = Union[int, str, Atom, list["Value"]]
 # One regex drives the tokenizer: braces, commas, quoted strings, bare atoms.
 _TOKEN = re.compile(r'\s*(?:(\{)|(\})|(,)|"((?:[^"]|"")*)"|([^\s{},"]+))', re.S)
 _INT = re.compile(r"-?\d+\Z")
+_MAX_INT_DIGITS = 40
 
 
 def parse(text: str) -> Value:
@@ -96,7 +97,9 @@ def parse(text: str) -> Value:
             val: Value = m.group(4).replace('""', '"')
         else:
             tok = m.group(5)
-            val = int(tok) if _INT.match(tok) else Atom(tok)
+            # A 5,000-digit "integer" is no count or id (int() refuses it past 4,300 digits):
+            # it stays a token, as written.
+            val = int(tok) if len(tok) <= _MAX_INT_DIGITS and _INT.match(tok) else Atom(tok)
         expect_value = False
         if stack:
             stack[-1][0].append(val)

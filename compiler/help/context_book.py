@@ -90,10 +90,10 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
 
     records: list[tuple[int | None, PageRecord]] = []
     for node_id, path in items:
-        text = book.read_page(path, warn, counts, node_id)
-        if text is None:
+        parsed = book.parsed_page(path, parse_page, warn, counts, node_id)
+        if parsed is None:
             continue
-        rec, page_warnings = parse_page(text, path)
+        rec, page_warnings = parsed
         for w in page_warnings:
             warn(path, w)
         for chapter in rec.unknown_chapters:

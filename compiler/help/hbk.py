@@ -9,12 +9,17 @@ isolated bad bytes are replaced and reported, a page that is clearly not UTF-8 i
 from __future__ import annotations
 
 import io
+import itertools
+import os
 import re
 import zipfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Callable, TypeVar
 
+from v8atlas.compiler.safefile import member_bomb, read_file, total_bomb
+from v8atlas.compiler.timelimit import TimeLimitExceeded, time_limit
 from v8atlas.formats.domain import SourceError
 from v8atlas.compiler.v8container import Container, ContainerError
 
@@ -22,8 +27,13 @@ from .brace import BraceError, parse_bytes
 
 __all__ = ["HelpBookError", "Book", "TocNode", "open_book", "normalize_path"]
 
-MAX_PAGE_BYTES = 32 << 20        # the largest real pages are a few hundred KB
+MAX_PAGE_BYTES = 4 << 20         # the largest real pages are a few hundred KB (57 KB measured)
+# Parsing is linear (about 0.5 ms a real page); this bounds a page that would still run away.
+PAGE_SECONDS = float(os.environ.get("V8ATLAS_HELP_PAGE_SECONDS", 10))
 MAX_TOC_BYTES = 256 << 20
+
+T = TypeVar("T")
+
 
 class HelpBookError(SourceError):
     """The help book cannot be used at all; the message names the book and the element (a
@@ -96,26 +106,46 @@ class Book:
         counts["pages"] += 1
         return text
 
+    def parsed_page(self, path: str, parse: Callable[[str, str], T], warn, counts: dict[str, int],
+                    node_id: object = None) -> T | None:
+        """``parse(text, path)`` of a page read by ``read_page``, bounded in time: a page whose
+        parse runs past ``PAGE_SECONDS`` is reported, counted as broken and skipped."""
+        text = self.read_page(path, warn, counts, node_id)
+        if text is None:
+            return None
+        try:
+            with time_limit(PAGE_SECONDS):
+                return parse(text, path)
+        except TimeLimitExceeded:
+            warn(path, f"parsing the page took over {PAGE_SECONDS:g} s "
+                       f"(V8ATLAS_HELP_PAGE_SECONDS); page skipped")
+            counts["broken_pages"] += 1
+            return None
+
     def html_pages(self) -> list[str]:
         return [n for n in self.entries
                 if not n.endswith((".st", "__categories__")) and not n.endswith("/")]
 
 
 MAX_LISTED_OFFSETS = 5
+_HIGH_BYTES = bytes(range(0x80, 0x100))
 
 
-def _invalid_utf8(raw: bytes) -> list[tuple[int, int]]:
-    """(start, end) byte ranges that are not valid UTF-8."""
-    bad: list[tuple[int, int]] = []
-    pos = 0
-    while pos < len(raw):
-        try:
-            raw[pos:].decode("utf-8")
-            break
-        except UnicodeDecodeError as e:
-            bad.append((pos + e.start, pos + e.end))
-            pos += e.end
-    return bad
+_BAD_RUN = re.compile("[\udc80-\udcff]+")     # invalid bytes, as surrogateescape writes them
+
+
+def _invalid_utf8(raw: bytes) -> tuple[int, list[tuple[int, int]], int]:
+    """(invalid byte count, byte ranges of the first runs of invalid bytes, number of runs),
+    in one C decoding pass: decoding the rest again after each bad byte was quadratic
+    (``b"\\xd0a" * 2**20`` ran for minutes)."""
+    text = raw.decode("utf-8", errors="surrogateescape")
+    bad_bytes = len(raw) - len(raw.decode("utf-8", errors="ignore").encode("utf-8"))
+    n_runs = _BAD_RUN.subn("", text)[1] if bad_bytes else 0
+    runs = []
+    for m in itertools.islice(_BAD_RUN.finditer(text), MAX_LISTED_OFFSETS):
+        start = len(text[:m.start()].encode("utf-8", errors="surrogateescape"))
+        runs.append((start, start + m.end() - m.start()))
+    return bad_bytes, runs, n_runs
 
 
 def decode_page(raw: bytes) -> tuple[str, str | None]:
@@ -127,19 +157,18 @@ def decode_page(raw: bytes) -> tuple[str, str | None]:
         return raw.decode("utf-8-sig"), None
     except UnicodeDecodeError:
         pass
-    bad = _invalid_utf8(raw)
-    bad_bytes = sum(end - start for start, end in bad)
-    non_ascii = sum(1 for b in raw if b >= 0x80)
+    bad_bytes, bad, n_bad = _invalid_utf8(raw)
+    non_ascii = len(raw) - len(raw.translate(None, _HIGH_BYTES))
     if bad_bytes * 2 > non_ascii:
         return raw.decode("cp1251", errors="replace"), (
             f"page is not UTF-8 ({bad_bytes} of {non_ascii} non-ASCII bytes invalid, first at byte "
             f"offset {bad[0][0]}); decoded as cp1251")
     offsets = ", ".join(str(start) for start, _ in bad[:MAX_LISTED_OFFSETS])
-    more = f" and {len(bad) - MAX_LISTED_OFFSETS} more" if len(bad) > MAX_LISTED_OFFSETS else ""
+    more = f" and {n_bad - MAX_LISTED_OFFSETS} more" if n_bad > MAX_LISTED_OFFSETS else ""
     text = raw.decode("utf-8", errors="replace")
     return text.removeprefix("\ufeff"), (
-        f"invalid UTF-8 at byte offset{'s' if len(bad) > 1 else ''} {offsets}{more}; "
-        f"{'each' if len(bad) > 1 else 'the'} bad sequence replaced with U+FFFD, the rest of the page "
+        f"invalid UTF-8 at byte offset{'s' if n_bad > 1 else ''} {offsets}{more}; "
+        f"{'each' if n_bad > 1 else 'the'} bad sequence replaced with U+FFFD, the rest of the page "
         f"read as UTF-8")
 
 
@@ -164,6 +193,14 @@ def _open_zip(data: bytes, book: str, element: str) -> zipfile.ZipFile:
         return zipfile.ZipFile(io.BytesIO(data))
     except zipfile.BadZipFile as e:
         raise HelpBookError(f"{book}: element {element} is not a valid ZIP archive ({e})") from None
+
+
+def _refuse_bomb(zf: zipfile.ZipFile, book: str, element: str) -> None:
+    """The bomb limits of dump zips (``safefile``) on a book's own ZIP elements, as a whole."""
+    infos = zf.infolist()
+    problem = total_bomb(sum(i.file_size for i in infos), sum(i.compress_size for i in infos))
+    if problem:
+        raise HelpBookError(f"{book}: element {element} is refused: {problem}")
 
 
 def _decode_entry_name(info: zipfile.ZipInfo) -> str:
@@ -226,9 +263,9 @@ def open_book(path: str | Path, *, label: str | None = None) -> Book:
     p = Path(path)
     name = label or str(p)
     try:
-        data = p.read_bytes()
+        data = read_file(p)       # a regular file of bounded size (safefile)
     except OSError as e:
-        raise HelpBookError(f"{name}: cannot read ({e.strerror})") from None
+        raise HelpBookError(f"{name}: cannot read ({e.strerror or e})") from None
     try:
         cont = Container(data, name=name)
     except ContainerError as e:
@@ -243,13 +280,21 @@ def open_book(path: str | Path, *, label: str | None = None) -> Book:
     except ContainerError as e:
         raise HelpBookError(str(e)) from None
     storage = _open_zip(storage_bytes, name, "FileStorage")
+    _refuse_bomb(storage, name, "FileStorage")
     entries: dict[str, zipfile.ZipInfo] = {}
     for info in storage.infolist():
-        if info.is_dir():
-            continue
         entry = _decode_entry_name(info)
+        if not entry:      # ZipInfo.is_dir() would raise IndexError on it
+            problems.append(("FileStorage", "a ZIP entry with an empty name; skipped"))
+            continue
+        if entry.endswith("/"):
+            continue
         if not _safe_entry(entry):
             problems.append((f"FileStorage/{entry}", "unsafe ZIP entry name (absolute or with '..'); skipped"))
+            continue
+        bomb = member_bomb(info, entry)
+        if bomb:
+            problems.append((f"FileStorage/{entry}", f"{bomb}; skipped"))
             continue
         entries[normalize_path(entry)] = info
 
@@ -273,7 +318,8 @@ def open_book(path: str | Path, *, label: str | None = None) -> Book:
     else:
         try:
             pz = _open_zip(cont.read(pack), name, "PackBlock")
-            infos = [i for i in pz.infolist() if not i.is_dir()]
+            _refuse_bomb(pz, name, "PackBlock")
+            infos = [i for i in pz.infolist() if i.filename and not i.filename.endswith("/")]
             if not infos:
                 raise HelpBookError(f"{name}: PackBlock: ZIP archive has no entries")
             entry = next((i for i in infos if i.filename == "0"), infos[0])

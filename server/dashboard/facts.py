@@ -8,6 +8,7 @@ from __future__ import annotations
 import calendar
 import json
 import logging
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,34 @@ from typing import Any
 log = logging.getLogger("v8atlas.dashboard")
 
 
+# An absolute path of the compiling machine (two parts or more): "/root/src/ssl", "C:\\x\\y".
+_SEP = r"[\\/]"
+_PART = r"[^\s/\\:'\"<>|]+"
+_ABS_PATH = re.compile(rf"(?<![\w.:/\\])(?:/|[A-Za-z]:{_SEP}){_PART}(?:{_SEP}{_PART})+")
+
+
+def _tail(m: re.Match[str]) -> str:
+    return "/".join(re.split(_SEP, m.group(0))[-2:])
+
+
+def without_paths(value: Any) -> Any:
+    """``value`` with every absolute path in its strings (and keys) cut to its last two parts:
+    a compile run outside its sources' folder names them absolutely in counts, help books and
+    the report, and no path of the compiling machine is shown to a client."""
+    if isinstance(value, str):
+        return _ABS_PATH.sub(_tail, value) if ("/" in value or "\\" in value) else value
+    if isinstance(value, list):
+        return [without_paths(v) for v in value]
+    if isinstance(value, dict):
+        return {without_paths(k): without_paths(v) for k, v in value.items()}
+    return value
+
+
 def bundle_facts(bundle: Any) -> dict[str, Any]:
     manifest = bundle.manifest
     report = read_report(Path(bundle.path), manifest)
     created = manifest.get("created_at", "")
-    return {
+    return without_paths({
         "id": bundle.id, "name": manifest.get("name"), "content_hash": manifest.get("content_hash"),
         "created_at": created, "age_s": age_s(created),
         "compiler_version": manifest.get("compiler_version"),
@@ -29,7 +53,7 @@ def bundle_facts(bundle: Any) -> dict[str, Any]:
         "report": {k: report.get(k, []) for k in ("errors", "warnings", "unknown")},
         "configs": configs(bundle),
         "counts_by_class": counts_by_class(bundle),
-    }
+    })
 
 
 def read_report(path: Path, manifest: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from v8atlas.formats import Bundle
 from .. import auth, tools
 from ..auth import error_response
 from ..state import ServerState
+from ..throttle import client_of
 from . import aliases, facts, pages
 from .rebuild import RebuildUnavailable, plan_sources, run_compile
 from .sessions import COOKIE_NAME, Session, SessionCodec, SessionInvalid, derive_secret, env_secret
@@ -154,6 +155,14 @@ class Dashboard:
         if not same_origin(request):
             return self.refuse(request, "Запрос отклонён",
                                "Вход принимается только с формы этого сервера (другой Origin).", 403)
+        throttle = auth.config(self.app).throttle     # the same budget as wrong API tokens
+        client = client_of(request)
+        if wait := throttle.retry_after(client):
+            resp = self.html(pages.login_page(_safe_next(request.query.get("next")), error=(
+                f"Слишком много неудачных попыток входа с этого адреса; повторите через {wait} с.")),
+                429)
+            resp.headers["Retry-After"] = str(wait)
+            return resp
         form = await _form(request)
         token = form.get("token", "")
         next_url = _safe_next(form.get("next"))
@@ -167,6 +176,7 @@ class Dashboard:
                 "На этом сервере токены не заданы: чтение открыто, правка словаря выключена "
                 "(задайте ADMIN_TOKEN при запуске сервера).")), 400)
         if role is None:
+            throttle.failed(client)
             await asyncio.sleep(0.2)  # slows guessing a little; comparison is constant-time anyway
             return self.html(pages.login_page(next_url, error="Неверный токен."), 401)
         _, cookie = self.codec.issue(role)
@@ -176,6 +186,12 @@ class Dashboard:
         return resp
 
     async def logout(self, request: web.Request) -> web.StreamResponse:
+        try:
+            session = self.session_of(request)
+        except SessionInvalid:
+            session = None
+        if session is not None:
+            self.codec.revoke(session)      # the cookie dies here, not only in this browser
         resp = redirect("/login")
         resp.del_cookie(COOKIE_NAME, path="/")
         return resp
@@ -453,5 +469,6 @@ LOGIN_NOTICES = {
     "malformed": "Сессия недействительна: cookie сессии повреждена. Войдите снова.",
     "forged": "Сессия недействительна: cookie сессии выдана не этим сервером (или токены сменились). Войдите снова.",
     "admin_gone": "Сессия недействительна: токен администратора больше не задан. Войдите снова.",
+    "closed": "Сессия закрыта: был выполнен выход. Войдите снова.",
     "login": "Войдите, чтобы читать данные.",
 }

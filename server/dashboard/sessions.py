@@ -41,7 +41,7 @@ class SessionInvalid(Exception):
     def __init__(self, reason: str, code: str = "forged") -> None:
         super().__init__(reason)
         self.reason = reason
-        self.code = code            # "expired" | "malformed" | "forged" | "admin_gone"
+        self.code = code            # "expired" | "closed" | "malformed" | "forged" | "admin_gone"
 
 
 def _b64(data: bytes) -> str:
@@ -67,12 +67,36 @@ def derive_secret(api_token: str | None, admin_token: str | None, explicit: str 
     return secrets.token_bytes(32)
 
 
+class RevokedSessions:
+    """Ids of sessions logged out before their expiry, kept until then. Cookies are stateless,
+    so this is the one piece of server memory they need; it is per process (a replica behind
+    the same balancer still accepts the cookie) and bounded: past ``limit`` entries the ones
+    nearest their expiry are dropped first."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self.limit = limit
+        self._until: dict[str, int] = {}
+
+    def add(self, sid: str, expires: int) -> None:
+        now = int(time.time())
+        if len(self._until) >= self.limit:
+            self._until = {k: v for k, v in self._until.items() if v > now}
+            while len(self._until) >= self.limit:
+                del self._until[min(self._until, key=self._until.__getitem__)]
+        self._until[sid] = expires
+
+    def holds(self, sid: str, now: float) -> bool:
+        until = self._until.get(sid)
+        return until is not None and until > now
+
+
 class SessionCodec:
     """Signs and verifies session cookies; makes and checks CSRF tokens."""
 
     def __init__(self, secret: bytes, ttl_s: int = DEFAULT_TTL_S) -> None:
         self._key = secret
         self.ttl_s = ttl_s
+        self.revoked = RevokedSessions()
 
     def _sign(self, payload: bytes) -> str:
         return _b64(hmac.new(self._key, b"cookie\0" + payload, hashlib.sha256).digest())
@@ -89,7 +113,9 @@ class SessionCodec:
     def verify(self, cookie: str, now: float | None = None) -> Session:
         now = time.time() if now is None else now
         body, _, sig = cookie.partition(".")
-        if not body or not sig or len(cookie) > 512:
+        # A cookie is ASCII (base64 and a dot); anything else is not ours, and hmac refuses to
+        # compare non-ASCII str (TypeError), so it is turned away before any comparison.
+        if not body or not sig or len(cookie) > 512 or not cookie.isascii():
             raise SessionInvalid("the session cookie is malformed", "malformed")
         try:
             payload = _unb64(body)
@@ -106,13 +132,20 @@ class SessionCodec:
             raise SessionInvalid("the session cookie names an unknown role", "malformed")
         if session.expires <= now:
             raise SessionInvalid("the session has expired", "expired")
+        if self.revoked.holds(session.sid, now):
+            raise SessionInvalid("the session was closed (logged out)", "closed")
         return session
+
+    def revoke(self, session: Session) -> None:
+        """Logged out: this cookie is refused from now on (by this process, until it expires)."""
+        self.revoked.add(session.sid, session.expires)
 
     def csrf_token(self, session: Session) -> str:
         return _b64(hmac.new(self._key, b"csrf\0" + session.sid.encode("ascii"), hashlib.sha256).digest())
 
     def csrf_ok(self, session: Session, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.csrf_token(session), token or "")
+        return bool(token) and hmac.compare_digest(self.csrf_token(session).encode("ascii"),
+                                                   (token or "").encode("utf-8", "replace"))
 
 
 def env_secret() -> str | None:

@@ -1,0 +1,144 @@
+"""The compiler's cache files (parsed sources, linked models, file hashes): authenticated pickles.
+
+A cache file lives in ``BUNDLES/.cache/``, a folder that may be shared or writable by others;
+unpickling a planted file would run its code. Parsed sources are trees of many dataclasses
+(configuration models, help records), so a plain-data format would need a serializer per type;
+instead each file carries an HMAC-SHA256 of its payload under a key that lives *outside* the
+bundles folder, in the user's own cache folder (``$V8ATLAS_CACHE_KEY``, else
+``$XDG_CACHE_HOME/v8atlas/cache.key``, else ``~/.cache/v8atlas/cache.key``; created with
+mode 0600). Nothing is unpickled before its tag checks out; a file that does not check out
+is a miss and is rebuilt, never trusted. A key file that others can read or write (or that
+belongs to another user) is not used: caching is then off for the run, with one line on stderr.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import pickle
+import secrets
+import stat
+import sys
+from pathlib import Path
+from typing import Any
+
+MAGIC = b"V8ATLAS-CACHE-1\n"
+_TAG_LEN = hashlib.sha256().digest_size
+_KEY_LEN = 32
+
+_keys: dict[str, bytes] = {}      # key file → key, read once per process
+_key_problem_said = False
+
+
+def key_path() -> Path:
+    explicit = os.environ.get("V8ATLAS_CACHE_KEY")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "v8atlas" / "cache.key"
+
+
+class CacheKeyError(Exception):
+    """The key file exists but must not be trusted (or cannot be made)."""
+
+
+def _read_key(path: Path) -> bytes:
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise CacheKeyError(f"{path}: not a regular file")
+        if hasattr(os, "getuid") and st.st_uid != os.getuid():
+            raise CacheKeyError(f"{path}: belongs to another user")
+        if st.st_mode & 0o077:
+            raise CacheKeyError(f"{path}: readable or writable by others (mode "
+                                f"{stat.S_IMODE(st.st_mode):o}; it must be 600)")
+        key = os.read(fd, 4 * _KEY_LEN)
+    finally:
+        os.close(fd)
+    if len(key) < _KEY_LEN:
+        raise CacheKeyError(f"{path}: shorter than {_KEY_LEN} bytes")
+    return key
+
+
+def _make_key(path: Path) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = secrets.token_bytes(_KEY_LEN)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:       # another compile made it first: use theirs
+        return _read_key(path)
+    with os.fdopen(fd, "wb") as f:
+        f.write(key)
+    return key
+
+
+def cache_key() -> bytes | None:
+    """This user's cache key (made on first use), or None when caching must be off."""
+    global _key_problem_said
+    path = key_path()
+    if str(path) in _keys:
+        return _keys[str(path)]
+    try:
+        key = _read_key(path) if path.exists() else _make_key(path)
+    except (OSError, CacheKeyError) as e:
+        if not _key_problem_said:
+            print(f"v8atlas: the cache key is not used, caching is off for this run: {e}",
+                  file=sys.stderr)
+            _key_problem_said = True
+        return None
+    _keys[str(path)] = key
+    return key
+
+
+def _tag(key: bytes, payload: bytes) -> bytes:
+    return hmac.new(key, payload, hashlib.sha256).digest()
+
+
+def save(path: Path, obj: Any) -> bool:
+    """Write ``obj`` atomically (temp file, then rename); False when caching is off."""
+    key = cache_key()
+    if key is None:
+        return False
+    payload = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    with open(tmp, "wb") as f:
+        f.write(MAGIC)
+        f.write(_tag(key, payload))
+        f.write(payload)
+    os.replace(tmp, path)
+    return True
+
+
+def load(path: Path) -> tuple[bool, Any]:
+    """(True, object) for a file this user's compiler wrote; (False, None) for anything else:
+    absent, not a regular file, damaged, planted, or written under another key."""
+    key = cache_key()
+    if key is None:
+        return False, None
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False, None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False, None
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            data = f.read()
+    except OSError:
+        return False, None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    head = len(MAGIC) + _TAG_LEN
+    if len(data) < head or not data.startswith(MAGIC):
+        return False, None
+    payload = data[head:]
+    if not hmac.compare_digest(data[len(MAGIC):head], _tag(key, payload)):
+        return False, None
+    try:
+        return True, pickle.loads(payload)
+    except Exception:  # authentic but unreadable (a class renamed since): a miss
+        return False, None
