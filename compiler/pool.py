@@ -10,6 +10,9 @@ the same calls run in-process (same results, same order guarantees).
 
 Workers are forked from the parent, so they inherit its imports; state a worker needs per
 source (an opened zip, say) is cached in the worker by the task function itself.
+``fork_imap`` is for work over data the parent already holds (a linked model): it forks
+workers *after* setting that data, so they read it copy-on-write instead of receiving it
+pickled; only the tasks (indexes) go out and the results come back.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ POOL_THRESHOLD = 300      # tasks; below this the pool's start-up costs more tha
 _executor: ProcessPoolExecutor | None = None
 _active = False          # inside a session: the pool may be started
 _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so far
+_fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
 
 
 def worker_cpu() -> float:
@@ -43,7 +47,7 @@ def jobs() -> int:
 @contextmanager
 def session() -> Iterator[None]:
     """The pool's lifetime: one compile. Nested sessions share the outer one's pool."""
-    global _active, _executor
+    global _active
     if _active:
         yield
         return
@@ -52,9 +56,14 @@ def session() -> Iterator[None]:
         yield
     finally:
         _active = False
-        if _executor is not None:
-            _executor.shutdown(wait=True)
-            _executor = None
+        _stop_pool()
+
+
+def _stop_pool() -> None:
+    global _executor
+    if _executor is not None:
+        _executor.shutdown(wait=True)
+        _executor = None
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -71,21 +80,47 @@ def _run_chunk(fn: Callable[[Any], Any], start: int, tasks: Sequence[Any]
     return start, results, time.process_time() - t0
 
 
+def fork_state() -> Any:
+    """In a ``fork_imap`` task: the state the parent set (in-process: the same object)."""
+    return _fork_state
+
+
 def imap(fn: Callable[[Any], Any], tasks: Sequence[Any], *, chunk: int = 0,
-         threshold: int = POOL_THRESHOLD) -> Iterator[tuple[int, Any]]:
+         threshold: int | None = None) -> Iterator[tuple[int, Any]]:
     """``(index, fn(task))`` for every task, over the pool when it is worth it, as they finish.
 
     ``chunk``: tasks per round trip (default: about 16 chunks per worker, so a slow chunk at
     the end holds up at most 1/16 of one worker's share)."""
-    global _worker_cpu
     n = jobs()
-    if not _active or n < 2 or len(tasks) < threshold:
+    if not _active or n < 2 or len(tasks) < (POOL_THRESHOLD if threshold is None else threshold):
         for i, t in enumerate(tasks):
             yield i, fn(t)
         return
-    size = chunk or max(8, len(tasks) // (n * 16))
-    pool = _pool()
-    pending: set[Future] = {pool.submit(_run_chunk, fn, i, tasks[i:i + size])
+    yield from _pooled(_pool(), fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
+
+
+def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chunk: int = 0,
+              threshold: int | None = None) -> Iterator[tuple[int, Any]]:
+    """Like ``imap``, over workers forked now, which see ``state`` through ``fork_state()``."""
+    global _fork_state
+    n = jobs()
+    _fork_state = state
+    try:
+        if not _active or n < 2 or len(tasks) < (POOL_THRESHOLD if threshold is None else threshold):
+            for i, t in enumerate(tasks):
+                yield i, fn(t)
+            return
+        _stop_pool()   # never fork while the other pool's manager thread runs (it restarts on demand)
+        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("fork")) as fresh:
+            yield from _pooled(fresh, fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
+    finally:
+        _fork_state = None
+
+
+def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
+            size: int) -> Iterator[tuple[int, Any]]:
+    global _worker_cpu
+    pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
                             for i in range(0, len(tasks), size)}
     try:
         while pending:

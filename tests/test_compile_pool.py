@@ -42,6 +42,20 @@ def test_imap_outside_a_session_or_below_threshold_runs_in_process(monkeypatch):
         assert {r[1] for _, r in got} == {os.getpid()}
 
 
+def _state_item_and_pid(i: int) -> tuple[str, int]:
+    return pool.fork_state()[i], os.getpid()
+
+
+def test_fork_imap_workers_read_the_parents_state(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    state = [f"объект {i}" for i in range(40)]     # never pickled: the workers are forked with it
+    with pool.session():
+        got = dict(pool.fork_imap(_state_item_and_pid, list(range(40)), state, chunk=4, threshold=1))
+    assert [got[i][0] for i in range(40)] == state
+    assert {pid for _, pid in got.values()} - {os.getpid()}
+    assert pool.fork_state() is None   # not kept after the call
+
+
 def _folder_fingerprint(root: Path) -> str:
     """The fingerprint's formula, written out: sha256 over "rel\\0sha256(file)\\n", sorted paths."""
     h = hashlib.sha256()

@@ -28,6 +28,7 @@ from v8atlas.compiler.links import ConfigModels
 from v8atlas.formats.info import ConfigurationInfo, to_dict
 from v8atlas.formats.text import analyze, fold
 
+from .. import pool
 from . import model as M
 from . import words as W
 from .cards import build_card, full_names
@@ -250,6 +251,34 @@ def _warn_dangling(view: View, ix: ConfigIndex, dangling: list[Rel], language: s
                         object=W.ref_name(r.src, language))
 
 
+@dataclass
+class _ObjectDocs:
+    """What every object's document is made from (read by forked workers, never pickled)."""
+    view: View
+    ix: ConfigIndex
+    keys: dict[str, str]
+    counts_by_path: dict[str, Any]
+    in_subsystems: dict[str, Any]
+    language: str
+
+
+def _object_doc(path: str) -> Doc:
+    st: _ObjectDocs = pool.fork_state()
+    obj, ix, view = st.ix.objects[path], st.ix, st.view
+    std = standard_attributes(obj, ix)
+    tables = query_tables(obj, ix)
+    card = build_card(obj, path, ix, view.name, std, tables, st.counts_by_path.get(path, {}), st.language,
+                      extension_view=bool(view.extensions))
+    fn = full_names(obj, path)
+    names = [fn[W.RU], fn[W.EN], obj.name]
+    if card.get("ref_type"):
+        names += [card["ref_type"], card["ref_type_alias"]]
+    for t in tables:
+        names += [t.ru, t.en]
+    return Doc(METADATA, st.keys[path], obj.cls, fn[st.language], card, list(dict.fromkeys(names)),
+               _search_fields(obj, st.in_subsystems.get(path)), config=view.name)
+
+
 def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """Docs and edges of one view; returns its configuration info for the manifest.
     ``reported``: dangling references already warned about (by the base view)."""
@@ -262,22 +291,15 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     counts_by_path = _relation_counts(rels)
     keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
     in_subsystems = subsystem_words(ix)
-    by_class: Counter = Counter()
-    for path, obj in ix.objects.items():
-        by_class[obj.cls] += 1
-        std = standard_attributes(obj, ix)
-        tables = query_tables(obj, ix)
-        card = build_card(obj, path, ix, view.name, std, tables, counts_by_path.get(path, {}), language,
-                          extension_view=bool(view.extensions))
-        fn = full_names(obj, path)
-        names = [fn[W.RU], fn[W.EN], obj.name]
-        if card.get("ref_type"):
-            names += [card["ref_type"], card["ref_type_alias"]]
-        for t in tables:
-            names += [t.ru, t.en]
-        ctx.docs.append(Doc(METADATA, keys[path], obj.cls, fn[language], card,
-                            list(dict.fromkeys(names)), _search_fields(obj, in_subsystems.get(path)),
-                            config=view.name))
+    by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
+    # One document per object, over workers forked with the model (compiler/pool.py): cards
+    # are the link's largest cost and each depends only on the model; order kept by index.
+    paths = list(ix.objects)
+    docs: list[Doc | None] = [None] * len(paths)
+    state = _ObjectDocs(view, ix, keys, counts_by_path, in_subsystems, language)
+    for i, doc in pool.fork_imap(_object_doc, paths, state):
+        docs[i] = doc
+    ctx.docs += docs
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     adopted = 0
     if view.base_view:
