@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 V8ATLAS = [sys.executable, "-m", "v8atlas"]
 
 TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
-              "get_platform", "compare_configurations"}
+              "get_platform", "compare_configurations", "check_query"}
 EXAMPLES = REPO / "examples"
 # (tool, arguments, expected outcome, a line the answer must contain)
 SAMPLE_CALLS = [
@@ -42,6 +42,8 @@ SAMPLE_CALLS = [
     ("get_platform", {"name": "СтрРазделить", "config": "ДемоТорговля"}, "found", "StrSplit"),
     ("get_platform", {"name": "Запрос.ЕСТЬNULL", "config": "ДемоТорговля"}, "found", "ISNULL"),
     ("compare_configurations", {"a": "ДемоТорговля", "b": "ДемоТорговля_EDT"}, "found", "(identical)"),
+    ("check_query", {"text": "ВЫБРАТЬ О.КоличествоОстаток ИЗ РегистрНакопления.ОстаткиТоваров.Обороты КАК О",
+                     "config": "ДемоТорговля"}, "problems", "`КоличествоОборот`"),
 ]
 FIXTURE_CALLS = [
     ("list_sources", {}, "list", "`Демо`"),

@@ -339,6 +339,7 @@ def test_virtual_fields_presentation_and_point_in_time():
     cfg = M.Configuration("C", objects=[doc, cat, reg])
     ix = ConfigIndex(cfg)
     virtual = {o.name: [f.ru for f in query_tables(o, ix)[0].fields if f.role == "virtual"] for o in (doc, cat, reg)}
-    assert virtual == {"Заказ": ["Представление", "МоментВремени"], "Товары": ["Представление"], "Цены": []}
+    assert virtual == {"Заказ": ["ВерсияДанных", "Представление", "МоментВремени"],
+                       "Товары": ["ВерсияДанных", "Представление"], "Цены": []}
     moment = next(f for f in query_tables(doc, ix)[0].fields if f.ru == "МоментВремени")
     assert moment.en == "PointInTime" and render_type(moment.type, "ru")[0] == "МоментВремени"

@@ -120,10 +120,19 @@ def _tabular_sections(obj: M.MDObject) -> list[QueryTable]:
     return out
 
 
+_DATA_VERSION_CLASSES = {"Catalog", "Document", "ChartOfCharacteristicTypes", "ChartOfAccounts",
+                         "ChartOfCalculationTypes", "ExchangePlan", "BusinessProcess", "Task"}
+
+
 def virtual_fields(obj: M.MDObject) -> list[Field]:
     """Fields a query may read but ``*`` does not return (§2.2 note): Представление on tables with
     Ссылка, МоментВремени on documents. The list is marked unverified by domain-1c.md."""
-    out = [fixed_field("Представление", role="virtual", unverified=True)]
+    out = []
+    if obj.cls in _DATA_VERSION_CLASSES:
+        # domain-1c.md §2: a query field of every reference table that XML dumps do not list;
+        # SSL selects it. Its length is not documented, so no type is claimed.
+        out.append(fixed_field("ВерсияДанных", role="virtual"))
+    out.append(fixed_field("Представление", role="virtual", unverified=True))
     if obj.cls in ("Document", "DocumentJournal"):
         out.append(fixed_field("МоментВремени", M.TypeRef(M.PLATFORM, name="PointInTime"), role="virtual",
                                unverified=True))

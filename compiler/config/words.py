@@ -124,7 +124,7 @@ FIELDS = {
     "Тип": "Type", "ТолькоОбороты": "TurnoversOnly", "ВидСубконто": "ExtDimensionType",
     "Значение": "Value", "Узел": "Node", "НомерСообщения": "MessageNo",
     "ОбъектПерерасчета": "RecalculationObject", "КорСчет": "BalancedAccount",
-    "Представление": "Presentation", "МоментВремени": "PointInTime",
+    "Представление": "Presentation", "МоментВремени": "PointInTime", "ВерсияДанных": "DataVersion",
     # period fields of Обороты / ОстаткиИОбороты (§3.2)
     "ПериодСекунда": "SecondPeriod", "ПериодМинута": "MinutePeriod", "ПериодЧас": "HourPeriod",
     "ПериодДень": "DayPeriod", "ПериодНеделя": "WeekPeriod", "ПериодДекада": "TenDaysPeriod",

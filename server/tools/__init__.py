@@ -30,7 +30,8 @@ INSTRUCTIONS = (
     "are loaded pass `config` (list_sources names them); platform answers are for that "
     "configuration's platform version. Every answer starts with its outcome: found, ambiguous "
     "(ask again with one of the listed names), not_found (guesses are marked), unavailable. "
-    "Long answers end with a cursor: repeat the call with it to continue."
+    "Long answers end with a cursor: repeat the call with it to continue. Check a query text "
+    "with check_query before running it."
 )
 
 _CORE = (

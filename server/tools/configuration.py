@@ -1,10 +1,12 @@
-"""The configuration domain's tools: metadata objects, their relations, configuration diffs."""
+"""The configuration domain's tools: metadata objects, their relations, configuration diffs,
+and query texts checked against them."""
 from __future__ import annotations
 
 from v8atlas.formats.domain import ServePart
 
 from .compare import compare_configurations
 from .metadata import get_object, search_metadata
+from .query import MAX_QUERY_TEXT, check_query
 from .relations import get_relations
 from .spec import CONFIG, CURSOR, LIMIT, Param, ToolSpec
 
@@ -34,4 +36,9 @@ SERVE = ServePart("configuration", tools=(
              (Param("a", "string", required=True), Param("b", "string", required=True),
               Param("name", "string", "One object to diff field by field"), CURSOR),
              compare_configurations),
+    ToolSpec("check_query", "Check query",
+             "Check a 1C query text against the configuration: tables, virtual tables, fields and paths, "
+             "ЗНАЧЕНИЕ values, unlimited strings, functions of its platform. ok, or problems with line:col and fix.",
+             (Param("text", "string", required=True, max_length=MAX_QUERY_TEXT), CONFIG),
+             check_query),
 ))

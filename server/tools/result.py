@@ -15,8 +15,10 @@ AMBIGUOUS = "ambiguous"
 NOT_FOUND = "not_found"
 UNAVAILABLE = "unavailable"
 LIST = "list"
+OK = "ok"                # check_query: no errors
+PROBLEMS = "problems"    # check_query: errors listed
 ERROR = "error"
-OUTCOMES = (FOUND, AMBIGUOUS, NOT_FOUND, UNAVAILABLE, LIST, ERROR)
+OUTCOMES = (FOUND, AMBIGUOUS, NOT_FOUND, UNAVAILABLE, LIST, OK, PROBLEMS, ERROR)
 
 
 @dataclass
