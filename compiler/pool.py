@@ -29,6 +29,7 @@ _executor: ProcessPoolExecutor | None = None
 _active = False          # inside a session: the pool may be started
 _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so far
 _fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
+_background: list[Any] = []   # forked children writing caches; the session waits for them
 
 
 def worker_cpu() -> float:
@@ -57,6 +58,22 @@ def session() -> Iterator[None]:
     finally:
         _active = False
         _stop_pool()
+        while _background:
+            _background.pop().join()
+
+
+def background(fn: Callable[..., None], *args: Any) -> None:
+    """``fn(*args)`` in a forked child that sees the parent's data as it is now (copy-on-write,
+    nothing pickled across), while the parent goes on; the session waits for it before the
+    compile returns. For work off the critical path whose failure costs only speed (writing
+    a cache file). Outside a session or with one core it runs now, in-process."""
+    if not _active or jobs() < 2:
+        fn(*args)
+        return
+    _stop_pool()   # never fork while the pool's manager thread runs
+    child = get_context("fork").Process(target=fn, args=args)
+    child.start()
+    _background.append(child)
 
 
 def _stop_pool() -> None:
