@@ -10,8 +10,9 @@ PORT ?= 5001
 
 $(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "creating $(VENV) and installing v8atlas with its dependencies (a minute or two)…"
+	$(PY) -m pip install -qq --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -qq --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 venv: $(VENV)/.installed

@@ -8,13 +8,20 @@ ROOTS = {"v8atlas": "v8atlas", "v8atlas.compiler": "compiler",
 
 
 def _packages() -> tuple[list[str], dict[str, str]]:
+    """Every package, and every data folder inside one (help/data, dashboard/static…): setuptools
+    wants data folders listed as packages too, else it prints a warning banner for each."""
     packages, package_dir = [], {}
     for name, folder in ROOTS.items():
         for init in sorted(Path(folder).rglob("__init__.py")):
-            rel = init.parent.relative_to(folder).parts
-            pkg = ".".join((name, *rel))
-            packages.append(pkg)
-            package_dir[pkg] = "/".join((folder, *rel))
+            for d in [init.parent, *sorted(p for p in init.parent.rglob("*") if p.is_dir())]:
+                if any(p == "__pycache__" or p.startswith(".") for p in d.parts) or \
+                        (d != init.parent and (d / "__init__.py").exists()):
+                    continue
+                rel = d.relative_to(folder).parts
+                pkg = ".".join((name, *rel))
+                if pkg not in package_dir:
+                    packages.append(pkg)
+                    package_dir[pkg] = "/".join((folder, *rel))
     return packages, package_dir
 
 

@@ -23,6 +23,20 @@ __all__ = ["PROJECT_FILE", "Project", "Source", "SourceError", "discover", "sour
 
 _MAX_SCAN_DEPTH = 4
 
+# Binary files of the platform that hold a configuration: they are dumped to files first.
+BINARY_DUMPS = {
+    ".cf": "a configuration file (.cf, a binary v8 container) is not read directly",
+    ".cfe": "a configuration extension file (.cfe, a binary v8 container) is not read directly",
+    ".cfu": "a configuration update file (.cfu) is not read directly",
+    ".dt": "an infobase dump (.dt) is not read directly",
+}
+HOW_TO_DUMP = (
+    ": dump the configuration to files first and compile that folder. In Designer: "
+    "Конфигурация → Загрузить конфигурацию из файла… (for a .cf), then Конфигурация → Выгрузить "
+    "конфигурацию в файлы… (Configuration → Dump configuration to files); from the command line: "
+    "`1cv8 DESIGNER /F <infobase> /LoadCfg <file.cf> /DumpConfigToFiles <folder>` (an extension: "
+    "add `-Extension <name>`), or with ibcmd: `ibcmd infobase config export --db-path=<infobase> <folder>`.")
+
 
 def source_kinds(domains: list[Domain]) -> list[SourceKind]:
     """Every source kind the domains introduce, in registration order (detection order)."""
@@ -105,6 +119,8 @@ def discover(paths: list[str | os.PathLike]) -> Project:
                 continue
         found: list[Source] = []
         _scan(p, plugins, 0, found, project.skipped)
+        if not found and not from_project and p.is_file() and p.suffix.lower() in BINARY_DUMPS:
+            raise SourceError(f"{p}: {BINARY_DUMPS[p.suffix.lower()]}{HOW_TO_DUMP}")
         if not found and not from_project:
             expected = ", ".join(k.expected for k in plugins)
             raise SourceError(f"{p}: not a recognized source. Expected {expected} or a {PROJECT_FILE}")

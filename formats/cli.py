@@ -69,7 +69,8 @@ def inspect_cmd(bundle: str, as_json: bool, report: bool) -> None:
     click.echo(f"size     {_human(s['size_bytes'])} in {len(s['segments'])} segments")
     click.echo("sources")
     for src in s["sources"]:
-        click.echo(f"  {src['kind']:<14} {src.get('format', ''):<14} {_human(src['size']):>10}  {src['name']}")
+        click.echo(f"  {src['kind']:<14} {str(src.get('format', '')):<14} {_human(src['size']):>10}  "
+                   f"{src['name']}")
     for group, kinds in s.get("documents_by_kind", {}).items():
         click.echo(f"{group}: {sum(kinds.values())} documents")
         for k, n in kinds.items():
@@ -122,3 +123,24 @@ def pin_cmd(bundle: str, unpin: bool) -> None:
         raise click.ClickException(str(e)) from None
     pin(path, not unpin)
     click.echo(f"{'unpinned' if unpin else 'pinned'} {path.name}")
+
+
+@click.command("publish")
+@click.argument("bundle", type=click.Path(exists=True))
+@click.option("--to", "url", required=True,
+              help="The origin: file:///path/ (a folder) or http(s)://host/path/ (HTTP PUT, e.g. WebDAV).")
+@click.option("--timeout", default=60.0, show_default=True, type=float, help="Seconds per HTTP request.")
+def publish_cmd(bundle: str, url: str, timeout: float) -> None:
+    """Verify BUNDLE and upload it to an origin (its files, the manifest, then NEWEST); prints
+    the content hash. Servers started with `--bundles URL` pick it up on their next poll.
+
+    A private origin's token comes from the environment: V8ATLAS_ORIGIN_TOKEN (sent as
+    Authorization: Bearer)."""
+    from .origin import publish
+
+    try:
+        path = resolve_bundle_path(bundle)
+        digest = publish(path, url, timeout=timeout)
+    except BundleError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(f"published {path.name} to {url} (content hash {digest})")

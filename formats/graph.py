@@ -56,6 +56,7 @@ EDGE_KINDS: dict[str, str] = {
     "subsystem_child": "subsystem src contains nested subsystem dst",
     "filter_criterion": "filter criterion src searches dst (label: the attribute)",
     "schedule": "calculation register src uses schedule register dst",
+    "command_parameter": "common command src takes a parameter of type dst (acts on its objects)",
     "adopted_from": "object src of a base+extensions view adopts dst of the base view (label: extensions)",
 }
 

@@ -3,11 +3,16 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import BinaryIO
+
+
+def sha256_stream(f: BinaryIO) -> str:
+    h = hashlib.sha256()
+    for chunk in iter(lambda: f.read(1 << 20), b""):
+        h.update(chunk)
+    return h.hexdigest()
 
 
 def sha256_file(path: str | os.PathLike) -> str:
-    h = hashlib.sha256()
     with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+        return sha256_stream(f)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BundleNotFound
+from .manifest import is_plain_name
+from .safeio import open_regular
 from .version import MANIFEST_NAME, NEWEST_POINTER, PIN_MARKER, TEMP_PREFIX, VERIFIED_DIR
 
 # A temporary folder older than this is a leftover even if its pid was reused.
@@ -62,15 +64,54 @@ def list_bundles(bundles_dir: Path) -> list[BundleEntry]:
     """Published bundles, oldest first (by UTC stamp in the folder name)."""
     if not bundles_dir.is_dir():
         return []
-    entries = [e for p in bundles_dir.iterdir() if p.is_dir() and (e := _parse_folder(p))]
+    # A folder symlink leading outside the directory is not a bundle of it (a planted link).
+    entries = [e for p in bundles_dir.iterdir()
+               if p.is_dir() and (e := _parse_folder(p)) and (not p.is_symlink() or inside(p, bundles_dir))]
     return sorted(entries, key=lambda e: (e.stamp, e.path.name))
 
 
+MAX_POINTER_BYTES = 1024   # one folder name and a newline
+
+
 def read_newest_name(bundles_dir: Path) -> str | None:
+    """The folder name NEWEST holds; None when there is no NEWEST. A pointer that is not one
+    short UTF-8 line naming a plain folder is refused (BundleNotFound says why)."""
+    pointer = bundles_dir / NEWEST_POINTER
     try:
-        return (bundles_dir / NEWEST_POINTER).read_text(encoding="utf-8").strip() or None
+        with open_regular(pointer) as f:
+            raw = f.read(MAX_POINTER_BYTES + 1)
     except FileNotFoundError:
         return None
+    except OSError as e:
+        raise BundleNotFound(f"{pointer}: {NEWEST_POINTER} {e.strerror or e}; expected a file "
+                             f"holding one bundle folder name") from None
+    return parse_pointer(raw, str(pointer))
+
+
+def parse_pointer(raw: bytes, where: str) -> str | None:
+    """Check NEWEST's bytes (from disk or an origin): one plain folder name, or None if empty."""
+    if len(raw) > MAX_POINTER_BYTES:
+        raise BundleNotFound(f"{where}: {NEWEST_POINTER} is longer than {MAX_POINTER_BYTES} bytes; "
+                             f"expected one bundle folder name")
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise BundleNotFound(f"{where}: {NEWEST_POINTER} is not UTF-8 text; expected one bundle "
+                             f"folder name") from None
+    if not text:
+        return None
+    if not is_plain_name(text):
+        raise BundleNotFound(f"{where}: {NEWEST_POINTER} names {text[:80]!r}, which is not a plain "
+                             f"folder name inside the bundles directory")
+    return text
+
+
+def inside(folder: Path, root: Path) -> bool:
+    """Does ``folder`` (after resolving symlinks) stay inside ``root``?"""
+    try:
+        return folder.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 def resolve_bundle_path(path: str | os.PathLike) -> Path:
@@ -85,11 +126,14 @@ def resolve_bundle_path(path: str | os.PathLike) -> Path:
     newest = read_newest_name(p)
     if newest is not None:
         target = p / newest
-        if "/" in newest or newest.startswith(".") or not (target / MANIFEST_NAME).is_file():
+        if not (target / MANIFEST_NAME).is_file():
             raise BundleNotFound(
                 f"{p}/{NEWEST_POINTER} names bundle {newest!r}, which does not exist there "
                 f"(removed by hand?); recompile, or point it at one of: "
                 f"{', '.join(e.path.name for e in list_bundles(p)) or 'none present'}")
+        if not inside(target, p):
+            raise BundleNotFound(f"{p}/{NEWEST_POINTER} names bundle {newest!r}, a symlink leading "
+                                 f"outside the bundles directory; refused")
         return target
     bundles = list_bundles(p)
     if not bundles:

@@ -12,16 +12,18 @@ import os
 import threading
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgpack
 import numpy as np
 import zstandard
 
-from .errors import BundleCorrupt, BundleFormatError
-from .hashing import sha256_file
+from .errors import BundleCorrupt
+from .hashing import sha256_stream
+from .manifest import read_manifest_file
 from .publish import resolve_bundle_path
-from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME, VERIFIED_DIR
+from .safeio import open_regular
+from .version import MANIFEST_NAME, PIN_MARKER, REPORT_NAME, VERIFIED_DIR
 
 
 def unpack_record(data: bytes | memoryview) -> Any:
@@ -29,33 +31,18 @@ def unpack_record(data: bytes | memoryview) -> Any:
 
 
 def read_manifest(bundle_path: Path) -> dict[str, Any]:
-    path = bundle_path / MANIFEST_NAME
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise BundleFormatError(f"{bundle_path}: no {MANIFEST_NAME}; not a bundle") from None
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise BundleFormatError(f"{path}: unreadable manifest ({e})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("segments"), dict):
-        raise BundleFormatError(f"{path}: manifest has no segment table")
-    version = str(manifest.get("format_version", ""))
-    major = version.split(".", 1)[0]
-    if not major.isdigit():
-        raise BundleFormatError(f"{path}: format_version {version!r} is not MAJOR.MINOR", version)
-    if int(major) != FORMAT_MAJOR:
-        raise BundleFormatError(
-            f"{bundle_path.name}: bundle format {version} is not readable by this v8atlas "
-            f"(reads {FORMAT_MAJOR}.x); recompile the sources with this version or upgrade v8atlas",
-            version)
-    return manifest
+    """The validated manifest of a bundle folder (formats/manifest.py checks every key)."""
+    return read_manifest_file(bundle_path)
 
 
 class RecordStore:
     """Random access to msgpack+zstd records by index."""
 
-    def __init__(self, name: str, data: memoryview, offsets: np.ndarray, zdict: bytes | None) -> None:
+    def __init__(self, name: str, data: memoryview, offsets: np.ndarray, zdict: bytes | None,
+                 guard: Callable[[], None] | None = None) -> None:
         self.name = name
         self._data = data
+        self._guard = guard          # raises BundleCorrupt when the mapped file has shrunk
         self._offsets = offsets
         self._zdict = zstandard.ZstdCompressionDict(zdict) if zdict else None
         self._local = threading.local()  # a ZstdDecompressor is not thread-safe
@@ -75,6 +62,8 @@ class RecordStore:
         if not 0 <= i < len(self):
             raise IndexError(f"record {i} out of range 0..{len(self) - 1} in {self.name}")
         start, end = int(self._offsets[i]), int(self._offsets[i + 1])
+        if self._guard is not None:
+            self._guard()
         if end < start or end > len(self._data):
             raise BundleCorrupt(f"record store {self.name}: record {i} lies outside its data", self.name)
         try:
@@ -98,6 +87,8 @@ class Bundle:
         self.path = path
         self.manifest = manifest
         self._maps: dict[str, mmap.mmap | bytes] = {}
+        self._files: dict[str, Any] = {}
+        self.baseline: dict[str, list[int]] | None = None   # file signature when last verified
         self._lock = threading.Lock()
         self._json: dict[str, Any] = {}
         self._stores: dict[str, RecordStore] = {}
@@ -144,25 +135,52 @@ class Bundle:
         if buf is not None:
             return buf
         meta = self._meta(segment)
-        path = self.path / str(meta["file"])
+        path = self.path / meta["file"]        # a plain name: the manifest schema checked it
         with self._lock:
             if segment in self._maps:
                 return self._maps[segment]
             try:
-                size = path.stat().st_size
+                f = open_regular(path)
             except FileNotFoundError:
                 raise BundleCorrupt(f"{self.id}: segment {segment!r} is missing ({path.name})",
                                     segment) from None
+            except OSError as e:
+                raise BundleCorrupt(f"{self.id}: segment {segment!r} cannot be opened ({path.name}: "
+                                    f"{e.strerror or e})", segment) from None
+            size = os.fstat(f.fileno()).st_size
             if size != meta["size"]:
+                f.close()
                 raise BundleCorrupt(f"{self.id}: segment {segment!r} is {size} bytes, the manifest "
                                     f"says {meta['size']}", segment)
             if size == 0:
+                f.close()
                 buf = b""
             else:
-                with open(path, "rb") as f:
-                    buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                buf = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                self._files[segment] = f       # kept open: guard() fstat()s it before record reads
             self._maps[segment] = buf
             return buf
+
+    def guard(self, segment: str) -> Callable[[], None]:
+        """A check that the mapped file of ``segment`` still has its size.
+
+        Touching a page of a mapping past the end of a truncated file is SIGBUS, which Python
+        cannot catch; one fstat (about a microsecond) before each record read turns a file
+        truncated under the server into a BundleCorrupt answer instead."""
+        meta = self._meta(segment)
+
+        def check() -> None:
+            f = self._files.get(segment)
+            if f is None:
+                return
+            try:
+                size = os.fstat(f.fileno()).st_size
+            except (OSError, ValueError):
+                size = -1
+            if size != meta["size"]:
+                raise BundleCorrupt(f"{self.id}: segment {segment!r} changed on disk while served "
+                                    f"({size} bytes, the manifest says {meta['size']})", segment)
+        return check
 
     def array(self, segment: str) -> np.ndarray:
         meta = self._meta(segment)
@@ -202,7 +220,7 @@ class Bundle:
                 raise BundleCorrupt(f"{self.id}: record store {name!r} has {len(offsets) - 1} offsets "
                                     f"for {entry['count']} records", name)
             zdict = bytes(self.blob(entry["dict"])) if entry.get("dict") else None
-            store = RecordStore(name, self.blob(entry["data"]), offsets, zdict)
+            store = RecordStore(name, self.blob(entry["data"]), offsets, zdict, self.guard(entry["data"]))
             self._stores[name] = store
         return store
 
@@ -212,41 +230,73 @@ class Bundle:
         if not name:
             return {}
         try:
-            return json.loads((self.path / name).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            with open_regular(self.path / name) as f:
+                return json.loads(f.read().decode("utf-8"))
+        except (OSError, ValueError, RecursionError):
             return {}
 
     # -- integrity ------------------------------------------------------------------------
+    def expected_files(self) -> set[str]:
+        files = {m["file"] for m in self.manifest["segments"].values()}
+        return files | {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
+
     def verify(self) -> list[str]:
         """Recompute every segment's sha256; return problems (empty when intact)."""
         problems = []
+        baseline = self._signature()
         for name, meta in self.manifest["segments"].items():
-            path = self.path / str(meta.get("file", ""))
+            path = self.path / meta["file"]
             try:
-                size = path.stat().st_size
+                with open_regular(path) as f:
+                    size = os.fstat(f.fileno()).st_size
+                    if size != meta["size"]:
+                        problems.append(f"segment {name!r} is {size} bytes, the manifest says {meta['size']}")
+                    elif sha256_stream(f) != meta["sha256"]:
+                        problems.append(f"segment {name!r} is corrupted (sha256 differs from the manifest)")
             except FileNotFoundError:
                 problems.append(f"segment {name!r} is missing ({path.name})")
-                continue
-            if size != meta.get("size"):
-                problems.append(f"segment {name!r} is {size} bytes, the manifest says {meta.get('size')}")
-                continue
-            if sha256_file(path) != meta.get("sha256"):
-                problems.append(f"segment {name!r} is corrupted (sha256 differs from the manifest)")
-        expected = {str(m.get("file")) for m in self.manifest["segments"].values()}
-        expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
-        for extra in sorted(p.name for p in self.path.iterdir() if p.name not in expected):
+            except OSError as e:
+                problems.append(f"segment {name!r} cannot be read ({path.name}: {e.strerror or e})")
+        expected = self.expected_files()
+        try:
+            present = sorted(p.name for p in self.path.iterdir())
+        except OSError as e:
+            return problems + [f"the bundle folder cannot be listed ({e.strerror or e})"]
+        for extra in (n for n in present if n not in expected):
             problems.append(f"file {extra!r} is not part of this bundle (added after publishing?)")
+        if not problems:
+            self.baseline = baseline
         return problems
+
+    def changed_files(self) -> list[str]:
+        """Files that differ (size, mtime, ctime, inode) from when this bundle was verified: a copy
+        over it, a truncation, a deletion. A few stat calls; the server runs it on a timer."""
+        if self.baseline is None:
+            return []
+        now = self._signature()
+        out = []
+        for name, sig in self.baseline.items():
+            cur = now.get(name)
+            if cur is None:
+                out.append(f"{name} is gone")
+            elif cur[0] != sig[0]:
+                out.append(f"{name} is {cur[0]} bytes, was {sig[0]}")
+            elif cur[1] != sig[1] or cur[2] != sig[2] or cur[3] != sig[3]:
+                out.append(f"{name} was rewritten")   # ctime too: `touch -r` cannot hide an edit
+        return out
 
     # A full verify hashes every byte: O(bundle). A server restart must not pay that for a
     # bundle already verified on this machine, so the stat signature of its files (size,
     # mtime, ctime, inode) is remembered beside it. Any change to a file changes its ctime,
     # which nobody can set back, so a modified segment is always hashed again.
     def _signature(self) -> dict[str, list[int]]:
-        files = sorted({str(m.get("file")) for m in self.manifest["segments"].values()} | {MANIFEST_NAME})
+        files = sorted({m["file"] for m in self.manifest["segments"].values()} | {MANIFEST_NAME})
         sig = {}
         for name in files:
-            st = os.stat(self.path / name)
+            try:
+                st = os.stat(self.path / name, follow_symlinks=False)
+            except OSError:
+                continue     # missing: verify() says so; changed_files() reports it gone
             sig[name] = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
         return sig
 
@@ -269,10 +319,11 @@ class Bundle:
         """``verify()``, skipped when the files are exactly as they were when last verified here."""
         try:
             marker = json.loads(self._marker().read_text(encoding="utf-8"))
-            if marker.get("content_hash") == self.content_hash and marker.get("files") == self._signature():
-                expected = {str(m.get("file")) for m in self.manifest["segments"].values()}
-                expected |= {MANIFEST_NAME, PIN_MARKER, str(self.manifest.get("report") or REPORT_NAME)}
+            signature = self._signature()
+            if marker.get("content_hash") == self.content_hash and marker.get("files") == signature:
+                expected = self.expected_files()
                 if all(p.name in expected for p in self.path.iterdir()):
+                    self.baseline = signature
                     return []
         except (OSError, ValueError, AttributeError):
             pass
@@ -284,7 +335,10 @@ class Bundle:
     def close(self) -> None:
         """Drop the mappings; views still held elsewhere keep their pages alive until freed."""
         maps, self._maps = self._maps, {}
+        files, self._files = self._files, {}
         self._stores.clear()
+        for f in files.values():
+            f.close()       # the mapping keeps its own duplicate of the descriptor
         for m in maps.values():
             if isinstance(m, mmap.mmap):
                 try:
@@ -300,7 +354,7 @@ class Bundle:
 
     @cached_property
     def size_bytes(self) -> int:
-        return sum(int(m.get("size", 0)) for m in self.manifest["segments"].values())
+        return sum(m["size"] for m in self.manifest["segments"].values())
 
 
 def open_bundle(path: str | os.PathLike) -> Bundle:

@@ -6,7 +6,6 @@ Time-dependent data (created_at, the compile report's timings) stays outside tha
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -22,6 +21,7 @@ import zstandard
 
 from .errors import BundleError
 from .hashing import sha256_file
+from .manifest import content_hash
 from .publish import cleanup_leftovers, fsync_dir, set_newest, find_bundle_by_hash
 from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 
@@ -136,13 +136,7 @@ class BundleWriter:
         self.sources.append({"kind": kind, "name": name, "size": size, "sha256": sha256, **extra})
 
     def content_hash(self) -> str:
-        h = hashlib.sha256()
-        h.update(f"v8atlas-bundle {FORMAT_VERSION} {self.compiler_version}\n".encode())
-        for name in sorted(self.segments):
-            h.update(f"{name} {self.segments[name]['sha256']}\n".encode())
-        h.update(json.dumps(self.records, sort_keys=True).encode())
-        h.update(json.dumps(self.info, sort_keys=True, ensure_ascii=False).encode())
-        return h.hexdigest()
+        return content_hash(FORMAT_VERSION, self.compiler_version, self.segments, self.records, self.info)
 
     # -- publishing -----------------------------------------------------------------------
     def publish(self, *, reuse_identical: bool = True) -> Path:

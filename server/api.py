@@ -1,7 +1,6 @@
 """HTTP routes besides /mcp: the JSON API mirroring the tools, health, readiness, reload."""
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Any
 
@@ -9,6 +8,7 @@ from aiohttp import web
 
 from . import tools
 from .auth import error_response
+from .dispatch import run_tool
 from .jsonbody import BodyError, parse_json
 from .state import ServerState
 
@@ -18,14 +18,6 @@ STATE_KEY = web.AppKey("v8atlas.state", ServerState)
 def _json(body: dict[str, Any], status: int = 200) -> web.Response:
     return web.Response(status=status, text=json.dumps(body, ensure_ascii=False),
                         content_type="application/json")
-
-
-async def run_tool(state: ServerState, name: str, args: Any, *, from_text: bool) -> tools.ToolResult:
-    snap = await state.serving()
-    why = None if snap is not None else state.redact(state.problem or "no bundle is loaded")
-    if name in ("compare_configurations",):
-        return await asyncio.to_thread(tools.call, snap, name, args, from_text=from_text, unavailable=why)
-    return tools.call(snap, name, args, from_text=from_text, unavailable=why)
 
 
 async def api_tool(request: web.Request) -> web.Response:
@@ -48,7 +40,7 @@ async def api_tool(request: web.Request) -> web.Response:
                 return error_response(400, "bad_argument", f"`{k}` is given {len(values)} times")
             args[k] = values[0]
         from_text = True
-    result = await run_tool(state, name, args, from_text=from_text)
+    result = await run_tool(state, name, args, from_text=from_text, transport="api")
     return _json(result.as_json(), tools.status_of(result))
 
 
@@ -59,14 +51,19 @@ async def api_index(request: web.Request) -> web.Response:
 
 async def health(request: web.Request) -> web.Response:
     state = request.app[STATE_KEY]
-    snap = state.current
-    counts = {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
-    return _json({"status": state.status, "counts": counts})
+    return _json({"status": state.status, "counts": state.health_counts()})
 
 
 async def ready(request: web.Request) -> web.Response:
     ok, body = request.app[STATE_KEY].ready()
     return _json(body, 200 if ok else 503)
+
+
+async def metrics(request: web.Request) -> web.Response:
+    from .metrics import CONTENT_TYPE
+    state = request.app[STATE_KEY]
+    body = state.metrics.render() if state.metrics is not None else b""
+    return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE})
 
 
 async def admin_reload(request: web.Request) -> web.Response:
@@ -85,6 +82,7 @@ async def mcp_not_allowed(request: web.Request) -> web.Response:
 def add_routes(app: web.Application, *, admin: bool) -> None:
     app.router.add_get("/health", health)
     app.router.add_get("/ready", ready)
+    app.router.add_get("/metrics", metrics)
     app.router.add_get("/api", api_index)
     app.router.add_get("/api/", api_index)
     app.router.add_route("GET", "/api/{tool}", api_tool)

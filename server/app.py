@@ -13,9 +13,12 @@ import logging
 from typing import Any
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from .api import STATE_KEY, add_routes, mcp_not_allowed
 from .auth import MAX_BODY, MAX_URL, AuthConfig, error_response, install
+from .metrics import Metrics
+from .observe import REQUEST_ID_HEADER, new_request_id, request_id
 from .state import ServerState
 
 log = logging.getLogger("v8atlas.server")
@@ -35,10 +38,41 @@ BODY_TIMEOUT_S = 30.0
 
 
 def make_runner(app: web.Application) -> web.AppRunner:
-    """The AppRunner the server uses: no access log, parser limits above the server's caps."""
+    """The AppRunner the server uses: no access log, parser limits above the server's caps, and
+    requests the HTTP parser rejects answered in the JSON error shape."""
     quiet_client_parse_errors()
-    return web.AppRunner(app, access_log=None, handle_signals=False,
-                         keepalive_timeout=IDLE_TIMEOUT_S, **PARSER_LIMITS)
+    return _Runner(app, access_log=None, handle_signals=False, keepalive_timeout=IDLE_TIMEOUT_S, **PARSER_LIMITS)
+
+
+class _JSONErrorRequestHandler(RequestHandler):
+    """aiohttp's parser answers a request it cannot read (a query string with raw, not
+    percent-encoded, UTF-8) with a text/plain page before any middleware runs; answer it in the
+    one JSON error shape instead."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        super().handle_error(request, status, exc, message)   # logs; raises if a response is under way
+        if status >= 500:
+            resp = error_response(status, "internal", "the server failed to answer this request")
+        elif "url" in str(message or exc or "").lower():
+            resp = error_response(status, "bad_request", "the URL is not percent-encoded: encode the "
+                                  "query string as UTF-8 with %XX escapes (name=%D0%A1… for name=С…)")
+        else:
+            resp = error_response(status, "bad_request", "the request could not be parsed as HTTP/1.1")
+        resp.force_close()
+        return resp
+
+
+class _Server(web.Server):
+    def __call__(self) -> RequestHandler:
+        return _JSONErrorRequestHandler(self, loop=self._loop, **self._kwargs)
+
+
+class _Runner(web.AppRunner):
+    async def _make_server(self) -> web.Server:
+        server = await super()._make_server()
+        server.__class__ = _Server     # the app's own Server, handing out the handler above
+        return server
 
 
 class _ClientParseErrorFilter(logging.Filter):
@@ -58,6 +92,20 @@ def quiet_client_parse_errors() -> None:
     server_log = logging.getLogger("aiohttp.server")
     if not any(isinstance(f, _ClientParseErrorFilter) for f in server_log.filters):
         server_log.addFilter(_ClientParseErrorFilter())
+
+
+@web.middleware
+async def request_id_middleware(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A correlation id per request: on its log lines, its error answers and X-Request-Id."""
+    rid = new_request_id(request.headers.get(REQUEST_ID_HEADER))
+    token = request_id.set(rid)
+    try:
+        response = await handler(request)
+    finally:
+        request_id.reset(token)
+    if not response.prepared:
+        response.headers[REQUEST_ID_HEADER] = rid
+    return response
 
 
 @web.middleware
@@ -101,7 +149,7 @@ async def body_middleware(request: web.Request, handler: Any) -> web.StreamRespo
 
 
 # Paths whose clients are programs: they always get the JSON error shape.
-_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/ui/")
+_API_PREFIXES = ("/api", "/mcp", "/admin", "/health", "/ready", "/metrics", "/ui/")
 
 
 def _wants_page(request: web.Request) -> bool:
@@ -124,10 +172,12 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
               dashboard: bool = True) -> web.Application:
     """``mcp``: an ``MCPServer`` (built by ``mcp_server.build_mcp``) or None for no /mcp route."""
     auth = auth or AuthConfig()
-    app = web.Application(client_max_size=MAX_BODY, middlewares=[errors_middleware])
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[request_id_middleware, errors_middleware])
     install(app, auth)
     app.middlewares.append(body_middleware)     # after the token checks: strangers are not read
     app[STATE_KEY] = state
+    if state.metrics is None:
+        state.metrics = Metrics(getattr(state, "states", [state]))
     add_routes(app, admin=auth.admin_token is not None)
 
     if mcp is not None:
@@ -165,7 +215,7 @@ def build_app(state: ServerState, *, auth: AuthConfig | None = None, mcp: Any = 
         else:
             # The dashboard registers its own open page paths (its pages check their own
             # session; the data they show still comes from /api, guarded by the tokens).
-            module.setup(app, state)
+            module.setup(app, getattr(state, "states", [state])[0])   # a set: its first source
     return app
 
 

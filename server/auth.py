@@ -23,6 +23,7 @@ from typing import Any, Awaitable, Callable
 
 from aiohttp import web
 
+from .observe import current_request_id
 from .throttle import FailureThrottle, client_of
 
 SessionValidator = Callable[[web.Request], "str | None | Awaitable[str | None]"]
@@ -151,6 +152,9 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
                    ) -> web.Response:
     """The one JSON error shape of every HTTP route (api.md)."""
     body = {"outcome": "error", "error": {"code": code, "message": message}}
+    rid = current_request_id()
+    if rid:
+        body["error"]["request_id"] = rid
     return web.Response(status=status, text=json.dumps(body, ensure_ascii=False),
                         content_type="application/json", headers=headers)
 

@@ -3,15 +3,28 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
+if TYPE_CHECKING:
+    from .state import ServerState
 
-def setup_logging(level: str) -> None:
-    """Logs go to stderr (stdout is the JSON-RPC wire in stdio mode); set before MCPServer()."""
-    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+def setup_logging(level: str, fmt: str = "text") -> None:
+    """Logs go to stderr (stdout is the JSON-RPC wire in stdio mode); set before MCPServer().
+
+    ``json``: one JSON object a line (for a log collector); both carry the request id."""
+    from .observe import JsonFormatter, RequestIdFilter
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(RequestIdFilter())
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(
+        "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"))
+    logging.basicConfig(level=getattr(logging, level.upper(), logging.INFO), handlers=[handler])
     # The SDK logs "Terminating session: None" at INFO on every stateless request.
     logging.getLogger("mcp").setLevel(max(logging.WARNING, logging.getLogger().level))
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
@@ -25,8 +38,57 @@ def _utf8_stdio() -> None:
             pass
 
 
-async def start(bundles: str, host: str, port: int, transport: str, poll: float):
-    """Open the newest bundle, build MCP and (for http/both) listen; returns (state, mcp, runner)."""
+def cache_for(url: str, cache: str | None) -> Path:
+    """Where a server keeps the bundles it pulls from ``url``: a folder per origin under
+    --cache (default ~/.cache/v8atlas/origins)."""
+    import hashlib
+    base = Path(cache) if cache else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") \
+        / "v8atlas" / "origins"
+    return base / hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def expand_sources(specs: tuple[str, ...] | list[str]) -> list[str]:
+    """``--bundles`` values; a folder holding only per-configuration bundles directories (each
+    with its NEWEST) stands for all of them."""
+    from v8atlas.formats.origin import is_origin_url
+    from v8atlas.formats.version import MANIFEST_NAME, NEWEST_POINTER
+
+    out: list[str] = []
+    for spec in specs:
+        p = Path(spec)
+        if not is_origin_url(spec) and p.is_dir() and not (p / NEWEST_POINTER).exists() \
+                and not (p / MANIFEST_NAME).exists():
+            subs = sorted(str(d) for d in p.iterdir() if d.is_dir() and (d / NEWEST_POINTER).is_file())
+            if subs:
+                out += subs
+                continue
+        out.append(spec)
+    return out
+
+
+def make_state(spec: str, poll: float, cache: str | None) -> "ServerState":
+    """One bundle source: a bundles directory or bundle folder, or an origin URL pulled into a
+    local cache folder that the state serves as usual."""
+    from v8atlas.formats.origin import is_origin_url
+
+    from .state import ServerState
+
+    if not is_origin_url(spec):
+        return ServerState(spec, poll_interval=poll)
+    from .origin_sync import OriginSync
+    cache_dir = cache_for(spec, cache)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    state = ServerState(cache_dir, poll_interval=poll)
+    sync = OriginSync(spec, cache_dir, state, poll_interval=poll or 5.0)
+    state.name = sync.shown_url
+    logging.getLogger("v8atlas.server").info("following origin %s through cache %s", sync.shown_url, cache_dir)
+    return state
+
+
+async def start(bundles: str | list[str], host: str, port: int, transport: str, poll: float,
+                cache: str | None = None):
+    """Open the newest bundle of each source, build MCP and (for http/both) listen; returns
+    (state, mcp, runner): a ServerState, or a SourceSet for several sources."""
     import gc
 
     from aiohttp import web
@@ -34,7 +96,7 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
     from .app import build_app, make_runner
     from .auth import MIN_TOKEN_CHARS, AuthConfig
     from .mcp_server import build_mcp
-    from .state import ServerState
+    from .source_set import SourceSet
 
     # Everything imported so far lives as long as the process: move it out of the collector's
     # sight, so a full collection does not walk ~half a million module objects (a 60 ms pause
@@ -43,8 +105,11 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
 
     log = logging.getLogger("v8atlas.server")
     auth = AuthConfig.from_env(host=host)
-    state = ServerState(bundles, poll_interval=poll)
-    state.load_initial()
+    specs = expand_sources([bundles] if isinstance(bundles, str) else bundles)
+    states = [make_state(spec, poll, cache) for spec in specs]
+    for st in states:
+        st.load_initial()
+    state = states[0] if len(states) == 1 else SourceSet(states)
     mcp = build_mcp(state)
     runner = None
     if transport in ("http", "both"):
@@ -57,17 +122,26 @@ async def start(bundles: str, host: str, port: int, transport: str, poll: float)
         log.info("tokens: API_TOKEN %s, ADMIN_TOKEN %s (each at least %d characters; wrong ones "
                  "are limited per client)", "set" if auth.api_token else "not set (reads are open)",
                  "set" if auth.admin_token else "not set (no /admin routes)", MIN_TOKEN_CHARS)
+        await state.serving()     # the start-up integrity check logs first; the URLs come last
+        base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else host}:{port}"
+        if any(getattr(r, "resource", None) is not None and r.resource.canonical == "/"
+               for r in app.router.routes()):
+            log.info("dashboard (open in a browser): %s/", base)
+        log.info("MCP for agents (streamable HTTP): %s/mcp", base)
     else:
         await state.start()
+    for st in states:
+        if st.origin is not None:
+            st.origin.start()
     return state, mcp, runner
 
 
-async def _serve(bundles: str, host: str, port: int, transport: str, poll: float) -> None:
+async def _serve(bundles: list[str], host: str, port: int, transport: str, poll: float, cache: str | None) -> None:
     import asyncio
     import signal
 
     log = logging.getLogger("v8atlas.server")
-    state, mcp, runner = await start(bundles, host, port, transport, poll)
+    state, mcp, runner = await start(bundles, host, port, transport, poll, cache)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -85,6 +159,9 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
         else:
             await stop.wait()
     finally:
+        for st in getattr(state, "states", [state]):
+            if st.origin is not None:
+                await st.origin.stop()
         if runner is not None:
             await runner.cleanup()
         else:
@@ -93,18 +170,28 @@ async def _serve(bundles: str, host: str, port: int, transport: str, poll: float
 
 
 @click.command("serve")
-@click.option("--bundles", "bundles_dir", default="bundles", show_default=True,
-              type=click.Path(exists=True), help="A bundles directory (its newest bundle is served "
-                                                  "and followed) or one bundle folder.")
+@click.option("--bundles", "bundles_dir", default=["bundles"], show_default=True, multiple=True,
+              envvar="V8ATLAS_BUNDLES",
+              help="A bundles directory (its newest bundle is served and followed), one bundle "
+                   "folder, or an origin URL (https://host/path/ or file:///path/) to pull from. "
+                   "Repeat it (or name a folder of bundles directories) to serve one bundle per "
+                   "configuration, each swapped on its own. Env: V8ATLAS_BUNDLES (space-separated).")
+@click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
+              help="With an origin URL: the folder pulled bundles are kept in, one subfolder per "
+                   "origin (default ~/.cache/v8atlas/origins).")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5001, show_default=True, type=int)
 @click.option("--transport", type=click.Choice(["http", "stdio", "both"]), default="http",
               show_default=True, help="stdio: MCP on stdin/stdout for a client that spawns the server.")
 @click.option("--poll", default=2.0, show_default=True, type=float,
-              help="Seconds between checks for a newer bundle (0: only /admin/reload).")
+              help="Seconds between checks for a newer bundle (0: only /admin/reload; an origin "
+                   "is then polled every 5 s).")
 @click.option("--log-level", default="INFO", show_default=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
-def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: float, log_level: str) -> None:
+@click.option("--log-format", default="text", show_default=True, type=click.Choice(["text", "json"]),
+              help="json: one JSON object a line with the request id (for log collectors).")
+def serve_cmd(bundles_dir: tuple[str, ...], cache: str | None, host: str, port: int, transport: str, poll: float,
+              log_level: str, log_format: str) -> None:
     """Serve the newest bundle of BUNDLES over MCP (HTTP and/or stdio) and the JSON API.
 
     Tokens come from the environment: API_TOKEN (reads), ADMIN_TOKEN (admin + reads), each
@@ -114,13 +201,41 @@ def serve_cmd(bundles_dir: str, host: str, port: int, transport: str, poll: floa
 
     from .auth import AuthConfigError
 
-    setup_logging(log_level)
+    from v8atlas.formats.origin import is_origin_url
+
+    for spec in bundles_dir:
+        if not is_origin_url(spec) and not Path(spec).exists():
+            raise click.BadParameter(f"{spec!r} does not exist (a folder or an origin URL)",
+                                     param_hint="--bundles")
+    setup_logging(log_level, log_format)
     try:
-        asyncio.run(_serve(bundles_dir, host, port, transport, poll))
+        asyncio.run(_serve(list(bundles_dir), host, port, transport, poll, cache))
     except AuthConfigError as e:
         raise click.ClickException(str(e)) from None
     except OSError as e:
         raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+@click.command("stdio")
+@click.option("--bundles", "bundles_dir", envvar="V8ATLAS_BUNDLES", default="bundles", show_default=True,
+              type=click.Path(exists=True), help="A bundles directory or one bundle folder "
+                                                  "(or the V8ATLAS_BUNDLES environment variable).")
+@click.option("--poll", default=2.0, show_default=True, type=float,
+              help="Seconds between checks for a newer bundle (0: never).")
+@click.option("--log-level", envvar="V8ATLAS_LOG_LEVEL", default="WARNING", show_default=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
+def stdio_cmd(bundles_dir: str, poll: float, log_level: str) -> None:
+    """MCP over stdin/stdout for a client that spawns its servers (`serve --transport stdio`
+    without a `--transport` option, which wrappers such as the MCP Inspector take as their own).
+    Only JSON-RPC goes to stdout; logs go to stderr.
+    """
+    import asyncio
+
+    setup_logging(log_level)
+    try:
+        asyncio.run(_serve(bundles_dir, "127.0.0.1", 0, "stdio", poll))
     except KeyboardInterrupt:
         pass
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
@@ -20,13 +19,12 @@ from pydantic import ConfigDict
 from v8atlas import __version__
 
 from . import tools
+from .dispatch import run_tool
+from .observe import current_request_id
 from .tools.spec import ToolSpec
 
 if TYPE_CHECKING:
     from .state import ServerState
-
-# Tools that may take tens of milliseconds on big bundles run on a worker thread.
-THREADED = {"compare_configurations"}
 
 
 class _Arguments(ArgModelBase):
@@ -47,18 +45,23 @@ def _adapter(spec: ToolSpec, state: "ServerState") -> Any:
     name = spec.name
 
     async def run(**kwargs: Any) -> CallToolResult:
-        snap = await state.serving()
-        why = None if snap is not None else state.redact(state.problem or "no bundle is loaded")
-        if name in THREADED:
-            result = await anyio.to_thread.run_sync(
-                lambda: tools.call(snap, name, kwargs, unavailable=why))
-        else:
-            result = tools.call(snap, name, kwargs, unavailable=why)
+        # An HTTP request carries a correlation id; stdio calls have none.
+        transport = "mcp_http" if current_request_id() else "mcp_stdio"
+        result = await run_tool(state, name, kwargs, from_text=False, transport=transport)
         return CallToolResult(content=[TextContent(type="text", text=result.text)],
                               is_error=result.is_error)
 
     run.__name__ = name
     return run
+
+
+class _V8AtlasMCP(MCPServer):
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        # An unknown tool gets the documented ``unknown_tool`` error, not the SDK's own text.
+        if name not in tools.tool_table():
+            result = tools.call(None, name, arguments)
+            return CallToolResult(content=[TextContent(type="text", text=result.text)], is_error=True)
+        return await super().call_tool(name, arguments, context)
 
 
 def build_mcp(state: "ServerState") -> MCPServer:
@@ -68,4 +71,4 @@ def build_mcp(state: "ServerState") -> MCPServer:
              parameters=spec.input_schema(), fn_metadata=_PASS_THROUGH, is_async=True,
              annotations=ToolAnnotations(read_only_hint=True, open_world_hint=False))
         for spec in tools.tool_table().values()]
-    return MCPServer("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)
+    return _V8AtlasMCP("v8atlas", version=__version__, instructions=tools.INSTRUCTIONS, tools=registered)

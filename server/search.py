@@ -81,11 +81,14 @@ class Hit:
     # Share of the query's words met in the fields that name this document (name, synonym,
     # presentation, alias, search keys, the whole phrase); 1.0 for an exact name or alias.
     relevance: float = 0.0
+    # The "words:" reason as data: each query word as the user typed it and the fields it
+    # matched in (the text says the indexed term, a stem); the dashboard renders these.
+    matches: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
                 "kind": self.kind, "score": round(self.score, 4), "why": self.why,
-                "fuzzy": self.fuzzy, "relevance": round(self.relevance, 3)}
+                "fuzzy": self.fuzzy, "relevance": round(self.relevance, 3), "matches": self.matches}
 
 
 @dataclass
@@ -907,6 +910,7 @@ class Searcher:
         if plan is not None and self.has_index and len(docs):
             fields = self.meta["fields"]
             matched: dict[int, list[str]] = {d: [] for d, _ in page}
+            words: dict[int, dict[str, list[str]]] = {d: {} for d, _ in page}   # query word → fields
             page_docs = docs.tolist()
             required = sum(1 for slot in plan.slots if slot.required)
             covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
@@ -950,6 +954,8 @@ class Searcher:
                                 if len(self._mask_names) < 4096:
                                     self._mask_names[m] = names
                             matched[d].append(f"{term} in {names}")
+                            words[d].setdefault(slot.word, []).extend(
+                                f for f in names.split(", ") if f not in words[d].get(slot.word, []))
                         if a.reason:
                             why[d].append(a.reason)
                     if not todo:
@@ -978,8 +984,10 @@ class Searcher:
         # Domain and kind names by one gather each, not two numpy scalars per hit.
         domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
+        found_words = words if plan is not None and self.has_index and len(docs) else {}
         return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0))
+                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
+                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()])
                 for j, (d, score) in enumerate(page)]
 
 

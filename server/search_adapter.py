@@ -31,6 +31,7 @@ class Hit:
     score: float
     why: str
     fuzzy: bool = False     # a guess (typo correction, few words matched), not a find
+    matches: tuple[dict, ...] = ()   # query words and the fields they matched (engine's Hit.matches)
 
 
 @dataclass(frozen=True)
@@ -164,7 +165,8 @@ class EngineSearch(SearchAdapter):
         result = self.searcher.search(
             query, domains=list(filters.domains) or None, config=config_name, kind=filters.kind,
             platform_version=format_version(filters.version) if filters.version else None, limit=limit)
-        return Raw([Hit(h.doc, float(h.score), "; ".join(h.why), bool(h.fuzzy)) for h in result.hits],
+        return Raw([Hit(h.doc, float(h.score), "; ".join(h.why), bool(h.fuzzy), tuple(h.matches))
+                    for h in result.hits],
                    list(result.rewrites), list(result.notes), int(result.total), bool(result.confident))
 
 

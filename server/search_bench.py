@@ -69,10 +69,15 @@ def load_set(path: Path) -> list[Case]:
             cases.append(Case(item["query"], [e.strip() for e in exp if e.strip()], item.get("config"),
                               [doms] if isinstance(doms, str) else doms, item.get("platform_version"), i))
         return cases
+    first = True
     for n, raw in enumerate(text.splitlines(), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cols = raw.split("\t")
+        if first and [c.strip().lower() for c in cols[:2]] == ["query", "expected"]:
+            first = False
+            continue   # a header line (query<TAB>expected[<TAB>config]) names columns, not a case
+        first = False
         if len(cols) < 2 or not cols[0].strip() or not cols[1].strip():
             raise click.ClickException(
                 f"{path}:{n}: expected 'query<TAB>expected[|alt][<TAB>config[<TAB>domains]]'")

@@ -35,6 +35,8 @@ from .snapshot import Snapshot
 
 log = logging.getLogger("v8atlas.server")
 
+FILE_CHECK_INTERVAL = 2.0   # seconds between stat checks of the served files when --poll is 0
+
 
 @dataclass
 class ReloadResult:
@@ -73,16 +75,26 @@ class ServerState:
         self.pending: Snapshot | None = None     # opened at start, its hashes not checked yet
         self.fallback_from: str | None = None    # the newer bundle that failed at start
         self._settled: asyncio.Event | None = None
+        self._switching: asyncio.Event | None = None
         self.problem: str | None = None          # why the current bundle is not ready
         self.last_refused: dict[str, Any] | None = None
         # Bundles refused since start, with their file fingerprint: an unchanged refused bundle
         # is not hashed (and logged at ERROR) again on every poll.
         self._refused: dict[Path, tuple[tuple, str]] = {}
         self.swaps = 0
+        self.refusals = 0                        # bundles refused since start (/metrics)
         self._reload_lock: asyncio.Lock | None = None
         self._watch_sig: tuple | None = None
         self._tasks: list[asyncio.Task] = []
         self.on_swap: list[Callable[[Snapshot], None]] = []
+        self.metrics: Any = None                 # metrics.Metrics, set by build_app
+        self.origin: Any = None                  # origin_sync.OriginSync when pulling from an origin
+        self.name: str | None = None             # how /ready and /metrics name it (default: folder)
+
+    @property
+    def label(self) -> str:
+        """How logs and /metrics name this source: its folder name, never a full path."""
+        return self.name or self.source.name or str(self.source)
 
     @property
     def bundles_dir(self) -> Path:
@@ -106,25 +118,54 @@ class ServerState:
             raise BundleError(f"{bundle.id}: " + "; ".join(problems[:5]))
         return bundle
 
-    def load_initial(self) -> Snapshot | None:
-        """Open the newest bundle now (cheap checks only); it is served once start() has
-        hashed it (``pending`` until then)."""
-        self._watch_sig = self._signature()
+    def _candidates(self) -> tuple[list[Path], str | None]:
+        """Bundles to try at start, newest first (NEWEST's target, then the others by stamp),
+        and why NEWEST itself cannot be followed (a bad pointer), if so."""
         try:
-            snap = Snapshot(self._open_checked(self._resolve()), verified=False)
+            newest: Path | None = self._resolve()
+            why = None
         except BundleError as e:
-            self.problem = str(e)
-            log.error("no bundle to serve: %s", e)
-            return None
-        self.pending = snap
-        self.problem = "integrity check (sha256 of every segment) still running"
-        log.info("opened %s; serving it once its integrity check passes", snap.id)
-        return snap
+            newest, why = None, str(e)
+        paths = [newest] if newest is not None else []
+        if self.follows_pointer:
+            paths += [e.path for e in reversed(list_bundles(self.source)) if e.path != newest]
+        return paths, why
+
+    def load_initial(self) -> Snapshot | None:
+        """Open the newest bundle that opens (cheap checks only); it is served once start()
+        has hashed it (``pending`` until then). A newest one that fails is passed over, and
+        /ready names it with the reason."""
+        self._watch_sig = self._signature()
+        paths, why = self._candidates()
+        refused: tuple[str | None, str] | None = ("NEWEST", why) if why else None
+        for path in paths:
+            try:
+                snap = Snapshot(self._open_checked(path), verified=False)
+            except BundleError as e:
+                log.error("bundle %s cannot be served: %s", path.name, e)
+                self._refused[path] = (_fingerprint(path), self.redact(str(e)))
+                refused = refused or (path.name, str(e))
+                continue
+            self.pending = snap
+            if refused is not None:
+                self.fallback_from = refused[0]
+                self._note_refused(refused[0], refused[1])
+                log.warning("serving the older bundle %s instead (%s)", snap.id, refused[1])
+            self.problem = "integrity check (sha256 of every segment) still running"
+            log.info("opened %s; serving it once its integrity check passes", snap.id)
+            return snap
+        self.problem = refused[1] if refused else f"{self.source}: no bundle here"
+        if refused:
+            self._note_refused(refused[0], refused[1])
+        log.error("no bundle to serve: %s", self.problem)
+        return None
 
     async def serving(self) -> Snapshot | None:
         """The snapshot a request should use; waits for the start-up check if it is running."""
         if self.pending is not None and self._settled is not None:
             await self._settled.wait()
+        if self._switching is not None:           # a broken bundle is being replaced
+            await self._switching.wait()
         return self.current
 
     async def verify_current(self) -> None:
@@ -138,16 +179,16 @@ class ServerState:
                 reason = f"bundle {snap.id} failed verification: " + "; ".join(problems[:5])
                 log.error("%s", reason)
                 snap.bundle.close()
+                self._refused[snap.bundle.path] = (_fingerprint(snap.bundle.path), self.redact(reason))
+                if self.fallback_from is None:     # else /ready already names the newest failure
+                    self.fallback_from = self.pending.id
+                    self._note_refused(self.pending.id, reason)
                 snap = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
                 if snap is None:
+                    self.fallback_from = None
                     self.problem = reason + "; no older bundle in the directory verifies"
-                    self.last_refused = {"bundle": self.pending.id, "reason": self.redact(reason),
-                                         "at": time.time()}
                     log.error("serving nothing: %s", self.problem)
                     return
-                self.fallback_from = self.pending.id
-                self.last_refused = {"bundle": self.pending.id, "reason": self.redact(reason),
-                                     "at": time.time()}
             snap.verified = True
             if self.current is None:             # a reload may have swapped in a newer one meanwhile
                 self.current = snap
@@ -165,29 +206,82 @@ class ServerState:
         """The newest bundle of the directory, other than ``failed``, whose hashes match."""
         if not self.follows_pointer:
             return None
-        for entry in reversed(list_bundles(self.source)):
-            if entry.path == failed:
+        for path in self._candidates()[0]:
+            known = self._refused.get(path)
+            if path == failed or (known is not None and known[0] == _fingerprint(path)):
                 continue
             try:
-                bundle = self._open_checked(entry.path)
+                bundle = self._open_checked(path)
             except BundleError as e:
-                log.warning("older bundle %s cannot be opened: %s", entry.path.name, e)
+                log.warning("older bundle %s cannot be opened: %s", path.name, e)
                 continue
             problems = bundle.verify_fast()
             if problems:
                 bundle.close()
-                log.warning("older bundle %s failed verification too: %s", entry.path.name, "; ".join(problems[:3]))
+                log.warning("older bundle %s failed verification too: %s", path.name, "; ".join(problems[:3]))
                 continue
-            log.warning("serving the older bundle %s instead (%s)", entry.path.name, reason)
+            log.warning("serving the older bundle %s instead (%s)", path.name, reason)
             return Snapshot(bundle, verified=True)
         return None
+
+    async def check_served(self) -> bool:
+        """Stat the files of the bundle being served; one changed under the server (truncated,
+        copied over, deleted) stops being served and the newest other bundle that verifies
+        takes its place. True when it was dropped."""
+        snap = self.current
+        if snap is None or not snap.verified or not snap.bundle.changed_files():
+            return False
+        async with self._lock():
+            if self.current is not snap:
+                return False
+            changed = snap.bundle.changed_files()
+            reason = f"bundle {snap.id} changed on disk while served: " + "; ".join(changed[:5])
+            log.error("%s; it is no longer served", reason)
+            # Requests arriving meanwhile wait for the replacement rather than read broken bytes.
+            self._switching = asyncio.Event()
+            self.current = None
+            self.problem = reason
+            self._refused[snap.bundle.path] = (_fingerprint(snap.bundle.path), self.redact(reason))
+            self._note_refused(snap.id, reason)
+            try:
+                other = await asyncio.to_thread(self._older_verified, snap.bundle.path, reason)
+                if other is None:
+                    self.problem = reason + "; no other bundle verifies"
+                    log.error("serving nothing: %s", self.problem)
+                    return True
+                await asyncio.to_thread(_warm, other)
+                self._install(other, snap)
+                self.fallback_from = snap.id
+                return True
+            finally:
+                self._switching.set()
+                self._switching = None
+
+    def _note_refused(self, name: str | None, reason: str) -> None:
+        """What /ready shows as ``last_refused`` and /metrics counts."""
+        self.refusals += 1
+        self.last_refused = {"bundle": name, "reason": self.redact(reason), "at": time.time()}
+
+    def _install(self, snap: Snapshot, previous: Snapshot | None) -> None:
+        self.current = snap
+        self.problem = None
+        self.swaps += 1
+        log.info("switched to bundle %s (was %s)", snap.id, previous.id if previous else "none")
+        for fn in self.on_swap:
+            try:
+                fn(snap)
+            except Exception:
+                log.exception("on_swap listener failed")
+
+    def _lock(self) -> asyncio.Lock:
+        if self._reload_lock is None:
+            self._reload_lock = asyncio.Lock()
+        return self._reload_lock
 
     # -- the swap -----------------------------------------------------------------------------
     async def reload(self, force: bool = False) -> ReloadResult:
         """Switch to the newest bundle if it differs (or ``force``) and verifies."""
-        if self._reload_lock is None:
-            self._reload_lock = asyncio.Lock()
-        async with self._reload_lock:
+        async with self._lock():
             self._watch_sig = self._signature()
             try:
                 path = self._resolve()
@@ -215,18 +309,10 @@ class ServerState:
             snap = Snapshot(bundle, verified=True)
             # Warm what every request touches so the first requests after the swap stay fast.
             await asyncio.to_thread(_warm, snap)
-            self.current = snap
-            self.problem = None
-            self.swaps += 1
             # A newer bundle is served: an earlier refusal is history (the log keeps it).
             self.last_refused = None
             self.fallback_from = None
-            log.info("switched to bundle %s (was %s)", snap.id, current.id if current else "none")
-            for fn in self.on_swap:
-                try:
-                    fn(snap)
-                except Exception:
-                    log.exception("on_swap listener failed")
+            self._install(snap, current)
             return ReloadResult("reloaded", snap.id)
 
     def _refuse(self, name: str | None, reason: str, path: Path | None = None,
@@ -234,7 +320,7 @@ class ServerState:
         reason = self.redact(reason)
         if path is not None and fingerprint is not None:
             self._refused[path] = (fingerprint, reason)
-        self.last_refused = {"bundle": name, "reason": reason, "at": time.time()}
+        self._note_refused(name, reason)
         log.error("refused bundle %s: %s; still serving %s", name or "?", reason,
                   self.current.id if self.current else "nothing")
         if self.current is None:
@@ -255,11 +341,13 @@ class ServerState:
         return tuple(sig)
 
     async def _poll(self) -> None:
+        # The served files are checked even when the pointer is not polled (--poll 0).
         while True:
-            await asyncio.sleep(self.poll_interval)
+            await asyncio.sleep(self.poll_interval or FILE_CHECK_INTERVAL)
             try:
-                sig = self._signature()
-                if sig != self._watch_sig:
+                dropped = await self.check_served()
+                sig = self._signature() if self.poll_interval > 0 else self._watch_sig
+                if sig != self._watch_sig or dropped:
                     await self.reload()
             except asyncio.CancelledError:
                 raise
@@ -275,8 +363,7 @@ class ServerState:
             self._tasks.append(asyncio.create_task(self.verify_current()))
         elif self.current is None:
             self._tasks.append(asyncio.create_task(self.reload()))
-        if self.follows_pointer and self.poll_interval > 0:
-            self._tasks.append(asyncio.create_task(self._poll()))
+        self._tasks.append(asyncio.create_task(self._poll()))
 
     async def stop(self) -> None:
         for t in self._tasks:
@@ -297,10 +384,30 @@ class ServerState:
             return "ok"
         return "starting" if self.pending is not None else "degraded"
 
-    def ready(self) -> tuple[bool, dict[str, Any]]:
+    @property
+    def readiness(self) -> str:
+        """``starting`` (the first check runs), ``ready``, ``degraded`` (serving, but not the
+        newest bundle: it was refused or the served one broke) or ``unavailable`` (nothing)."""
         snap = self.current
-        body: dict[str, Any] = {"ready": bool(snap is not None and snap.verified and self.problem is None),
+        if snap is None:
+            return "starting" if self.pending is not None else "unavailable"
+        if not snap.verified or self.problem is not None:
+            return "starting"
+        origin_failing = self.origin is not None and self.origin.last_error is not None
+        return "degraded" if (self.fallback_from or self.last_refused or origin_failing) else "ready"
+
+    def health_counts(self) -> dict[str, Any]:
+        snap = self.current
+        return {"documents": snap.docs_per_domain, "configurations": len(snap.configs)} if snap else {}
+
+    def ready(self) -> tuple[bool, dict[str, Any]]:
+        """/ready's body; True (HTTP 200) while a verified bundle is served, degraded included:
+        a balancer keeps sending to a replica that answers from its older bundle."""
+        snap = self.current
+        state = self.readiness
+        body: dict[str, Any] = {"ready": state in ("ready", "degraded"), "state": state,
                                 "bundle": snap.id if snap else None,
+                                "content_hash": snap.content_hash if snap else None,
                                 "verified": bool(snap and snap.verified), "swaps": self.swaps}
         if self.fallback_from and snap is not None:
             body["fallback_from"] = self.fallback_from
@@ -308,6 +415,8 @@ class ServerState:
             body["reason"] = self.redact(self.problem)
         if self.last_refused:
             body["last_refused"] = self.last_refused
+        if self.origin is not None:
+            body["origin"] = self.origin.status()
         return body["ready"], body
 
 

@@ -360,3 +360,15 @@ def platform_card_docs() -> list[Doc]:
 def build_cards(out_dir: str | Path, name: str = "cards") -> Path:
     docs, edges, info = card_docs()
     return build_bundle(out_dir, docs, edges=edges, info=info, name=name)
+
+
+def sample_help_module():
+    """tools/make_sample_help.py as a module (the synthetic help books' writer)."""
+    import importlib.util
+    import sys
+    spec = importlib.util.spec_from_file_location("make_sample_help", Path(__file__).resolve().parent.parent
+                                                  / "tools" / "make_sample_help.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod

@@ -64,12 +64,12 @@ def test_russian_card_names_and_fields():
     assert (card["full_name"], card["full_name_alias"]) == ("Справочник.Товары", "Catalog.Товары")
     assert card["class_name"] == "Справочник" and card["language"] == "ru"
     assert [f["name"] for f in card["standard_attributes"]] == [
-        "Ссылка", "ПометкаУдаления", "Код", "Наименование", "Предопределенный", "ИмяПредопределенныхДанных"]
+        "Ссылка", "ВерсияДанных", "ПометкаУдаления", "Код", "Наименование", "Предопределенный", "ИмяПредопределенныхДанных"]
     comment = card["attributes"][0]
     assert comment["type"] == "Строка (неогр.)" and comment["unlimited"] is True
     assert comment["recipe"] == "ПОДСТРОКА(Comment, 1, 1024)"
     main = card["query_tables"][0]
-    assert main["name"] == "Справочник.Товары" and main["unlimited"] == ["ИмяПредопределенныхДанных", "Comment"]
+    assert main["name"] == "Справочник.Товары" and main["unlimited"] == ["Comment"]
     assert main["fields"][-1] == {"name": "Представление", "alias": "Presentation", "role": "virtual",
                                   "unverified": True}
     doc = docs_by_key(ctx)["Магазин/Документ.Продажа"].card

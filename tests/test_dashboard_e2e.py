@@ -85,7 +85,7 @@ class Backend:
 
 REAL_EXPECT = {
     "config": "ДемоТорговля", "search": "остатки товаров на складе", "first_hit": "РегистрНакопления.ОстаткиТоваров",
-    "why": "in name", "card": "Документ.ПриходТовара", "fields_marker": "`Количество`",
+    "why": "в имени", "card": "Документ.ПриходТовара", "fields_marker": "`Количество`",
     "full_marker": "detail=full", "ref_link": "СправочникСсылка.Партнеры",
     "graph": "Справочник.Номенклатура", "graph_click": "Документ.ПриходТовара",
     "alias_phrase": "поступление от поставщика", "alias_target": "Документ.ПриходТовара",
@@ -207,9 +207,10 @@ def test_search_shows_reasons_and_offers_an_alias(page, server):
     first = page.locator("[data-testid=hits-metadata] li").first
     assert x["first_hit"] in first.inner_text()
     assert x["why"] in first.locator("[data-testid=why]").inner_text()
-    if server.kind == "real":     # "words: a in name; b in synonym": every line keeps its "words:" label
-        lines = first.locator("[data-testid=why] li").all_inner_texts()
-        assert len(lines) > 1 and all(re.match(r"^[\w ]+: ", line) for line in lines), lines
+    if server.kind == "real":     # the query's own words (not stems) and the fields, in Russian
+        why = first.locator("[data-testid=why]").inner_text()
+        assert "слова: «остатки» в имени" in why and "«товаров» в" in why, why
+        assert " in " not in why and "words" not in why, why
     page.wait_for_selector("#platform-results .outcome")
     shot(page, server, "03-search")
     first.locator("a.alias-link").click()
@@ -220,14 +221,19 @@ def test_search_shows_reasons_and_offers_an_alias(page, server):
 def test_card_detail_switch(page, server):
     x = server.expect
     login(page, server, API, f"/card?name={quote(x['card'])}&config={quote(x['config'])}")
-    page.wait_for_selector(".agent-text")
-    brief = page.inner_text("[data-testid=raw-text]")
-    assert x["fields_marker"] not in brief
+    page.wait_for_selector("#card-body .agent-text", state="attached")
+    brief = page.text_content("[data-testid=raw-text]")
+    assert brief and x["fields_marker"] not in brief
     page.locator("[data-testid=detail-switch] a", has_text="поля").click()
     page.wait_for_url("**detail=fields**")
-    page.wait_for_selector(".agent-text")
-    fields = page.inner_text("[data-testid=raw-text]")
+    page.wait_for_selector("#card-body .agent-text", state="attached")
+    fields = page.text_content("[data-testid=raw-text]")
     assert x["fields_marker"] in fields and fields != brief
+    if server.kind == "real":   # the card itself in Russian, from the structured card
+        view = page.inner_text("[data-testid=card-view]")
+        assert "Реквизиты" in view and "Таблицы запросов" in view and "Имя\tТип" in view, view
+        for english in ("Attributes", "Query tables", "Standard attributes", "presence unverified"):
+            assert english not in view, english
     # a reference type inside the text links to its own card
     link = page.locator("#card-body a.name-link", has_text=x["ref_link"]).first
     target = x["ref_link"].replace("СправочникСсылка.", "Справочник.")
@@ -235,13 +241,15 @@ def test_card_detail_switch(page, server):
     shot(page, server, "04-card-fields")
     page.locator("[data-testid=detail-switch] a", has_text="полностью").click()
     page.wait_for_url("**detail=full**")
-    page.wait_for_selector(".agent-text")
+    page.wait_for_selector("#card-body .agent-text", state="attached")
+    if server.kind == "real":   # the agent's own text is one click away
+        page.click("[data-testid=agent-answer] summary")
     page.click("text=показать исходный markdown")
     raw = page.inner_text("[data-testid=raw-text]")
     assert x["full_marker"] in raw and x["card"] in raw
     shot(page, server, "05-card-full-raw")
     page.goto(f"{server.url}{link.get_attribute('href')}")
-    page.wait_for_selector(".agent-text")
+    page.wait_for_selector("#card-body .agent-text", state="attached")
     assert target in page.inner_text("#card-title")
 
 
@@ -358,11 +366,12 @@ def test_alias_as_admin_reaches_the_next_search(page, server):
     page.goto(f"{server.url}/search?q={quote(x['alias_phrase'])}&config={quote(x['config'])}")
     page.wait_for_selector("[data-testid=hits-metadata] li")
     first = page.locator("[data-testid=hits-metadata] li").first
-    assert x["alias_target"] in first.inner_text() and "alias" in first.locator("[data-testid=why]").inner_text()
-    # a "word in field" reason continues its "words:" list; other reasons keep their own wording
+    assert x["alias_target"] in first.inner_text()
+    assert "синоним словаря «" in first.locator("[data-testid=why]").inner_text()
+    # reasons in the interface's language: no English reason text, no index stems
     for line in page.locator("[data-testid=why] li").all_inner_texts():
-        assert not line.startswith("words: synonym "), line
-        assert not re.match(r"^\S+ in \w", line), line
+        assert not line.startswith(("words:", "alias ", "exact name")), line
+        assert not re.search(r"\S+ in \w", line), line
     shot(page, server, "13-search-after-alias")
     page.goto(f"{server.url}/alias?config={quote(x['config'])}")
     page.wait_for_selector("[data-testid=existing-aliases]")

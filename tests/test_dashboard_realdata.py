@@ -84,8 +84,8 @@ def test_walk_through_ssl(ssl_server):
         text = visit("02-search", f"/search?q={quote('версии подсистем')}", "[data-testid=hits-metadata] li")
         assert "РегистрСведений.ВерсииПодсистем" in page.inner_text("[data-testid=hits-metadata] li >> nth=0")
         text = visit("03-card-fields", f"/card?name={quote('РегистрСведений.ВерсииПодсистем')}&detail=fields",
-                     ".agent-text")
-        assert "ИмяПодсистемы" in text
+                     "[data-testid=card-view]")
+        assert "ИмяПодсистемы" in text and "Измерения" in text
         visit("04-platform-8.3.5", f"/card?name={quote('Массив.Найти')}&kind=platform&version=8.3.5.1570", ".agent-text")
         visit("05-graph-100", f"/graph?name={quote('Справочник.Пользователи')}&limit=100", "#graph[data-centre]")
         assert page.evaluate("v8graph.nodes().length") <= 101
@@ -103,6 +103,6 @@ def test_walk_through_ssl(ssl_server):
         page.screenshot(path=str(OUT / "ssl-08-rebuilt.png"), full_page=True)
         visit("09-search-after", f"/search?q={quote(phrase)}", "[data-testid=hits-metadata] li")
         first = page.inner_text("[data-testid=hits-metadata] li >> nth=0")
-        assert "Справочник.Пользователи" in first and "alias" in first
+        assert "Справочник.Пользователи" in first and "синоним словаря «" in first
         browser.close()
         assert not errors, errors

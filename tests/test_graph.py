@@ -85,6 +85,23 @@ def test_relation_kinds_and_labels():
     assert ("Subsystem.Склад.Subsystem.Отчеты", "Document.Заказ", "subsystem_content", "") in rels
 
 
+def test_common_command_parameter_types_are_relations_of_those_objects():
+    cfg = sample()
+    cfg.objects += [
+        M.MDObject("CommonCommand", "ПраваДоступа", props={
+            "command_parameter_type": td(ref("Catalog", "Склады"), ref("Document", "Заказ"))}),
+        M.MDObject("CommonCommand", "ДляВсех", props={
+            "command_parameter_type": td(M.TypeRef(M.REF_SET, ref_class="CatalogRef"))}),
+        M.MDObject("CommonCommand", "БезПараметра")]
+    rels = relations(ConfigIndex(cfg))
+    mine = {(r.dst, r.weak) for r in rels if r.src == "CommonCommand.ПраваДоступа"}
+    assert mine == {("Catalog.Склады", False), ("Document.Заказ", False)}
+    assert {r.kind for r in rels if r.src == "CommonCommand.ПраваДоступа"} == {"command_parameter"}
+    every = [r for r in rels if r.src == "CommonCommand.ДляВсех"]
+    assert len(every) > WIDE_TYPE and all(r.weak for r in every)   # a whole class says little
+    assert not [r for r in rels if r.src == "CommonCommand.БезПараметра"]
+
+
 def test_wide_composite_and_crowded_defined_type_are_weak():
     rels = relations(ConfigIndex(sample()))
     wide = [r for r in rels if r.label == "Основание"]

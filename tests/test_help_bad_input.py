@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from bundle_factory import sample_help_module
 from v8atlas.compiler.help.brace import BraceError, parse
 from v8atlas.compiler.help.hbk import HelpBookError, open_book
 from v8atlas.compiler.pipeline import compile_bundle
@@ -17,7 +18,6 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def sample():
-    from hostile_corpus import sample_help_module
     return sample_help_module()
 
 

@@ -134,6 +134,7 @@ async def _exercise(client: Client, calls: list) -> None:
     assert extra.is_error and "has no argument 'colour'" in extra.content[0].text
     unknown = await client.call_tool("no_such_tool", {})
     assert unknown.is_error
+    assert unknown.content[0].text.startswith("**Error** (unknown_tool): no tool 'no_such_tool'; tools: ")
     cfg = await client.call_tool("search_metadata", {"query": "x", "config": "Нет"})
     assert cfg.is_error and "unknown_config" in cfg.content[0].text
 
@@ -148,6 +149,14 @@ async def test_stdio_with_sdk_client(bundles, calls):
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "v8atlas", "serve", "--transport", "stdio",
                                          "--bundles", str(bundles), "--log-level", "WARNING"])
+    async with Client(params) as client:
+        await _exercise(client, calls)
+
+
+async def test_stdio_command_takes_no_transport_option(bundles, calls):
+    """`v8atlas stdio` (bundles from the environment): the form that survives wrappers."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "v8atlas", "stdio"],
+                                   env={**os.environ, "V8ATLAS_BUNDLES": str(bundles)})
     async with Client(params) as client:
         await _exercise(client, calls)
 

@@ -52,9 +52,9 @@ def test_catalog_owner_hierarchy_code_description_conditions():
                                                   "hierarchical": True, "owners": ["Catalog.Простой"]})
     cfg = M.Configuration("C", objects=[plain, full])
     assert std_names(cfg, "Catalog", "Простой") == [
-        "Ссылка", "ПометкаУдаления", "Наименование", "Предопределенный", "ИмяПредопределенныхДанных"]
+        "Ссылка", "ВерсияДанных", "ПометкаУдаления", "Наименование", "Предопределенный", "ИмяПредопределенныхДанных"]
     assert std_names(cfg, "Catalog", "Полный") == [
-        "Ссылка", "ПометкаУдаления", "Код", "Наименование", "Владелец", "Родитель", "ЭтоГруппа",
+        "Ссылка", "ВерсияДанных", "ПометкаУдаления", "Код", "Наименование", "Владелец", "Родитель", "ЭтоГруппа",
         "Предопределенный", "ИмяПредопределенныхДанных"]
     owner = next(f for f in standard_attributes(full, ConfigIndex(cfg)) if f.ru == "Владелец")
     assert render_type(owner.type, "ru") == ("СправочникСсылка.Простой", None)
@@ -235,7 +235,7 @@ def test_task_business_process_exchange_changes():
         {"metadata": "Catalog.Контрагенты", "auto_record": "Allow"}]})
     cfg = M.Configuration("C", objects=[task, bp, cat, plan])
     t = tables(cfg, "Task", "Задание")
-    assert t["Задача.Задание"] == ["Ссылка", "ПометкаУдаления", "Дата", "Номер", "Наименование",
+    assert t["Задача.Задание"] == ["Ссылка", "ВерсияДанных", "ПометкаУдаления", "Дата", "Номер", "Наименование",
                                    "Выполнена", "БизнесПроцесс", "ТочкаМаршрута", "Исполнитель"]
     by_performer = table(cfg, "Task", "Задание", "Задача.Задание.ЗадачиПоИсполнителю")
     assert by_performer.en == "Task.Задание.TaskByPerformer"
@@ -256,7 +256,7 @@ def test_chart_of_accounts_standard_tabular_section_and_flags():
         accounting_flags=[A("Валютный", M.TypeDescription([M.TypeRef(M.BOOLEAN)]))],
         ext_dimension_accounting_flags=[A("Суммовой", M.TypeDescription([M.TypeRef(M.BOOLEAN)]))])
     t = tables(M.Configuration("C", objects=[chart]), "ChartOfAccounts", "Основной")
-    assert t["ПланСчетов.Основной"] == ["Ссылка", "ПометкаУдаления", "Код", "Наименование", "Родитель",
+    assert t["ПланСчетов.Основной"] == ["Ссылка", "ВерсияДанных", "ПометкаУдаления", "Код", "Наименование", "Родитель",
                                        "Вид", "Забалансовый", "Предопределенный",
                                        "ИмяПредопределенныхДанных", "Валютный"]
     assert t["ПланСчетов.Основной.ВидыСубконто"] == ["Ссылка", "НомерСтроки", "ВидСубконто", "ТолькоОбороты",
@@ -339,7 +339,8 @@ def test_virtual_fields_presentation_and_point_in_time():
     cfg = M.Configuration("C", objects=[doc, cat, reg])
     ix = ConfigIndex(cfg)
     virtual = {o.name: [f.ru for f in query_tables(o, ix)[0].fields if f.role == "virtual"] for o in (doc, cat, reg)}
-    assert virtual == {"Заказ": ["ВерсияДанных", "Представление", "МоментВремени"],
-                       "Товары": ["ВерсияДанных", "Представление"], "Цены": []}
+    assert virtual == {"Заказ": ["Представление", "МоментВремени"], "Товары": ["Представление"], "Цены": []}
+    # ВерсияДанных is a standard attribute of reference tables (domain-1c.md §2), not a virtual field
+    assert all("ВерсияДанных" in [f.ru for f in query_tables(o, ix)[0].fields] for o in (doc, cat))
     moment = next(f for f in query_tables(doc, ix)[0].fields if f.ru == "МоментВремени")
     assert moment.en == "PointInTime" and render_type(moment.type, "ru")[0] == "МоментВремени"

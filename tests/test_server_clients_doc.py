@@ -45,7 +45,7 @@ def test_client_specific_keys():
     assert claude["headers"]["Authorization"] == "Bearer ${V8ATLAS_API_TOKEN}"
     codex = [tomllib.loads(b) for b in re.findall(r"```toml\n(.*?)```", section("Codex CLI"), re.S)]
     assert codex[0]["mcp_servers"]["v8atlas"] == {"url": URL, "bearer_token_env_var": "V8ATLAS_API_TOKEN"}
-    assert codex[1]["mcp_servers"]["v8atlas"]["args"][:3] == ["serve", "--transport", "stdio"]
+    assert codex[1]["mcp_servers"]["v8atlas"]["args"][:1] == ["stdio"]
     cursor = json_in("Cursor")[0]["mcpServers"]["v8atlas"]
     assert cursor["url"] == URL and "${env:V8ATLAS_API_TOKEN}" in cursor["headers"]["Authorization"]
     vscode = json_in("VS Code (Copilot agent mode)")[0]

@@ -48,6 +48,17 @@ async def start(bundles: Path, env: dict[str, str] | None = None, *, poll: float
     return Running(runner, port, state)
 
 
+async def raw_request(port: int, request_line: str) -> tuple[int, str, str]:
+    """Send one request line as UTF-8 bytes, as a shell's curl does; (status, headers, body)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"{request_line} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+    await writer.drain()
+    raw = await reader.read()
+    writer.close()
+    head, _, body = raw.decode("utf-8").partition("\r\n\r\n")
+    return int(head.split()[1]), head.lower(), body
+
+
 @pytest.fixture
 def bundles(tmp_path) -> Path:
     build_sample(tmp_path / "b")
@@ -90,6 +101,12 @@ async def test_api_mirrors_tools_and_error_shape(bundles):
                 assert r.status == 414 and (await r.json())["error"]["code"] == "too_long"
             async with s.post(f"{srv.base}/api/get_object", data=b"x" * (300 * 1024)) as r:
                 assert r.status == 413 and (await r.json())["error"]["code"] == "too_large"
+        # a query string typed with raw UTF-8 (curl "…?name=Справочник.X"): the JSON error shape
+        status, headers, body = await raw_request(srv.port, "GET /api/get_object?name=Справочник.Х&config=Демо")
+        assert status == 400 and "application/json" in headers, (status, headers, body)
+        error = json.loads(body)
+        assert error["outcome"] == "error" and error["error"]["code"] == "bad_request"
+        assert "percent-encoded" in error["error"]["message"]
     finally:
         await srv.runner.cleanup()
 

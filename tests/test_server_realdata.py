@@ -111,6 +111,11 @@ def test_relations_of_a_busy_object_page_to_the_end(snap):
     assert seen == r.data["total"] > 150
 
 
+def test_common_command_on_users_is_a_relation_of_users(snap):
+    r = call(snap, "get_relations", name="Справочник.Пользователи", direction="in", kind="command_parameter")
+    assert r.data["total"] >= 1 and "ОбщаяКоманда.ПраваДоступа" in r.text, r.text
+
+
 def test_typo_search_answers_with_guesses(snap):
     r = call(snap, "search_metadata", query="ползователи")
     assert r.outcome == "not_found" and "nearest guesses" in r.text

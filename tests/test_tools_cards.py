@@ -165,8 +165,8 @@ def test_kind_accepts_any_spelling_of_the_class_table(snap):
 def test_compare_shows_extension_marks_as_text(snap):
     r = tools.call(snap, "compare_configurations", {"a": "Баз", "b": "Баз+Расш"})
     assert r.outcome == "found", r.text
-    assert "~ extension.adopted_by: ∅ → `Расш`" in r.text
-    assert "{'" not in r.text and "+ attributes: `Расш_Приоритет`" in r.text
+    assert "+ Расширение › Заимствован расширениями: `Расш`" in r.text, r.text
+    assert "{'" not in r.text and "+ Реквизиты: `Расш_Приоритет`" in r.text
 
 
 def test_without_a_configuration_every_availability_and_mark_shows_its_bounds(tmp_path):

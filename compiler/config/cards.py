@@ -16,14 +16,18 @@ from .query_tables import QueryTable, attribute_field, journal_columns
 from .standard import pick_synonym
 
 CARD_SCHEMA = 1
+# Fields whose type the developer states: an empty type there means "Произвольный" (any value).
+ARBITRARY_ROLES = frozenset({"attribute", "dimension", "resource", "common_attribute",
+                             "addressing_attribute"})
 
 # Class properties that matter for code (model MDObject.props keys), shown in "properties".
 PROPERTIES: dict[str, tuple[str, ...]] = {
     "Catalog": ("hierarchical", "hierarchy_type", "limit_level_count", "level_count", "folders_on_top",
                 "owners", "subordination_use", "code_length", "code_type", "code_allowed_length",
                 "code_series", "description_length", "autonumbering", "check_unique", "based_on"),
+    # a document's register_records are its card's "movements" (one list, shown once)
     "Document": ("number_type", "number_length", "number_allowed_length", "number_periodicity", "posting",
-                 "real_time_posting", "register_records", "based_on", "numerator", "sequence_filling",
+                 "real_time_posting", "based_on", "numerator", "sequence_filling",
                  "post_in_privileged_mode", "unpost_in_privileged_mode"),
     "DocumentJournal": ("registered_documents",),
     "ChartOfCharacteristicTypes": ("type", "characteristic_ext_values", "hierarchical", "code_length",
@@ -83,7 +87,7 @@ def properties(obj: M.MDObject, language: str) -> dict[str, Any]:
         v = obj.props.get(k)
         if v is None or v == "" or v == []:
             continue
-        out[k] = _value(v, language)
+        out[k] = W.platform_type(v, language) if k == "template_type" else _value(v, language)
     return out
 
 
@@ -95,6 +99,8 @@ def field_entry(f: Field, language: str, *, detail: bool = True, queryable: bool
     if other != name:
         e["alias"] = other
     text, members = render_type(f.type, language)
+    if not text and f.role in ARBITRARY_ROLES:   # <Type/>: no restriction, any value
+        text = W.type_name("Произвольный", language)
     if text:
         e["type"] = text
     if members:
@@ -245,6 +251,10 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
                                       ("recalculations", obj.recalculations, "", "")):
         if items:
             card[key] = [_child(x, cfg, prop, out_key) for x in items]
+            if key == "templates":   # a template's kind is a platform type: in the card's language
+                for t in card[key]:
+                    if t.get("type"):
+                        t["type"] = W.platform_type(t["type"], language)
     points = obj.other_children.get("RoutePoint") or []
     if points:   # used in code as ЗНАЧЕНИЕ(БизнесПроцесс.X.ТочкаМаршрута.<name>)
         card["route_points"] = [_child(x, cfg, "kind", "kind") for x in points]

@@ -83,7 +83,7 @@ def config_type_ref(value: str) -> TypeRef:
 
 
 # Designer spells a few platform types differently from EDT; the model uses EDT's names.
-PLATFORM_RENAMES = {"ValueListType": "ValueList", "SettingsComposer": "DataCompositionSettingsComposer"}
+PLATFORM_RENAMES = {"ValueListType": "ValueList"}
 CONFIG_SINGLETONS = frozenset({"ConstantsSet", "ReportBuilder"})     # current-config types without an object name
 
 
@@ -104,6 +104,9 @@ def type_member(el: etree._Element, value: str) -> TypeRef:
     if ns == NS_V8:
         kind = _V8_TYPES.get(name)
         return TypeRef(kind) if kind else TypeRef(PLATFORM, name=PLATFORM_RENAMES.get(name, name))
+    if "data-composition-system" in ns and not name.startswith("DataComposition"):
+        # dcsset:Filter, dcscor:Field … are DataCompositionFilter, DataCompositionField in EDT
+        return TypeRef(PLATFORM, name="DataComposition" + name)
     if ns:
         return TypeRef(PLATFORM, name=PLATFORM_RENAMES.get(name, name))
     return TypeRef(OTHER, name=value)

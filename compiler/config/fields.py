@@ -55,7 +55,8 @@ def t_number(digits: int | None = None, fraction: int | None = 0) -> M.TypeRef:
     return M.TypeRef(M.NUMBER, digits=digits, fraction=fraction if digits else None)
 
 
-def t_string(length: int = 0, fixed: bool = False) -> M.TypeRef:
+def t_string(length: int | None = 0, fixed: bool = False) -> M.TypeRef:
+    """``length`` 0 = unlimited; None = a platform string whose length is not stated (comparable)."""
     return M.TypeRef(M.STRING, length=length, fixed=fixed)
 
 
@@ -71,10 +72,11 @@ def t_platform(en_name: str) -> M.TypeRef:
 # -- rendering -------------------------------------------------------------------------------
 
 def render_member(t: M.TypeRef, language: str) -> str:
-    ru = language != W.EN
     k = t.kind
     if k == M.STRING:
         base = W.type_name("Строка", language)
+        if t.length is None:
+            return base
         if not t.length:
             return f"{base} ({W.UNLIMITED[language]})"
         return f"{base}({t.length}{',' + W.FIXED[language] if t.fixed else ''})"
@@ -99,7 +101,7 @@ def render_member(t: M.TypeRef, language: str) -> str:
     if k == M.CHARACTERISTIC:
         return f"{W.type_name('Характеристика', language)}.{t.name}"
     if k == M.PLATFORM:
-        return W.TYPES_BY_EN.get(t.name, t.name) if ru else t.name
+        return W.platform_type(t.name, language)
     return t.name or k
 
 

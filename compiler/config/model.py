@@ -59,7 +59,7 @@ class TypeRef:
     kind: str
     ref_class: str = ""        # REF/REF_SET/CONFIG_TYPE: "CatalogRef", "DocumentObject"…
     name: str = ""             # object name (REF, DEFINED_TYPE, CHARACTERISTIC, CONFIG_TYPE), local name (PLATFORM)
-    # String: length 0 = unlimited; fixed=True when AllowedLength=Fixed
+    # String: length 0 = unlimited, None = not stated (platform fields); fixed=True when AllowedLength=Fixed
     length: int | None = None
     fixed: bool = False
     # Number
@@ -71,7 +71,7 @@ class TypeRef:
 
     @property
     def unlimited(self) -> bool:
-        return self.kind == STRING and not self.length
+        return self.kind == STRING and self.length == 0   # None: length not stated, comparable
 
     def key(self) -> tuple:
         return (self.kind, self.ref_class, self.name, self.length, self.fixed, self.digits,

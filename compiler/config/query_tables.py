@@ -120,18 +120,10 @@ def _tabular_sections(obj: M.MDObject) -> list[QueryTable]:
     return out
 
 
-_DATA_VERSION_CLASSES = {"Catalog", "Document", "ChartOfCharacteristicTypes", "ChartOfAccounts",
-                         "ChartOfCalculationTypes", "ExchangePlan", "BusinessProcess", "Task"}
-
-
 def virtual_fields(obj: M.MDObject) -> list[Field]:
     """Fields a query may read but ``*`` does not return (§2.2 note): Представление on tables with
     Ссылка, МоментВремени on documents. The list is marked unverified by domain-1c.md."""
     out = []
-    if obj.cls in _DATA_VERSION_CLASSES:
-        # domain-1c.md §2: a query field of every reference table that XML dumps do not list;
-        # SSL selects it. Its length is not documented, so no type is claimed.
-        out.append(fixed_field("ВерсияДанных", role="virtual"))
     out.append(fixed_field("Представление", role="virtual", unverified=True))
     if obj.cls in ("Document", "DocumentJournal"):
         out.append(fixed_field("МоментВремени", M.TypeRef(M.PLATFORM, name="PointInTime"), role="virtual",
@@ -380,7 +372,8 @@ def accounting_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     ru_s, en_s = _table(obj, "Субконто", W.TABLES["Субконто"])
     recorder = next((f for f in std if f.ru == "Регистратор"), None)
     _, _, pvh = ix.chart_of_accounts(obj)
-    sub_fields = ([recorder] if recorder else []) + [
+    period_field = next((f for f in std if f.ru == "Период"), None)
+    sub_fields = ([period_field] if period_field else []) + ([recorder] if recorder else []) + [
         fixed_field("НомерСтроки", t_number()),
         fixed_field("ВидДвижения", M.TypeRef(M.PLATFORM, name="AccountingRecordType")),
         fixed_field("Вид", *([t_ref("ChartOfCharacteristicTypes", pvh)] if pvh else [])),
@@ -409,7 +402,8 @@ def calculation_register(obj: M.MDObject, ix: ConfigIndex) -> list[QueryTable]:
     if as_bool(obj.props.get("action_period")):
         names = ("Регистратор", "НомерСтроки", "ВидРасчета", "ПериодРегистрации", "ПериодДействия",
                  "ПериодДействияНачало", "ПериодДействияКонец")
-        fields = [f for n in names for f in main if f.ru == n] + dims
+        # The register's attributes too: production queries read them from this table (ERP Начисления).
+        fields = [f for n in names for f in main if f.ru == n] + dims + _attrs(obj.attributes, "attribute")
         out.append(_vt(obj, "ФактическийПериодДействия", _params("Условие"), fields,
                        "field list not confirmed by the platform documentation"))
         sched = ix.get(next(iter(as_refs(obj.props.get("schedule"))), ""))

@@ -3,7 +3,8 @@
 ``relations(index)`` yields ``Rel``s: attribute types (label = the attribute's name), document
 movements, based-on, owners, journals' documents, event subscriptions (sources and handler
 module), scheduled jobs (method's module), defined types, characteristic types, charts used by
-registers, subsystem content, exchange-plan content, functional options, common attributes.
+registers, common commands' parameter types, subsystem content, exchange-plan content,
+functional options, common attributes.
 
 Weak relations (hidden by default) are those that say little about either end (an event
 subscription's sources are not: code runs for each of them; only a whole-class source is weak):
@@ -49,6 +50,7 @@ SUBSYSTEM_CONTENT = "subsystem_content"
 SUBSYSTEM_CHILD = "subsystem_child"
 FILTER_CRITERION = "filter_criterion"
 SCHEDULE = "schedule"                  # calculation register → schedule information register
+COMMAND_PARAMETER = "command_parameter"   # common command → the objects its parameter may be
 ADOPTED_FROM = "adopted_from"          # base+extensions view → base view, label = extension
 
 
@@ -133,6 +135,11 @@ def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[R
         if p.get("handler"):
             module, proc = split_handler(str(p["handler"]))
             yield Rel(path, module, SUBSCRIPTION_HANDLER, proc)
+    elif cls == "CommonCommand":
+        # A command whose parameter is an object's ref acts on that object (its form shows it).
+        targets, wide = type_targets(p.get("command_parameter_type"), ix)
+        for t in targets:
+            yield Rel(path, t, COMMAND_PARAMETER, "", wide)
     elif cls == "ScheduledJob" and p.get("method_name"):
         module, proc = split_handler(str(p["method_name"]))
         yield Rel(path, module, SCHEDULED_JOB_METHOD, proc)

@@ -26,9 +26,16 @@ def _refs(cls: str, names: list[str]) -> list[M.TypeRef]:
     return [t_ref(cls, n) for n in names]
 
 
+def _head(obj: M.MDObject) -> list[Field]:
+    """Ссылка, ВерсияДанных, ПометкаУдаления of every reference table (§2.2). ВерсияДанных is a
+    string whose length dumps never state; production code selects and compares it."""
+    return [fixed_field("Ссылка", t_ref(obj.cls, obj.name)), fixed_field("ВерсияДанных", t_string(None)),
+            fixed_field("ПометкаУдаления", t_bool())]
+
+
 def _catalog_like(obj: M.MDObject, *, owners: bool, hierarchy: bool) -> list[Field]:
-    """Ссылка, ПометкаУдаления, Код, Наименование [, Владелец] [, Родитель, ЭтоГруппа]."""
-    out = [fixed_field("Ссылка", t_ref(obj.cls, obj.name)), fixed_field("ПометкаУдаления", t_bool())]
+    """Ссылка, ВерсияДанных, ПометкаУдаления, Код, Наименование [, Владелец] [, Родитель, ЭтоГруппа]."""
+    out = _head(obj)
     if as_int(obj.props.get("code_length")) > 0:
         out.append(fixed_field("Код", *_code(obj)))
     if as_int(obj.props.get("description_length")) > 0:
@@ -44,15 +51,15 @@ def _catalog_like(obj: M.MDObject, *, owners: bool, hierarchy: bool) -> list[Fie
 
 
 def _predefined() -> list[Field]:
-    # Length of ИмяПредопределенныхДанных is not stated in dumps; modelled as unlimited (§2.1).
+    # ИмяПредопределенныхДанных: a string of unstated length, yet comparable — production code
+    # compares it in WHERE (§2.1), so it is not an unlimited string and gets no ПОДСТРОКА recipe.
     return [fixed_field("Предопределенный", t_bool()),
-            fixed_field("ИмяПредопределенныхДанных", t_string(0), unverified=True)]
+            fixed_field("ИмяПредопределенныхДанных", t_string(None))]
 
 
 def _dated(obj: M.MDObject) -> list[Field]:
-    """Ссылка, ПометкаУдаления, Дата, Номер (when NumberLength > 0)."""
-    out = [fixed_field("Ссылка", t_ref(obj.cls, obj.name)), fixed_field("ПометкаУдаления", t_bool()),
-           fixed_field("Дата", t_datetime())]
+    """Ссылка, ВерсияДанных, ПометкаУдаления, Дата, Номер (when NumberLength > 0)."""
+    out = _head(obj) + [fixed_field("Дата", t_datetime())]
     if as_int(obj.props.get("number_length")) > 0:
         out.append(fixed_field("Номер", *_code(obj, "number")))
     return out

@@ -109,7 +109,7 @@ def generated_type(name: str, language: str) -> str:
 FIELDS = {
     "Ссылка": "Ref", "ПометкаУдаления": "DeletionMark", "Код": "Code", "Наименование": "Description",
     "Владелец": "Owner", "Родитель": "Parent", "ЭтоГруппа": "IsFolder", "Предопределенный": "Predefined",
-    "ИмяПредопределенныхДанных": "PredefinedDataName", "Дата": "Date", "Номер": "Number",
+    "ИмяПредопределенныхДанных": "PredefinedDataName", "ВерсияДанных": "DataVersion", "Дата": "Date", "Номер": "Number",
     "Проведен": "Posted", "Период": "Period", "Регистратор": "Recorder", "НомерСтроки": "LineNumber",
     "Активность": "Active", "ВидДвижения": "RecordType", "Счет": "Account", "СчетДт": "AccountDr",
     "СчетКт": "AccountCr", "УточнениеПериода": "PeriodAdjustment", "Порядок": "Order", "Вид": "Type",
@@ -124,7 +124,7 @@ FIELDS = {
     "Тип": "Type", "ТолькоОбороты": "TurnoversOnly", "ВидСубконто": "ExtDimensionType",
     "Значение": "Value", "Узел": "Node", "НомерСообщения": "MessageNo",
     "ОбъектПерерасчета": "RecalculationObject", "КорСчет": "BalancedAccount",
-    "Представление": "Presentation", "МоментВремени": "PointInTime", "ВерсияДанных": "DataVersion",
+    "Представление": "Presentation", "МоментВремени": "PointInTime",
     # period fields of Обороты / ОстаткиИОбороты (§3.2)
     "ПериодСекунда": "SecondPeriod", "ПериодМинута": "MinutePeriod", "ПериодЧас": "HourPeriod",
     "ПериодДень": "DayPeriod", "ПериодНеделя": "WeekPeriod", "ПериодДекада": "TenDaysPeriod",
@@ -198,7 +198,28 @@ TYPES = {
     "ТаблицаЗначений": "ValueTable", "СписокЗначений": "ValueList", "ДеревоЗначений": "ValueTree",
     "СтандартныйПериод": "StandardPeriod", "ФиксированныйМассив": "FixedArray", "Массив": "Array",
     "Структура": "Structure", "Соответствие": "Map", "ДинамическийСписок": "DynamicList",
-    "МоментВремени": "PointInTime",
+    "МоментВремени": "PointInTime", "Произвольный": "Arbitrary",
+    # platform types met in attribute types of real dumps (SSL 3.1, both formats; EDT spelling)
+    "ФиксированнаяСтруктура": "FixedStructure", "ФиксированноеСоответствие": "FixedMap",
+    "Картинка": "Picture", "Цвет": "Color", "Шрифт": "Font", "ФорматированнаяСтрока": "FormattedString",
+    "ТабличныйДокумент": "SpreadsheetDocument", "ТекстовыйДокумент": "TextDocument",
+    "ФорматированныйДокумент": "FormattedDocument", "Диаграмма": "Chart", "ДиаграммаГанта": "GanttChart",
+    "Дендрограмма": "Dendrogram", "ГрафическаяСхема": "GraphicalSchema",
+    "ГеографическаяСхема": "GeographicalSchema", "Планировщик": "Planner",
+    "ВертикальноеПоложение": "VerticalAlign", "ГоризонтальноеПоложение": "HorizontalAlign",
+    "ПроверкаЗаполнения": "FillChecking", "ПостроительОтчета": "ReportBuilder",
+    "КомпоновщикНастроекКомпоновкиДанных": "DataCompositionSettingsComposer",
+    "НастройкиКомпоновкиДанных": "DataCompositionSettings", "ОтборКомпоновкиДанных": "DataCompositionFilter",
+    "ПолеКомпоновкиДанных": "DataCompositionField",
+    "ВидСравненияКомпоновкиДанных": "DataCompositionComparisonType",
+    "РасположениеПоляКомпоновкиДанных": "DataCompositionFieldPlacement",
+    "НаправлениеСортировкиКомпоновкиДанных": "DataCompositionSortDirection",
+    "ТипДополненияПериодаКомпоновкиДанных": "DataCompositionPeriodAdditionType",
+    "ТипГруппировкиКомпоновкиДанных": "DataCompositionGroupType",
+    "СхемаКомпоновкиДанных": "DataCompositionSchema",
+    # template kinds (TemplateType) are named after the platform types they hold
+    "HTMLДокумент": "HTMLDocument", "ВнешняяКомпонента": "AddIn", "АктивныйДокумент": "ActiveDocument",
+    "МакетОформленияКомпоновкиДанных": "DataCompositionAppearanceTemplate",
 }
 TYPES_BY_EN = {v: k for k, v in TYPES.items()}
 
@@ -235,6 +256,11 @@ def suffixed(base: str, suffix_ru: str, language: str) -> str:
 
 def type_name(ru: str, language: str) -> str:
     return word(TYPES, ru, language)
+
+
+def platform_type(en: str, language: str) -> str:
+    """A platform type (or template kind) by its English name, in ``language``; unknown as is."""
+    return en if language == EN else TYPES_BY_EN.get(en, en)
 
 
 def class_search_words(cls: str) -> str:

@@ -71,10 +71,14 @@ def _availability(m: MergedElement, book_versions: list[str]) -> list[dict[str, 
 def _deprecation(m: MergedElement, book_versions: list[str]) -> list[dict[str, Any]]:
     vals = [(r.rec.deprecated_since, tuple(r.replacement)) if r is not None and r.rec and r.rec.deprecated
             else None for r in m.per_book]
+    # the pages the replacement links point to (newest book's), to tell same-named elements apart
+    pages = {tuple(r.replacement): list(r.replacement_pages) for r in m.per_book
+             if r is not None and r.rec and r.rec.deprecated}
     out = []
     for v, b in runs(vals, book_versions, m.span):
         out.append({"deprecated_since": v[0], "replacement": list(v[1]),
                     "replacement_keys": [platform_key(x) for x in v[1]],
+                    "replacement_pages": pages.get(v[1], []),
                     "marked_since": b.since, "until": b.until})
     return out
 
@@ -147,7 +151,9 @@ def platform_doc(m: MergedElement, book_versions: list[str],
 
 
 def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_versions: list[str],
-              curated: dict[str, Any]) -> Doc:
+              curated: dict[str, Any], owned: set[str] | frozenset[str] = frozenset()) -> Doc:
+    """``owned``: upper-cased names of the book's keyword/function/operator pages; a section
+    whose bare word is not among them is also found by that word (and its English one)."""
     r = next(x for x in reversed(per_book) if x is not None)
     since_entry = curated.get("since", {}).get(r.name.upper()) if kind in FUNCTION_KINDS else None
     present = [x is not None for x in per_book]
@@ -178,6 +184,10 @@ def query_doc(name: str, kind: str, per_book: list[QueryRecord | None], book_ver
     if kind not in ("article", "section"):
         names += [r.name, r.title_name or "", f"{QUERY_PREFIX}.{r.title_name}" if r.title_name else ""]
         if name_en:
+            names += [name_en, f"{QUERY_PREFIX_EN}.{name_en}"]
+    elif kind == "section" and r.name and r.name.upper() not in owned:
+        names += [r.name, f"{QUERY_PREFIX}.{r.name}"]
+        if name_en and name_en.upper() not in owned:
             names += [name_en, f"{QUERY_PREFIX_EN}.{name_en}"]
     names = list(dict.fromkeys(n for n in names if n))
     fields = {"name": " ".join(x for x in (r.name, r.title) if x), "name_en": name_en or "",

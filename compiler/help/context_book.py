@@ -35,6 +35,7 @@ class ElementRecord:
     member_en: str | None = None
     rec: PageRecord | None = None
     replacement: list[str] = field(default_factory=list)      # full names
+    replacement_pages: list[str] = field(default_factory=list)   # the linked pages ("" unresolved)
     see_also: list[dict[str, Any]] = field(default_factory=list)
     generic: bool = False
 
@@ -127,12 +128,15 @@ def read_context_book(book: Book, warn: Warn, unknown: Warn | None = None
             target = _resolve_href(href, rec.path)
             hit = by_page.get(target) if target else None
             el.replacement.append(hit.name if hit else title)
+            el.replacement_pages.append(target if hit else "")
             if hit is None:
                 warn(rec.path, f"replacement link {href!r} does not resolve to a page of this book")
         for title, href in rec.see_also:
             target = _resolve_href(href, rec.path)
             hit = by_page.get(target) if target else None
-            el.see_also.append({"title": title, "name": hit.name if hit else None})
+            # the page the link points to: the one element meant when several share its name
+            el.see_also.append({"title": title, "name": hit.name if hit else None,
+                                "page": target if hit else None})
     return elements, counts
 
 

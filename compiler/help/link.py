@@ -59,10 +59,13 @@ def link(parsed_all: list[tuple[Any, Any]], ctx: Any) -> None:
                 if slot[i] is None:
                     slot[i] = r
         _english_for_sections(table)
+        # A section's bare word (ВЫБРАТЬ of «Предложение ВЫБРАТЬ») names it when no keyword,
+        # function or operator page of the book has that name.
+        owned = {name.upper() for (kind, name) in table if kind not in ("article", "section")}
         for (kind, _), per_book in table.items():
             ctx.docs.append(query_doc(per_book[-1].name if per_book[-1] else
                                       next(x for x in per_book if x).name, kind, per_book,
-                                      query_versions, curated))
+                                      query_versions, curated, owned))
         ctx.counts["help_query_elements"] = len(table)
 
     ctx.info["help"] = {

@@ -35,6 +35,7 @@ def setup(app: web.Application, state: Any) -> Dashboard:
     r.add_get("/ui/bundle", dash.bundle_facts)
     r.add_get("/ui/dictionary", dash.dictionary_facts)
     r.add_get("/ui/platform", dash.platform_card)
+    r.add_get("/ui/card", dash.object_card)
     r.add_post("/alias", dash.save_alias)
     r.add_post("/alias/remove", dash.remove_alias)
     r.add_post("/rebuild", dash.rebuild)

@@ -82,5 +82,7 @@ def shell(page: str, *, role: str | None, csrf: str, admin_enabled: bool) -> str
     title = {"sources": "Источники", "search": "Поиск", "card": "Карточка", "graph": "Связи",
              "alias": "Словарь"}[page]
     scripts = ('<script src="/static/vendor/cytoscape.min.js"></script>' if page == "graph" else "")
-    scripts += f'<script src="/static/app.js"></script><script src="/static/{page}.js"></script>'
+    scripts += '<script src="/static/app.js"></script>'
+    scripts += '<script src="/static/cardview.js"></script>' if page == "card" else ""
+    scripts += f'<script src="/static/{page}.js"></script>'
     return document(title, body + scripts, active=active, role=role, csrf=csrf, head=meta)

@@ -237,13 +237,20 @@ class Dashboard:
         result["configs"] = facts.configs(bundle) if bundle is not None else []
         return web.json_response(result, dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
-    async def platform_card(self, request: web.Request) -> web.Response:
+    async def _served(self, request: web.Request) -> tuple[Any, web.Response | None]:
+        """(snapshot, None) for a reader of data, else (None, the refusal to answer with)."""
         who, refused = await self._data_reader(request)
         if refused is not None:
-            return refused
+            return None, refused
         snap = self.state.current
         if snap is None:
-            return error_response(503, "no_bundle", "no bundle is loaded")
+            return None, error_response(503, "no_bundle", "no bundle is loaded")
+        return snap, None
+
+    async def platform_card(self, request: web.Request) -> web.Response:
+        snap, refused = await self._served(request)
+        if refused is not None:
+            return refused
         q = request.query
         name = q.get("name", "")[:500]
         if not name.strip():
@@ -252,6 +259,30 @@ class Dashboard:
         args = {"name": name, "version": q.get("version"), "config": q.get("config"), "cursor": q.get("cursor")}
         result = tools.call(snap, "get_platform", {k: v for k, v in args.items() if v}, from_text=True)
         return web.json_response(result.as_json(), status=tools.status_of(result),
+                                 dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+    async def object_card(self, request: web.Request) -> web.Response:
+        """The card behind get_object (the structured answer) for the card page, which renders
+        it in Russian; the agent's own markdown stays one click away on that page."""
+        snap, refused = await self._served(request)
+        if refused is not None:
+            return refused
+        from ..tools.common import resolve_config
+        from ..tools.metadata import METADATA, candidates
+        from ..tools.result import ToolInputError
+        q = request.query
+        name = q.get("name", "")[:500].strip()
+        if not name:
+            return error_response(400, "bad_argument", "name is required")
+        try:
+            cfg = resolve_config(snap, q.get("config") or None, required_when_many=False)
+        except ToolInputError as e:
+            return error_response(400, e.code, e.message)
+        docs = candidates(snap, name, (METADATA,), cfg.index if cfg else None)
+        if len(docs) != 1:
+            return web.json_response({"outcome": "ambiguous" if docs else "not_found"})
+        card = snap.catalog.card(docs[0])
+        return web.json_response({"outcome": "found", "title": snap.title(docs[0]), "card": card},
                                  dumps=lambda o: json.dumps(o, ensure_ascii=False))
 
     def _plan(self):

@@ -2,6 +2,8 @@
 configurations of the bundle (two versions, or a base and base + extensions)."""
 from __future__ import annotations
 
+import difflib
+import re
 from typing import Any
 
 import numpy as np
@@ -12,7 +14,7 @@ from ..snapshot import ConfigInfo, Snapshot
 from .answer import answer, headline, paged
 from .common import resolve_config
 from .metadata import METADATA, empty_domain
-from .render import is_type_value, type_text, value_text
+from .render import value_text
 from .result import FOUND, NOT_FOUND, ToolInputError, ToolResult
 
 # Card keys that name the card's place rather than its content.
@@ -20,10 +22,6 @@ _IDENTITY_KEYS = {"config", "key", "id", "configuration", "path", "file", "uuid"
 # Card keys derived from the rest of the configuration (relation counts): they change whenever
 # any referring object changes, so they are summed up in one line, not listed per object.
 _DERIVED_KEYS = {"relations"}
-_SECTIONS = ("standard_attributes", "attributes", "dimensions", "resources", "tabular_sections",
-             "addressing_attributes", "accounting_flags", "ext_dimension_accounting_flags",
-             "columns", "values", "enum_values", "query_tables", "forms", "commands", "templates",
-             "predefined")
 
 
 def _objects(snap: Snapshot, cfg: ConfigInfo) -> dict[str, int]:
@@ -42,70 +40,191 @@ def _content(card: Any, top: bool = True) -> Any:
     return card
 
 
-def _by_name(items: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    if isinstance(items, list):
-        for x in items:
-            if isinstance(x, dict):
-                out[str(x.get("name", len(out)))] = x
-            else:
-                out[str(x)] = x
+# Card keys in the card's language (change lines speak it); other keys are shown as they are.
+_LABELS: dict[str, tuple[str, str]] = {
+    "standard_attributes": ("Стандартные реквизиты", "Standard attributes"),
+    "attributes": ("Реквизиты", "Attributes"), "dimensions": ("Измерения", "Dimensions"),
+    "resources": ("Ресурсы", "Resources"), "tabular_sections": ("Табличные части", "Tabular sections"),
+    "addressing_attributes": ("Реквизиты адресации", "Addressing attributes"),
+    "accounting_flags": ("Признаки учета", "Accounting flags"),
+    "ext_dimension_accounting_flags": ("Признаки учета субконто", "Ext. dimension accounting flags"),
+    "columns": ("Графы", "Columns"), "values": ("Значения", "Values"), "enum_values": ("Значения", "Values"),
+    "query_tables": ("Таблицы запросов", "Query tables"), "forms": ("Формы", "Forms"),
+    "commands": ("Команды", "Commands"), "templates": ("Макеты", "Templates"),
+    "predefined": ("Предопределенные", "Predefined"), "children": ("Подчиненные", "Children"),
+    "properties": ("Свойства", "Properties"), "content": ("Состав", "Content"), "type": ("Тип", "Type"),
+    "types": ("Тип", "Type"), "comment": ("Комментарий", "Comment"), "synonym": ("Синоним", "Synonym"),
+    "synonyms": ("Синонимы", "Synonyms"), "fields": ("Поля", "Fields"), "params": ("Параметры", "Parameters"),
+    "params_alias": ("Параметры (англ.)", "Parameters (Russian)"), "flags": ("Флаги", "Flags"),
+    "common_attributes": ("Общие реквизиты", "Common attributes"), "movements": ("Движения", "Movements"),
+    "registers": ("Регистры", "Registers"), "recorders": ("Регистраторы", "Recorders"),
+    "route_points": ("Точки маршрута", "Route points"), "recalculations": ("Перерасчеты", "Recalculations"),
+    "other_children": ("Прочие подчиненные", "Other children"), "extension": ("Расширение", "Extension"),
+    "note": ("Примечание", "Note"), "description": ("Описание", "Description"),
+    "unlimited": ("Неограниченные строки", "Unlimited strings"), "recipe": ("Рецепт", "Recipe"),
+    "based_on": ("Ввод на основании", "Based on"), "owners": ("Владельцы", "Owners"),
+    "register_records": ("Движения", "Register records"), "documents": ("Документы", "Documents"),
+    "registered_documents": ("Графы журнала: документы", "Registered documents"),
+    "subsystems": ("Подсистемы", "Subsystems"), "source": ("Источник", "Source"),
+    "method_name": ("Имя метода", "Method name"), "handler": ("Обработчик", "Handler"),
+    "event": ("Событие", "Event"), "indexing": ("Индексирование", "Indexing"),
+    "fill_checking": ("Проверка заполнения", "Fill checking"), "master": ("Ведущее", "Master"),
+    "main_filter": ("Основной отбор", "Main filter"), "use": ("Использование", "Use"),
+    "adopted_by": ("Заимствован расширениями", "Adopted by"), "added_by": ("Добавлен расширением", "Added by"),
+    "additions": ("Добавлено расширениями", "Additions"),
+}
+_ITEM_NAME_KEYS = ("name", "object", "full_name", "title")
+LIST_IN_LINE = 20     # named items listed on one change line before "… N more"
+_WORDS = re.compile(r"\S+")
+
+
+def _label(key: str, lang: str) -> str:
+    pair = _LABELS.get(key)
+    return (pair[1] if lang == "en" else pair[0]) if pair else key
+
+
+def _item_name(x: Any) -> str | None:
+    if isinstance(x, dict):
+        k = next((k for k in _ITEM_NAME_KEYS if x.get(k)), None)
+        return str(x[k]) if k else None
+    return None if isinstance(x, (list, tuple)) else str(x)
+
+
+def _types(v: Any) -> list[str]:
+    """A card type value (text, {type, types}, a field dict) as its list of member types."""
+    if isinstance(v, dict):
+        if isinstance(v.get("types"), list) and v["types"]:
+            return [str(t) for t in v["types"]]
+        return [str(v["type"])] if v.get("type") else []
+    return [str(v)] if v not in (None, "") else []
+
+
+def _quoted(names: list[str], suffix: Any = None) -> str:
+    shown = [f"`{n}`" + (f" ({suffix(n)})" if suffix and suffix(n) else "") for n in names[:LIST_IN_LINE]]
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f", … {more} more" if more > 0 else "")
+
+
+def _type_lines(path: str, a: Any, b: Any) -> list[str]:
+    ta, tb = _types(a), _types(b)
+    if ta == tb:
+        return []
+    if len(ta) <= 1 and len(tb) <= 1:
+        return [f"  ~ {path}: {ta[0] if ta else '∅'} → {tb[0] if tb else '∅'}"]
+    added = [t for t in tb if t not in ta]
+    removed = [t for t in ta if t not in tb]
+    parts = ([f"+ {_quoted(added)}"] if added else []) + ([f"− {_quoted(removed)}"] if removed else [])
+    return [f"  ~ {path} ({len(ta)} → {len(tb)}): {'; '.join(parts) or 'same types, other order'}"]
+
+
+def _is_text(a: Any, b: Any) -> bool:
+    texts = [x for x in (a, b) if isinstance(x, str)]
+    return len(texts) == 2 and any(" " in t or "\n" in t for t in texts) and max(map(len, texts)) > 40
+
+
+def _text_lines(path: str, a: str, b: str) -> list[str]:
+    """Changed words (one-line texts) or changed lines (multi-line texts), with a little context."""
+    if "\n" in a or "\n" in b:
+        la, lb = a.splitlines(), b.splitlines()
+        out = []
+        for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, la, lb, autojunk=False).get_opcodes():
+            if tag != "equal":
+                out += [f"  − {path}: {_cut(x)}" for x in la[i1:i2]]
+                out += [f"  + {path}: {_cut(x)}" for x in lb[j1:j2]]
+        return out
+    wa, wb = _WORDS.findall(a), _WORDS.findall(b)
+    parts = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        before = " ".join(wa[max(0, i1 - 3):i1])
+        lead = f"…{before} " if before else ""
+        old, new = " ".join(wa[i1:i2]), " ".join(wb[j1:j2])
+        parts.append(lead + (f"«{_cut(old)}» → «{_cut(new)}»" if old and new
+                             else f"+ «{_cut(new)}»" if new else f"− «{_cut(old)}»"))
+    return [f"  ~ {path}: " + "; ".join(parts)] if parts else []
+
+
+def _cut(s: str, n: int = 120) -> str:
+    return s if len(s) <= n else s[:n] + "…"
+
+
+def _list_lines(path: str, la: list[Any], lb: list[Any], lang: str) -> list[str]:
+    """Lists compared as sets of named items: added, removed, and each common item's changes."""
+    na = {_item_name(x): x for x in la}
+    nb = {_item_name(x): x for x in lb}
+    if None in na or None in nb:        # unnamed items: say how the list changed as a whole
+        return [f"  ~ {path}: {len(la)} → {len(lb)} item(s)"]
+    added = [n for n in nb if n not in na]
+    removed = [n for n in na if n not in nb]
+    out = []
+    if added:
+        kinds = {n: ", ".join(_types(nb[n])) if isinstance(nb[n], dict) else "" for n in added}
+        out.append(f"  + {path}{f' ({len(added)})' if len(added) > 1 else ''}: {_quoted(added, kinds.get)}")
+    if removed:
+        out.append(f"  − {path}{f' ({len(removed)})' if len(removed) > 1 else ''}: {_quoted(removed)}")
+    for n in na:
+        if n in nb and na[n] != nb[n]:
+            out += _diff(na[n], nb[n], f"{path} › `{n}`", lang)
+    if not out and list(na) != list(nb):
+        out.append(f"  ~ {path}: {'order changed' if lang == 'en' else 'изменен порядок'}")
     return out
 
 
-def _field_diff(a: Any, b: Any, prefix: str = "") -> list[str]:
-    """Lines describing how two cards differ, section by section."""
-    out: list[str] = []
-    a = a if isinstance(a, dict) else {}
-    b = b if isinstance(b, dict) else {}
-    for key in list(dict.fromkeys([*a, *b])):
-        if key in _IDENTITY_KEYS or a.get(key) == b.get(key):
-            continue
-        va, vb = a.get(key), b.get(key)
-        if isinstance(va, dict) or isinstance(vb, dict):
-            if (va is None or isinstance(va, dict)) and (vb is None or isinstance(vb, dict)) \
-                    and not is_type_value(va) and not is_type_value(vb):
-                out += _field_diff(va or {}, vb or {}, prefix=f"{prefix}{key}.")
+def _is_type(v: Any) -> bool:
+    """A rendered composite type {type, types}; {type: text} is compared as a dict (its Тип)."""
+    return isinstance(v, dict) and isinstance(v.get("types"), list) and set(v) <= {"type", "types"}
+
+
+def _diff(a: Any, b: Any, path: str, lang: str) -> list[str]:
+    if a == b:
+        return []
+    if _is_type(a) or _is_type(b):
+        return _type_lines(path, a, b)
+    if isinstance(a, dict) or isinstance(b, dict):
+        da = a if isinstance(a, dict) else {}
+        db = b if isinstance(b, dict) else {}
+        out = []
+        # A field's "type" text and "types" list are one fact: its type (a dict under "type" is
+        # a property holding a type value and is compared as such below).
+        field_type = not isinstance(da.get("type"), dict) and not isinstance(db.get("type"), dict) \
+            and any(k in da or k in db for k in ("type", "types"))
+        if field_type:
+            out += _type_lines(f"{path} › {_label('type', lang)}" if path else _label("type", lang),
+                               {k: da.get(k) for k in ("type", "types")},
+                               {k: db.get(k) for k in ("type", "types")})
+        for key in dict.fromkeys([*da, *db]):
+            if key in _IDENTITY_KEYS or (field_type and key in ("type", "types")) or da.get(key) == db.get(key):
                 continue
-        if key in _SECTIONS or (isinstance(va, list) and isinstance(vb, list)):
-            ma, mb = _by_name(va), _by_name(vb)
-            for n in mb.keys() - ma.keys():
-                out.append(f"  + {prefix}{key}: `{n}`" + _type_suffix(mb[n]))
-            for n in ma.keys() - mb.keys():
-                out.append(f"  − {prefix}{key}: `{n}`")
-            for n in ma.keys() & mb.keys():
-                if ma[n] != mb[n]:
-                    xa, xb = ma[n], mb[n]
-                    ta, tb = _type_of(xa), _type_of(xb)
-                    if ta != tb:
-                        out.append(f"  ~ {prefix}{key}: `{n}` type {ta} → {tb}")
-                    if isinstance(xa, dict) and isinstance(xb, dict):
-                        # name what changed inside the element (its fields, params, properties)
-                        inner = _field_diff({k: v for k, v in xa.items() if k != "type"},
-                                            {k: v for k, v in xb.items() if k != "type"},
-                                            prefix=f"{prefix}{key}.{n}.")
-                        out += inner
-                        if inner or ta != tb:
-                            continue
-                    if ta == tb:
-                        out.append(f"  ~ {prefix}{key}: `{n}` {_short(xa)} → {_short(xb)}")
-        else:
-            out.append(f"  ~ {prefix}{key}: {_short(va)} → {_short(vb)}")
-    return sorted(out, key=lambda s: (s[2:].split(":")[0], s))
+            label = _label(key, lang)
+            out += _diff(da.get(key), db.get(key), f"{path} › {label}" if path else label, lang)
+        return out
+    if isinstance(a, list) or isinstance(b, list):
+        return _list_lines(path, a if isinstance(a, list) else [], b if isinstance(b, list) else [], lang)
+    if _is_text(a, b):
+        return _text_lines(path, str(a), str(b))
+    return [f"  ~ {path}: {_short(a)} → {_short(b)}"]
 
 
-def _type_of(x: Any) -> str:
-    return type_text(x.get("type"), True) if isinstance(x, dict) else ""
+# Sections computed from the others (query tables repeat the fields): listed only when the
+# other sections show no change, so one added attribute is one line, not four.
+_DERIVED_SECTIONS = ("query_tables",)
 
 
-def _type_suffix(x: Any) -> str:
-    t = _type_of(x)
-    return f" ({t})" if t else ""
+def _field_diff(a: Any, b: Any) -> list[str]:
+    """Lines describing how two cards differ, in the card's language, section by section."""
+    lang = "en" if (isinstance(b, dict) and b.get("language") == "en") else "ru"
+    da, db = (x if isinstance(x, dict) else {} for x in (a, b))
+    own = _diff({k: v for k, v in da.items() if k not in _DERIVED_SECTIONS},
+                {k: v for k, v in db.items() if k not in _DERIVED_SECTIONS}, "", lang)
+    if own:
+        return own
+    return _diff({k: da.get(k) for k in _DERIVED_SECTIONS}, {k: db.get(k) for k in _DERIVED_SECTIONS}, "", lang)
 
 
 def _short(v: Any) -> str:
     s = "∅" if v in (None, "", [], {}) else value_text(v, shown=5)
-    return s if len(s) <= 80 else s[:80] + "…"
+    return _cut(s, 80)
 
 
 def compare_configurations(snap: Snapshot, a: str, b: str, name: str | None = None,

@@ -20,7 +20,8 @@ SERVE = ServePart("configuration", tools=(
              "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
              "dimensions/resources, query tables with parameters and fields, movements, relations.",
              (Param("name", "string", required=True), CONFIG,
-              Param("detail", "string", default="brief", enum=("brief", "fields", "full")), CURSOR),
+              Param("detail", "string", default="brief", enum=("brief", "fields", "full")),
+              Param("table", "string", "One query table with typed fields, e.g. Остатки"), CURSOR),
              get_object),
     ToolSpec("get_relations", "Get relations",
              "One step of relations of an object: what it references and what references it.",

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from v8atlas.formats.text import fold
+
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
 from . import answer as A
@@ -132,7 +134,7 @@ def search_metadata(snap: Snapshot, query: str, config: str | None = None, kind:
         lines.append(f"{i}. {address(snap, h.doc)}{syn_part} · {snap.catalog.kind_name(h.doc)}{guess}"
                      f" · why: {h.why or 'text match'}")
         data_hits.append({**node(snap, h.doc), "synonym": syn, "score": round(h.score, 4), "why": h.why,
-                          "fuzzy": h.fuzzy})
+                          "matches": list(h.matches), "fuzzy": h.fuzzy})
     return ToolResult(outcome, "\n".join(lines) + "\n", {"hits": data_hits, **data})
 
 
@@ -163,12 +165,13 @@ def nearest(snap: Snapshot, name: str, domains: tuple[str, ...], config_index: i
 
 
 def get_object(snap: Snapshot, name: str, config: str | None = None, detail: str = "brief",
-               cursor: str | None = None) -> ToolResult:
+               table: str | None = None, cursor: str | None = None) -> ToolResult:
     if (r := empty_domain(snap)) is not None:
         return r
     cfg = resolve_config(snap, config, required_when_many=False)
     docs = candidates(snap, name, (METADATA,), cfg.index if cfg else None)
-    args = {"name": name, "config": cfg.name if cfg else None, "detail": detail, "cursor": cursor}
+    args = {"name": name, "config": cfg.name if cfg else None, "detail": detail, "table": table,
+            "cursor": cursor}
     if not docs:
         guesses = nearest(snap, name, (METADATA,), cfg.index if cfg else None)
         return A.not_found(f"no object named {name!r}{f' in `{cfg.name}`' if cfg else ''}.", guesses,
@@ -178,6 +181,10 @@ def get_object(snap: Snapshot, name: str, config: str | None = None, detail: str
                            lambda d: object_line(snap, d), lambda d: node(snap, d))
     doc = docs[0]
     card = snap.catalog.card(doc)
+    if table:
+        outcome, head, body = query_table(snap, doc, card if isinstance(card, dict) else {}, table)
+        return A.paged(snap, "get_object", args, outcome, head, body,
+                      {"object": node(snap, doc), "table": table})
     head, body = object_blocks(snap, doc, card if isinstance(card, dict) else {"value": card}, detail)
     return A.paged(snap, "get_object", args, FOUND, head, body,
                   {"object": node(snap, doc), "detail": detail})
@@ -211,6 +218,12 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
     elif props:
         body.append(f"**Properties:** {value_text(props, full)}")
     done = set(_HEAD_KEYS) | {"properties"}
+    # Query tables first: they are what code is written against; long lists come after.
+    qt = card.get("query_tables")
+    if isinstance(qt, list) and qt:
+        done.add("query_tables")
+        body += query_table_blocks(qt, detail)
+    listed_recorders = _recorder_types(card)
 
     for key, label in _FIELD_SECTIONS:
         fields = card.get(key)
@@ -223,7 +236,7 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
             body.append(f"**{label}** ({len(fields)}): {shown}{' …' if len(names) > 12 else ''}")
         else:
             body.append(f"**{label}** ({len(fields)}):")
-            body += [field_line(f, full) for f in fields]
+            body += [field_line(_point_to_recorders(f, listed_recorders), full) for f in fields]
 
     ts = card.get("tabular_sections")
     if isinstance(ts, list) and ts:
@@ -244,11 +257,6 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
                 body.append(f"- `{t.get('name', '?')}`{f' — {syn_t}' if syn_t else ''}{origin} "
                             f"({len(attrs)} fields):")
                 body += [field_line(a, full, indent="  ") for a in attrs]
-
-    qt = card.get("query_tables")
-    if isinstance(qt, list) and qt:
-        done.add("query_tables")
-        body += query_table_blocks(qt, detail)
 
     mv = card.get("movements")
     if isinstance(mv, dict):
@@ -319,6 +327,51 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
     if detail == "brief":
         body.append("More: detail=fields (fields with types, query tables) or detail=full.")
     return head, body
+
+
+def _recorder_types(card: dict[str, Any]) -> set[str]:
+    """Object names of the documents the card lists as recorders ("recorded by")."""
+    mv = card.get("movements")
+    recorders = mv.get("recorders") if isinstance(mv, dict) else None
+    return {str(r).split(".", 1)[-1] for r in recorders} if isinstance(recorders, list) else set()
+
+
+def _point_to_recorders(f: Any, recorders: set[str]) -> Any:
+    """A field typed by exactly the recorder documents (Регистратор) names the list instead of
+    repeating it: the card lists those documents once, under "Recorded by"."""
+    types = f.get("types") if isinstance(f, dict) else None
+    if not recorders or len(recorders) <= 3 or not isinstance(types, list) or \
+            {str(t).split(".", 1)[-1] for t in types} != recorders:
+        return f
+    head = str(types[0]).split(".", 1)[0]
+    return {**f, "types": None, "type": f"{head} of the {len(types)} documents under «Recorded by»"}
+
+
+def query_table(snap: Snapshot, doc: int, card: dict[str, Any], table: str) -> tuple[str, list[str], list[str]]:
+    """(outcome, head, body) for one query table of the card, by full or short name."""
+    tables = [t for t in card.get("query_tables") or [] if isinstance(t, dict)]
+    want = fold(table)
+    title = snap.title(doc)
+
+    def names(t: dict[str, Any]) -> list[str]:
+        full = [str(t.get("name") or ""), str(t.get("alias") or "")]
+        return [fold(n) for n in full] + [fold(n.split(".", 2)[-1]) for n in full if n.count(".") >= 2]
+
+    hit = next((t for t in tables if want in names(t)), None)
+    if hit is None:
+        listed = ", ".join(f"`{t.get('name')}`" for t in tables) or "none"
+        return NOT_FOUND, [A.headline(NOT_FOUND, f"`{title}` has no query table {table!r}; "
+                                             f"its query tables: {listed}.")], []
+    params = hit.get("params") or []
+    head = [A.headline(FOUND, f"query table `{hit.get('name')}`"
+                       + (f"({', '.join(map(str, params))})" if params else "") + f" of `{title}`")]
+    body = [f"Alias: `{hit['alias']}`"] if hit.get("alias") else []
+    fields = hit.get("fields") or []
+    body.append(f"**Fields** ({len(fields)}):")
+    body += [field_line(f, True) for f in fields]
+    if hit.get("note"):
+        body.append(f"Note: {text_of(hit['note'])}")
+    return FOUND, head, body
 
 
 def query_table_blocks(tables: list[Any], detail: str) -> list[str]:

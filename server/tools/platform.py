@@ -2,6 +2,7 @@
 platform version of the configuration asked about."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from v8atlas.formats.platform_version import UNBOUNDED_UNTIL, encode_version, format_version
@@ -90,7 +91,8 @@ def search_platform(snap: Snapshot, query: str, config: str | None = None, scope
         lines.append(f"{i}. `{snap.title(h.doc)}` · {snap.catalog.kind_name(h.doc)}"
                      f"{' · query language' if dom == 'query' else ''}{f' · {b}' if b else ''}"
                      f"{' · guess' if h.fuzzy and not guesses else ''} · why: {h.why or 'text match'}")
-        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why, "fuzzy": h.fuzzy})
+        hit_data.append({**node(snap, h.doc), "score": round(h.score, 4), "why": h.why,
+                         "matches": list(h.matches), "fuzzy": h.fuzzy})
     if elsewhere:
         lines.append("Not on this platform version: " + ", ".join(
             f"`{snap.title(h.doc)}` ({_bounds(snap, h.doc)})" for h in elsewhere))
@@ -185,11 +187,31 @@ def _arity_note(name: str, card: dict[str, Any], code: int | None) -> str | None
     for v in variants:
         params = [p for p in v.get("params") or [] if isinstance(p, dict)]
         required = sum(1 for p in params if p.get("required") is not False and not p.get("variadic"))
-        if required <= n and (n <= len(params) or any(p.get("variadic") for p in params)):
+        most = _most_arguments(params)
+        if required <= n and (most is None or n <= most):
             return None
-        takes.append(f"{required}" if required == len(params) else f"{required}–{len(params)}")
+        top = "…" if most is None else str(most)
+        takes.append(f"{required}" if str(required) == top else f"{required}–{top}")
     return (f"Note: the call form passes {n} argument(s); the variant(s) of this version take "
             f"{', '.join(dict.fromkeys(takes))}.")
+
+
+_NUMBERED_RANGE = re.compile(r"(\d+)\s*[-–—]\s*\D*?(\d+)$")   # Значение1-Значение10
+
+
+def _most_arguments(params: list[dict[str, Any]]) -> int | None:
+    """How many arguments a variant takes at most; None when a repeated parameter has no bound.
+    A repeated parameter named as a numbered range (``Значение1-Значение10``) takes that many."""
+    most = 0
+    for p in params:
+        if not p.get("variadic"):
+            most += 1
+            continue
+        m = _NUMBERED_RANGE.search(str(p.get("name") or ""))
+        if m is None:
+            return None
+        most += int(m.group(2)) - int(m.group(1)) + 1
+    return most
 
 
 def _code(v: str | None, default: int) -> int:
@@ -202,10 +224,29 @@ def _in_version(item: dict[str, Any], code: int | None, since_key: str = "since"
     return _code(item.get(since_key), 0) <= code < _code(item.get("until"), UNBOUNDED_UNTIL)
 
 
-def _names(v: Any) -> str:
-    if isinstance(v, (list, tuple)):
-        return ", ".join(f"`{x}`" for x in v if x)
-    return f"`{v}`" if v else ""
+def _linked(snap: Snapshot, name: str, page: str | None, code: int | None) -> str:
+    """An element a page links to ("see also", "use instead"): resolved through the linked page
+    when several elements share the name, named so it can be asked for, and marked when it is
+    not on this platform version."""
+    docs = candidates(snap, name, ("platform",), None)
+    if page and len(docs) > 1:
+        docs = [d for d in docs if (snap.catalog.card(d) or {}).get("page") == page] or docs
+    if len(docs) != 1:
+        return f"`{name}`"
+    doc = docs[0]
+    title = snap.title(doc)
+    text = f"`{title}`"
+    if len(candidates(snap, title, ("platform",), None)) > 1:
+        text += f" ({snap.catalog.kind_name(doc)})"     # the same name is also another element
+    if code is not None and not snap.available(doc, code):
+        text += f" (not on platform {format_version(code)}: {_bounds(snap, doc) or 'other versions only'})"
+    return text
+
+
+def _replacements(snap: Snapshot, dep: dict[str, Any], code: int | None) -> str:
+    names = [x for x in dep.get("replacement") or [] if x]
+    pages = list(dep.get("replacement_pages") or [])
+    return ", ".join(_linked(snap, n, pages[i] if i < len(pages) else None, code) for i, n in enumerate(names))
 
 
 def _param_line(p: Any) -> str:
@@ -269,7 +310,7 @@ def unavailable_lines(snap: Snapshot, doc: int, code: int | None) -> list[str]:
         lines.append(f"- `{snap.title(doc)}`: no longer documented from {format_version(until)}")
         for dep in card.get("deprecated") or []:
             if isinstance(dep, dict) and dep.get("replacement"):
-                lines.append(f"  use instead: {_names(dep['replacement'])}")
+                lines.append(f"  use instead: {_replacements(snap, dep, code)}")
     else:
         lines.append(f"- `{snap.title(doc)}`: {_bounds(snap, doc) or 'other versions only'}")
     return lines
@@ -304,7 +345,7 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
         facts.append(text_of(card["since_note"]))
     if facts:
         body.append("Versions: " + "; ".join(facts))
-    body += _deprecation_lines(card, code)
+    body += _deprecation_lines(snap, card, code)
     if card.get("replacement") and not card.get("older_platforms"):
         body.append("Use instead: " + _replacement(card["replacement"]))
     desc = text_of(card.get("description"))
@@ -371,15 +412,15 @@ def platform_blocks(snap: Snapshot, doc: int, card: dict[str, Any], code: int | 
         body += ["```bsl\n" + text_of(e).strip() + "\n```" for e in exs]
     if card.get("see_also"):
         body.append("See also: " + ", ".join(
-            f"`{s.get('name') or s.get('title')}`" if isinstance(s, dict) else f"`{s}`"
-            for s in card["see_also"]))
+            _linked(snap, str(s.get("name") or s.get("title")), s.get("page"), code) if isinstance(s, dict)
+            else f"`{s}`" for s in card["see_also"]))
     if card.get("present_in"):
         body.append("Documented in help " + ", ".join(map(str, card["present_in"])))
     # A key this renderer does not know is skipped, never dumped (cards-platform.md, "Rendering").
     return head, body
 
 
-def _deprecation_lines(card: dict[str, Any], code: int | None) -> list[str]:
+def _deprecation_lines(snap: Snapshot, card: dict[str, Any], code: int | None) -> list[str]:
     """⚠ lines for the deprecation marks in force at ``code``: a mark applies from its
     ``deprecated_since`` (else ``marked_since``) on, so an older platform is not warned."""
     out = []
@@ -391,7 +432,7 @@ def _deprecation_lines(card: dict[str, Any], code: int | None) -> list[str]:
             continue
         line = f"⚠ Not recommended since {start}" if start else "⚠ Not recommended"
         if dep.get("replacement"):
-            line += f"; use {_names(dep['replacement'])}"
+            line += f"; use {_replacements(snap, dep, code)}"
         if code is None and dep.get("until"):
             line += f" (mark until {dep['until']})"
         out.append(line)

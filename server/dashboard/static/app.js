@@ -287,30 +287,78 @@ const V8 = (() => {
     return item.full_name || item.title || item.address || item.name || item.key || "";
   }
 
-  function whyOf(item) {
-    const why = item.why ?? item.reason ?? item.reasons ?? item.explain ?? item.match;
-    if (why === undefined || why === null) return [];
-    // "words: a in name; b in synonym" reads better one reason a line
-    const list = Array.isArray(why) ? why : String(why).split(/;\s+(?=\S)/);
-    // "words: 1 in params; 2 in params": a bare "<word> in <fields>" part continues the list of
-    // the labelled part before it, so it gets that label ("synonym a → b" and others stay as they are)
-    let label = null;
-    for (let i = 0; i < list.length; i++) {
-      if (typeof list[i] !== "string") { label = null; continue; }
-      const own = list[i].match(/^([\p{L}_ ]+):\s/u);
-      if (own) label = own[1];
-      else if (label && /^\S+ in [\p{L}_]/u.test(list[i])) list[i] = `${label}: ${list[i]}`;
-      else label = null;
+  // Search fields, as the reasons name them (compiler/search/build.py FIELDS), in Russian.
+  const FIELD_RU = {
+    name: "имени", alias: "синониме словаря", synonym: "синониме", english: "английском имени",
+    name_en: "английском имени", keys: "ключах поиска", class: "названии класса", owner: "владельце",
+    comment: "комментарии", params: "параметрах", attributes: "реквизитах", description: "описании",
+    has: "реквизите", whole: "имени целиком",
+  };
+  // The engine's reasons (server/search.py) in the interface's language; unknown ones stay as they are.
+  const REASON_RU = [
+    [/^exact name$/u, () => "точное имя"],
+    [/^alias «(.+)»(.*)$/u, (m) => `синоним словаря «${m[1]}»${m[2]}`],
+    [/^has attribute (.+)$/u, (m) => `есть реквизит «${m[1]}»`],
+    // the engine names synonym phrases by their index terms (word stems): the query's side is
+    // shown as typed, the other side as word beginnings ("номенклатур…")
+    [/^synonym (.+?) → (.+?)(?: \((.+)\))?$/u, (m, q) => `синоним: «${m[1].split(" ").map((w) => typedWord(w, q)).join(" ")}» → ` +
+      `«${m[2].split(" ").map((w) => `${w}…`).join(" ")}»${m[3] ? ` (${m[3] === "built-in" ? "встроенный" : m[3]})` : ""}`],
+    [/^typo (.+?) → (.+)$/u, (m) => `опечатка: «${m[1]}» → «${m[2]}»`],
+    [/^prefix (.+)$/u, (m) => `начало слова: ${m[1]}`],
+    [/^class named in the query: (.+)$/u, (m) => `класс назван в запросе: ${kindLabel(m[1])}`],
+    [/^query-language phrase lifted query-language pages$/u, () => "фраза языка запросов: страницы языка запросов выше"],
+    [/^the whole name or phrase(?: \((.+)\))?$/u, (m) => "имя или фраза целиком" + (m[1] ? ` (${m[1]})` : "")],
+    [/^name starts with '(.+)'$/u, (m) => `имя начинается с «${m[1]}»`],
+    [/^text match$/u, () => "совпадение текста"],
+  ];
+
+  function reasonRu(text, query) {
+    for (const [re, f] of REASON_RU) {
+      const m = text.match(re);
+      if (m) return f(m, query);
     }
-    return list.map((w) => {
-      if (typeof w === "string") return w;
-      if (w && typeof w === "object") {
-        const parts = [w.kind || w.type || w.rule, w.field ? `поле ${w.field}` : "", w.words ? `слова: ${[].concat(w.words).join(", ")}` : "",
-          w.text || w.detail || w.phrase || ""].filter(Boolean);
-        return parts.join(" · ") || JSON.stringify(w);
-      }
-      return String(w);
-    });
+    return text;
+  }
+
+  /** The query's own word for a folded match word or an index stem (the engine folds case
+      and ё, and stems words): the typed word equal to it, else the one it begins. */
+  function typedWord(word, query) {
+    const fold = (w) => w.toLocaleLowerCase("ru").replaceAll("ё", "е");
+    const typed = String(query || "").split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+    return typed.find((w) => fold(w) === word) || typed.find((w) => fold(w).startsWith(word)) || word;
+  }
+
+  /** Reasons for a hit in Russian, from the structured answer: the matched query words with
+      their fields (``matches``), then the other reasons of ``why`` translated. The English
+      "words: <stem> in <fields>" text is not shown: its stems are index terms, not words. */
+  function whyOf(item, query) {
+    const out = [];
+    const matches = Array.isArray(item.matches) ? item.matches : [];
+    if (matches.length) {
+      out.push("слова: " + matches.map((m) => `«${typedWord(m.word, query)}» в ` +
+        [].concat(m.fields || []).map((f) => FIELD_RU[f] || f).join(", ")).join("; "));
+    }
+    const why = item.why ?? item.reason ?? item.reasons;
+    if (why === undefined || why === null) return out;
+    // "words: a in name; b in synonym; alias «x»": the words part (all its pieces) is replaced
+    // by the structured line above when there is one
+    const list = Array.isArray(why) ? why : String(why).split(/;\s+(?=\S)/);
+    let inWords = false;
+    for (const w of list) {
+      if (typeof w !== "string") { out.push(String(w)); continue; }
+      if (/^words: /u.test(w)) { inWords = true; if (!matches.length) out.push(wordsRu(w.slice(7), query)); continue; }
+      if (inWords && /^\S+ in [\p{L}_]/u.test(w)) { if (!matches.length) out.push(wordsRu(w, query)); continue; }
+      inWords = false;
+      out.push(reasonRu(w, query));
+    }
+    return out;
+  }
+
+  /** An older answer without ``matches``: "<term> in <fields>" said in Russian. */
+  function wordsRu(part, query) {
+    const m = part.match(/^(\S+) in (.+)$/u);
+    if (!m) return part;
+    return `слова: «${typedWord(m[1], query)}» в ` + m[2].split(/,\s*/).map((f) => FIELD_RU[f] || f).join(", ");
   }
 
   const KIND_RU = {

@@ -37,6 +37,9 @@
   }
 
   const listing = isPlatform ? await api("list_sources", {}) : {};
+  // The structured card behind the answer (the page renders it in Russian); none on failure.
+  const structured = !isPlatform && result.outcome === "found" ?
+    await getJson("/ui/card", { name, config: effectiveConfig }).catch(() => null) : null;
   renderSwitches(isPlatform, result);
   render(result, isPlatform);
 
@@ -84,9 +87,16 @@
             el("a", { href: url("/card", { name: nameOf(c), config: c.config || effectiveConfig, kind }), text: nameOf(c) })))));
       }
     }
-    children.push(agentText(res.text || "", ctx));
     const cursor = res.data && res.data.cursor;
-    if (cursor) children.push(moreButton(cursor, ctx, platform));
+    const answer = [agentText(res.text || "", ctx), ...(cursor ? [moreButton(cursor, ctx, platform)] : [])];
+    if (!platform && res.outcome === "found" && structured && structured.outcome === "found") {
+      // the card in the interface's language; the agent's own (English-labelled) text one click away
+      children.push(V8Card.view(structured.card, { detail, config: effectiveConfig }),
+        el("details", { class: "raw-answer", "data-testid": "agent-answer" },
+          el("summary", { text: "ответ агенту целиком (как его получает агент)" }), ...answer));
+    } else {
+      children.push(...answer);
+    }
     body.replaceChildren(...children);
   }
 

@@ -41,7 +41,7 @@
       const name = nameOf(hit);
       const hitConfig = hit.config || effectiveConfig;
       const kind = side === "platform" ? "platform" : "";
-      const why = whyOf(hit);
+      const why = whyOf(hit, q);
       const synonym = hit.synonym || (hit.title && hit.title !== name ? hit.title : "");
       list.append(el("li", { class: "hit" },
         el("div", { class: "hit-title" },
