@@ -16,6 +16,9 @@ class ConfigModels:
     dump (code, forms) resolves owners through it."""
     models: dict[str, Any] = field(default_factory=dict)
     platforms: dict[str, str] = field(default_factory=dict)
+    # Every parsed configuration by its source's name, extensions attached to a base included
+    # (they have no view of their own): how a domain that parsed the same source finds its model.
+    by_source: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

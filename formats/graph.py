@@ -58,6 +58,11 @@ EDGE_KINDS: dict[str, str] = {
     "schedule": "calculation register src uses schedule register dst",
     "command_parameter": "common command src takes a parameter of type dst (acts on its objects)",
     "adopted_from": "object src of a base+extensions view adopts dst of the base view (label: extensions)",
+    "rights": "role src grants rights on dst (label: the rights)",
+    "form": "object src has form dst (label: the form)",
+    "template": "object src has template dst (label: the template)",
+    "form_data": "form src holds data of dst in an attribute (label: the attribute)",
+    "form_handler": "an event of form src is handled by procedure dst (label: item and event)",
 }
 
 

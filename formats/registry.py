@@ -30,8 +30,11 @@ class Registration:
 _REGISTERED: list[Registration] = [
     Registration("configuration", "v8atlas.compiler.config.domain:DOMAIN",
                  "v8atlas.server.tools.configuration:SERVE"),
+    # forms, schemas, roles: reads the configuration's dumps; answered by its tools (docs/forms.md)
+    Registration("forms", "v8atlas.compiler.forms.domain:DOMAIN"),
     Registration("help", "v8atlas.compiler.help.domain:DOMAIN", "v8atlas.server.tools.platform:SERVE"),
     Registration("dictionary", "v8atlas.compiler.dictionary:DOMAIN"),
+    Registration("code", "v8atlas.compiler.code.domain:DOMAIN", "v8atlas.server.tools.code:SERVE"),
 ]
 
 

@@ -219,23 +219,31 @@ def serve_cmd(bundles_dir: tuple[str, ...], cache: str | None, host: str, port: 
 
 
 @click.command("stdio")
-@click.option("--bundles", "bundles_dir", envvar="V8ATLAS_BUNDLES", default="bundles", show_default=True,
-              type=click.Path(exists=True), help="A bundles directory or one bundle folder "
-                                                  "(or the V8ATLAS_BUNDLES environment variable).")
+@click.option("--bundles", "bundles_dir", envvar="V8ATLAS_BUNDLES", default=["bundles"], show_default=True,
+              multiple=True, help="As for serve: a bundles directory, one bundle folder or an origin URL; "
+                                  "repeat it for one bundle per configuration (or V8ATLAS_BUNDLES).")
+@click.option("--cache", "cache", default=None, type=click.Path(file_okay=False),
+              help="With an origin URL: the folder pulled bundles are kept in.")
 @click.option("--poll", default=2.0, show_default=True, type=float,
               help="Seconds between checks for a newer bundle (0: never).")
 @click.option("--log-level", envvar="V8ATLAS_LOG_LEVEL", default="WARNING", show_default=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))
-def stdio_cmd(bundles_dir: str, poll: float, log_level: str) -> None:
+def stdio_cmd(bundles_dir: tuple[str, ...], cache: str | None, poll: float, log_level: str) -> None:
     """MCP over stdin/stdout for a client that spawns its servers (`serve --transport stdio`
     without a `--transport` option, which wrappers such as the MCP Inspector take as their own).
     Only JSON-RPC goes to stdout; logs go to stderr.
     """
     import asyncio
 
+    from v8atlas.formats.origin import is_origin_url
+
+    for spec in bundles_dir:
+        if not is_origin_url(spec) and not Path(spec).exists():
+            raise click.BadParameter(f"{spec!r} does not exist (a folder or an origin URL)",
+                                     param_hint="--bundles")
     setup_logging(log_level)
     try:
-        asyncio.run(_serve(bundles_dir, "127.0.0.1", 0, "stdio", poll))
+        asyncio.run(_serve(list(bundles_dir), "127.0.0.1", 0, "stdio", poll, cache))
     except KeyboardInterrupt:
         pass
 

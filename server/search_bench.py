@@ -2,7 +2,9 @@
 
 A set is TSV (``query<TAB>expected|alternative<TAB>config<TAB>domains``, the last two optional,
 ``#`` comments; domains comma-separated) or JSON (a list of
-``{"query", "expected": str | [str], "config"?, "domains"?, "platform_version"?}``). Expected
+``{"query", "expected": str | [str], "config"?, "domains"?, "platform_version"?}``). A *code
+set* (a ``# domain: code`` line in TSV, ``"domains": "code"`` on every JSON entry) measures
+``search_code``: expected ``Модуль.Процедура`` addresses, matched on a dot boundary. Expected
 names are exact addresses ("Справочник.Пользователи", "Массив.Найти", "РАЗНОСТЬДАТ"); they are
 resolved through the bundle's exact-name table, so any alias of the target counts.
 
@@ -69,8 +71,12 @@ def load_set(path: Path) -> list[Case]:
             cases.append(Case(item["query"], [e.strip() for e in exp if e.strip()], item.get("config"),
                               [doms] if isinstance(doms, str) else doms, item.get("platform_version"), i))
         return cases
+    set_domains = None
     first = True
     for n, raw in enumerate(text.splitlines(), 1):
+        if raw.strip().replace(" ", "").lower() == "#domain:code":
+            set_domains = ["code"]     # a code set: expected names are procedure addresses
+            continue
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         cols = raw.split("\t")
@@ -85,7 +91,7 @@ def load_set(path: Path) -> list[Case]:
         # The 4th column restricts the search as a tool does (search_metadata: "metadata").
         domains = [d.strip() for d in cols[3].split(",") if d.strip()] if len(cols) > 3 else []
         cases.append(Case(cols[0].strip(), [e.strip() for e in cols[1].split("|") if e.strip()],
-                          config, domains or None, line=n))
+                          config, domains or set_domains, line=n))
     return cases
 
 
@@ -165,6 +171,34 @@ def compare(previous: dict[str, Any] | None, results: list[CaseResult]) -> dict[
     return {"regressions": reg, "improvements": imp}
 
 
+def run_code_set(code: Any, cases: list[Case], rounds: int = 3) -> tuple[list[CaseResult], list[str]]:
+    """A code set (``search_code``): an expected ``Модуль.Процедура`` matches a result address
+    equal to it or ending in it on a dot boundary."""
+    from .code_index import find
+    results: list[CaseResult] = []
+    missing: list[str] = []
+    for c in cases:
+        ci = code.config_index(c.config)
+        if not any(code.lookup(e, ci)[0] for e in c.expected):
+            missing.append(f"{c.query!r}: none of {c.expected} is in the bundle")
+            continue
+        seconds = []
+        for _ in range(rounds):
+            t0 = time.perf_counter()
+            hits, _scope = find(code, c.query, ci, limit=TOP)
+            seconds.append(time.perf_counter() - t0)
+        titles = [code.titles[h.proc] for h in hits]
+        rank = next((i for i, t in enumerate(titles, 1)
+                     if any(t == e or t.endswith("." + e) for e in c.expected)), None)
+        results.append(CaseResult(c, rank, titles[0] if titles else None, False,
+                                  (hits[0].score - hits[1].score) if len(hits) > 1 else None, seconds))
+    return results, missing
+
+
+def is_code_set(cases: list[Case]) -> bool:
+    return bool(cases) and all(c.domains == ["code"] for c in cases)
+
+
 def bench(bundle_path: Path, set_paths: list[Path], rounds: int = 3,
           results_dir: Path | None = None, save: bool = True) -> dict[str, Any]:
     bundle = Bundle.open(bundle_path)
@@ -174,7 +208,14 @@ def bench(bundle_path: Path, set_paths: list[Path], rounds: int = 3,
     out: dict[str, Any] = {"bundle": bundle_path.name, "open_ms": round(open_ms, 3), "sets": {}}
     for sp in set_paths:
         cases = load_set(sp)
-        results, missing = run_set(searcher, cases, rounds)
+        if is_code_set(cases):
+            from .code_index import open_code
+            code = open_code(bundle)
+            if code is None:
+                raise click.ClickException(f"{sp}: a code set, but the bundle has no code index")
+            results, missing = run_code_set(code, cases, rounds)
+        else:
+            results, missing = run_set(searcher, cases, rounds)
         summary = summarize(results)
         prev_file = (results_dir or bundle_path.parent / ".bench") / f"search-{sp.stem}.json"
         previous = None

@@ -18,6 +18,7 @@ from v8atlas.formats.info import BundleInfo, ConfigurationInfo
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 
+from .code_index import CodeIndex, open_code
 from .graph_adapter import GraphAdapter, open_graph
 from .search_adapter import SearchAdapter, open_search
 
@@ -79,6 +80,10 @@ class Snapshot:
     @cached_property
     def graph(self) -> GraphAdapter | None:
         return open_graph(self.bundle, self.catalog)
+
+    @cached_property
+    def code(self) -> CodeIndex | None:
+        return open_code(self.bundle)
 
     # -- configurations ---------------------------------------------------------------------
     @cached_property

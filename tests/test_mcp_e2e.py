@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 V8ATLAS = [sys.executable, "-m", "v8atlas"]
 
 TOOL_NAMES = {"list_sources", "search_metadata", "get_object", "get_relations", "search_platform",
-              "get_platform", "compare_configurations", "check_query"}
+              "get_platform", "compare_configurations", "check_query", "search_code", "get_procedure"}
 EXAMPLES = REPO / "examples"
 # (tool, arguments, expected outcome, a line the answer must contain)
 SAMPLE_CALLS = [
@@ -44,6 +44,10 @@ SAMPLE_CALLS = [
     ("compare_configurations", {"a": "ДемоТорговля", "b": "ДемоТорговля_EDT"}, "found", "(identical)"),
     ("check_query", {"text": "ВЫБРАТЬ О.КоличествоОстаток ИЗ РегистрНакопления.ОстаткиТоваров.Обороты КАК О",
                      "config": "ДемоТорговля"}, "problems", "`КоличествоОборот`"),
+    ("search_code", {"query": "обновить цены", "config": "ДемоТорговля"}, "found",
+     "`ОбщегоНазначения.ОбновитьЦены`"),
+    ("get_procedure", {"name": "ОбщегоНазначения.ОбновитьЦены", "config": "ДемоТорговля"}, "found",
+     "Процедура ОбновитьЦены() Экспорт"),
 ]
 FIXTURE_CALLS = [
     ("list_sources", {}, "list", "`Демо`"),
@@ -54,6 +58,9 @@ FIXTURE_CALLS = [
     ("search_platform", {"query": "найти", "config": "Демо"}, "found", "Массив.Найти"),
     ("get_platform", {"name": "СтрРазделить", "config": "Демо"}, "found", "StrSplit"),
     ("compare_configurations", {"a": "Демо", "b": "Демо2"}, "found", "Справочник.Склады"),
+    ("search_code", {"query": "цены", "config": "Демо"}, "unavailable", "has no code index"),
+    ("get_procedure", {"name": "ОбщегоНазначения.ОбновитьЦены", "config": "Демо"}, "unavailable",
+     "has no code index"),
 ]
 
 

@@ -49,8 +49,9 @@ _SKIP_BODIES = shutil.ignore_patterns("*.bsl", "Form.xml", "Template.*", "Pictur
                                       "Rights.xml", "Help", "Help.xml", "Schedule.xml", "*.html")
 
 
-def replicate(src: Path, copies: int, dst: Path) -> Path:
-    """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump."""
+def replicate(src: Path, copies: int, dst: Path, ignore=_SKIP_BODIES) -> Path:
+    """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump;
+    ``ignore`` says which files of an object's folder are not copied (bodies, by default)."""
     shutil.copytree(src, dst)
     cx = (src / "Configuration.xml").read_text(encoding="utf-8-sig")
     head, body = cx.split("<ChildObjects>", 1)
@@ -69,7 +70,7 @@ def replicate(src: Path, copies: int, dst: Path) -> Path:
                 f"<Name>{name}</Name>", f"<Name>{new}</Name>", 1)
             (dst / folder.name / f"{new}.xml").write_text(text, encoding="utf-8")
             if (folder / name).is_dir():   # the descriptor files the reader opens (not bodies/modules)
-                shutil.copytree(folder / name, dst / folder.name / new, ignore=_SKIP_BODIES)
+                shutil.copytree(folder / name, dst / folder.name / new, ignore=ignore)
             extra.append(f"<{cls}>{new}</{cls}>")
     (dst / "Configuration.xml").write_text(head + "<ChildObjects>" + children + "\n".join(extra)
                                            + "</ChildObjects>" + tail, encoding="utf-8")
@@ -116,20 +117,24 @@ def main() -> int:
     return 0
 
 
-def compile_once(src: Path, out: Path) -> dict:
-    """``v8atlas compile SRC --out OUT`` in a child; wall time and the children's peak RSS."""
+def compile_once(src: Path, out: Path, exe: str | None = None, env: dict | None = None) -> dict:
+    """``v8atlas compile SRC --out OUT`` in a child; wall time, the children's CPU time (user +
+    system, all processes of the compile: less sensitive to a shared machine's load) and peak RSS.
+    ``exe``/``env``: another v8atlas to compare with (a baseline checkout)."""
     code = ("import json, resource, subprocess, sys, time\n"
             "t = time.perf_counter()\n"
             "p = subprocess.run([sys.argv[1], 'compile', sys.argv[2], '--out', sys.argv[3]],"
             " capture_output=True, text=True)\n"
             "wall = time.perf_counter() - t\n"
-            "rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+            "ru = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+            "rss, cpu = ru.ru_maxrss, ru.ru_utime + ru.ru_stime\n"
             "steps = [ln for ln in p.stderr.splitlines() if 're-pointed' in ln or 'published' in ln]\n"
             "last = (steps or p.stderr.strip().splitlines() or [''])[-1].split('] ', 1)[-1]\n"
-            "print(json.dumps({'wall_s': round(wall, 2), 'peak_rss_mb': round(rss / 1024), 'result': last[-60:]}))\n")
-    exe = str(Path(sys.executable).with_name("v8atlas"))
+            "print(json.dumps({'wall_s': round(wall, 2), 'cpu_s': round(cpu, 2), 'peak_rss_mb': round(rss / 1024),"
+            " 'result': last[-60:]}))\n")
+    exe = exe or str(Path(sys.executable).with_name("v8atlas"))
     res = subprocess.run([sys.executable, "-c", code, exe, str(src), str(out)], check=True,
-                         capture_output=True, text=True).stdout
+                         capture_output=True, text=True, env=env).stdout
     return json.loads(res.strip().splitlines()[-1])
 
 

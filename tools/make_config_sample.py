@@ -338,6 +338,52 @@ def write(path: Path, text: str, bom: bool) -> None:
     path.write_bytes(("\ufeff" if bom else "").encode() + text.encode("utf-8"))
 
 
+# --- form bodies (the same form in both formats: compiler/forms reads them) -----------------
+
+FORM_MODULE = ("&НаСервере\nПроцедура ПриСозданииНаСервере(Отказ, СтандартнаяОбработка)\n"
+               "КонецПроцедуры\n")
+
+
+def _form_main(cls: str, name: str, form: str) -> tuple[str, str]:
+    """(main attribute, its type): a list form shows a dynamic list of the object's table."""
+    if "Список" in form:
+        return "Список", "DynamicList"
+    return "Объект", f"{cls}Object.{name}"
+
+
+def d_form_body(cls: str, name: str, form: str) -> str:
+    attr, typ = _form_main(cls, name, form)
+    prefix = "cfg:"
+    settings = (f"\t\t\t<Settings xsi:type=\"DynamicList\">\n\t\t\t\t<ManualQuery>false</ManualQuery>\n"
+                f"\t\t\t\t<MainTable>{cls}.{name}</MainTable>\n\t\t\t</Settings>\n") if typ == "DynamicList" else ""
+    item = (f'\t\t<Table name="{attr}" id="1">\n\t\t\t<DataPath>{attr}</DataPath>\n\t\t</Table>\n'
+            if typ == "DynamicList" else "")
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<Form xmlns="http://v8.1c.ru/8.3/xcf/logform" xmlns:cfg="http://v8.1c.ru/8.1/data/enterprise/current-config" '
+            'xmlns:v8="http://v8.1c.ru/8.1/data/core" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" version="2.16">\n'
+            '\t<Events>\n\t\t<Event name="OnCreateAtServer">ПриСозданииНаСервере</Event>\n\t</Events>\n'
+            + (f"\t<ChildItems>\n{item}\t</ChildItems>\n" if item else "")
+            + f'\t<Attributes>\n\t\t<Attribute name="{attr}" id="1">\n'
+            f"\t\t\t<Type>\n\t\t\t\t<v8:Type>{prefix}{typ}</v8:Type>\n\t\t\t</Type>\n"
+            f"\t\t\t<MainAttribute>true</MainAttribute>\n{settings}\t\t</Attribute>\n\t</Attributes>\n</Form>\n")
+
+
+def e_form_body(cls: str, name: str, form: str) -> str:
+    attr, typ = _form_main(cls, name, form)
+    ext = (f'    <extInfo xsi:type="form:DynamicListExtInfo">\n      <mainTable>{cls}.{name}</mainTable>\n'
+           f"    </extInfo>\n") if typ == "DynamicList" else ""
+    item = (f'  <items xsi:type="form:Table">\n    <name>{attr}</name>\n    <id>1</id>\n'
+            f"    <visible>true</visible>\n    <enabled>true</enabled>\n"
+            f'    <dataPath xsi:type="form:DataPath">\n      <segments>{attr}</segments>\n    </dataPath>\n'
+            f"  </items>\n") if typ == "DynamicList" else ""
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<form:Form xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:form="http://g5.1c.ru/v8/dt/form">\n'
+            + item
+            + "  <handlers>\n    <event>OnCreateAtServer</event>\n    <name>ПриСозданииНаСервере</name>\n  </handlers>\n"
+            f"  <attributes>\n    <name>{attr}</name>\n    <id>1</id>\n    <valueType>\n      <types>{typ}</types>\n"
+            f"    </valueType>\n    <main>true</main>\n{ext}  </attributes>\n</form:Form>\n")
+
+
 # --- Designer -----------------------------------------------------------------------------
 
 _CHILD_ORDER = ("attributes", "tabular_sections", "dimensions", "resources", "accounting_flags",
@@ -409,6 +455,9 @@ def designer(out: Path) -> None:
                   HEADER + f'\t<Form uuid="{uid(cls, name, "form", f)}">\n\t\t<Properties>\n'
                   f"\t\t\t<Name>{f}</Name>\n\t\t\t<Synonym/>\n\t\t\t<Comment/>\n"
                   f"\t\t\t<FormType>Managed</FormType>\n\t\t</Properties>\n\t</Form>\n</MetaDataObject>\n", True)
+            body = out / folder / name / "Forms" / f / "Ext"
+            write(body / "Form.xml", d_form_body(cls, name, f), True)
+            write(body / "Form" / "Module.bsl", FORM_MODULE, True)
         for t in kids.get("templates", []):
             co.append(f"\t\t\t<Template>{t}</Template>")
             write(out / folder / name / "Templates" / f"{t}.xml",
@@ -541,7 +590,8 @@ def edt(out: Path) -> None:
             lines.append(f'  <enumValues uuid="{uid(cls, name, "ev", v)}">\n    <name>{v}</name>\n  </enumValues>')
         for f in kids.get("forms", []):
             lines.append(f'  <forms uuid="{uid(cls, name, "form", f)}">\n    <name>{f}</name>\n  </forms>')
-            write(out / "src" / FOLDER[cls] / name / "Forms" / f / "Module.bsl", "", False)
+            write(out / "src" / FOLDER[cls] / name / "Forms" / f / "Module.bsl", FORM_MODULE, False)
+            write(out / "src" / FOLDER[cls] / name / "Forms" / f / "Form.form", e_form_body(cls, name, f), False)
         for t in kids.get("templates", []):
             lines.append(f'  <templates uuid="{uid(cls, name, "tpl", t)}">\n    <name>{t}</name>\n  </templates>')
         for c in kids.get("commands", []):

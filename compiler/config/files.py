@@ -22,6 +22,17 @@ class SourceFiles:
     def listdir(self, rel: str) -> list[str]:
         raise NotImplementedError
 
+    def size(self, rel: str) -> int | None:   # bytes, None when absent
+        raise NotImplementedError
+
+    def head(self, rel: str, n: int) -> bytes:
+        """The first ``n`` bytes (b"" when absent): to tell a file's kind without reading it all."""
+        raise NotImplementedError
+
+    def files(self) -> list[str]:
+        """Every file of the source, by relative path."""
+        raise NotImplementedError
+
     def spec(self) -> tuple[str, str, str]:
         """What a worker process needs to reopen these files."""
         raise NotImplementedError
@@ -52,6 +63,26 @@ class FolderFiles(SourceFiles):
             return sorted(os.listdir(resolve_inside(self._real, rel)))
         except (FileNotFoundError, NotADirectoryError, RefusedFile):
             return []
+
+    def size(self, rel: str) -> int | None:
+        try:
+            return (self.root / rel).stat().st_size
+        except OSError:
+            return None
+
+    def head(self, rel: str, n: int) -> bytes:
+        try:
+            with open(self.root / rel, "rb") as f:
+                return f.read(n)
+        except OSError:
+            return b""
+
+    def files(self) -> list[str]:
+        out = []
+        for folder, _, names in os.walk(self.root):
+            base = os.path.relpath(folder, self.root).replace(os.sep, "/")
+            out += [n if base == "." else f"{base}/{n}" for n in names]
+        return out
 
     def spec(self) -> tuple[str, str, str]:
         return ("folder", str(self.root), "")
@@ -103,6 +134,22 @@ class ZipFiles(SourceFiles):
 
     def listdir(self, rel: str) -> list[str]:
         return sorted(self._dirs.get(self._full(rel).rstrip("/"), ()))
+
+    def size(self, rel: str) -> int | None:
+        info = self._names.get(self._full(rel))
+        return None if info is None or info.is_dir() else info.file_size
+
+    def head(self, rel: str, n: int) -> bytes:
+        info = self._names.get(self._full(rel))
+        if info is None or info.is_dir():
+            return b""
+        with self.zf.open(info) as f:
+            return f.read(n)
+
+    def files(self) -> list[str]:
+        cut = len(self.prefix) + 1 if self.prefix else 0
+        return [name[cut:] for name, info in self._names.items()
+                if not info.is_dir() and (not self.prefix or name.startswith(self.prefix + "/"))]
 
     def all_names(self) -> list[str]:
         return list(self._names)

@@ -345,7 +345,8 @@ def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
     ctx.info["configurations"] = infos
     ctx.info["config_order"] = [i["name"] for i in infos]
     ctx.links.put(ConfigModels(models={v.name: v.cfg for v in views},
-                               platforms={i["name"]: i["platform_version"] for i in infos}))
+                               platforms={i["name"]: i["platform_version"] for i in infos},
+                               by_source={getattr(s, "name", ""): c for s, c in pairs}))
     # Source paths depend on where the compile ran: kept out of the hashed info, here only.
     ctx.counts["configurations"] = {i["name"]: {"source": v.source, "objects": i["objects"],
                                                 "relations": i["relations"], "weak_relations": i["weak_relations"]}

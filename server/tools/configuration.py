@@ -18,7 +18,7 @@ SERVE = ServePart("configuration", tools=(
              search_metadata),
     ToolSpec("get_object", "Get object",
              "An object's card by exact name (Справочник.X): attributes with types, tabular sections, "
-             "dimensions/resources, query tables with parameters and fields, movements, relations.",
+             "query tables, movements, relations, roles; also Справочник.X.Форма.Y, Отчет.X.Макет.Y.",
              (Param("name", "string", required=True), CONFIG,
               Param("detail", "string", default="brief", enum=("brief", "fields", "full")),
               Param("table", "string", "One query table with typed fields, e.g. Остатки"), CURSOR),

@@ -8,15 +8,17 @@ from v8atlas.formats.text import fold
 from ..search_adapter import Filters
 from ..snapshot import Snapshot
 from . import answer as A
+from .code import code_blocks
 from .common import address, node, resolve_config, resolve_kind
 from .render import (field_line, generic_blocks, is_type_value, item_lines, item_text, list_blocks,
                      text_of, type_text, value_text)
 from .result import FOUND, NOT_FOUND, ToolResult
+from .ui_blocks import form_blocks, rights_blocks, roles_blocks, template_blocks
 
 METADATA = "metadata"
 
 # Card keys with their own rendering, in the order they are shown; anything else goes last.
-_HEAD_KEYS = ("name", "full_name", "title", "class", "class_ru", "class_en", "kind", "synonym",
+_HEAD_KEYS = ("name", "full_name", "title", "class", "class_ru", "class_en", "kind", "synonym", "owner",
               "comment", "config", "key", "extension", "schema", "language", "class_name", "class_alias",
               "full_name_alias", "ref_type", "ref_type_alias", "source_file", "synonyms", "known")
 _FIELD_SECTIONS = (("standard_attributes", "Standard attributes"), ("attributes", "Attributes"),
@@ -208,6 +210,8 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         head.append(f"Comment: {text_of(card['comment'])}")
     if card.get("known") is False:
         head.append("Kind unknown to the reader: the card holds what it could read.")
+    if card.get("owner"):
+        head.append(f"Owner: `{card['owner']}`")
     ext = card.get("extension")
     ext_head, ext_body = extension_blocks(ext) if ext else ([], [])
     head += ext_head
@@ -287,8 +291,17 @@ def object_blocks(snap: Snapshot, doc: int, card: dict[str, Any], detail: str
         else:
             body.append(f"**{label}**: {value_text(v, full)}")
 
+    body += code_blocks(card, done)    # modules, handlers and a common module's API (code domain)
     body += ext_body
     done.add("extension")
+    # Forms, schemas and rights (compiler/forms): sub-object cards and sections of objects.
+    for key, render in (("form", form_blocks), ("template", template_blocks), ("rights", rights_blocks)):
+        if isinstance(card.get(key), dict):
+            done.add(key)
+            body += render(card[key], detail)
+    if isinstance(card.get("roles"), list) and card["roles"]:
+        done.add("roles")
+        body += roles_blocks(card["roles"], detail, "Role" if card.get("language") == "en" else "Роль")
     other = card.get("other_children")
     if isinstance(other, dict) and other:
         done.add("other_children")

@@ -12,6 +12,7 @@ from v8atlas.formats.domain import ServePart
 from ..search_adapter import Filters
 from ..snapshot import ConfigInfo, Snapshot
 from . import answer as A
+from .code import library_function
 from .common import node, resolve_config
 from .metadata import candidates, nearest
 from .render import text_of, type_text
@@ -126,7 +127,7 @@ def get_platform(snap: Snapshot, name: str, config: str | None = None, cursor: s
                            lambda d: _element_line(snap, d, mark_query=True), lambda d: node(snap, d))
     if docs:
         return A.answer(UNAVAILABLE, f"{name!r} does not exist on {for_what}:",
-                        [x for d in docs for x in unavailable_lines(snap, d, code)],
+                        [x for d in docs for x in unavailable_lines(snap, d, code, cfg.name if cfg else None)],
                         {"candidates": [node(snap, d) for d in docs],
                          "version": format_version(code) if code else None})
     guesses = [d for d in nearest(snap, _strip_call(name), domains, None, version=code, limit=8)
@@ -268,12 +269,19 @@ def _param_line(p: Any) -> str:
             + (f": {types}" if types else "") + (f" — {desc}" if desc else ""))
 
 
-def _alternatives(card: dict[str, Any]) -> list[str]:
-    """Curated ways to do the same on older platforms, each with its caveat."""
+def _alternatives(card: dict[str, Any], snap: Snapshot | None = None, config: str | None = None) -> list[str]:
+    """Curated ways to do the same on older platforms, each with its caveat. A configuration
+    library's function (kind ``bsp``) is offered only when that configuration has it, when the
+    bundle's code index can tell (server/tools/code.py ``library_function``)."""
     older = card.get("older_platforms") or {}
     out = []
     for alt in older.get("alternatives") or []:
         if isinstance(alt, dict):
+            if alt.get("kind") == "bsp" and snap is not None and alt.get("name"):
+                present = library_function(snap, config, str(alt["name"]))
+                if present is False:
+                    out.append(f"  - (`{alt['name']}` is not in configuration `{config}`: not offered)")
+                    continue
             out.append(f"  - {alt.get('kind', 'alternative')}: `{alt.get('name') or alt.get('call') or '?'}`"
                        + (f" — call: `{alt['call']}`" if alt.get("call") and alt.get("name") else "")
                        + (f" — caveat: {alt['caveat']}" if alt.get("caveat") else ""))
@@ -293,7 +301,7 @@ def _replacement(r: Any) -> str:
     return f"`{r}`"
 
 
-def unavailable_lines(snap: Snapshot, doc: int, code: int | None) -> list[str]:
+def unavailable_lines(snap: Snapshot, doc: int, code: int | None, config: str | None = None) -> list[str]:
     """Why an element is not on platform ``code`` and what to use instead."""
     card = snap.catalog.card(doc)
     card = card if isinstance(card, dict) else {}
@@ -302,7 +310,7 @@ def unavailable_lines(snap: Snapshot, doc: int, code: int | None) -> list[str]:
     if code is not None and since and code < since:
         by = "by" if card.get("since_source") == "books" else "in"
         lines.append(f"- `{snap.title(doc)}`: appeared {by} {format_version(since)}")
-        alts = _alternatives(card)
+        alts = _alternatives(card, snap, config)
         if alts:
             lines.append("  on older platforms instead:")
             lines += alts

@@ -220,7 +220,12 @@ const V8 = (() => {
             break;
           }
           const li = el("li", {}, (ctx && ctx.lineHook && ctx.lineHook(m[3], ctx)) || inline(m[3], ctx));
-          if (m[1].length >= 2) li.className = "nested";
+          // nested items keep their depth (a form's item tree, a schema's data sets → fields)
+          if (m[1].length >= 2) {
+            li.className = "nested";
+            li.dataset.depth = String(Math.floor(m[1].length / 2));
+            li.style.setProperty("--depth", li.dataset.depth);
+          }
           list.append(li);
           i++;
         }

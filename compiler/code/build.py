@@ -1,0 +1,180 @@
+"""Builder: the code domain's segments (layout in ``formats/code.py``) from its ``CodeIndex`` link.
+
+Procedure cards and bodies are record stores (msgpack + zstd, one record each: a body is only
+decompressed when asked for); addresses, calls and the search postings are flat arrays, so the
+server answers from the mapping without building anything.
+
+Search: BM25F over a few short fields per procedure (name words, module name words, the first
+sentences of the description, parameter names, the innermost region), with per-posting
+impacts precomputed like the main index (compiler/search/build.py) and a static prior per
+procedure (exported API first; deprecated and internal ones later), see docs/code.md.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from v8atlas.formats import code as FC
+from v8atlas.formats.strtable import sort_utf8
+from v8atlas.formats.text import name_key
+
+from ..build_docs import add_string_table
+from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
+from .link import CodeIndex
+
+if TYPE_CHECKING:
+    from v8atlas.formats.writer import BundleWriter
+
+    from ..pipeline import LinkContext
+
+# field → (weight, length normalisation b)
+FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
+          "params": (0.5, 0.5), "region": (0.8, 0.3)}
+K1 = 1.2
+TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
+# Static prior: what an agent should call comes first.
+PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
+PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
+PRIOR_INTERNAL_REGION = 0.9    # СлужебныйПрограммныйИнтерфейс / СлужебныеПроцедурыИФункции
+PRIOR_DEPRECATED = 0.5
+PRIOR_NOT_COMMON = 0.8         # an object's, form's or command's export: not the library API
+PRIOR_CLIENT_TWIN = 0.95       # a client-only common module: its server twin is asked for first
+API_REGIONS = {"программныйинтерфейс", "public"}
+INTERNAL_REGIONS = {"служебныйпрограммныйинтерфейс", "internal", "служебныепроцедурыифункции", "private"}
+
+
+def _prior(card: dict) -> float:
+    prior = PRIOR_EXPORT if card["export"] else PRIOR_PRIVATE
+    regions = {r.casefold() for r in card.get("region") or []}
+    if regions & API_REGIONS:
+        prior *= PRIOR_API_REGION
+    elif regions & INTERNAL_REGIONS:
+        prior *= PRIOR_INTERNAL_REGION
+    if card.get("deprecated"):
+        prior *= PRIOR_DEPRECATED
+    if card.get("module_kind") != "Module" or card.get("owner", "").startswith(("HTTP", "Web")):
+        prior *= PRIOR_NOT_COMMON
+    elif "client" in card.get("availability", ()) and "server" not in card.get("availability", ()):
+        prior *= PRIOR_CLIENT_TWIN
+    return prior
+
+
+def _csr(rows: list[set[int]] | list[list[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
+    off = np.zeros(n + 1, dtype="<u4")
+    if rows:
+        off[1:] = np.cumsum([len(r) for r in rows])
+    flat: list[int] = []
+    for r in rows:
+        flat += sorted(r)
+    return off, np.array(flat, dtype="<u4")
+
+
+def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """BM25F postings from the terms the readers computed (``compiler/code/terms.py``), in numpy:
+    tf per (term, procedure, field), length normalisation per (procedure, field), then one
+    pseudo-frequency and impact per (term, procedure)."""
+    names = list(FIELDS)
+    weight = np.array([FIELDS[f][0] for f in names])
+    b = np.array([FIELDS[f][1] for f in names])
+    flat_terms: list[str] = []
+    flat_proc: list[int] = []
+    flat_field: list[int] = []
+    for pid, pe in enumerate(index.procs):
+        fields = pe.proc.terms
+        for fi, f in enumerate(names):
+            t = index.modules[pe.module].terms if f == "module" else fields.get(f)
+            if t:
+                flat_terms += t
+                flat_proc += [pid] * len(t)
+                flat_field += [fi] * len(t)
+    terms = sort_utf8(flat_terms)
+    term_ix = {t: j for j, t in enumerate(terms)}
+    tid = np.array([term_ix[t] for t in flat_terms], dtype=np.int64)
+    pid = np.array(flat_proc, dtype=np.int64)
+    fid = np.array(flat_field, dtype=np.int64)
+    n, nf, nt = len(index.procs), len(names), len(terms)
+    # field lengths and their averages over the procedures that have the field
+    flen = np.bincount(pid * nf + fid, minlength=n * nf).reshape(n, nf).astype(np.float64)
+    has = (flen > 0).sum(axis=0)
+    avg = np.where(has > 0, flen.sum(axis=0) / np.maximum(has, 1), 1.0)
+    norm = 1.0 - b + b * flen / avg                                  # (n, nf)
+    # tf per (term, procedure, field) → weighted pseudo-frequency per (term, procedure)
+    key3, tf = np.unique((tid * n + pid) * nf + fid, return_counts=True)
+    k_tp, k_f = key3 // nf, key3 % nf
+    k_p = k_tp % n
+    contrib = tf * weight[k_f] / norm[k_p, k_f]
+    key2, inv = np.unique(k_tp, return_inverse=True)
+    w = np.bincount(inv, weights=contrib)
+    t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
+    df = np.bincount(t2, minlength=nt)
+    idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    off = np.zeros(nt + 1, dtype="<u4")
+    off[1:] = np.cumsum(df)
+    imp = idf[t2] * w * (K1 + 1.0) / (w + K1)
+    return terms, off, p2.astype("<u4"), imp.astype("<f4")
+
+
+def build(ctx: LinkContext, writer: BundleWriter) -> None:
+    index = ctx.links.get(CodeIndex)
+    if index is None or not index.procs:
+        return
+    n = len(index.procs)
+    prior = np.array([_prior(pe.card) for pe in index.procs], dtype="<f4")
+    cards = []
+    for pe, pr in zip(index.procs, prior):
+        card = dict(pe.card)
+        card["callees"] = len(pe.callees)
+        cards.append(card)
+    callers: list[list[int]] = [[] for _ in range(n)]
+    for pid, pe in enumerate(index.procs):
+        for c in pe.callees:
+            callers[c].append(pid)
+    for pid, card in enumerate(cards):
+        card["callers"] = len(callers[pid])
+    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES)
+    writer.add_records(FC.BODIES, (pe.proc.body for pe in index.procs), train_bytes=TRAIN_BYTES)
+    writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
+    writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
+    writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
+    flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
+                      | (FC.DEPRECATED if pe.card.get("deprecated") else 0)
+                      | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
+    writer.add_array(FC.PROC_FLAGS, flags)
+    writer.add_array(FC.PROC_PRIOR, prior)
+    add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
+
+    # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
+    names: dict[str, set[int]] = {}
+    for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
+        aliases = mc["aliases"]
+        for a in aliases:
+            names.setdefault(name_key(a), set()).add(FC.MODULE_BIT | mid)
+        managers = FC.manager_aliases(m.ref.owner, m.ref.kind)
+        for pid in m.procs:
+            pname = index.procs[pid].proc.name
+            for a in aliases:
+                names.setdefault(name_key(f"{a}.{pname}"), set()).add(pid)
+            if index.procs[pid].proc.export:
+                for a in managers:
+                    names.setdefault(name_key(f"{a}.{pname}"), set()).add(pid)
+    keys = sort_utf8(names)
+    _add_table(writer, FC.NAMES, keys)
+    off, ids = _csr([names[k] for k in keys], len(keys))
+    writer.add_array(FC.NAMES_OFF, off)
+    writer.add_array(FC.NAMES_IDS, ids)
+
+    off, flat = _csr([pe.callees for pe in index.procs], n)
+    writer.add_array(FC.CALLEES_OFF, off)
+    writer.add_array(FC.CALLEES, flat)
+    off, flat = _csr(callers, n)
+    writer.add_array(FC.CALLERS_OFF, off)
+    writer.add_array(FC.CALLERS, flat)
+
+    terms, t_off, post_proc, post_imp = _postings(index)
+    _add_table(writer, FC.TERMS, terms)
+    writer.add_array(FC.TERMS_OFF, t_off)
+    writer.add_array(FC.POST_PROC, post_proc)
+    writer.add_array(FC.POST_IMP, post_imp)
+    writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
+                              "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
+    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": len(keys)}

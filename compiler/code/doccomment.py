@@ -1,0 +1,104 @@
+"""The doc comment of a procedure in the 1C standard format (standard 453, as БСП writes it)::
+
+    // Описание, одна или несколько строк.
+    //
+    // Параметры:
+    //  Ссылка    - ЛюбаяСсылка - описание
+    //              продолжение описания
+    //  Реквизиты - Строка, Массив - …
+    //    * Поле - Тип - поле структуры
+    //
+    // Возвращаемое значение:
+    //  Структура - описание
+    //
+    // Пример:
+    //  Значение = Модуль.Функция(…);
+
+``Устарела.``/``Deprecated.`` opening the description marks the procedure obsolete. English
+headings (``Parameters:``, ``Returns:``, ``Example:``) are read the same way.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_HEADINGS = {
+    "параметры": "params", "parameters": "params",
+    "возвращаемоезначение": "returns", "returns": "returns", "returnvalue": "returns",
+    "returnedvalue": "returns",
+    "пример": "example", "примеры": "example", "example": "example", "examples": "example",
+}
+_HEADING = re.compile(r"^\s*([A-Za-zА-Яа-яЁё ]+?)\s*:\s*(.*)$")
+_PARAM = re.compile(r"^(\s*)([^\W\d]\w*)\s+-\s*(.*)$")
+_DEPRECATED = re.compile(r"^\s*(?:Устарела|Устарел|Deprecated)\b\.?\s*(.*)", re.IGNORECASE | re.DOTALL)
+MAX_TEXT = 2000          # characters kept per section: a doc comment is a summary, not a manual
+
+
+def _type_and_text(rest: str) -> tuple[str, str]:
+    """``Строка, Неопределено - описание`` → (types, description)."""
+    types, sep, text = rest.partition(" - ")
+    if not sep:
+        if rest.rstrip().endswith("-"):
+            return rest.rstrip(" -"), ""
+        return rest.strip(), ""
+    return types.strip(), text.strip()
+
+
+def parse_doc(doc: str) -> dict[str, Any]:
+    """{description, deprecated?, params: [{name, type, text}], returns: {type, text}, example}."""
+    out: dict[str, Any] = {}
+    section = "description"
+    chunks: dict[str, list[str]] = {"description": []}
+    params: list[dict[str, str]] = []
+    base_indent: int | None = None
+    for raw in doc.split("\n"):
+        h = _HEADING.match(raw)
+        key = _HEADINGS.get(h.group(1).replace(" ", "").lower()) if h else None
+        if key:
+            section = key
+            chunks.setdefault(section, [])
+            if h.group(2).strip():
+                chunks[section].append(h.group(2).strip())
+            base_indent = None
+            continue
+        if section == "params":
+            m = _PARAM.match(raw)
+            indent = len(m.group(1)) if m else 0
+            if m and (base_indent is None or indent <= base_indent):
+                base_indent = indent
+                types, text = _type_and_text(m.group(3))
+                params.append({"name": m.group(2), "type": types, "text": text})
+                continue
+            if params and raw.strip():
+                sub = raw.strip()
+                p = params[-1]
+                p["text"] = (p["text"] + "\n" + sub if sub.startswith("*") else
+                             (p["text"] + " " + sub).strip())[:MAX_TEXT]
+            continue
+        chunks.setdefault(section, []).append(raw.strip() if section != "example" else raw.rstrip())
+    description = "\n".join(chunks.get("description", [])).strip()
+    dep = _DEPRECATED.match(description)
+    if dep:
+        out["deprecated"] = " ".join(dep.group(1).split())[:MAX_TEXT] or True
+    if description:
+        out["description"] = description[:MAX_TEXT]
+    if params:
+        out["params"] = params
+    returns = " ".join(x for x in chunks.get("returns", []) if x).strip()
+    if returns:
+        types, text = _type_and_text(returns)
+        out["returns"] = {"type": types, "text": text[:MAX_TEXT]}
+    example = "\n".join(chunks.get("example", [])).strip("\n")
+    if example.strip():
+        out["example"] = example[:MAX_TEXT]
+    return out
+
+
+def summary(description: str, limit: int = 160) -> str:
+    """The first sentence (or line) of a description, for one-line lists."""
+    text = " ".join(description.split())
+    for stop in (". ", "; "):
+        i = text.find(stop)
+        if 0 < i < limit:
+            return text[:i + 1]
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"

@@ -1,0 +1,381 @@
+"""Code linker: code models of every configuration view → procedure table, call graph, usages.
+
+Runs after the configuration linker (it needs its views in ``ctx.info["configurations"]`` and
+its documents). For every view (a base configuration, base+extensions, a lone extension):
+
+* procedures get their addresses (``formats/code.py``), availability and parsed doc comment;
+* calls are resolved: within the module, ``ОбщийМодуль.Процедура(``, ``ОбщийМодуль("Имя")``
+  with a literal name, ``Справочники.X.Процедура(`` (manager modules), global modules' exports;
+* metadata usages (code, writes through ``Создать…``, query texts) become graph edges
+  ``code_uses`` / ``code_writes`` / ``code_reads`` from the module owner's document to the
+  object's, labelled with the procedures;
+* extension procedures with ``&Перед/&После/&Вместо/&ИзменениеИКонтроль`` are linked to the base
+  procedure they change (``changes``);
+* cards are enriched: a common module's card lists its exported API by region, an object's
+  card names its modules' event handlers.
+
+The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/build.py``.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from v8atlas.formats import code as FC
+
+from ..config import words as W
+from ..config.model import Configuration
+from ..documents import Edge
+from ..links import ConfigModels
+from .doccomment import summary
+from .events import is_event_handler
+from .read import check_owners
+from .model import CodeModel, Module, ModuleRef, Procedure
+from .model import ModuleKind as K
+
+MAX_LABEL_NAMES = 6           # procedures named on one usage edge
+USAGE_EDGE = {"query": "code_reads", "write": "code_writes"}   # anything else: code_uses
+_DIRECTIVE_RU = {"AtClient": "НаКлиенте", "AtServer": "НаСервере", "AtServerNoContext": "НаСервереБезКонтекста",
+                 "AtClientAtServerNoContext": "НаКлиентеНаСервереБезКонтекста",
+                 "AtClientAtServer": "НаКлиентеНаСервере"}
+_ANNOTATION_RU = {"Before": "Перед", "After": "После", "Around": "Вместо",
+                  "ChangeAndValidate": "ИзменениеИКонтроль"}
+# Common module flags (config model props) → how availability names them.
+_FLAGS = (("server", "server"), ("client_managed_application", "client"),
+          ("client_ordinary_application", "client (ordinary application)"),
+          ("external_connection", "external connection"), ("server_call", "server call"),
+          ("global", "global"), ("privileged", "privileged"))
+_KIND_WHERE = {K.OBJECT: "server", K.MANAGER: "server", K.RECORD_SET: "server", K.VALUE_MANAGER: "server",
+               K.SESSION: "server", K.EXTERNAL_CONNECTION: "external connection",
+               K.MANAGED_APPLICATION: "client", K.ORDINARY_APPLICATION: "client (ordinary application)"}
+
+
+@dataclass
+class ModuleEntry:
+    ref: ModuleRef
+    view: int
+    files: list[str]
+    origins: list[str]                      # "" = the configuration's own; else extension names
+    procs: list[int] = field(default_factory=list)
+    names: dict[str, int] = field(default_factory=dict)   # folded name → first procedure id
+    doc: str = ""
+    terms: list[str] = field(default_factory=list)        # search terms of the module's name
+
+
+@dataclass
+class ProcEntry:
+    proc: Procedure
+    module: int
+    view: int
+    origin: str
+    callees: set[int] = field(default_factory=set)
+    card: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CodeIndex:
+    views: list[str] = field(default_factory=list)
+    modules: list[ModuleEntry] = field(default_factory=list)
+    module_cards: list[dict[str, Any]] = field(default_factory=list)
+    procs: list[ProcEntry] = field(default_factory=list)
+
+
+def _pairs(parsed: list[tuple[Any, CodeModel]], models: ConfigModels, report: Any
+           ) -> dict[str, tuple[Configuration, CodeModel]]:
+    """Configuration name → (its model, the code parsed from the same source), owners checked."""
+    out: dict[str, tuple[Configuration, CodeModel]] = {}
+    for source, code in parsed:
+        cfg = models.by_source.get(getattr(source, "name", ""))
+        if cfg is None or not isinstance(code, CodeModel):
+            continue          # the configuration domain refused this source: nothing to own the code
+        check_owners(code, cfg, report)
+        out.setdefault(cfg.name, (cfg, code))
+    return out
+
+
+def _view_sources(info: dict[str, Any], by_view: dict[str, str],
+                  pairs: dict[str, tuple[Configuration, CodeModel]]) -> list[tuple[str, Configuration, CodeModel]]:
+    """(origin, configuration, code) that make up a view: the base first, then its extensions
+    (an attached extension has no view of its own; its view name is its configuration's name)."""
+    base = by_view.get(info["base"], info["base"]) if info.get("base") else info["configuration_name"]
+    out = [("", *pairs[base])] if base in pairs else []
+    for ext in info.get("extensions") or []:
+        if ext in pairs:
+            out.append((ext, *pairs[ext]))
+    return out
+
+
+class _ViewLinker:
+    """One view: its modules and procedures appended to the index, calls and usages resolved."""
+
+    def __init__(self, index: CodeIndex, view: int, view_name: str, language: str,
+                 parts: list[tuple[str, Configuration, CodeModel]]) -> None:
+        self.ix, self.view, self.view_name, self.language = index, view, view_name, language
+        self.parts = parts
+        self.by_ref: dict[ModuleRef, int] = {}
+        self.objects: dict[str, str] = {}        # folded "Catalog.x" → "Catalog.X"
+        self.props: dict[str, dict[str, Any]] = {}
+        for _origin, cfg, _code in parts:
+            for o in cfg.objects:
+                self.objects.setdefault(o.full_name.casefold(), o.full_name)
+                if o.cls == "CommonModule":
+                    self.props.setdefault(o.full_name, {}).update(
+                        {k: v for k, v in o.props.items() if v})
+
+    # -- modules and procedures ------------------------------------------------------------
+    def add_modules(self) -> None:
+        for origin, _cfg, code in self.parts:
+            for m in code.modules:
+                self._add_module(m, origin)
+
+    def _add_module(self, m: Module, origin: str) -> None:
+        mid = self.by_ref.get(m.ref)
+        if mid is None:
+            mid = len(self.ix.modules)
+            self.by_ref[m.ref] = mid
+            self.ix.modules.append(ModuleEntry(m.ref, self.view, [m.file], [origin], doc=m.doc,
+                                               terms=m.terms))
+        else:
+            entry = self.ix.modules[mid]
+            entry.files.append(m.file)
+            entry.origins.append(origin)
+        entry = self.ix.modules[mid]
+        for p in m.procedures:
+            pid = len(self.ix.procs)
+            self.ix.procs.append(ProcEntry(p, mid, self.view, origin))
+            entry.procs.append(pid)
+            entry.names.setdefault(p.name.casefold(), pid)
+
+    # -- calls ------------------------------------------------------------------------------
+    def resolve_calls(self) -> None:
+        modules = self.ix.modules
+        common: dict[str, ModuleEntry] = {}
+        managers: dict[tuple[str, str], ModuleEntry] = {}
+        global_names: dict[str, int] = {}
+        for mid in self.by_ref.values():
+            e = modules[mid]
+            cls, _, name = e.ref.owner.partition(".")
+            if cls == "CommonModule" and e.ref.kind == K.COMMON:
+                common[name.casefold()] = e
+                if self.props.get(e.ref.owner, {}).get("global"):
+                    for pid in e.procs:
+                        if self.ix.procs[pid].proc.export:
+                            global_names.setdefault(self.ix.procs[pid].proc.name.casefold(), pid)
+            elif e.ref.kind == K.MANAGER:
+                managers[(cls, name.casefold())] = e
+        for mid in self.by_ref.values():
+            e = modules[mid]
+            for pid in e.procs:
+                pe = self.ix.procs[pid]
+                p = pe.proc
+                out = pe.callees
+                for n in p.local_calls:
+                    f = n.casefold()
+                    target = e.names.get(f)
+                    if target is None:
+                        target = global_names.get(f)
+                    if target is not None and target != pid:
+                        out.add(target)
+                for q, n in p.qualified_calls | p.literal_module_calls:
+                    m = common.get(q.casefold())
+                    target = m.names.get(n.casefold()) if m else None
+                    if target is not None:
+                        out.add(target)
+                for cls, obj, how in p.usages:
+                    if how.startswith("call:"):
+                        m = managers.get((cls, obj.casefold()))
+                        target = m.names.get(how[5:].casefold()) if m else None
+                        if target is not None:
+                            out.add(target)
+
+    # -- usages -----------------------------------------------------------------------------
+    def usage_edges(self, doc_key: Any) -> list[Edge]:
+        grouped: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+        for mid in self.by_ref.values():
+            e = self.ix.modules[mid]
+            for pid in e.procs:
+                pe = self.ix.procs[pid]
+                uses: dict[str, str] = {}
+                for cls, name, how in pe.proc.usages:
+                    path = self.objects.get(f"{cls}.{name}".casefold())
+                    if path is None:
+                        continue
+                    kind = USAGE_EDGE.get(how, "code_uses")
+                    # one kind per object and procedure: a query read or a write says more than a mention
+                    if uses.get(path) in (None, "code_uses"):
+                        uses[path] = kind
+                pe.card["uses"] = sorted([W.ref_name(path, self.language), kind] for path, kind in uses.items())
+                if e.ref.owner == "Configuration":
+                    continue
+                for path, kind in uses.items():
+                    if path != e.ref.owner:
+                        grouped[(e.ref.owner, path, kind)].append(pe.card["address"])
+        edges = []
+        for (src, dst, kind), procs in sorted(grouped.items()):
+            names = sorted(set(procs))
+            label = ", ".join(names[:MAX_LABEL_NAMES]) + (f" (+{len(names) - MAX_LABEL_NAMES})"
+                                                          if len(names) > MAX_LABEL_NAMES else "")
+            edges.append(Edge(doc_key(self.view_name, src), doc_key(self.view_name, dst), kind, label))
+        return edges
+
+    # -- cards ------------------------------------------------------------------------------
+    def availability(self, e: ModuleEntry, p: Procedure) -> list[str]:
+        where: list[str] = []
+        cls = e.ref.owner.partition(".")[0]
+        if cls == "CommonModule":
+            props = self.props.get(e.ref.owner, {})
+            where = [label for key, label in _FLAGS if props.get(key)]
+        elif e.ref.kind in _KIND_WHERE:
+            where = [_KIND_WHERE[e.ref.kind]]
+        if p.directive:
+            where.append("&" + (_DIRECTIVE_RU[p.directive] if self.language == W.RU else p.directive))
+        if p.conditions:
+            where.append("#Если " + " И ".join(p.conditions))
+        return where
+
+    def cards(self) -> None:
+        lang = 0 if self.language == W.RU else 1
+        for mid in self.by_ref.values():
+            e = self.ix.modules[mid]
+            address = FC.module_address(*e.ref, lang=lang)
+            for pid in e.procs:
+                pe = self.ix.procs[pid]
+                p = pe.proc
+                doc = dict(p.info)
+                described = {d["name"].casefold(): d for d in doc.pop("params", [])}
+                card = pe.card
+                card.update({
+                    "address": f"{address}.{p.name}", "name": p.name, "module": address,
+                    "owner": W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else "",
+                    "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
+                    # [name, Знач, default or None, type from the doc comment, its description]
+                    "params": [[x.name, x.by_value, x.default,
+                                described.get(x.name.casefold(), {}).get("type", ""),
+                                described.get(x.name.casefold(), {}).get("text", "")] for x in p.params],
+                    "directive": p.directive, "async": p.is_async, "region": p.region,
+                    "conditions": p.conditions, "availability": self.availability(e, p),
+                    "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
+                    "config": self.view_name, "script": "en" if lang else "ru",
+                })
+                card.update(doc)
+                if pe.origin:
+                    card["extension"] = pe.origin
+                if p.annotation:
+                    card["annotation"] = [p.annotation.kind, p.annotation.target,
+                                          _ANNOTATION_RU[p.annotation.kind]]
+                if p.inserts or p.deletes:
+                    card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
+                if is_event_handler(e.ref.kind, p.name):
+                    card["event_handler"] = True
+            self.ix.module_cards.append({})   # placeholder, filled in _module_card
+            self.ix.module_cards[-1] = self._module_card(e, address, lang)
+
+    def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
+        procs = [self.ix.procs[pid] for pid in e.procs]
+        return {"address": address, "aliases": FC.module_aliases(*e.ref), "owner": e.ref.owner,
+                "kind": e.ref.kind, "child": e.ref.child, "files": e.files, "config": self.view_name,
+                "procedures": len(procs), "exported": sum(1 for pe in procs if pe.proc.export),
+                "extensions": sorted({o for o in e.origins if o}),
+                "doc": summary(e.doc, 300) if e.doc else ""}
+
+    def link_extensions(self) -> None:
+        """``&Перед("X")`` etc.: the extension procedure → the base procedure it changes."""
+        for mid in self.by_ref.values():
+            e = self.ix.modules[mid]
+            for pid in e.procs:
+                pe = self.ix.procs[pid]
+                ann = pe.proc.annotation
+                if not ann or not ann.target:
+                    continue
+                target = next((q for q in e.procs if self.ix.procs[q].proc.name.casefold() == ann.target.casefold()
+                               and not self.ix.procs[q].origin), None)
+                if target is None:
+                    pe.card["annotation_unresolved"] = True
+                    continue
+                pe.card["changes"] = self.ix.procs[target].card["address"]
+                changed = self.ix.procs[target].card.setdefault("changed_by", [])
+                changed.append([pe.card["address"], ann.kind, pe.origin])
+
+
+def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
+    regions: dict[str, list[list[Any]]] = {}
+    for pid in e.procs:
+        pe = index.procs[pid]
+        if not pe.proc.export:
+            continue
+        c = pe.card
+        regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(
+            [pe.proc.name, summary(c.get("description", "")), pe.proc.is_function,
+             bool(c.get("deprecated"))])
+    return [{"region": r, "procedures": items} for r, items in regions.items()]
+
+
+def _handlers(index: CodeIndex, e: ModuleEntry) -> list[str]:
+    return [index.procs[pid].proc.name for pid in e.procs if index.procs[pid].card.get("event_handler")]
+
+
+def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dict[str, Any],
+                  doc_key: Any) -> None:
+    for vl in linkers:
+        lang = 0 if vl.language == W.RU else 1
+        per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for mid in vl.by_ref.values():
+            e = index.modules[mid]
+            if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing
+                continue
+            doc = docs_by_key.get(doc_key(vl.view_name, e.ref.owner))
+            if doc is None:
+                continue
+            if e.ref.kind == K.COMMON and e.ref.owner.startswith("CommonModule."):
+                doc.card["api"] = _api_by_region(index, e)
+                doc.card["code"] = {"procedures": len(e.procs), "exported": sum(
+                    1 for pid in e.procs if index.procs[pid].proc.export)}
+                continue
+            entry: dict[str, Any] = {"module": FC.module_address(*e.ref, lang=lang),
+                                     "procedures": len(e.procs)}
+            handlers = _handlers(index, e)
+            if handlers:
+                entry["handlers"] = handlers
+            exported = sum(1 for pid in e.procs if index.procs[pid].proc.export)
+            if exported:
+                entry["exported"] = exported
+            per_owner[e.ref.owner].append(entry)
+        for owner, entries in per_owner.items():
+            doc = docs_by_key[doc_key(vl.view_name, owner)]
+            doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
+
+
+def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
+    from ..config.link import doc_key  # the configuration domain's document keys
+    models = ctx.links.get(ConfigModels)
+    if not parsed or models is None:     # no configuration in this compile (help books only…)
+        return
+    pairs = _pairs(parsed, models, ctx.report)
+    infos = ctx.info.get("configurations") or []
+    if not pairs or not infos:
+        return
+    by_view = {i["name"]: i["configuration_name"] for i in infos}
+    index = CodeIndex()
+    linkers = []
+    for info in infos:
+        parts = _view_sources(info, by_view, pairs)
+        if not parts:
+            continue
+        vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
+        index.views.append(info["name"])
+        vl.add_modules()
+        vl.resolve_calls()
+        vl.cards()
+        vl.link_extensions()
+        ctx.edges += vl.usage_edges(doc_key)
+        linkers.append(vl)
+    docs_by_key = {d.key: d for d in ctx.docs}
+    _enrich_cards(index, linkers, docs_by_key, doc_key)
+    ctx.links.put(index)
+    ctx.counts["code"] = {
+        v: {"modules": sum(1 for m in index.modules if m.view == i),
+            "procedures": sum(1 for p in index.procs if p.view == i),
+            "exported": sum(1 for p in index.procs if p.view == i and p.proc.export),
+            "calls": sum(len(p.callees) for p in index.procs if p.view == i)}
+        for i, v in enumerate(index.views)}

@@ -1,0 +1,124 @@
+"""The code model: modules of a configuration and their procedures, as the readers fill it.
+
+Plain picklable dataclasses (the parse of a source is cached as a pickle). Names are kept as
+written (NFC, ё kept); matching folds case, as BSL does.
+
+A module is addressed by its owner's metadata path (``CommonModule.ОбщегоНазначения``,
+``Catalog.Пользователи``, ``Configuration``), its kind (``ModuleKind`` values) and, for form and
+command modules, the form's or command's name: ``ModuleRef("Catalog.Пользователи", "Form",
+"ФормаЭлемента")``. ``CodeModel.procedures_of`` is the lookup other domains use (forms link
+their event handlers with it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+
+class ModuleKind:
+    """Module kinds, by the English name of the module file (Designer and EDT agree)."""
+    COMMON = "Module"                      # a common module, a web/HTTP service module
+    OBJECT = "ObjectModule"
+    MANAGER = "ManagerModule"
+    RECORD_SET = "RecordSetModule"
+    VALUE_MANAGER = "ValueManagerModule"
+    COMMAND = "CommandModule"              # child = the command (none for a common command)
+    FORM = "Form"                          # child = the form (none for a common form)
+    SESSION = "SessionModule"
+    MANAGED_APPLICATION = "ManagedApplicationModule"
+    ORDINARY_APPLICATION = "OrdinaryApplicationModule"
+    EXTERNAL_CONNECTION = "ExternalConnectionModule"
+
+
+CONFIGURATION_OWNER = "Configuration"
+
+
+class ModuleRef(NamedTuple):
+    owner: str        # metadata path of the owner: "Catalog.Пользователи", "Configuration"
+    kind: str         # a ModuleKind value
+    child: str = ""   # form or command name for their modules
+
+    def key(self) -> str:
+        """``Catalog.Пользователи/Form/ФормаЭлемента`` — unique within a configuration."""
+        return "/".join(p for p in (self.owner, self.kind, self.child) if p)
+
+
+@dataclass
+class Param:
+    name: str
+    by_value: bool = False
+    default: str | None = None     # the default as written (``Неопределено``, ``""``), None = required
+
+
+@dataclass
+class Annotation:
+    """An extension's change to a base procedure: ``&Перед("ПриЗаписи")``."""
+    kind: str         # Before / After / Around / ChangeAndValidate
+    target: str       # the base procedure's name
+
+
+@dataclass
+class Procedure:
+    name: str
+    is_function: bool
+    params: list[Param] = field(default_factory=list)
+    export: bool = False
+    directive: str = ""                     # AtServer, AtClient, … ("" = none written)
+    annotation: Annotation | None = None
+    is_async: bool = False
+    region: list[str] = field(default_factory=list)        # outermost first
+    conditions: list[str] = field(default_factory=list)    # #Если conditions around it, outermost first
+    doc: str = ""                           # the comment above it, ``//`` stripped
+    line: int = 0
+    end_line: int = 0
+    body: bytes = b""                       # header to end keyword, UTF-8 as written (LF line ends)
+    inserts: int = 0                        # #Вставка blocks (extensions' ChangeAndValidate)
+    deletes: int = 0                        # #Удаление blocks
+    # Tokens for the linker (resolved against the configuration there):
+    local_calls: set[str] = field(default_factory=set)                 # Имя(
+    qualified_calls: set[tuple[str, str]] = field(default_factory=set)  # Модуль.Имя(
+    literal_module_calls: set[tuple[str, str]] = field(default_factory=set)  # ОбщийМодуль("М").Имя(
+    usages: set[tuple[str, str, str]] = field(default_factory=set)    # (class EN, name, how)
+    # Filled by the reader in its worker: the parsed doc comment and the search terms by field.
+    info: dict[str, Any] = field(default_factory=dict)
+    terms: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Module:
+    ref: ModuleRef
+    file: str                               # relative to the source root
+    procedures: list[Procedure] = field(default_factory=list)
+    lines: int = 0
+    size: int = 0                           # bytes of the file
+    doc: str = ""                           # the comment block that opens the module
+    terms: list[str] = field(default_factory=list)   # search terms of the module's name
+
+    def by_name(self) -> dict[str, Procedure]:
+        """Procedures by folded name; the first declaration wins (a repeat is reported)."""
+        out: dict[str, Procedure] = {}
+        for p in self.procedures:
+            out.setdefault(p.name.casefold(), p)
+        return out
+
+
+@dataclass
+class CodeModel:
+    """Every module of one configuration source."""
+    modules: list[Module] = field(default_factory=list)
+    script_variant: str = "Russian"
+    source: str = ""                        # the source's display name (report lines name it)
+
+    def module(self, ref: ModuleRef) -> Module | None:
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {m.ref: m for m in self.modules}
+        return index.get(ref)
+
+    def procedures_of(self, owner: str, kind: str, child: str = "") -> dict[str, Procedure]:
+        """"Module of owner X, kind K → procedures by folded name" (empty when it has no module)."""
+        m = self.module(ModuleRef(owner, kind, child))
+        return m.by_name() if m else {}
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_index"}

@@ -1,0 +1,173 @@
+"""Read every module of a configuration source into a ``CodeModel`` (over both cores when many).
+
+A module is placed by its path (``modules.module_ref``) and checked against the configuration's
+model: a module whose object (or form, or command) the configuration does not have is reported
+and left out, as is a file that is not UTF-8 BSL text or is larger than ``MAX_MODULE_BYTES``.
+Problems inside a module (unbalanced ``Процедура``/``КонецПроцедуры``, a repeated name) are
+reported with file and line; its procedures are kept.
+"""
+from __future__ import annotations
+
+import zipfile
+import zlib
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from v8atlas.formats.domain import Source
+
+from ..config.files import SourceFiles, open_spec
+from ..config.errors import ConfigSourceError
+from ..config.model import Configuration
+from ..config.plugin import open_source
+from ..config.objects import jobs
+from ..report import CompileReport
+from .doccomment import parse_doc
+from .lexer import decode_module, scan_module
+from .model import CONFIGURATION_OWNER, CodeModel, Module, ModuleKind, ModuleRef
+from .modules import bsl_files, module_ref
+from .terms import procedure_fields, terms
+
+MAX_MODULE_BYTES = 16 * 1024 * 1024    # SSL's largest module is 3.4 MB; ERP's about 6 MB
+POOL_THRESHOLD = 200                   # modules; below this a pool costs more than it saves
+# Problems a scan reports that leave the module's procedures in place (warnings).
+_KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
+
+
+def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
+              ) -> tuple[Module | None, list[tuple[str, str, str, int | None]]]:
+    """(module or None, [(level, code, message, line)])."""
+    try:
+        data = files.read(rel)
+    except (OSError, zipfile.BadZipFile, zlib.error) as e:
+        return None, [("error", "unreadable", f"cannot read the module ({e}); left out", None)]
+    if data is None:
+        return None, [("error", "unreadable", "the module file vanished while reading; left out", None)]
+    if len(data) > MAX_MODULE_BYTES:
+        return None, [("error", "module-too-large",
+                       (f"module of {len(data) / 1e6:.1f} MB is over the {MAX_MODULE_BYTES // 2**20} MB "
+                       f"limit for one module; left out"), None)]
+    text, problem = decode_module(data)
+    if problem is not None:
+        return None, [("error", problem.code, problem.message + "; left out", problem.line)]
+    res = scan_module(text)
+    for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
+        p.info = parse_doc(p.doc) if p.doc else {}
+        p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
+                                   p.region)
+    module = Module(ref, rel, res.procedures, res.lines, len(data), res.module_doc)
+    module.terms = terms(ref.child or ref.owner.rpartition(".")[2] or ref.kind)
+    return module, [("warn", p.code, p.message, p.line) for p in res.problems]
+
+
+_worker_files: dict[tuple, SourceFiles] = {}
+
+
+def _worker(args: tuple) -> list[tuple[Module | None, list]]:
+    spec, tasks = args
+    files = _worker_files.get(spec)
+    if files is None:
+        files = _worker_files[spec] = open_spec(spec)
+    return [_read_one(files, rel, ref) for rel, ref in tasks]
+
+
+def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
+    """Every module file of a dump placed by its path and scanned (over both cores when many)."""
+    tasks = []
+    for rel in bsl_files(files):
+        ref = module_ref(rel, edt)
+        if ref is None:
+            report.warn(source, "a .bsl file outside any module's place in the dump; not read",
+                        code="module-unplaced", file=rel)
+            continue
+        tasks.append((rel, ref))
+    n = jobs()
+    if n > 1 and len(tasks) >= POOL_THRESHOLD:
+        # Interleaved batches: big modules (common modules) are not all in one worker's share.
+        batches = [tasks[i::n * 4] for i in range(n * 4)]
+        with ProcessPoolExecutor(max_workers=n) as pool:
+            parts = list(pool.map(_worker, [(files.spec(), b) for b in batches]))
+        by_rel = {rel: r for batch, out in zip(batches, parts) for (rel, _), r in zip(batch, out)}
+        results = [by_rel[rel] for rel, _ in tasks]
+    else:
+        results = [_read_one(files, rel, ref) for rel, ref in tasks]
+    model = CodeModel(source=source)
+    for (rel, ref), (module, problems) in zip(tasks, results):
+        for level, code, message, line in problems:
+            (report.error if level == "error" else report.warn)(
+                source, message, code=code, file=rel, line=line, object=ref.key())
+        if module is not None:
+            model.modules.append(module)
+    report.sections[f"code {source}"] = summary(model)
+    return model
+
+
+def parse(source: Source, report: CompileReport) -> CodeModel:
+    """The code domain's parse of a configuration source (the same dump the configuration domain
+    reads); owners are checked at link time against that domain's model."""
+    try:
+        fmt, files = open_source(source.path)
+    except (ConfigSourceError, OSError, zipfile.BadZipFile):
+        return CodeModel(source=source.name)   # the configuration domain reports why, once
+    return read_modules(files, fmt == "edt", source.name, report)
+
+
+def check_owners(model: CodeModel, cfg: Configuration, report: CompileReport) -> None:
+    """Leave out (and report) modules whose object, form or command the configuration lacks."""
+    objects, forms, commands = {CONFIGURATION_OWNER}, {}, {}
+    for o in cfg.objects:
+        objects.add(o.full_name)
+        forms[o.full_name] = {f.name for f in o.forms}
+        commands[o.full_name] = {c.name for c in o.commands}
+    kept = []
+    for m in model.modules:
+        ref, rel, source = m.ref, m.file, model.source
+        if ref.owner not in objects:
+            report.error(source, f"module of {ref.owner}, which the configuration does not have "
+                                 f"(no metadata object file); left out", code="module-without-object",
+                         file=rel, object=ref.owner)
+        elif ref.kind == ModuleKind.FORM and ref.child and ref.child not in forms.get(ref.owner, ()):
+            report.error(source, f"module of form {ref.child} of {ref.owner}, which has no such form "
+                                 f"(its form descriptor is missing); left out",
+                         code="form-without-descriptor", file=rel, object=ref.owner)
+        elif ref.kind == ModuleKind.COMMAND and ref.child and ref.child not in commands.get(ref.owner, ()):
+            report.error(source, f"module of command {ref.child} of {ref.owner}, which has no such "
+                                 f"command; left out", code="command-without-descriptor", file=rel,
+                         object=ref.owner)
+        else:
+            kept.append(m)
+    model.modules = kept
+    model.script_variant = cfg.script_variant
+    model.__dict__.pop("_index", None)
+
+
+def read_code(files: SourceFiles, cfg: Configuration, source: str, report: CompileReport) -> CodeModel:
+    """Modules of a dump checked against its configuration (tools and tests: parse + owners)."""
+    model = read_modules(files, cfg.format == "edt", source, report)
+    check_owners(model, cfg, report)
+    return model
+
+
+def summary(model: CodeModel) -> dict[str, Any]:
+    procs = [p for m in model.modules for p in m.procedures]
+    return {"modules": len(model.modules), "procedures": len(procs),
+            "exported": sum(1 for p in procs if p.export),
+            "bytes": sum(m.size for m in model.modules)}
+
+
+def code_dict(model: CodeModel) -> dict[str, Any]:
+    """The procedure model in plain values, format-neutral (no file paths, no bodies), so a
+    Designer dump and its EDT twin compare equal (tools/diff_models.py --code)."""
+    out: dict[str, Any] = {}
+    for m in model.modules:
+        procs: dict[str, Any] = {}
+        for p in m.procedures:
+            key = p.name if p.name not in procs else f"{p.name}#{p.line}"
+            procs[key] = {"function": p.is_function, "export": p.export, "directive": p.directive,
+                          "async": p.is_async, "region": p.region, "conditions": p.conditions,
+                          "params": [[x.name, x.by_value, x.default] for x in p.params],
+                          "annotation": [p.annotation.kind, p.annotation.target] if p.annotation else None,
+                          "doc": p.info, "lines": p.end_line - p.line,
+                          "calls": sorted(p.local_calls), "qualified": sorted(map(list, p.qualified_calls)),
+                          "usages": sorted(map(list, p.usages))}
+        out[m.ref.key()] = procs
+    return out

@@ -1,0 +1,41 @@
+"""Search terms of a procedure, computed where it is read (worker processes, cached parse).
+
+The same tokenizer as the main index and the server's queries (``formats.text.index_terms``),
+memoized per chunk: names, CamelCase parts and description words repeat across thousands of
+procedures, and the tokenizer's per-word cost would otherwise dominate the code domain's build.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from v8atlas.formats.text import index_terms
+
+_CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
+DESCRIPTION_CHARS = 300        # the first sentences say what a procedure does; the rest is detail
+_memo: dict[str, list[str]] = {}
+_MEMO_MAX = 500_000
+
+
+def terms(text: str) -> list[str]:
+    out: list[str] = []
+    for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
+        t = _memo.get(chunk)
+        if t is None:
+            t = index_terms(chunk, surfaces=True)
+            if len(_memo) < _MEMO_MAX:
+                _memo[chunk] = t
+        out.extend(t)
+    return out
+
+
+def procedure_fields(name: str, description: str, params: list[str], region: list[str]) -> dict[str, list[str]]:
+    """Field → terms; the module's own field is added by the builder (one per module)."""
+    out = {"name": terms(name)}
+    if description:
+        out["description"] = terms(description[:DESCRIPTION_CHARS])
+    if params:
+        out["params"] = terms(" ".join(params))
+    if region:
+        out["region"] = terms(region[-1])
+    return out

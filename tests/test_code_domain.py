@@ -1,0 +1,301 @@
+"""The code domain end to end on a small Designer dump: compile → search_code, get_procedure,
+get_object (API by region, event handlers), get_relations (usages), and bad modules reported
+with file and line while the rest compiles."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats.reader import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "config-designer"
+
+COMMON = """#Область ПрограммныйИнтерфейс
+
+// Возвращает значение реквизита объекта по ссылке.
+//
+// Параметры:
+//  Ссылка - ЛюбаяСсылка - объект.
+//  Имя - Строка - имя реквизита.
+//
+// Возвращаемое значение:
+//  Произвольный - значение реквизита.
+//
+Функция ЗначениеРеквизита(Ссылка, Знач Имя) Экспорт
+	Запрос = Новый Запрос("ВЫБРАТЬ
+	|	Т.Количество
+	|ИЗ
+	|	РегистрНакопления.ОстаткиТоваров.Остатки КАК Т");
+	Возврат Прочитать(Запрос);
+КонецФункции
+
+// Устарела. Следует использовать ЗначениеРеквизита.
+Функция СтароеЗначение(Ссылка) Экспорт
+	Возврат ЗначениеРеквизита(Ссылка, "Код");
+КонецФункции
+
+#КонецОбласти
+
+#Область СлужебныеПроцедурыИФункции
+
+Функция Прочитать(Запрос)
+	Модуль = ОбщегоНазначения.ОбщийМодуль("ОбработчикиСобытий");
+	Модуль.ПроверкаПриходаПередЗаписью(Неопределено, Ложь);
+	Пусто = Справочники.Номенклатура.ПустаяСсылка();
+	Возврат Запрос.Выполнить();
+КонецФункции
+
+#КонецОбласти
+"""
+
+OBJECT = """Процедура ПередЗаписью(Отказ)
+	Код = ОбщегоНазначения.ЗначениеРеквизита(Ссылка, "Код");
+	Элемент = Справочники.Номенклатура.СоздатьЭлемент();
+КонецПроцедуры
+"""
+
+MANAGER = """Функция ЦенаПоУмолчанию() Экспорт
+	Возврат 0;
+КонецФункции
+"""
+
+FORM = """&НаСервере
+Процедура ПриСозданииНаСервере(Отказ, СтандартнаяОбработка)
+	Цена = Справочники.Номенклатура.ЦенаПоУмолчанию();
+КонецПроцедуры
+"""
+
+
+def _write(root: Path, rel: str, data: bytes) -> None:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    root = tmp_path_factory.mktemp("code") / "cf"
+    shutil.copytree(EXAMPLES, root)
+    bom = b"\xef\xbb\xbf"
+    _write(root, "CommonModules/ОбщегоНазначения/Ext/Module.bsl", bom + COMMON.replace("\n", "\r\n").encode())
+    _write(root, "Catalogs/Номенклатура/Ext/ObjectModule.bsl", OBJECT.encode())
+    _write(root, "Catalogs/Номенклатура/Ext/ManagerModule.bsl", MANAGER.encode())
+    _write(root, "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext/Form/Module.bsl", FORM.encode())
+    # bad modules: each reported, the rest compiles
+    _write(root, "Catalogs/Склады/Ext/ObjectModule.bsl", "Процедура А()\n".encode() + b"\x00\x01binary")
+    _write(root, "Catalogs/Партнеры/Ext/ObjectModule.bsl", "Процедура А()\nКонецПроцедуры\n".encode() + b"\xff\n")
+    _write(root, "Catalogs/Договоры/Ext/ObjectModule.bsl",
+           "Процедура А()\n\nПроцедура Б()\nКонецПроцедуры\nПроцедура Б()\nКонецПроцедуры\n".encode())
+    _write(root, "Catalogs/НетТакого/Ext/ObjectModule.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
+    _write(root, "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
+    result = compile_bundle([root], tmp_path_factory.mktemp("out"), quiet=True, cache=False)
+    return result, Snapshot(Bundle.open(result.bundle_path))
+
+
+def call(snap, tool, /, **args):
+    r = tools.call(snap, tool, args)
+    assert r.outcome != "error", r.text
+    return r
+
+
+def test_bad_modules_are_reported_with_file_and_line(compiled):
+    result, _ = compiled
+    problems = {(w.code, w.file, w.line) for w in result.report.errors + result.report.warnings}
+    assert ("binary", "Catalogs/Склады/Ext/ObjectModule.bsl", 2) in problems
+    assert ("encoding", "Catalogs/Партнеры/Ext/ObjectModule.bsl", 3) in problems
+    assert ("unbalanced", "Catalogs/Договоры/Ext/ObjectModule.bsl", 3) in problems
+    assert ("duplicate", "Catalogs/Договоры/Ext/ObjectModule.bsl", 5) in problems
+    assert ("module-without-object", "Catalogs/НетТакого/Ext/ObjectModule.bsl", None) in problems
+    assert ("form-without-descriptor", "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl", None) in problems
+
+
+def test_get_procedure_by_the_address_bsl_calls_it(compiled):
+    _, snap = compiled
+    r = call(snap, "get_procedure", name="ОбщегоНазначения.ЗначениеРеквизита")
+    assert r.outcome == "found"
+    assert "Функция ЗначениеРеквизита(Ссылка, Знач Имя) Экспорт" in r.text
+    assert "region: ПрограммныйИнтерфейс" in r.text
+    assert r.data["procedure"]["callers"] == 2     # СтароеЗначение and the object module's ПередЗаписью
+    full = call(snap, "get_procedure", name="ОбщийМодуль.ОбщегоНазначения.ЗначениеРеквизита", detail="full")
+    assert "Справочник.Номенклатура.МодульОбъекта.ПередЗаписью" in full.text
+    assert "РегистрНакопления.ОстаткиТоваров (reads)" in full.text
+    body = call(snap, "get_procedure", name="ОбщегоНазначения.Прочитать", detail="body")
+    assert 'ОбщийМодуль("ОбработчикиСобытий")' in body.text
+    assert "ОбработчикиСобытий.ПроверкаПриходаПередЗаписью" in call(snap, "get_procedure", name="ОбщегоНазначения.Прочитать",
+                                                     detail="full").text
+    manager = call(snap, "get_procedure", name="Справочники.Номенклатура.ЦенаПоУмолчанию", detail="full")
+    assert manager.data["procedure"]["address"] == "Справочник.Номенклатура.МодульМенеджера.ЦенаПоУмолчанию"
+    assert "Справочник.Номенклатура.Форма.ФормаЭлемента.ПриСозданииНаСервере" in manager.text
+    deprecated = call(snap, "get_procedure", name="ОбщегоНазначения.СтароеЗначение")
+    assert "**Deprecated**" in deprecated.text
+    assert call(snap, "get_procedure", name="ОбщегоНазначения.НетТакой").outcome == "not_found"
+
+
+def test_search_code_puts_the_exported_api_first(compiled):
+    _, snap = compiled
+    r = call(snap, "search_code", query="значение реквизита")
+    assert r.data["hits"][0]["address"] == "ОбщегоНазначения.ЗначениеРеквизита"
+    assert all(h["export"] for h in r.data["hits"])
+    everything = call(snap, "search_code", query="прочитать", scope="all")
+    assert everything.data["hits"][0]["address"] == "ОбщегоНазначения.Прочитать"
+
+
+def test_object_cards_list_api_and_handlers(compiled):
+    _, snap = compiled
+    module = call(snap, "get_object", name="ОбщийМодуль.ОбщегоНазначения")
+    assert "**API — ПрограммныйИнтерфейс**" in module.text
+    assert "`ЗначениеРеквизита` — Возвращает значение реквизита объекта по ссылке." in module.text
+    assert "Прочитать" not in module.text.split("**API")[1]     # not exported: not API
+    catalog = call(snap, "get_object", name="Справочник.Номенклатура")
+    assert "`Справочник.Номенклатура.МодульОбъекта`: 1 procedure(s); event handlers: ПередЗаписью" in catalog.text
+
+
+def test_usages_are_relations(compiled):
+    _, snap = compiled
+    r = call(snap, "get_relations", name="РегистрНакопления.ОстаткиТоваров", direction="in")
+    assert any(e["kind"] == "code_reads" and "ОбщегоНазначения.ЗначениеРеквизита" in e["label"]
+               for e in r.data["edges"])
+    w = call(snap, "get_relations", name="ОбщийМодуль.ОбщегоНазначения", direction="out")
+    assert any(e["kind"] == "code_reads" for e in w.data["edges"])
+    cat = call(snap, "get_relations", name="Справочник.Номенклатура", direction="in", kind="code_uses")
+    assert [(e["kind"], e["label"]) for e in cat.data["edges"]] == [("code_uses", "ОбщегоНазначения.Прочитать")]
+
+
+EN_COMMON = """#Region Public
+// Returns the price of an item.
+//
+// Parameters:
+//  Item - CatalogRef.Номенклатура - the item.
+//
+// Returns:
+//  Number - the price.
+//
+Function ItemPrice(Val Item) Export
+	Query = New Query("SELECT Price FROM InformationRegister.ЦеныНоменклатуры.SliceLast");
+	Return Helper(Item);
+EndFunction
+#EndRegion
+
+Function Helper(Item)
+	Return Catalogs.Номенклатура.EmptyRef();
+EndFunction
+"""
+
+
+def test_an_english_script_dump_compiles_with_procedures_linked(tmp_path):
+    root = tmp_path / "cf"
+    shutil.copytree(EXAMPLES, root)
+    cfg = root / "Configuration.xml"
+    cfg.write_text(cfg.read_text(encoding="utf-8-sig").replace(
+        "<ScriptVariant>Russian</ScriptVariant>", "<ScriptVariant>English</ScriptVariant>"), encoding="utf-8")
+    _write(root, "CommonModules/ОбщегоНазначения/Ext/Module.bsl", EN_COMMON.encode())
+    result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    snap = Snapshot(Bundle.open(result.bundle_path))
+    r = call(snap, "get_procedure", name="CommonModule.ОбщегоНазначения.ItemPrice", detail="full")
+    assert "Function ItemPrice(Val Item) Export" in r.text and "region: Public" in r.text
+    assert "**Calls:** `ОбщегоНазначения.Helper`" in r.text
+    assert "InformationRegister.ЦеныНоменклатуры (reads)" in r.text     # English script: English names
+    assert call(snap, "search_code", query="item price").data["hits"][0]["address"] == "ОбщегоНазначения.ItemPrice"
+
+
+SPLIT = """Функция РазложитьСтрокуВМассивПодстрок(Знач Строка, Знач Разделитель = ",") Экспорт
+	Возврат Новый Массив;
+КонецФункции
+"""
+
+
+def _with_library(root: Path, present: bool) -> None:
+    """ДемоТорговля on platform 8.3.5, with or without СтроковыеФункцииКлиентСервер."""
+    shutil.copytree(EXAMPLES, root)
+    cfg = root / "Configuration.xml"
+    text = cfg.read_text(encoding="utf-8-sig")
+    if present:
+        text = text.replace("<CommonModule>ОбщегоНазначения</CommonModule>",
+                            "<CommonModule>ОбщегоНазначения</CommonModule>\n\t\t\t"
+                            "<CommonModule>СтроковыеФункцииКлиентСервер</CommonModule>")
+        module = (root / "CommonModules" / "ОбщегоНазначения.xml").read_text(encoding="utf-8-sig")
+        (root / "CommonModules" / "СтроковыеФункцииКлиентСервер.xml").write_text(
+            module.replace("<Name>ОбщегоНазначения</Name>", "<Name>СтроковыеФункцииКлиентСервер</Name>"),
+            encoding="utf-8")
+        _write(root, "CommonModules/СтроковыеФункцииКлиентСервер/Ext/Module.bsl", SPLIT.encode())
+    cfg.write_text(text, encoding="utf-8")
+    (root.parent / "v8atlas.toml").write_text(
+        f'[[configuration]]\nsource = "{root.name}"\nplatform = "8.3.5"\n', encoding="utf-8")
+
+
+@pytest.mark.parametrize("present", [True, False])
+def test_a_library_replacement_is_offered_only_when_the_configuration_has_it(tmp_path, present):
+    _with_library(tmp_path / "cf", present)
+    help_book = EXAMPLES.parent / "help" / "8.3.27.2130" / "shcntx_ru.hbk"
+    result = compile_bundle([tmp_path / "v8atlas.toml", help_book], tmp_path / "out", quiet=True, cache=False)
+    snap = Snapshot(Bundle.open(result.bundle_path))
+    r = tools.call(snap, "get_platform", {"name": "СтрРазделить"})
+    assert r.outcome == "unavailable", r.text
+    offered = "- bsp: `СтроковыеФункцииКлиентСервер.РазложитьСтрокуВМассивПодстрок`" in r.text
+    assert offered == present
+    assert ("is not in configuration `ДемоТорговля`: not offered" in r.text) == (not present)
+
+
+EXT_MODULE = """&Перед("ОбновитьЦены")
+Процедура Д_ПередОбновлениемЦен()
+КонецПроцедуры
+
+&ИзменениеИКонтроль("НетТакой")
+Процедура Д_Другая()
+	#Вставка
+	А = 1;
+	#КонецВставки
+КонецПроцедуры
+"""
+
+
+def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
+    """Base ДемоТорговля + an extension adopting ОбщегоНазначения with &Перед("ОбновитьЦены"):
+    in the base+extension view the extension's procedure names the base one it changes."""
+    from v8atlas.compiler import pipeline
+    from v8atlas.compiler.code import link as code_link
+    from v8atlas.compiler.code.lexer import scan_module
+    from v8atlas.compiler.code.model import CodeModel, Module, ModuleRef
+    from v8atlas.compiler.code.read import parse as code_parse
+    from v8atlas.compiler.config import link as config_link
+    from v8atlas.compiler.config.model import ADOPTED, Configuration, MDObject
+    from v8atlas.compiler.config.plugin import read_configuration
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import Project
+    from v8atlas.formats.domain import Source
+
+    base_src = Source("configuration", "designer", EXAMPLES, "base")
+    ext_src = Source("configuration", "designer", Path("/nowhere/ext"), "ext")
+    report = CompileReport()
+    base = read_configuration(EXAMPLES, report, "base")
+    ext = Configuration("Доработки", is_extension=True, name_prefix="Д_", source="ext")
+    ext.objects = [MDObject("CommonModule", "ОбщегоНазначения", belonging=ADOPTED,
+                            source_file="CommonModules/ОбщегоНазначения.xml")]
+    ext_code = CodeModel(source="ext", modules=[Module(
+        ModuleRef("CommonModule.ОбщегоНазначения", "Module"), "CommonModules/ОбщегоНазначения/Ext/Module.bsl",
+        scan_module(EXT_MODULE.encode()).procedures)])
+    ctx = pipeline.LinkContext(project=Project(sources=[base_src, ext_src]), report=report)
+    config_link.link([(base_src, base), (ext_src, ext)], ctx)
+    code_link.link([(base_src, code_parse(base_src, report)), (ext_src, ext_code)], ctx)
+    index = ctx.links.need(code_link.CodeIndex)
+    assert index.views == ["ДемоТорговля", "ДемоТорговля+Доработки"]
+    cards = {(index.views[p.view], p.card["address"]): p.card for p in index.procs}
+    before = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_ПередОбновлениемЦен")]
+    assert before["changes"] == "ОбщегоНазначения.ОбновитьЦены" and before["extension"] == "Доработки"
+    base_proc = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.ОбновитьЦены")]
+    assert base_proc["changed_by"] == [["ОбщегоНазначения.Д_ПередОбновлениемЦен", "Before", "Доработки"]]
+    other = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_Другая")]
+    assert other["annotation_unresolved"] and other["changes_blocks"] == {"inserted": 1, "deleted": 0}
+    assert "changed_by" not in cards[("ДемоТорговля", "ОбщегоНазначения.ОбновитьЦены")]
+
+
+def test_a_module_address_lists_its_api_in_both_tools(compiled):
+    _, snap = compiled
+    for tool, arg in (("search_code", "query"), ("get_procedure", "name")):
+        r = call(snap, tool, **{arg: "ОбщегоНазначения"})
+        assert "module `ОбщегоНазначения`" in r.text and "- `ЗначениеРеквизита` — Возвращает" in r.text
+        assert "Прочитать" not in r.text       # not exported

@@ -1,0 +1,68 @@
+"""The code domain on real dumps (../shared/data): SSL 3.1.12 read whole and counted against an
+independent scan; SSL 3.1.10 Designer and EDT give the same procedure model; the mdclasses
+extension compiles with its modules. Skipped with a reason when the data is absent."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from realdata import extracted
+from v8atlas.compiler.code.read import code_dict, read_code
+from v8atlas.compiler.config.normalize import diff
+from v8atlas.compiler.config.plugin import open_source, read_configuration
+from v8atlas.compiler.report import CompileReport
+
+pytestmark = pytest.mark.realdata
+
+SSL_12 = "configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst"
+SSL_10 = "configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.10.441.tar.zst"
+SSL_10_EDT = "configs/ssl-3.1-edt/ssl_3_1_edt-configuration-3.1.10.441.tar.zst"
+MDCLASSES = "configs/mdclasses-testdata/mdclasses-test-resources.tar.zst"
+
+# The independent count: a line that opens with Процедура/Функция (or ends one), whatever else.
+_HEAD = re.compile(r"^[ \t]*(?:Асинх[ \t]+|Async[ \t]+)?(?:Процедура|Функция|Procedure|Function)[ \t]+\w+[ \t]*\(",
+                   re.MULTILINE | re.IGNORECASE)
+_END = re.compile(r"^[ \t]*(?:КонецПроцедуры|КонецФункции|EndProcedure|EndFunction)\b", re.MULTILINE | re.IGNORECASE)
+_EXPORT_AFTER = re.compile(r'(?:[^)"]|"[^"]*")*\)[ \t]*(?:Экспорт|Export)\b', re.IGNORECASE)
+
+
+def _read(path: Path):
+    r = CompileReport()
+    cfg = read_configuration(path, r)
+    return read_code(open_source(path)[1], cfg, str(path), r), r
+
+
+def test_ssl_3_1_12_every_module_read_and_counts_match_a_simple_scan():
+    root = extracted(SSL_12) / "src" / "cf"
+    code, report = _read(root)
+    files = sorted(root.rglob("*.bsl"))
+    assert len(code.modules) == len(files) == 2197
+    heads = ends = exported = 0
+    for f in files:
+        text = f.read_text(encoding="utf-8-sig")
+        found = list(_HEAD.finditer(text))
+        heads += len(found)
+        ends += len(_END.findall(text))
+        exported += sum(1 for m in found if _EXPORT_AFTER.match(text, m.end()))
+    procs = [p for m in code.modules for p in m.procedures]
+    assert heads == ends == len(procs)
+    assert exported == sum(1 for p in procs if p.export)
+    assert not report.errors
+    print(f"{len(procs)} procedures, {exported} exported")
+
+
+def test_ssl_3_1_10_designer_and_edt_give_the_same_procedure_model():
+    a, _ = _read(extracted(SSL_10) / "src" / "cf")
+    b, _ = _read(extracted(SSL_10_EDT) / "configuration")
+    assert len(a.modules) > 2000
+    assert diff(code_dict(a), code_dict(b)) == []
+
+
+def test_mdclasses_extension_compiles_with_its_modules():
+    base = extracted(MDCLASSES) / "src" / "test" / "resources" / "ext" / "designer" / "mdclasses_ext" / "src" / "cf"
+    code, report = _read(base)
+    assert code.modules, "the extension's modules are read"
+    refs = {m.ref.key() for m in code.modules}
+    assert "CommonModule.ПростойОбщийМодуль1/Module" in refs
+    assert not [e for e in report.errors if e.code not in ("binary",)]

@@ -1,0 +1,89 @@
+"""The dashboard card page shows a form as an indented item tree and a schema as data sets →
+fields (headless Chromium, as tests/test_dashboard_e2e.py; skips the same way without it)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+import forms_fixture as F  # noqa: E402
+from test_dashboard_e2e import CHROMIUM, CHROMIUM_FLAGS, OUT, LoopbackServer, login  # noqa: E402
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+API, ADMIN = "forms-read-token-" + "r" * 24, "forms-admin-token-" + "a" * 24
+
+
+class _Server:
+    kind = "forms"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from v8atlas.compiler.pipeline import compile_bundle
+    from v8atlas.server.app import build_app
+    from v8atlas.server.auth import AuthConfig
+    from v8atlas.server.state import ServerState
+    tmp = tmp_path_factory.mktemp("forms-dash")
+    compile_bundle([F.designer_dump(tmp)], tmp / "bundles", quiet=True, cache=False)
+    state = ServerState(tmp / "bundles", poll_interval=0)
+    state.load_initial()
+    auth = AuthConfig.from_env({"API_TOKEN": API, "ADMIN_TOKEN": ADMIN}, host="127.0.0.1")
+    saved = {k: os.environ.get(k) for k in ("API_TOKEN", "ADMIN_TOKEN")}
+    os.environ.update(API_TOKEN=API, ADMIN_TOKEN=ADMIN)
+    try:
+        with LoopbackServer(build_app(state, auth=auth)) as srv:
+            yield _Server(srv.url)
+    finally:
+        for k, v in saved.items():
+            os.environ.pop(k, None) if v is None else os.environ.__setitem__(k, v)
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    OUT.mkdir(parents=True, exist_ok=True)
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        pg = browser.new_page(viewport={"width": 1360, "height": 900}, locale="ru-RU")
+        pg.set_default_timeout(30000)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        login(pg, server, API, "/sources")
+        yield pg
+        browser.close()
+        assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def _depth_and_margin(page, text: str) -> tuple[int, float]:
+    li = page.locator("#card-body .md li", has_text=text).first
+    depth = int(li.get_attribute("data-depth") or 0)
+    margin = float(li.evaluate("e => parseFloat(getComputedStyle(e).marginLeft)"))
+    return depth, margin
+
+
+def test_form_card_is_an_indented_item_tree(page, server):
+    name = "Справочник.Номенклатура.Форма.ФормаЭлемента"
+    page.goto(f"{server.url}/card?name={quote(name)}&detail=fields")
+    page.wait_for_selector(".agent-text")
+    group = _depth_and_margin(page, "UsualGroup ГруппаШапка")
+    field = _depth_and_margin(page, "InputField Код")
+    column = _depth_and_margin(page, "InputField ЦеныЦена")
+    assert (group[0], field[0], column[0]) == (0, 1, 3)
+    assert group[1] < field[1] < column[1]
+    page.screenshot(path=str(OUT / "forms-card-form.png"), full_page=True)
+
+
+def test_schema_card_shows_data_sets_then_fields(page, server):
+    name = "Справочник.Номенклатура.Макет.Ценник"
+    page.goto(f"{server.url}/card?name={quote(name)}&detail=fields")
+    page.wait_for_selector(".agent-text")
+    data_set = _depth_and_margin(page, "query (source ИсточникДанных1)")
+    field = _depth_and_margin(page, "Номенклатура «Товар»")
+    assert (data_set[0], field[0]) == (0, 1) and data_set[1] < field[1]
+    page.screenshot(path=str(OUT / "forms-card-schema.png"), full_page=True)
