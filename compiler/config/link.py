@@ -28,7 +28,6 @@ from v8atlas.compiler.links import ConfigModels
 from v8atlas.formats.info import ConfigurationInfo, to_dict
 from v8atlas.formats.text import analyze, fold
 
-from .. import pool
 from . import model as M
 from . import words as W
 from .cards import build_card, full_names
@@ -253,7 +252,7 @@ def _warn_dangling(view: View, ix: ConfigIndex, dangling: list[Rel], language: s
 
 @dataclass
 class _ObjectDocs:
-    """What every object's document is made from (read by forked workers, never pickled)."""
+    """What every object's document is made from."""
     view: View
     ix: ConfigIndex
     keys: dict[str, str]
@@ -262,8 +261,7 @@ class _ObjectDocs:
     language: str
 
 
-def _object_doc(path: str) -> Doc:
-    st: _ObjectDocs = pool.fork_state()
+def _object_doc(path: str, st: _ObjectDocs) -> Doc:
     obj, ix, view = st.ix.objects[path], st.ix, st.view
     std = standard_attributes(obj, ix)
     tables = query_tables(obj, ix)
@@ -292,14 +290,11 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
     in_subsystems = subsystem_words(ix)
     by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
-    # One document per object, over workers forked with the model (compiler/pool.py): cards
-    # are the link's largest cost and each depends only on the model; order kept by index.
-    paths = list(ix.objects)
-    docs: list[Doc | None] = [None] * len(paths)
+    # One document per object, in this process: building a card may fill the shared model
+    # (later domains read it through ConfigModels), so forked workers (pool.fork_imap) would
+    # change what those domains see.
     state = _ObjectDocs(view, ix, keys, counts_by_path, in_subsystems, language)
-    for i, doc in pool.fork_imap(_object_doc, paths, state):
-        docs[i] = doc
-    ctx.docs += docs
+    ctx.docs += [_object_doc(path, state) for path in ix.objects]
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     adopted = 0
     if view.base_view:
