@@ -18,8 +18,9 @@ from .sources import SourceError
               help="Retention: keep this many newest bundles (pinned ones are always kept).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--strict", is_flag=True, help="Exit 2 when any source had errors (still publishes the rest).")
+@click.option("--timings", is_flag=True, help="Print each stage's wall and CPU seconds on stderr.")
 def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: bool, keep: int,
-                quiet: bool, strict: bool) -> None:
+                quiet: bool, strict: bool, timings: bool) -> None:
     """Compile configuration dumps, EDT projects, help books and dictionaries into a bundle.
 
     The last line on stdout is the published bundle's path; progress and the report summary
@@ -39,6 +40,8 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
         where = f" ({e.filename})" if e.filename else ""
         raise click.ClickException(f"cannot write the bundle{where}: {e.strerror or e}") from None
     result.report.summarize(sys.stderr)
+    if timings:
+        result.report.print_timings(sys.stderr)
     click.echo(str(result.bundle_path))
     if strict and result.report.errors:
         sys.exit(2)

@@ -3,7 +3,8 @@
 A folder of 90,000 files must not be read whole on every compile, so file hashes are kept in
 a stat cache (like git's index): a file whose size, mtime, ctime and inode are unchanged is
 not read again. ctime cannot be set back by a user, so an edit is always seen, even one
-that keeps the size and restores the mtime.
+that keeps the size and restores the mtime. The files that must be read (a cold compile: all
+of them) are hashed over the compile's worker pool, both cores at once.
 """
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ from typing import Iterator
 
 from v8atlas.formats.hashing import sha256_file
 
-from . import cache
+from . import cache, pool
 
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
 _StatKey = tuple[int, int, int, int]        # size, mtime_ns, ctime_ns, inode
 
 
-def walk_files(root: Path, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
+def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
     """(relative posix path, DirEntry) of every regular file below ``root``, in sorted order."""
     try:
         entries = sorted(os.scandir(root), key=lambda e: e.name)
@@ -32,7 +33,7 @@ def walk_files(root: Path, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]
         try:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    yield from walk_files(Path(e.path), rel + "/")
+                    yield from walk_files(e.path, rel + "/")   # a str: no Path per folder
             elif e.is_file(follow_symlinks=False):
                 yield rel, e
         except OSError:
@@ -47,27 +48,46 @@ class Fingerprinter:
         self._cache: dict[str, tuple[_StatKey, str]] = {}
         self._seen: dict[str, tuple[_StatKey, str]] = {}
         self.bytes_hashed = 0
+        self.sizes: dict[Path, int] = {}    # path given → bytes of its files (seen while walking)
         if cache_file is not None:
             ok, hashes = cache.load(cache_file)     # absent, damaged or not ours: start afresh
             self._cache = hashes if ok and isinstance(hashes, dict) else {}
 
-    def _file_hash(self, path: str, st: os.stat_result) -> str:
+    def _known(self, path: str, st: os.stat_result) -> tuple[_StatKey, str | None]:
         key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
         hit = self._cache.get(path)
-        if hit is not None and hit[0] == key:
-            digest = hit[1]
-        else:
-            digest = sha256_file(path)
-            self.bytes_hashed += st.st_size
-        self._seen[path] = (key, digest)
-        return digest
+        return key, (hit[1] if hit is not None and hit[0] == key else None)
 
     def __call__(self, path: Path) -> str:
         if path.is_file():
-            return self._file_hash(str(path.resolve()), path.stat())
-        h = hashlib.sha256()
+            full = str(path.resolve())
+            key, digest = self._known(full, path.stat())
+            if digest is None:
+                digest = sha256_file(full)
+                self.bytes_hashed += key[0]
+            self._seen[full] = (key, digest)
+            self.sizes[path] = key[0]
+            return digest
+        rels: list[str] = []
+        fulls: list[str] = []
+        keys: list[_StatKey] = []
+        digests: list[str | None] = []
         for rel, entry in walk_files(path):
-            digest = self._file_hash(os.path.abspath(entry.path), entry.stat(follow_symlinks=False))
+            full = os.path.abspath(entry.path)
+            key, digest = self._known(full, entry.stat(follow_symlinks=False))
+            rels.append(rel)
+            fulls.append(full)
+            keys.append(key)
+            digests.append(digest)
+        missing = [i for i, d in enumerate(digests) if d is None]
+        for j, digest in pool.imap(sha256_file, [fulls[i] for i in missing]):
+            digests[missing[j]] = digest
+            self.bytes_hashed += keys[missing[j]][0]
+        self.sizes[path] = sum(k[0] for k in keys)
+        h = hashlib.sha256()
+        for rel, full, key, digest in zip(rels, fulls, keys, digests):
+            assert digest is not None
+            self._seen[full] = (key, digest)
             h.update(f"{rel}\0{digest}\n".encode())
         return h.hexdigest()
 
@@ -76,9 +96,3 @@ class Fingerprinter:
         if self.cache_file is None:
             return
         cache.save(self.cache_file, self._seen)
-
-
-def path_size(path: Path) -> int:
-    if path.is_file():
-        return path.stat().st_size
-    return sum(e.stat(follow_symlinks=False).st_size for _, e in walk_files(path))

@@ -7,7 +7,13 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from . import pool
 from .documents import Warning_
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process plus what the compile's pool workers spent on its chunks."""
+    return time.process_time() + pool.worker_cpu()
 
 
 class CompileReport:
@@ -16,7 +22,8 @@ class CompileReport:
         self.errors: list[Warning_] = []
         self.unknown: Counter[str] = Counter()       # "source: what" → count
         self.unknown_examples: dict[str, str] = {}   # first place each unknown was seen
-        self.timings: dict[str, float] = {}
+        self.timings: dict[str, float] = {}          # label → wall seconds
+        self.cpu: dict[str, float] = {}              # label → CPU seconds, this process and its workers
         self.sections: dict[str, Any] = {}           # domain-specific summaries (help coverage…)
 
     def warn(self, source: str, message: str, *, code: str = "warning", file: str | None = None,
@@ -36,11 +43,12 @@ class CompileReport:
 
     @contextmanager
     def timed(self, label: str) -> Iterator[None]:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), cpu_seconds()
         try:
             yield
         finally:
             self.timings[label] = round(self.timings.get(label, 0.0) + time.perf_counter() - t0, 4)
+            self.cpu[label] = round(self.cpu.get(label, 0.0) + cpu_seconds() - c0, 4)
 
     def merge(self, other: "CompileReport") -> None:
         self.warnings += other.warnings
@@ -50,6 +58,8 @@ class CompileReport:
             self.unknown_examples.setdefault(k, v)
         for k, v in other.timings.items():
             self.timings[k] = round(self.timings.get(k, 0.0) + v, 4)
+        for k, v in other.cpu.items():
+            self.cpu[k] = round(self.cpu.get(k, 0.0) + v, 4)
         for k, v in other.sections.items():
             self.sections.setdefault(k, v)
 
@@ -60,6 +70,7 @@ class CompileReport:
             "unknown": [{"what": k, "count": n, "example": self.unknown_examples.get(k, "")}
                         for k, n in sorted(self.unknown.items())],
             "timings": self.timings,
+            "cpu": self.cpu,
             "sections": self.sections,
         }
 
@@ -76,6 +87,7 @@ class CompileReport:
             if u.get("example"):
                 rep.unknown_examples[u["what"]] = u["example"]
         rep.timings = dict(data.get("timings", {}))
+        rep.cpu = dict(data.get("cpu", {}))
         rep.sections = dict(data.get("sections", {}))
         return rep
 
@@ -109,3 +121,12 @@ class CompileReport:
             print(f"  unknown: {k} ×{n}{f' (first in {where})' if where else ''}", file=stream)
         if self.warnings or self.unknown:
             print("  the full list: v8atlas inspect BUNDLE --report", file=stream)
+
+    def print_timings(self, stream=sys.stderr) -> None:
+        """``compile --timings``: one line per stage, wall and CPU seconds, in the order run."""
+        print(f"{'stage':34s} {'wall s':>8s} {'cpu s':>8s} {'cpu %':>6s}", file=stream)
+        for label, wall in self.timings.items():
+            cpu = self.cpu.get(label)
+            pct = f"{100 * cpu / wall:5.0f}%" if cpu is not None and wall > 0.0005 else ""
+            print(f"{label[:34]:34s} {wall:8.3f} {'' if cpu is None else f'{cpu:8.3f}'} {pct:>6s}",
+                  file=stream)

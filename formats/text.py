@@ -108,17 +108,32 @@ class Word:
     whole: bool = False
 
 
+_chunk_memo: dict[str, tuple[Word, ...]] = {}
+
+
+def _chunk_words(chunk: str) -> tuple[Word, ...]:
+    """The words of one chunk. Memoized (bounded like the stems): identifiers repeat across a
+    configuration's documents, and splitting and stemming them again was the index build's
+    largest cost."""
+    got = _chunk_memo.get(chunk)
+    if got is not None:
+        return got
+    parts = split_identifier(chunk)
+    out = [Word(f, stem(f)) for f in (p.lower().replace("ё", "е") for p in parts)]
+    if len(parts) > 1:
+        f = chunk.lower().replace("ё", "е")
+        out.append(Word(f, f, whole=True))
+    got = tuple(out)
+    if len(_chunk_memo) < _STEM_MEMO_MAX:
+        _chunk_memo[chunk] = got
+    return got
+
+
 def words(text: str) -> list[Word]:
     """Words of ``text`` in order. A CamelCase chunk yields its parts, then the whole identifier."""
     out: list[Word] = []
     for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
-        parts = split_identifier(chunk)
-        for p in parts:
-            f = p.lower().replace("ё", "е")
-            out.append(Word(f, stem(f)))
-        if len(parts) > 1:
-            f = chunk.lower().replace("ё", "е")
-            out.append(Word(f, f, whole=True))
+        out.extend(_chunk_words(chunk))
     return out
 
 

@@ -74,8 +74,8 @@ def test_edt_unknowns_name_their_file(tmp_path):
 
 
 def test_unknowns_read_over_the_process_pool_keep_their_file(tmp_path, monkeypatch):
-    from v8atlas.compiler.config import objects
-    monkeypatch.setattr(objects, "POOL_THRESHOLD", 2)
+    from v8atlas.compiler import pool
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
     root = _copy(DESIGNER, tmp_path, "cf")
     _edit(root / "Catalogs" / "Склады.xml", "<Comment/>", "<Comment/><FooBarProperty>1</FooBarProperty>")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import zipfile
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from v8atlas.formats.domain import Source
@@ -19,7 +18,7 @@ from ..config.files import SourceFiles, open_spec
 from ..config.errors import ConfigSourceError
 from ..config.model import Configuration
 from ..config.plugin import open_source
-from ..config.objects import jobs
+from .. import pool
 from ..report import CompileReport
 from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
@@ -80,12 +79,15 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
                         code="module-unplaced", file=rel)
             continue
         tasks.append((rel, ref))
-    n = jobs()
+    n = pool.jobs()
     if n > 1 and len(tasks) >= POOL_THRESHOLD:
         # Interleaved batches: big modules (common modules) are not all in one worker's share.
+        # Over the compile's pool (compiler/pool.py), batches back as they finish.
         batches = [tasks[i::n * 4] for i in range(n * 4)]
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            parts = list(pool.map(_worker, [(files.spec(), b) for b in batches]))
+        parts: list[Any] = [None] * len(batches)
+        with pool.session():
+            for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
+                parts[b] = out
         by_rel = {rel: r for batch, out in zip(batches, parts) for (rel, _), r in zip(batch, out)}
         results = [by_rel[rel] for rel, _ in tasks]
     else:

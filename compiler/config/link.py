@@ -250,6 +250,33 @@ def _warn_dangling(view: View, ix: ConfigIndex, dangling: list[Rel], language: s
                         object=W.ref_name(r.src, language))
 
 
+@dataclass
+class _ObjectDocs:
+    """What every object's document is made from."""
+    view: View
+    ix: ConfigIndex
+    keys: dict[str, str]
+    counts_by_path: dict[str, Any]
+    in_subsystems: dict[str, Any]
+    language: str
+
+
+def _object_doc(path: str, st: _ObjectDocs) -> Doc:
+    obj, ix, view = st.ix.objects[path], st.ix, st.view
+    std = standard_attributes(obj, ix)
+    tables = query_tables(obj, ix)
+    card = build_card(obj, path, ix, view.name, std, tables, st.counts_by_path.get(path, {}), st.language,
+                      extension_view=bool(view.extensions))
+    fn = full_names(obj, path)
+    names = [fn[W.RU], fn[W.EN], obj.name]
+    if card.get("ref_type"):
+        names += [card["ref_type"], card["ref_type_alias"]]
+    for t in tables:
+        names += [t.ru, t.en]
+    return Doc(METADATA, st.keys[path], obj.cls, fn[st.language], card, list(dict.fromkeys(names)),
+               _search_fields(obj, st.in_subsystems.get(path)), config=view.name)
+
+
 def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """Docs and edges of one view; returns its configuration info for the manifest.
     ``reported``: dangling references already warned about (by the base view)."""
@@ -262,22 +289,12 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     counts_by_path = _relation_counts(rels)
     keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
     in_subsystems = subsystem_words(ix)
-    by_class: Counter = Counter()
-    for path, obj in ix.objects.items():
-        by_class[obj.cls] += 1
-        std = standard_attributes(obj, ix)
-        tables = query_tables(obj, ix)
-        card = build_card(obj, path, ix, view.name, std, tables, counts_by_path.get(path, {}), language,
-                          extension_view=bool(view.extensions))
-        fn = full_names(obj, path)
-        names = [fn[W.RU], fn[W.EN], obj.name]
-        if card.get("ref_type"):
-            names += [card["ref_type"], card["ref_type_alias"]]
-        for t in tables:
-            names += [t.ru, t.en]
-        ctx.docs.append(Doc(METADATA, keys[path], obj.cls, fn[language], card,
-                            list(dict.fromkeys(names)), _search_fields(obj, in_subsystems.get(path)),
-                            config=view.name))
+    by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
+    # One document per object, in this process: building a card may fill the shared model
+    # (later domains read it through ConfigModels), so forked workers (pool.fork_imap) would
+    # change what those domains see.
+    state = _ObjectDocs(view, ix, keys, counts_by_path, in_subsystems, language)
+    ctx.docs += [_object_doc(path, state) for path in ix.objects]
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     adopted = 0
     if view.base_view:

@@ -7,31 +7,21 @@ pool workers import it by module name, so nothing unpicklable crosses processes.
 from __future__ import annotations
 
 import importlib
-import os
 import zipfile
 import zlib
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from lxml import etree
 
+from .. import pool
 from ..report import CompileReport
 from ..safefile import RefusedFile
 from .files import SourceFiles, open_spec
 from .model import Configuration, MDObject
 from .xmlsafe import XmlError, parse_bytes
 
-POOL_THRESHOLD = 300     # objects; below this a pool costs more than it saves
-
-# (reader module, relative path, class, listed-in file) per task
+# (class, relative path, known kind) per object file
 Task = tuple[str, str, bool]
-
-
-def jobs() -> int:
-    env = os.environ.get("V8ATLAS_JOBS")
-    if env and env.isdigit():
-        return max(1, int(env))
-    return min(2, os.cpu_count() or 1)
 
 
 class FileContext:
@@ -108,19 +98,25 @@ def _worker(args: tuple) -> tuple[list[MDObject | None], CompileReport]:
 
 def read_all(files: SourceFiles, source: str, reader: str, tasks: list[Task],
              report: CompileReport) -> list[MDObject | None]:
-    """``read_object`` over every task, in order; over a process pool when there are many."""
-    n = jobs()
-    if n > 1 and len(tasks) >= POOL_THRESHOLD:
-        chunk = max(32, len(tasks) // (n * 8))
-        batches = [tasks[i:i + chunk] for i in range(0, len(tasks), chunk)]
-        results: list[MDObject | None] = []
-        with ProcessPoolExecutor(max_workers=n) as pool:
-            for out, sub in pool.map(_worker, [(files.spec(), source, reader, b) for b in batches]):
-                results.extend(out)
-                report.merge(sub)
-        return results
-    read_object = importlib.import_module(reader).read_object
-    return [read_object(files, source, c, r, report, k) for c, r, k in tasks]
+    """``read_object`` over every task, results in task order; over the compile's worker pool
+    (``compiler/pool.py``) when there are many. Batches come back as they finish and each
+    model is put in its slot; the sub-reports are merged in batch order, so the report reads
+    the same whatever finished first."""
+    if pool.jobs() < 2 or len(tasks) < pool.POOL_THRESHOLD:
+        read_object = importlib.import_module(reader).read_object
+        return [read_object(files, source, c, r, report, k) for c, r, k in tasks]
+    size = max(8, len(tasks) // (pool.jobs() * 16))
+    batches = [(files.spec(), source, reader, tasks[i:i + size]) for i in range(0, len(tasks), size)]
+    results: list[MDObject | None] = [None] * len(tasks)
+    reports: list[CompileReport | None] = [None] * len(batches)
+    with pool.session():   # a reader called outside a compile still gets a pool of its own
+        for b, (out, sub) in pool.imap(_worker, batches, chunk=1, threshold=1):
+            results[b * size:b * size + len(out)] = out
+            reports[b] = sub
+    for sub in reports:
+        assert sub is not None
+        report.merge(sub)
+    return results
 
 
 def add_objects(cfg: Configuration, tasks: list[Task], results: list[Any]) -> None:

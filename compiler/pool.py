@@ -1,0 +1,152 @@
+"""The compile's worker pool: any domain's reader (and the fingerprinter) fans work out here.
+
+One pool per compile (``session``): its processes start on first use (~100 ms) and are shut
+down when the session ends, so a small compile that never needs them pays nothing. A reader
+calls ``imap(fn, tasks, chunk=…)`` with a module-level ``fn`` and picklable tasks; results
+come back *in completion order* as ``(index, result)`` pairs, chunk by chunk, so the caller
+consumes (links, merges) each as it arrives and never waits on one worker's slowest file
+while the other is idle. Below ``threshold`` tasks, or with one core, or outside a session,
+the same calls run in-process (same results, same order guarantees).
+
+Workers are forked from the parent, so they inherit its imports; state a worker needs per
+source (an opened zip, say) is cached in the worker by the task function itself.
+``fork_imap`` is for work over data the parent already holds (a linked model): it forks
+workers *after* setting that data, so they read it copy-on-write instead of receiving it
+pickled; only the tasks (indexes) go out and the results come back.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from multiprocessing import get_context
+from typing import Any, Callable, Iterator, Sequence
+
+POOL_THRESHOLD = 300      # tasks; below this the pool's start-up costs more than it saves
+
+_executor: ProcessPoolExecutor | None = None
+_active = False          # inside a session: the pool may be started
+_worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so far
+_fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
+_background: list[Any] = []   # forked children writing caches; the session waits for them
+
+
+def worker_cpu() -> float:
+    """CPU seconds spent in pool workers on finished chunks (stage timings add it)."""
+    return _worker_cpu
+
+
+def jobs() -> int:
+    """Worker processes: ``V8ATLAS_JOBS`` when set, else the machine's cores (at most 2 here)."""
+    env = os.environ.get("V8ATLAS_JOBS")
+    if env and env.isdigit():
+        return max(1, int(env))
+    return min(2, os.cpu_count() or 1)
+
+
+@contextmanager
+def session() -> Iterator[None]:
+    """The pool's lifetime: one compile. Nested sessions share the outer one's pool."""
+    global _active
+    if _active:
+        yield
+        return
+    _active = True
+    try:
+        yield
+    finally:
+        _active = False
+        _stop_pool()
+        while _background:
+            _background.pop().join()
+
+
+def background(fn: Callable[..., None], *args: Any) -> None:
+    """``fn(*args)`` in a forked child that sees the parent's data as it is now (copy-on-write,
+    nothing pickled across), while the parent goes on; the session waits for it before the
+    compile returns. For work off the critical path whose failure costs only speed (writing
+    a cache file). Outside a session or with one core it runs now, in-process."""
+    if not _active or jobs() < 2:
+        fn(*args)
+        return
+    _stop_pool()   # never fork while the pool's manager thread runs
+    child = get_context("fork").Process(target=fn, args=args)
+    child.start()
+    _background.append(child)
+
+
+def _stop_pool() -> None:
+    global _executor
+    if _executor is not None:
+        _executor.shutdown(wait=True)
+        _executor = None
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _executor
+    if _executor is None:
+        _executor = ProcessPoolExecutor(max_workers=jobs(), mp_context=get_context("fork"))
+    return _executor
+
+
+def _run_chunk(fn: Callable[[Any], Any], start: int, tasks: Sequence[Any]
+               ) -> tuple[int, list[Any], float]:
+    t0 = time.process_time()
+    results = [fn(t) for t in tasks]
+    return start, results, time.process_time() - t0
+
+
+def fork_state() -> Any:
+    """In a ``fork_imap`` task: the state the parent set (in-process: the same object)."""
+    return _fork_state
+
+
+def imap(fn: Callable[[Any], Any], tasks: Sequence[Any], *, chunk: int = 0,
+         threshold: int | None = None) -> Iterator[tuple[int, Any]]:
+    """``(index, fn(task))`` for every task, over the pool when it is worth it, as they finish.
+
+    ``chunk``: tasks per round trip (default: about 16 chunks per worker, so a slow chunk at
+    the end holds up at most 1/16 of one worker's share)."""
+    n = jobs()
+    if not _active or n < 2 or len(tasks) < (POOL_THRESHOLD if threshold is None else threshold):
+        for i, t in enumerate(tasks):
+            yield i, fn(t)
+        return
+    yield from _pooled(_pool(), fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
+
+
+def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chunk: int = 0,
+              threshold: int | None = None) -> Iterator[tuple[int, Any]]:
+    """Like ``imap``, over workers forked now, which see ``state`` through ``fork_state()``."""
+    global _fork_state
+    n = jobs()
+    _fork_state = state
+    try:
+        if not _active or n < 2 or len(tasks) < (POOL_THRESHOLD if threshold is None else threshold):
+            for i, t in enumerate(tasks):
+                yield i, fn(t)
+            return
+        _stop_pool()   # never fork while the other pool's manager thread runs (it restarts on demand)
+        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("fork")) as fresh:
+            yield from _pooled(fresh, fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
+    finally:
+        _fork_state = None
+
+
+def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
+            size: int) -> Iterator[tuple[int, Any]]:
+    global _worker_cpu
+    pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
+                            for i in range(0, len(tasks), size)}
+    try:
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in done:
+                start, results, cpu = f.result()
+                _worker_cpu += cpu
+                for k, r in enumerate(results):
+                    yield start + k, r
+    finally:
+        for f in pending:   # the consumer stopped early (an error): drop what has not started
+            f.cancel()

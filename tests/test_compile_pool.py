@@ -1,0 +1,112 @@
+"""The compile's worker pool (compiler/pool.py), pool-hashed fingerprints and `compile --timings`:
+the same bundle whether the work runs in workers or in-process."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from v8atlas.cli import main
+from v8atlas.compiler import pool
+from v8atlas.compiler.fingerprint import Fingerprinter
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats.hashing import sha256_file
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _square_and_pid(x: int) -> tuple[int, int]:
+    return x * x, os.getpid()
+
+
+def test_imap_runs_in_workers_and_gives_every_index_once(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with pool.session():
+        got = list(pool.imap(_square_and_pid, list(range(50)), chunk=3, threshold=1))
+    assert sorted(i for i, _ in got) == list(range(50))
+    assert all(r[0] == i * i for i, r in got)
+    assert {pid for _, (_, pid) in got} - {os.getpid()}, "no task ran in a worker process"
+
+
+def test_imap_outside_a_session_or_below_threshold_runs_in_process(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    outside = list(pool.imap(_square_and_pid, [1, 2, 3], threshold=1))
+    with pool.session():
+        small = list(pool.imap(_square_and_pid, [1, 2, 3], threshold=10))
+    for got in (outside, small):
+        assert [(i, r[0]) for i, r in got] == [(0, 1), (1, 4), (2, 9)]
+        assert {r[1] for _, r in got} == {os.getpid()}
+
+
+def _state_item_and_pid(i: int) -> tuple[str, int]:
+    return pool.fork_state()[i], os.getpid()
+
+
+def test_fork_imap_workers_read_the_parents_state(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    state = [f"объект {i}" for i in range(40)]     # never pickled: the workers are forked with it
+    with pool.session():
+        got = dict(pool.fork_imap(_state_item_and_pid, list(range(40)), state, chunk=4, threshold=1))
+    assert [got[i][0] for i in range(40)] == state
+    assert {pid for _, pid in got.values()} - {os.getpid()}
+    assert pool.fork_state() is None   # not kept after the call
+
+
+def _folder_fingerprint(root: Path) -> str:
+    """The fingerprint's formula, written out: sha256 over "rel\\0sha256(file)\\n", sorted paths."""
+    h = hashlib.sha256()
+    for p in sorted((p for p in root.rglob("*") if p.is_file()),
+                    key=lambda p: p.relative_to(root).parts):
+        h.update(f"{p.relative_to(root).as_posix()}\0{sha256_file(p)}\n".encode())
+    return h.hexdigest()
+
+
+def test_pool_hashed_fingerprint_is_the_content_formula(tmp_path, monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)
+    root = EXAMPLES / "config-designer"
+    cache = tmp_path / "fp.pickle"
+    with pool.session():
+        fp = Fingerprinter(cache)
+        cold = fp(root)
+        fp.save()
+    assert cold == _folder_fingerprint(root)
+    assert fp.bytes_hashed == fp.sizes[root] > 0
+    again = Fingerprinter(cache)
+    assert again(root) == cold and again.bytes_hashed == 0   # nothing read: stats unchanged
+
+
+def _content_hash(bundle: Path) -> str:
+    return json.loads((bundle / "manifest.json").read_text(encoding="utf-8"))["content_hash"]
+
+
+def test_same_bundle_from_workers_and_in_process(tmp_path, monkeypatch):
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)    # the examples are small: force the pool
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    pooled = compile_bundle([EXAMPLES], tmp_path / "pooled", quiet=True, cache=False)
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    alone = compile_bundle([EXAMPLES], tmp_path / "alone", quiet=True, cache=False)
+    assert _content_hash(pooled.bundle_path) == _content_hash(alone.bundle_path)
+    assert [w.as_dict() for w in pooled.report.warnings] == [w.as_dict() for w in alone.report.warnings]
+
+
+@pytest.mark.parametrize("runs", [1, 2])
+def test_timings_print_every_stage_with_wall_and_cpu(tmp_path, runs):
+    out = tmp_path / "b"
+    for _ in range(runs):   # the second run re-points the unchanged bundle: its own timings
+        res = CliRunner().invoke(main, ["compile", str(EXAMPLES), "--out", str(out), "--timings"])
+        assert res.exit_code == 0, res.output
+    lines = res.stderr.splitlines()
+    head = lines.index(next(ln for ln in lines if ln.startswith("stage")))
+    stages = {ln[:34].strip(): [float(x) for x in ln[34:].split()[:2]]
+              for ln in lines[head + 1:] if ln.strip()}
+    expected = {"discover", "fingerprint"} | ({"parse config", "link config", "build search", "publish"}
+                                              if runs == 1 else set())
+    assert expected <= set(stages), stages
+    if runs == 2:
+        assert "parse config" not in stages   # nothing parsed when nothing changed
+    assert all(wall >= 0 and cpu >= 0 for wall, cpu in stages.values())
