@@ -197,7 +197,8 @@ class _ViewLinker:
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 uses: dict[str, str] = {}
-                for cls, name, how in pe.proc.usages:
+                # sorted: a set's order changes with the hash seed, and the first read/write kind wins
+                for cls, name, how in sorted(pe.proc.usages):
                     path = self.objects.get(f"{cls}.{name}".casefold())
                     if path is None:
                         continue
