@@ -72,6 +72,9 @@ _LABELS: dict[str, tuple[str, str]] = {
     "main_filter": ("Основной отбор", "Main filter"), "use": ("Использование", "Use"),
     "adopted_by": ("Заимствован расширениями", "Adopted by"), "added_by": ("Добавлен расширением", "Added by"),
     "additions": ("Добавлено расширениями", "Additions"),
+    # keys added by the code and forms domains (issues 11, 12)
+    "api": ("Программный интерфейс", "API"), "code": ("Код", "Code"), "modules": ("Модули", "Modules"),
+    "form": ("Форма", "Form"), "rights": ("Права", "Rights"), "roles": ("Роли", "Roles"),
 }
 _ITEM_NAME_KEYS = ("name", "object", "full_name", "title")
 LIST_IN_LINE = 20     # named items listed on one change line before "… N more"
