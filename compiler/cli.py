@@ -19,8 +19,10 @@ from .sources import SourceError
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--strict", is_flag=True, help="Exit 2 when any source had errors (still publishes the rest).")
 @click.option("--timings", is_flag=True, help="Print each stage's wall and CPU seconds on stderr.")
+@click.option("--skip", "skip", multiple=True, metavar="DOMAIN",
+              help="Leave a domain out of this compile (repeatable): code, forms, corpus, help, dictionary.")
 def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: bool, keep: int,
-                quiet: bool, strict: bool, timings: bool) -> None:
+                quiet: bool, strict: bool, timings: bool, skip: tuple[str, ...]) -> None:
     """Compile configuration dumps, EDT projects, help books and dictionaries into a bundle.
 
     The last line on stdout is the published bundle's path; progress and the report summary
@@ -29,7 +31,8 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
     from .pipeline import CompileError, compile_bundle
 
     try:
-        result = compile_bundle(list(sources), out, name=name, cache=not no_cache, keep=keep, quiet=quiet)
+        result = compile_bundle(list(sources), out, name=name, cache=not no_cache, keep=keep, quiet=quiet,
+                                skip=skip)
     except SourceError as e:
         raise click.ClickException(str(e)) from None
     except CompileError as e:

@@ -173,10 +173,12 @@ class CompileResult:
 
 def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None = None,
                    cache: bool = True, keep: int | None = None, quiet: bool = False,
-                   project: Project | None = None) -> CompileResult:
+                   project: Project | None = None, skip: tuple[str, ...] = ()) -> CompileResult:
+    """*skip* names registered domains to leave out of this compile (``--skip code``)."""
     # One worker pool for the whole compile (started only if a stage needs it).
     with pool.session(), _gc_paused():
-        return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet, project=project)
+        return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet, project=project,
+                        skip=skip)
 
 
 @contextmanager
@@ -194,7 +196,8 @@ def _gc_paused() -> Iterator[None]:
 
 
 def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None,
-             cache: bool, keep: int | None, quiet: bool, project: Project | None) -> CompileResult:
+             cache: bool, keep: int | None, quiet: bool, project: Project | None,
+             skip: tuple[str, ...] = ()) -> CompileResult:
     progress = Progress(quiet)
     report = CompileReport()
     out_dir = Path(out)
@@ -208,7 +211,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                        zip(project.sources, portable_names([s.path for s in project.sources]))]
     progress.step(f"{len(project.sources)} source(s): "
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
-    domains = compile_domains()
+    domains = select_domains(compile_domains(), skip)
     check_link_order(domains)
     index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
@@ -217,7 +220,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         source_fps = {s: fingerprinter(s.path) for s in project.sources}
     fingerprinter.save()
     bundle_name = name or project.settings.get("name") or _default_name(project)
-    build_key = _build_key(project, source_fps, fingerprint, bundle_name)
+    # The domain selection is part of what the bundle holds, so part of its build key.
+    fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
+    build_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name)
     if cache:
         unchanged = _unchanged_bundle(out_dir, build_key)
         if unchanged is not None:
@@ -231,7 +236,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             return CompileResult(unchanged, True, stored, dict(bundle.counts))
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
     model_sources = [s for s in project.sources if s.kind not in index_kinds]
-    model_key = _build_key(project, source_fps, fingerprint, bundle_name, model_sources)
+    model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name, model_sources)
     model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
     ctx = _load_linked(model_cache, project, report) if model_cache else None
     if ctx is not None:
@@ -293,6 +298,19 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     progress.step(f"{'unchanged, re-pointed' if writer.reused else 'published'} {path.name}")
     progress.done()
     return CompileResult(path, writer.reused, report, dict(writer.counts))
+
+
+def select_domains(domains: list[Domain], skip: tuple[str, ...]) -> list[Domain]:
+    """The registered domains less the skipped ones; an unknown name or skipping the
+    configuration domain (every other reader of a dump links into it) is an error."""
+    known = [d.name for d in domains]
+    unknown = sorted(set(skip) - set(known))
+    if unknown:
+        raise CompileError(f"--skip {', '.join(unknown)}: no such domain (known: {', '.join(known)})")
+    if "configuration" in skip:
+        raise CompileError("--skip configuration: the other domains of a dump link into it; "
+                           "skip the others instead")
+    return [d for d in domains if d.name not in skip]
 
 
 def _default_name(project: Project) -> str:

@@ -254,3 +254,25 @@ def test_portable_names_of_sources_in_unrelated_places():
     assert portable_names([Path("/root/.cache/x/src/cf"), Path("/tmp/dict1/dictionary.json")]) == [
         "src/cf", "dict1/dictionary.json"]
     assert portable_names([Path("/work/p/a/x.hbk"), Path("/work/p/b/y.hbk")]) == ["a/x.hbk", "b/y.hbk"]
+
+
+def test_skip_leaves_a_domain_out_and_is_part_of_the_build_key(tmp_path):
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    full = pipeline.compile_bundle([examples], tmp_path, quiet=True)
+    without_code = pipeline.compile_bundle([examples], tmp_path, quiet=True, skip=("code",))
+    # Not the unchanged bundle re-pointed: a bundle without the code domain's data.
+    assert without_code.bundle_path != full.bundle_path
+    assert "code" in full.counts and "code" not in without_code.counts
+    assert "configurations" in without_code.counts
+    again = pipeline.compile_bundle([examples], tmp_path, quiet=True, skip=("code",))
+    assert again.bundle_path == without_code.bundle_path
+
+
+def test_skip_of_an_unknown_or_the_configuration_domain_is_refused(tmp_path):
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    result = CliRunner().invoke(main, ["compile", str(examples), "--out", str(tmp_path), "--skip", "nope"])
+    assert result.exit_code != 0 and "no such domain" in result.output and "code" in result.output
+    result = CliRunner().invoke(main, ["compile", str(examples), "--out", str(tmp_path),
+                                       "--skip", "configuration"])
+    assert result.exit_code != 0 and "link into it" in result.output
+    assert not list(tmp_path.glob("bundle-*"))
