@@ -124,6 +124,16 @@ def test_composition_schema_braces(snap):
     assert errors(snap, text.replace("Т.Количество >", "Т.Колво >"))[0][:3] == (6, 6, "unknown_field")
 
 
+def test_a_settings_block_left_open_is_a_syntax_error_at_its_brace(snap):
+    # The block swallowed the end of the text: once the parser hung on it (`…; {ГДЕ`), or
+    # failed with an index error, or blamed the last word before the brace.
+    for text, pos in (("ВЫБРАТЬ 1;\n{ГДЕ", (2, 1)),
+                      ("ВЫБРАТЬ Т.Количество ИЗ Документ.ПриходТовара.Товары КАК Т {ГДЕ Т.", (1, 60))):
+        (line, col, code, msg, _), = errors(snap, text)
+        assert (line, col, code) == (*pos, "syntax") and "`{` is not closed" in msg
+    assert errors(snap, "ВЫБРАТЬ Т.Количество ИЗ Документ.ПриходТовара.Товары КАК Т {ГДЕ Т.Количество}") == []
+
+
 def test_virtual_table_field_suggests_the_fields_it_has(snap):
     text = "ВЫБРАТЬ\n  О.КоличествоОстаток\nИЗ РегистрНакопления.ОстаткиТоваров.Обороты КАК О"
     (line, col, code, msg, fix), = errors(snap, text)

@@ -33,9 +33,10 @@ class Report:
 
 def _fragments(text: str) -> list[Token]:
     try:
-        return [t for t in tokenize(text) if t.kind == FRAGMENT]
+        toks = tokenize(text)
     except LexError:
         return []
+    return [toks.token(i) for i, k in enumerate(toks.kinds) if k == FRAGMENT]
 
 
 def _shown(t: Token) -> str:

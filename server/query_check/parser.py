@@ -7,7 +7,7 @@ around a join, a condition or a parameter are optional parts of the query — re
 from __future__ import annotations
 
 from . import ast as A
-from .lexer import EOF, FRAGMENT, IDENT, NUMBER, PARAM, PUNCT, STRING, Token, tokenize
+from .lexer import EOF, FRAGMENT, IDENT, NUMBER, PARAM, PUNCT, STRING, Token, Tokens, tokenize
 from .words import FUNCTION, KEYWORD, SOFT
 
 _JOIN_WORDS = {"LEFT", "RIGHT", "FULL", "INNER", "JOIN"}
@@ -28,111 +28,121 @@ _CLAUSE_END = {"FROM", "WHERE", "GROUP", "HAVING", "UNION", "ORDER", "TOTALS", "
 
 
 class ParseError(Exception):
-    def __init__(self, message: str, tok: Token) -> None:
+    def __init__(self, message: str, line: int, col: int) -> None:
         super().__init__(message)
-        self.message, self.line, self.col = message, tok.line, tok.col
+        self.message, self.line, self.col = message, line, col
 
 
-def _strip_dcs(tokens: list[Token]) -> tuple[list[Token], bool]:
+def _strip_dcs(toks: Tokens) -> tuple[Tokens, bool]:
     """Drop composition-schema braces: settings blocks whole, other braces alone."""
-    out: list[Token] = []
+    kinds, texts, words = toks.kinds, toks.texts, toks.words
+    keep: list[int] = []
     saw = False
+    n = len(kinds)
     i = 0
-    while i < len(tokens):
-        t = tokens[i]
-        if t.kind == PUNCT and t.text == "{":
+    while i < n:
+        if kinds[i] == PUNCT and texts[i] == "{":
             saw = True
-            nxt = tokens[i + 1] if i + 1 < len(tokens) else t
+            nxt = i + 1 if i + 1 < n else i
             depth, j, fields = 0, i, False
-            while j < len(tokens) and tokens[j].kind != EOF:
-                if tokens[j].kind == PUNCT and tokens[j].text == "{":
+            while j < n and kinds[j] != EOF:
+                if kinds[j] == PUNCT and texts[j] == "{":
                     depth += 1
-                elif tokens[j].kind == PUNCT and tokens[j].text == "}":
+                elif kinds[j] == PUNCT and texts[j] == "}":
                     depth -= 1
                     if depth == 0:
                         break
-                elif tokens[j].text == "*" and tokens[j - 1].text == ".":
+                elif texts[j] == "*" and texts[j - 1] == ".":
                     fields = True                    # `{(Склад).* КАК Склад}`: a field list
                 j += 1
-            if fields or nxt.kind == IDENT and (KEYWORD.get(nxt.word) in _DCS_BLOCKS or nxt.word in _DCS_BLOCKS):
+            if fields or kinds[nxt] == IDENT and (KEYWORD.get(words[nxt]) in _DCS_BLOCKS
+                                                  or words[nxt] in _DCS_BLOCKS):
+                if kinds[j] == EOF:                  # the block runs to the end: nothing to read after it
+                    raise ParseError("`{` is not closed by `}`", *toks.pos(i))
                 i = j + 1
                 continue
             i += 1
             continue
-        if t.kind == PUNCT and t.text == "}":
+        if kinds[i] == PUNCT and texts[i] == "}":
             saw = True
             i += 1
             continue
-        out.append(t)
+        keep.append(i)
         i += 1
-    return out, saw
+    return toks.subset(keep), saw
 
 
 class Parser:
     def __init__(self, text: str) -> None:
-        self.all_tokens = tokenize(text)
+        toks = tokenize(text)
+        self.dcs = False
         if "{" in text or "}" in text:
-            self.tokens, self.dcs = _strip_dcs(self.all_tokens)
-        else:
-            self.tokens, self.dcs = self.all_tokens, False
-        # Keyword of each token, looked up once (the parser asks about every token many times).
-        self.kws = [KEYWORD.get(t.word) if t.kind == IDENT else None for t in self.tokens]
-        self.last = len(self.tokens) - 1
+            toks, self.dcs = _strip_dcs(toks)
+        self.toks = toks
+        # Parallel lists (lexer.Tokens): the parser asks about every token many times.
+        self.kinds, self.texts, self.words, self.kws = toks.kinds, toks.texts, toks.words, toks.kws
+        self.last = len(self.kinds) - 1
         self.i = 0
 
     # -- token helpers -----------------------------------------------------------------------
-    @property
-    def tok(self) -> Token:
-        return self.tokens[self.i]
+    def pos(self, i: int | None = None) -> tuple[int, int]:
+        """Line and column of token ``i`` (the current one by default)."""
+        return self.toks.pos(self.i if i is None else i)
 
-    def peek(self, k: int = 1) -> Token:
-        j = self.i + k
-        return self.tokens[min(self.last, j)]
+    def kind_at(self, k: int = 0) -> str:
+        return self.kinds[min(self.last, self.i + k)]
 
-    def kw(self, tok: Token | None = None) -> str | None:
-        if tok is None:
-            return self.kws[self.i]
-        return KEYWORD.get(tok.word) if tok.kind == IDENT else None
+    def kw_at(self, k: int = 0) -> str | None:
+        """The keyword of the token ``k`` ahead (None for a non-keyword)."""
+        return self.kws[min(self.last, self.i + k)]
 
     def at_kw(self, *words: str) -> bool:
         return self.kws[self.i] in words
 
     def at_punct(self, *chars: str) -> bool:
-        t = self.tokens[self.i]
-        return t.kind == PUNCT and t.text in chars
+        i = self.i
+        return self.kinds[i] == PUNCT and self.texts[i] in chars
 
-    def advance(self) -> Token:
-        t = self.tokens[self.i]
-        if self.i < self.last:
-            self.i += 1
-        return t
+    def punct_at(self, k: int, ch: str) -> bool:
+        j = min(self.last, self.i + k)
+        return self.kinds[j] == PUNCT and self.texts[j] == ch
+
+    def advance(self) -> int:
+        """Move past the current token; its index."""
+        i = self.i
+        if i < self.last:
+            self.i = i + 1
+        return i
 
     def accept_kw(self, *words: str) -> bool:
-        if self.at_kw(*words):
+        if self.kws[self.i] in words:
             self.advance()
             return True
         return False
 
-    def expect_kw(self, word: str, what: str) -> Token:
-        if not self.at_kw(word):
+    def expect_kw(self, word: str, what: str) -> int:
+        if self.kws[self.i] != word:
             raise self.error(f"expected {what}")
         return self.advance()
 
-    def expect_punct(self, ch: str) -> Token:
+    def expect_punct(self, ch: str) -> int:
         if not self.at_punct(ch):
             raise self.error(f"expected `{ch}`")
         return self.advance()
 
     def error(self, message: str) -> ParseError:
-        t = self.tok
-        shown = "end of text" if t.kind == EOF else f"`{t.text}`"
-        return ParseError(f"{message}, found {shown}", t)
+        i = self.i
+        shown = "end of text" if self.kinds[i] == EOF else f"`{self.texts[i]}`"
+        return ParseError(f"{message}, found {shown}", *self.pos(i))
 
-    def name(self, what: str = "a name") -> Token:
-        """An identifier; soft keywords count, reserved words do not."""
-        t = self.tok
-        if t.kind == IDENT and (self.kw(t) is None or self.kw(t) in SOFT):
-            return self.advance()
+    def is_name(self, i: int) -> bool:
+        """A word that may be a name: not a keyword, or a soft one."""
+        return self.kinds[i] == IDENT and (self.kws[i] is None or self.kws[i] in SOFT)
+
+    def name(self, what: str = "a name") -> str:
+        """An identifier (its text); soft keywords count, reserved words do not."""
+        if self.is_name(self.i):
+            return self.texts[self.advance()]
         raise self.error(f"expected {what}")
 
     # -- statements --------------------------------------------------------------------------
@@ -141,40 +151,40 @@ class Parser:
         while True:
             while self.at_punct(";"):
                 self.advance()
-            if self.tok.kind == EOF:
+            if self.kinds[self.i] == EOF:
                 return out
             out.append(self.statement())
-            if not self.at_punct(";") and self.tok.kind != EOF:
+            if not self.at_punct(";") and self.kinds[self.i] != EOF:
                 raise self.error("expected `;` or the end of the query")
 
     def statement(self) -> A.Statement:
-        t = self.tok
+        line, col = self.pos()
         if self.accept_kw("DROP"):
-            n = self.name("a temporary table name")
-            return A.Drop(t.line, t.col, n.text)
+            return A.Drop(line, col, self.name("a temporary table name"))
         return self.query()
 
     def query(self) -> A.Query:
-        t = self.tok
+        line, col = self.pos()
         parts = [self.select_part()]
         while self.accept_kw("UNION"):
             self.accept_kw("ALL")
             parts.append(self.select_part())
-        q = A.Query(t.line, t.col, parts)
+        q = A.Query(line, col, parts)
         while True:
-            if self.at_kw("ORDER"):
+            k = self.kws[self.i]
+            if k == "ORDER":
                 self.advance()
                 self.expect_kw("BY", "ПО after УПОРЯДОЧИТЬ")
                 q.order_by += self.order_list()
-            elif self.accept_kw("AUTOORDER"):
-                pass
-            elif self.at_kw("TOTALS"):
+            elif k == "AUTOORDER":
+                self.advance()
+            elif k == "TOTALS":
                 self.advance()
                 q.totals += self.totals()
-            elif self.at_kw("FOR") and self.kw(self.peek()) == "UPDATE":
+            elif k == "FOR" and self.kw_at(1) == "UPDATE":
                 self.advance(), self.advance()
                 q.for_update += self.for_update_tables()
-            elif self.at_kw("INDEX"):
+            elif k == "INDEX":
                 self.advance()
                 self.expect_kw("BY", "ПО after ИНДЕКСИРОВАТЬ")
                 q.index_by += self.expr_list()
@@ -182,13 +192,13 @@ class Parser:
                 return q
 
     def select_part(self) -> A.Select:
-        if self.at_punct("(") and self.kw(self.peek()) == "SELECT":   # (ВЫБРАТЬ …) ОБЪЕДИНИТЬ …
+        if self.at_punct("(") and self.kw_at(1) == "SELECT":   # (ВЫБРАТЬ …) ОБЪЕДИНИТЬ …
             self.advance()
             inner = self.query()
             self.expect_punct(")")
             return inner.parts[0]
         t = self.expect_kw("SELECT", "ВЫБРАТЬ")
-        sel = A.Select(t.line, t.col, [])
+        sel = A.Select(*self.pos(t), [])
         while True:
             if self.accept_kw("ALLOWED"):
                 continue
@@ -197,16 +207,16 @@ class Parser:
                 continue
             if self.at_kw("TOP"):
                 self.advance()
-                if self.tok.kind != NUMBER:
+                if self.kinds[self.i] != NUMBER:
                     raise self.error("expected a number after ПЕРВЫЕ")
-                sel.top = self.advance().text
+                sel.top = self.texts[self.advance()]
                 continue
             break
         sel.items = self.select_items()
         if self.at_kw("INTO"):
             self.advance()
-            n = self.name("a temporary table name")
-            sel.into, sel.into_pos = n.text, (n.line, n.col)
+            pos = self.pos()
+            sel.into, sel.into_pos = self.name("a temporary table name"), pos
         if self.accept_kw("FROM"):
             sel.sources = self.sources()
         self.select_tail(sel)
@@ -225,10 +235,11 @@ class Parser:
     def select_tail(self, sel: A.Select) -> None:
         """ДЛЯ ИЗМЕНЕНИЯ and ИНДЕКСИРОВАТЬ ПО of one select (read leniently at any clause end)."""
         while True:
-            if self.at_kw("FOR") and self.kw(self.peek()) == "UPDATE":
+            k = self.kws[self.i]
+            if k == "FOR" and self.kw_at(1) == "UPDATE":
                 self.advance(), self.advance()
                 sel.for_update += self.for_update_tables()
-            elif self.at_kw("INDEX") and self.kw(self.peek()) == "BY":
+            elif k == "INDEX" and self.kw_at(1) == "BY":
                 self.advance(), self.advance()
                 sel.index_by += self.expr_list()
             else:
@@ -237,22 +248,24 @@ class Parser:
     def select_items(self) -> list[A.SelectItem]:
         items = []
         while True:
-            t = self.tok
+            line, col = self.pos()
             if self.at_punct("*"):
                 self.advance()
-                items.append(A.SelectItem(t.line, t.col, A.Path(t.line, t.col, [], star=True)))
+                items.append(A.SelectItem(line, col, A.Path(line, col, [], star=True)))
             else:
                 e = self.expr()
-                items.append(A.SelectItem(t.line, t.col, e, self.alias()))
+                items.append(A.SelectItem(line, col, e, self.alias()))
             if not self.at_punct(","):
                 return items
             self.advance()
 
     def alias(self) -> str | None:
         if self.accept_kw("AS"):
-            return self.name("an alias after КАК").text
-        if self.tok.kind == IDENT and self.kw() is None:
-            return self.advance().text
+            return self.name("an alias after КАК")
+        i = self.i
+        if self.kinds[i] == IDENT and self.kws[i] is None:
+            self.advance()
+            return self.texts[i]
         return None
 
     def order_list(self) -> list[A.Expr]:
@@ -266,7 +279,7 @@ class Parser:
             self.advance()
 
     def group_list(self) -> list[A.Expr]:
-        if self.at_kw("GROUPING") and self.kw(self.peek()) == "SETS":
+        if self.at_kw("GROUPING") and self.kw_at(1) == "SETS":
             self.advance(), self.advance()
             self.expect_punct("(")
             out: list[A.Expr] = []
@@ -319,19 +332,19 @@ class Parser:
 
     def for_update_tables(self) -> list[A.TypeName]:
         out = []
-        while self.tok.kind == IDENT and self.kw() is None:
-            t = self.tok
-            out.append(A.TypeName(t.line, t.col, self.dotted()))
+        while self.kinds[self.i] == IDENT and self.kws[self.i] is None:
+            line, col = self.pos()
+            out.append(A.TypeName(line, col, self.dotted()))
             if not self.at_punct(","):
                 break
             self.advance()
         return out
 
     def dotted(self) -> list[str]:
-        parts = [self.name().text]
-        while self.at_punct(".") and self.peek().kind == IDENT:
+        parts = [self.name()]
+        while self.at_punct(".") and self.kind_at(1) == IDENT:
             self.advance()
-            parts.append(self.advance().text)
+            parts.append(self.texts[self.advance()])
         return parts
 
     # -- sources -----------------------------------------------------------------------------
@@ -343,8 +356,8 @@ class Parser:
         return out
 
     def join_kind(self) -> str | None:
-        k = self.kw()
-        if k in ("LEFT", "RIGHT", "FULL", "INNER") and self.peek().kind == PUNCT and self.peek().text == "(":
+        k = self.kws[self.i]
+        if k in ("LEFT", "RIGHT", "FULL", "INNER") and self.punct_at(1, "("):
             return None
         if k == "JOIN":
             return "INNER"
@@ -360,35 +373,38 @@ class Parser:
 
     def join(self, left: A.Source, kind: str) -> A.Join:
         t = self.advance()
-        if kind != "INNER" or self.kw(t) == "INNER":
+        word = self.kws[t]
+        if kind != "INNER" or word == "INNER":
             self.accept_kw("OUTER")
-            if self.kw(t) != "JOIN":
+            if word != "JOIN":
                 self.expect_kw("JOIN", "СОЕДИНЕНИЕ")
         right = self.source()
         while (inner := self.join_kind()) is not None:   # nested: А ЛЕВОЕ СОЕДИНЕНИЕ Б ЛЕВОЕ СОЕДИНЕНИЕ В ПО … ПО …
             right = self.join(right, inner)
         self.expect_kw("BY", "ПО (the join condition)")
-        return A.Join(t.line, t.col, kind, left, right, self.expr())
+        return A.Join(*self.pos(t), kind, left, right, self.expr())
 
     def source(self) -> A.Source:
-        t = self.tok
+        i = self.i
+        line, col = self.pos(i)
         if self.at_punct("("):
-            if self.kw(self.peek()) == "SELECT":
+            if self.kw_at(1) == "SELECT":
                 self.advance()
                 q = self.query()
                 self.expect_punct(")")
-                return A.SubquerySource(t.line, t.col, q, self.alias())
+                return A.SubquerySource(line, col, q, self.alias())
             self.advance()
             inner = self.join_chain()
             self.expect_punct(")")
             return inner
-        if t.kind in (PARAM, FRAGMENT):
+        kind = self.kinds[i]
+        if kind in (PARAM, FRAGMENT):
             self.advance()
-            return A.TableSource(t.line, t.col, [t.text], alias=self.alias(), dynamic=True)
-        if t.kind != IDENT or (self.kw() is not None and self.kw() not in SOFT):
+            return A.TableSource(line, col, [self.texts[i]], alias=self.alias(), dynamic=True)
+        if not self.is_name(i):
             raise self.error("expected a table")
         parts = self.dotted()
-        src = A.TableSource(t.line, t.col, parts)
+        src = A.TableSource(line, col, parts)
         if self.at_punct("("):
             src.params = self.table_params()
         src.alias = self.alias()
@@ -399,7 +415,7 @@ class Parser:
         out: list[A.Expr | None] = []
         expect_value = True
         while not self.at_punct(")"):
-            if self.tok.kind == EOF:
+            if self.kinds[self.i] == EOF:
                 raise self.error("expected `)` closing the table parameters")
             if self.at_punct(","):
                 if expect_value:
@@ -422,95 +438,95 @@ class Parser:
         left = self.and_expr()
         while self.kws[self.i] == "OR":
             t = self.advance()
-            left = A.Op(t.line, t.col, "OR", [left, self.and_expr()])
+            left = A.Op(*self.pos(t), "OR", [left, self.and_expr()])
         return left
 
     def _lone_path(self) -> A.Path | None:
         """A name or dotted path that is the whole expression (most select items, group and
         order items): built directly instead of through every precedence level."""
-        i, toks, kws = self.i, self.tokens, self.kws
-        t = toks[i]
-        if t.kind != IDENT or kws[i] is not None:
+        i, kinds, texts, kws = self.i, self.kinds, self.texts, self.kws
+        if kinds[i] != IDENT or kws[i] is not None:
             return None
         j = i + 1
-        while toks[j].kind == PUNCT and toks[j].text == "." and toks[j + 1].kind == IDENT:
+        while kinds[j] == PUNCT and texts[j] == "." and kinds[j + 1] == IDENT:
             j += 2
-        end = toks[j]
-        if not (end.kind == EOF or end.kind == PUNCT and end.text in (",", ")", ";")
-                or kws[j] in _EXPR_END):
+        end = kinds[j]
+        if not (end == EOF or end == PUNCT and texts[j] in (",", ")", ";") or kws[j] in _EXPR_END):
             return None
         self.i = j
-        return A.Path(t.line, t.col, [toks[k].text for k in range(i, j, 2)])
+        return A.Path(*self.toks.pos(i), texts[i:j:2])
 
     def and_expr(self) -> A.Expr:
         left = self.not_expr()
         while self.kws[self.i] == "AND":
             t = self.advance()
-            left = A.Op(t.line, t.col, "AND", [left, self.not_expr()])
+            left = A.Op(*self.pos(t), "AND", [left, self.not_expr()])
         return left
 
     def not_expr(self) -> A.Expr:
         if self.kws[self.i] == "NOT":
             t = self.advance()
-            return A.Op(t.line, t.col, "NOT", [self.not_expr()])
+            return A.Op(*self.pos(t), "NOT", [self.not_expr()])
         return self.predicate()
 
     def predicate(self) -> A.Expr:
         left = self._binary(0)
-        t = self.tokens[self.i]
-        if t.kind == PUNCT:
-            if t.text in _COMPARE:
+        i = self.i
+        if self.kinds[i] == PUNCT:
+            op = self.texts[i]
+            if op in _COMPARE:
                 self.i += 1   # `А <> ИСТИНА В (…)`: the right side is a whole predicate
-                return A.Op(t.line, t.col, t.text, [left, self.predicate()])
+                return A.Op(*self.pos(i), op, [left, self.predicate()])
             return left
-        if self.kws[self.i] not in _PREDICATE_WORDS:
+        if self.kws[i] not in _PREDICATE_WORDS:
             return left
+        line, col = self.pos(i)
         negated = False
-        if self.at_kw("NOT") and self.kw(self.peek()) in ("IN", "BETWEEN", "LIKE", "REFS"):
+        if self.at_kw("NOT") and self.kw_at(1) in ("IN", "BETWEEN", "LIKE", "REFS"):
             self.advance()
             negated = True
-        k = self.kw()
+        k = self.kws[self.i]
         if k == "IN":
             self.advance()
             op = "IN"
             if self.accept_kw("HIERARCHY"):
                 op = "IN_HIERARCHY"
-            return A.Op(t.line, t.col, op, [left, *self.in_list()], negated)
+            return A.Op(line, col, op, [left, *self.in_list()], negated)
         if k == "BETWEEN":
             self.advance()
             low = self.additive()
             self.expect_kw("AND", "И in МЕЖДУ")
-            return A.Op(t.line, t.col, "BETWEEN", [left, low, self.additive()], negated)
+            return A.Op(line, col, "BETWEEN", [left, low, self.additive()], negated)
         if k == "LIKE":
             self.advance()
             args = [left, self.additive()]
             if self.accept_kw("ESCAPE"):
                 args.append(self.additive())
-            return A.Op(t.line, t.col, "LIKE", args, negated)
+            return A.Op(line, col, "LIKE", args, negated)
         if k == "IS":
             self.advance()
             neg = self.accept_kw("NOT")
             self.expect_kw("NULL", "NULL after ЕСТЬ")
-            return A.Op(t.line, t.col, "IS_NULL", [left], neg)
+            return A.Op(line, col, "IS_NULL", [left], neg)
         if k == "REFS":
             self.advance()
-            tt = self.tok
-            return A.Op(t.line, t.col, "REFS", [left], negated, A.TypeName(tt.line, tt.col, self.dotted()))
+            tline, tcol = self.pos()
+            return A.Op(line, col, "REFS", [left], negated, A.TypeName(tline, tcol, self.dotted()))
         if negated:
             raise self.error("expected В, МЕЖДУ, ПОДОБНО or ССЫЛКА after НЕ")
         return left
 
     def in_list(self) -> list[A.Expr]:
-        t = self.tok
+        line, col = self.pos()
         if not self.at_punct("("):
-            if self.tok.kind == PARAM:     # `В &Список`: read it; an error here would not be certain
-                return [A.Param(t.line, t.col, self.advance().text)]
+            if self.kinds[self.i] == PARAM:     # `В &Список`: read it; an error here would not be certain
+                return [A.Param(line, col, self.texts[self.advance()])]
             raise self.error("expected `(` after В")
         self.advance()
         if self.at_kw("SELECT"):
             q = self.query()
             self.expect_punct(")")
-            return [A.Subquery(t.line, t.col, q)]
+            return [A.Subquery(line, col, q)]
         if self.at_punct(")"):
             raise self.error("expected a value list in В (…)")
         out = self.expr_list()
@@ -522,117 +538,124 @@ class Parser:
         return self._binary(0)
 
     def _binary(self, min_prec: int) -> A.Expr:
-        t = self.tokens[self.i]
-        if t.kind == PUNCT and t.text in ("-", "+"):
+        kinds, texts = self.kinds, self.texts
+        i = self.i
+        if kinds[i] == PUNCT and texts[i] in ("-", "+"):
             self.i += 1
-            left: A.Expr = A.Op(t.line, t.col, "NEG", [self._binary(2)])
+            left: A.Expr = A.Op(*self.pos(i), "NEG", [self._binary(2)])
         else:
             left = self.primary()
         while True:
-            t = self.tokens[self.i]
-            prec = _ARITH.get(t.text) if t.kind == PUNCT else None
+            i = self.i
+            prec = _ARITH.get(texts[i]) if kinds[i] == PUNCT else None
             if prec is None or prec < min_prec:
                 return left
             self.i += 1
-            left = A.Op(t.line, t.col, t.text, [left, self._binary(prec + 1)])
+            left = A.Op(*self.pos(i), texts[i], [left, self._binary(prec + 1)])
 
     def primary(self) -> A.Expr:
-        t = self.tok
-        if t.kind == NUMBER:
+        i = self.i
+        kind, text = self.kinds[i], self.texts[i]
+        if kind == IDENT:
+            k = self.kws[i]
+            if k is None and not self.punct_at(1, "("):
+                return self.path()                   # the common case: a name or a path
+        line, col = self.pos(i)
+        if kind == NUMBER:
             self.advance()
-            return A.Literal(t.line, t.col, t.text, "number")
-        if t.kind == STRING:
+            return A.Literal(line, col, text, "number")
+        if kind == STRING:
             self.advance()
-            return A.Literal(t.line, t.col, t.text, "string")
-        if t.kind == PARAM:
+            return A.Literal(line, col, text, "string")
+        if kind == PARAM:
             self.advance()
-            return A.Param(t.line, t.col, t.text)
-        if t.kind == FRAGMENT:
+            return A.Param(line, col, text)
+        if kind == FRAGMENT:
             self.advance()
-            return A.Fragment(t.line, t.col, "#" + t.text)
-        if t.kind == PUNCT and t.text == "%":
+            return A.Fragment(line, col, "#" + text)
+        if kind == PUNCT and text == "%":
             self.advance()
-            if self.tok.kind == NUMBER:
-                return A.Fragment(t.line, t.col, "%" + self.advance().text)
+            if self.kinds[self.i] == NUMBER:
+                return A.Fragment(line, col, "%" + self.texts[self.advance()])
             raise self.error("expected an expression")
-        if self.at_punct("("):
+        if kind == PUNCT and text == "(":
             self.advance()
             if self.at_kw("SELECT"):
                 q = self.query()
                 self.expect_punct(")")
-                return A.Subquery(t.line, t.col, q)
+                return A.Subquery(line, col, q)
             items = self.expr_list()
             self.expect_punct(")")
-            return items[0] if len(items) == 1 else A.Op(t.line, t.col, "TUPLE", items)
-        if t.kind != IDENT:
+            return items[0] if len(items) == 1 else A.Op(line, col, "TUPLE", items)
+        if kind != IDENT:
             raise self.error("expected an expression")
-        k = self.kw()
-        nxt_paren = self.peek().kind == PUNCT and self.peek().text == "("
+        k = self.kws[i]
+        nxt_paren = self.punct_at(1, "(")
         if k in ("TRUE", "FALSE"):
             self.advance()
-            return A.Literal(t.line, t.col, t.text, "bool")
+            return A.Literal(line, col, text, "bool")
         if k == "NULL":
             self.advance()
-            return A.Literal(t.line, t.col, t.text, "null")
+            return A.Literal(line, col, text, "null")
         if k == "UNDEFINED":
             self.advance()
-            return A.Literal(t.line, t.col, t.text, "undefined")
+            return A.Literal(line, col, text, "undefined")
         if k == "CASE":
             return self.case()
         if k in ("VALUE", "TYPE") and nxt_paren:
             self.advance(), self.advance()
             parts = self.value_path()
             self.expect_punct(")")
-            return A.ValueRef(t.line, t.col, "value" if k == "VALUE" else "type", parts)
+            return A.ValueRef(line, col, "value" if k == "VALUE" else "type", parts)
         if k == "CAST" and nxt_paren:
             self.advance(), self.advance()
             e = self.expr()
             self.expect_kw("AS", "КАК in ВЫРАЗИТЬ")
             ty = self.type_name()
             self.expect_punct(")")
-            cast = A.Cast(t.line, t.col, e, ty)
-            if self.at_punct(".") and self.peek().kind == IDENT:
-                return self.path_tail(A.Path(t.line, t.col, [], base=cast))
+            cast = A.Cast(line, col, e, ty)
+            if self.at_punct(".") and self.kind_at(1) == IDENT:
+                return self.path_tail(A.Path(line, col, [], base=cast))
             return cast
-        if nxt_paren and (k is None or k in SOFT or t.word in FUNCTION):
+        if nxt_paren and (k is None or k in SOFT or self.words[i] in FUNCTION):
             return self.call()
         if k is not None and k not in SOFT:
             raise self.error("expected an expression")
         return self.path()
 
     def value_path(self) -> list[str]:
-        if self.tok.kind == PARAM:           # ТИП(&Тип): filled in by the module
-            return ["&" + self.advance().text]
-        parts = [self.advance().text] if self.tok.kind == IDENT else []
-        if not parts:
+        if self.kinds[self.i] == PARAM:           # ТИП(&Тип): filled in by the module
+            return ["&" + self.texts[self.advance()]]
+        if self.kinds[self.i] != IDENT:
             raise self.error("expected a name")
+        parts = [self.texts[self.advance()]]
         while self.at_punct("."):
             self.advance()
-            if self.tok.kind != IDENT:
+            if self.kinds[self.i] != IDENT:
                 raise self.error("expected a name after `.`")
-            parts.append(self.advance().text)
+            parts.append(self.texts[self.advance()])
         return parts
 
     def type_name(self) -> A.TypeName:
-        t = self.tok
-        if t.kind != IDENT:
+        if self.kinds[self.i] != IDENT:
             raise self.error("expected a type")
-        ty = A.TypeName(t.line, t.col, self.value_path())
+        line, col = self.pos()
+        ty = A.TypeName(line, col, self.value_path())
         if self.at_punct("("):
             self.advance()
             while not self.at_punct(")"):
-                if self.tok.kind == EOF:
+                if self.kinds[self.i] == EOF:
                     raise self.error("expected `)`")
-                tok = self.advance()
-                if tok.kind == NUMBER:
-                    ty.size.append(tok.text)
+                j = self.advance()
+                if self.kinds[j] == NUMBER:
+                    ty.size.append(self.texts[j])
             self.advance()
         return ty
 
     def call(self) -> A.Call:
         t = self.advance()
         self.expect_punct("(")
-        c = A.Call(t.line, t.col, t.text, t.word, [])
+        c = A.Call(*self.pos(t), self.texts[t], self.words[t], [])
         if self.at_punct("*"):
             self.advance()
             c.star = True
@@ -644,7 +667,7 @@ class Parser:
             if not self.at_punct(")"):
                 while True:
                     if self.at_punct(","):          # ДОБАВИТЬКДАТЕ(, …) is not valid, but
-                        c.args.append(A.Literal(self.tok.line, self.tok.col, "", "omitted"))
+                        c.args.append(A.Literal(*self.pos(), "", "omitted"))
                     else:
                         c.args.append(self.expr())
                     if not self.at_punct(","):
@@ -665,25 +688,24 @@ class Parser:
             raise self.error("expected КОГДА in ВЫБОР")
         default = self.expr() if self.accept_kw("ELSE") else None
         self.expect_kw("END", "КОНЕЦ closing ВЫБОР")
-        return A.Case(t.line, t.col, subject, whens, default)
+        return A.Case(*self.pos(t), subject, whens, default)
 
     def path(self) -> A.Path:
         t = self.advance()
-        nxt = self.tokens[self.i]
-        if nxt.kind != PUNCT or nxt.text != ".":          # the common case: a bare name
-            return A.Path(t.line, t.col, [t.text])
-        return self.path_tail(A.Path(t.line, t.col, [t.text]))
+        p = A.Path(*self.pos(t), [self.texts[t]])
+        if self.kinds[self.i] != PUNCT or self.texts[self.i] != ".":     # the common case: a bare name
+            return p
+        return self.path_tail(p)
 
     def path_tail(self, p: A.Path) -> A.Path:
-        tokens = self.tokens
+        kinds, texts = self.kinds, self.texts
         while True:
-            t = tokens[self.i]
-            if t.kind != PUNCT or t.text != ".":
+            i = self.i
+            if kinds[i] != PUNCT or texts[i] != ".":
                 return p
-            self.i += 1
-            nxt = tokens[self.i]
-            if nxt.kind == IDENT:                            # `.Поле`: the common case
-                p.parts.append(nxt.text)
+            self.i = i = i + 1
+            if kinds[i] == IDENT:                            # `.Поле`: the common case
+                p.parts.append(texts[i])
                 self.i += 1
                 continue
             if self.at_punct("*"):
@@ -702,4 +724,5 @@ class Parser:
 def parse(text: str) -> tuple[list[A.Statement], bool, list[Token]]:
     """Statements of ``text``, whether it had composition-schema braces, its template fragments."""
     p = Parser(text)
-    return p.batch(), p.dcs, [t for t in p.tokens if t.kind == FRAGMENT]
+    stmts = p.batch()
+    return stmts, p.dcs, [p.toks.token(i) for i, k in enumerate(p.kinds) if k == FRAGMENT]
