@@ -16,7 +16,7 @@ from v8atlas.formats.platform_version import format_version
 from ..search_adapter import Filters
 from . import ast as A
 from .lexer import name_fold as fold
-from .schema import Field, Schema, Table, is_unlimited_type
+from .schema import Field, Schema, Table, has_unlimited_type
 from .words import FUNCTION, PERIOD_WORDS, PRIMITIVE_TYPES
 
 ERROR, WARNING = "error", "warning"
@@ -39,7 +39,7 @@ class Problem:
         return d
 
 
-@dataclass
+@dataclass(slots=True)
 class Resolved:
     """What a path names: its possible fields (several for a composite path) or unknown."""
     fields: list[Field] = field(default_factory=list)
@@ -173,7 +173,10 @@ class Checker:
                 auto += 1
                 name = f"Поле{auto}"     # the platform's own name for an unnamed column
             f = self.expr_field(it.expr, scope, r)
-            col = Field(name, f.types if f else (), bool(f and f.unlimited), f.recipe if f else None)
+            if f is not None and f.name == name:
+                col = f                  # the same value (fields are immutable), not built again
+            else:
+                col = Field(name, f.types if f else (), bool(f and f.unlimited), f.recipe if f else None)
             out.fields.setdefault(fold(name), col)
             out.names.append(name)
             if s.distinct and f is not None and f.unlimited:
@@ -336,6 +339,17 @@ class Checker:
         if isinstance(e, A.Path):
             if e.star:
                 return _UNKNOWN
+            parts = e.parts
+            if len(parts) == 2 and e.base is None and e.nested is None:
+                # `Алиас.Поле` of a source of this very select (most paths): what path() and
+                # field_of() would find, without going through them.
+                sources, head = scope.sources, fold(parts[0])
+                table = sources[head] if head in sources else None
+                f = table.fields.get(fold(parts[1])) if table is not None else None
+                if f is not None:
+                    r = Resolved([f], bool(f.types) or f.unlimited)
+                    self.resolved[id(e)] = r
+                    return r
             r = self.path(e, scope, ctx)
             self.resolved[id(e)] = r
             if e.nested:
@@ -601,7 +615,7 @@ class Checker:
                 return
         r = self.resolved.get(id(e), _UNKNOWN) if isinstance(e, A.Path) else _UNKNOWN
         f = self.cast_field(e) if isinstance(e, A.Cast) else self.expr_field(e, scope, r)
-        if f is not None and (f.unlimited or any(is_unlimited_type(t) for t in f.types)):
+        if f is not None and (f.unlimited or has_unlimited_type(f.types)):
             self.unlimited_error(e, f, where, code)
 
     def unlimited_error(self, e: A.Expr, f: Field, where: str, code: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
+from itertools import accumulate
 from typing import NamedTuple
 
 from v8atlas.formats.text import fold
@@ -23,12 +24,14 @@ from .words import KEYWORD
 
 IDENT, NUMBER, STRING, PARAM, PUNCT, FRAGMENT, EOF = "ident", "number", "string", "param", "punct", "fragment", "eof"
 
-# (blanks, token): findall builds the pairs in C; the token's kind is read from its first
-# character. Blanks include `|`, the continuation mark of module string literals. A word that
-# does not start with a digit comes first (most tokens are words; no other branch can start
-# with a letter, so the order changes nothing but the time).
-_SPLIT = re.compile(r"""([\s|]*)([^\W\d]\w*|//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)|[&#]\w*|%\d+|\w+|<>|<=|>=|."""
-                    r"""|\Z)""", re.DOTALL)
+# (first character, token, blanks after it): findall builds the triples in C, the token's kind is
+# read from its first character. Blanks include `|`, the continuation mark of module string
+# literals. A word that does not start with a digit comes first, then one-character punctuation
+# (most tokens are one of those; no later branch can start with their characters, so the order
+# changes nothing but the time).
+_SPLIT = re.compile(r"""(?=(.?))([^\W\d]\w*|[.,();=*+\-{}]|//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)"""
+                    r"""|[&#]\w*|%\d+|\w+|<>|<=|>=|.|\Z)([\s|]*)""", re.DOTALL)
+_BLANKS = re.compile(r"[\s|]*")
 _PUNCT = set(".,()=<>+-*/;{}%") | {"<>", "<=", ">="}
 _NEWLINE = re.compile("\n")
 
@@ -93,74 +96,79 @@ def name_fold(name: str) -> str:
     return fold(name)
 
 
+def _kind(tok: str) -> str:
+    """The kind of a token by its first character (the rule for every character)."""
+    c = tok[:1]
+    if not c:
+        return EOF
+    if c.isalpha() or c == "_":
+        return IDENT
+    if tok in _PUNCT:
+        return PUNCT
+    if c == '"':
+        return STRING
+    if c.isdigit():
+        return NUMBER
+    if c == "/":                         # `//` comment (a lone `/` is punctuation above)
+        return _COMMENT
+    if c == "&":
+        return PARAM
+    if c == "#" or c == "%" or c in "?@[]":   # `#Имя`, `%1`, `Шапка?.Ссылка`, `@Справочник.X`, `[Имя]`
+        return FRAGMENT
+    return _BAD
+
+
+_COMMENT, _BAD = "comment", "bad"
+# The same rule, remembered for the first characters whose kind needs no second look (letters
+# of the two alphabets, digits, one-character punctuation); `/`, `%` and the rest go to _kind.
+_FIRST: dict[str, str] = {c: _kind(c) for c in map(chr, [*range(0x20, 0x7F), *range(0x400, 0x530)])
+                          if c not in "/%" and (c.isalpha() or _kind(c) != _BAD)}
+_FIRST[""] = EOF
+
+
 def tokenize(text: str) -> Tokens:
-    """All tokens of ``text`` and a final EOF; raises LexError on what no query can hold."""
-    kinds: list[str] = []
-    texts: list[str] = []
-    words: list[str] = []
-    kws: list[str | None] = []
-    offsets: list[int] = []
+    """All tokens of ``text`` and a final EOF; raises LexError on what no query can hold.
+
+    Every step is one pass in C over the tokens (findall, list comprehensions, map); only the
+    rare tokens that are not words or punctuation get a look of their own.
+    """
+    lead = _BLANKS.match(text).end()
+    found = _SPLIT.findall(text, lead)          # (first, token, blanks) …, then ("", "", "") at the end
+    texts = [tok for _, tok, _ in found]
+    end = texts.index("") + 1                    # the first empty token is the end of the text
+    if end < len(found):
+        del found[end:], texts[end:]
+    offsets = list(accumulate([len(tok) + len(post) for _, tok, post in found], initial=lead))
+    del offsets[-1]
+    kinds = list(map(_FIRST.get, [c for c, _, _ in found]))
+    if None in kinds:                            # `/`, `%`, a letter of another alphabet, …
+        kinds = [k or _kind(tok) for k, tok in zip(kinds, texts)]
     line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-    add_kind, add_text, add_word, add_kw, add_offset = (kinds.append, texts.append, words.append,
-                                                        kws.append, offsets.append)
-    keyword = KEYWORD.get
-    pos = 0
-    for pre, tok in _SPLIT.findall(text):
-        pos += len(pre)
-        if not tok:
-            break
-        c = tok[0]
-        if c.isalpha() or c == "_":
-            w = word_key(tok)
-            add_kind(IDENT)
-            add_text(tok)
-            add_word(w)
-            add_kw(keyword(w))
-        elif tok in _PUNCT:
-            add_kind(PUNCT)
-            add_text(tok)
-            add_word(tok)
-            add_kw(None)
-        elif c == '"':
-            body = tok[1:]                   # closed when it ends in an odd run of quotes
+    words = list(map(word_key, texts))
+    kws = list(map(KEYWORD.get, words))
+    drop = False
+    for i in [i for i, k in enumerate(kinds) if k is not IDENT and k is not PUNCT]:
+        k, tok = kinds[i], texts[i]
+        kws[i] = None
+        if k is STRING:
+            body = tok[1:]                       # closed when it ends in an odd run of quotes
             if (len(body) - len(body.rstrip('"'))) % 2 == 0:
-                raise _error("unterminated string literal", line_starts, pos)
-            add_kind(STRING)
-            add_text(tok[1:-1].replace('""', '"'))
-            add_word("")
-            add_kw(None)
-        elif c.isdigit():
-            add_kind(NUMBER)
-            add_text(tok)
-            add_word("")
-            add_kw(None)
-        elif c == "/":                       # `//` comment (a lone `/` is punctuation above)
-            pos += len(tok)
-            continue
-        elif c == "&":
-            add_kind(PARAM)
-            add_text(tok[1:])
-            add_word(word_key(tok[1:]))
-            add_kw(None)
-        elif c == "#":                       # `#Имя`: a placeholder the module replaces
-            add_kind(FRAGMENT)
-            add_text(tok[1:])
-            add_word(word_key(tok[1:]))
-            add_kw(None)
-        elif c == "%" or c in "?@[]":        # `%1`, `Шапка?.Ссылка`, `@Справочник.X`, `[Имя]`
-            add_kind(FRAGMENT)
-            add_text(tok)
-            add_word(tok)
-            add_kw(None)
-        else:
-            raise _error(f"unexpected character {tok!r}", line_starts, pos)
-        add_offset(pos)
-        pos += len(tok)
-    add_kind(EOF)
-    add_text("")
-    add_word("")
-    add_kw(None)
-    add_offset(pos)
+                raise _error("unterminated string literal", line_starts, offsets[i])
+            texts[i], words[i] = tok[1:-1].replace('""', '"'), ""
+        elif k is NUMBER:
+            words[i] = ""
+        elif k is PARAM or k is FRAGMENT and tok[0] == "#":
+            texts[i] = tok[1:]
+            words[i] = word_key(tok[1:])
+        elif k is FRAGMENT:
+            words[i] = tok
+        elif k is _COMMENT:
+            drop = True
+        elif k is _BAD:
+            raise _error(f"unexpected character {tok!r}", line_starts, offsets[i])
+    if drop:
+        keep = [i for i, k in enumerate(kinds) if k is not _COMMENT]
+        return Tokens(kinds, texts, words, kws, offsets, line_starts).subset(keep)
     return Tokens(kinds, texts, words, kws, offsets, line_starts)
 
 

@@ -81,14 +81,11 @@ class Parser:
         self.toks = toks
         # Parallel lists (lexer.Tokens): the parser asks about every token many times.
         self.kinds, self.texts, self.words, self.kws = toks.kinds, toks.texts, toks.words, toks.kws
+        self.pos = toks.pos                      # line and column of token i
         self.last = len(self.kinds) - 1
         self.i = 0
 
     # -- token helpers -----------------------------------------------------------------------
-    def pos(self, i: int | None = None) -> tuple[int, int]:
-        """Line and column of token ``i`` (the current one by default)."""
-        return self.toks.pos(self.i if i is None else i)
-
     def kind_at(self, k: int = 0) -> str:
         return self.kinds[min(self.last, self.i + k)]
 
@@ -158,13 +155,13 @@ class Parser:
                 raise self.error("expected `;` or the end of the query")
 
     def statement(self) -> A.Statement:
-        line, col = self.pos()
+        line, col = self.pos(self.i)
         if self.accept_kw("DROP"):
             return A.Drop(line, col, self.name("a temporary table name"))
         return self.query()
 
     def query(self) -> A.Query:
-        line, col = self.pos()
+        line, col = self.pos(self.i)
         parts = [self.select_part()]
         while self.accept_kw("UNION"):
             self.accept_kw("ALL")
@@ -215,7 +212,7 @@ class Parser:
         sel.items = self.select_items()
         if self.at_kw("INTO"):
             self.advance()
-            pos = self.pos()
+            pos = self.pos(self.i)
             sel.into, sel.into_pos = self.name("a temporary table name"), pos
         if self.accept_kw("FROM"):
             sel.sources = self.sources()
@@ -248,7 +245,7 @@ class Parser:
     def select_items(self) -> list[A.SelectItem]:
         items = []
         while True:
-            line, col = self.pos()
+            line, col = self.pos(self.i)
             if self.at_punct("*"):
                 self.advance()
                 items.append(A.SelectItem(line, col, A.Path(line, col, [], star=True)))
@@ -333,7 +330,7 @@ class Parser:
     def for_update_tables(self) -> list[A.TypeName]:
         out = []
         while self.kinds[self.i] == IDENT and self.kws[self.i] is None:
-            line, col = self.pos()
+            line, col = self.pos(self.i)
             out.append(A.TypeName(line, col, self.dotted()))
             if not self.at_punct(","):
                 break
@@ -454,7 +451,7 @@ class Parser:
         if not (end == EOF or end == PUNCT and texts[j] in (",", ")", ";") or kws[j] in _EXPR_END):
             return None
         self.i = j
-        return A.Path(*self.toks.pos(i), texts[i:j:2])
+        return A.Path(*self.pos(i), texts[i:j:2])
 
     def and_expr(self) -> A.Expr:
         left = self.not_expr()
@@ -510,14 +507,14 @@ class Parser:
             return A.Op(line, col, "IS_NULL", [left], neg)
         if k == "REFS":
             self.advance()
-            tline, tcol = self.pos()
+            tline, tcol = self.pos(self.i)
             return A.Op(line, col, "REFS", [left], negated, A.TypeName(tline, tcol, self.dotted()))
         if negated:
             raise self.error("expected В, МЕЖДУ, ПОДОБНО or ССЫЛКА after НЕ")
         return left
 
     def in_list(self) -> list[A.Expr]:
-        line, col = self.pos()
+        line, col = self.pos(self.i)
         if not self.at_punct("("):
             if self.kinds[self.i] == PARAM:     # `В &Список`: read it; an error here would not be certain
                 return [A.Param(line, col, self.texts[self.advance()])]
@@ -639,7 +636,7 @@ class Parser:
     def type_name(self) -> A.TypeName:
         if self.kinds[self.i] != IDENT:
             raise self.error("expected a type")
-        line, col = self.pos()
+        line, col = self.pos(self.i)
         ty = A.TypeName(line, col, self.value_path())
         if self.at_punct("("):
             self.advance()
@@ -667,7 +664,7 @@ class Parser:
             if not self.at_punct(")"):
                 while True:
                     if self.at_punct(","):          # ДОБАВИТЬКДАТЕ(, …) is not valid, but
-                        c.args.append(A.Literal(*self.pos(), "", "omitted"))
+                        c.args.append(A.Literal(*self.pos(self.i), "", "omitted"))
                     else:
                         c.args.append(self.expr())
                     if not self.at_punct(","):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 import weakref
+from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats.platform_version import encode_version
@@ -27,8 +28,9 @@ _PRIMITIVE = re.compile(r"^(Строка|String|Число|Number|Дата|Да�
                         r"ДвоичныеДанные|BinaryData|Null)\b")
 
 
-@dataclass(frozen=True)
-class Field:
+class Field(NamedTuple):
+    """A column: a NamedTuple, not a frozen dataclass, because a check makes one per select item
+    (a frozen dataclass costs 2× to build)."""
     name: str
     types: tuple[str, ...]           # type notations as the card writes them; () unknown
     unlimited: bool = False
@@ -233,5 +235,7 @@ def schema_for(snap: Snapshot, cfg: ConfigInfo | None) -> Schema:
     return per[key]
 
 
-def is_unlimited_type(t: str) -> bool:
-    return fold(t) in _UNLIMITED_TYPES
+@lru_cache(maxsize=4096)
+def has_unlimited_type(types: tuple[str, ...]) -> bool:
+    """Whether any of ``types`` is an unlimited string (remembered: fields share a few type lists)."""
+    return any(fold(t) in _UNLIMITED_TYPES for t in types)
