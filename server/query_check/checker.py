@@ -51,6 +51,7 @@ class Resolved:
 
 
 _UNKNOWN = Resolved()
+_LEAVES = (type(None), A.Param, A.Literal, A.Fragment)     # expressions that name nothing to check
 
 
 @dataclass
@@ -161,18 +162,19 @@ class Checker:
         out = Table("", "subquery")
         auto = 0
         for it in s.items:
-            if isinstance(it.expr, A.Path) and it.expr.star:
-                self.star(it.expr, scope, out)
+            e = it.expr
+            is_path = type(e) is A.Path
+            if is_path and e.star:
+                self.star(e, scope, out)
                 continue
-            r = self.expr(it.expr, scope, "select")
-            name = it.alias or (it.expr.parts[-1] if isinstance(it.expr, A.Path) and it.expr.parts
-                                and not it.expr.nested else None)
-            if name is None and isinstance(it.expr, (A.Param, A.Fragment)):
+            r = self.expr(e, scope, "select")
+            name = it.alias or (e.parts[-1] if is_path and e.parts and not e.nested else None)
+            if name is None and isinstance(e, (A.Param, A.Fragment)):
                 out.complete = False     # `ВЫБРАТЬ &СписокКолонок`: a list the module puts in
             if name is None:
                 auto += 1
                 name = f"Поле{auto}"     # the platform's own name for an unnamed column
-            f = self.expr_field(it.expr, scope, r)
+            f = self.expr_field(e, scope, r)
             if f is not None and f.name == name:
                 col = f                  # the same value (fields are immutable), not built again
             else:
@@ -334,9 +336,12 @@ class Checker:
 
     # -- expressions -------------------------------------------------------------------------------
     def expr(self, e: A.Expr | None, scope: Scope, ctx: str) -> Resolved:
-        if e is None:
+        # Dispatch on the exact class (the AST classes have no subclasses): `type(e) is` is the
+        # cheapest test, and a check asks it about every node.
+        kind = type(e)
+        if kind in _LEAVES:
             return _UNKNOWN
-        if isinstance(e, A.Path):
+        if kind is A.Path:
             if e.star:
                 return _UNKNOWN
             parts = e.parts
@@ -356,7 +361,7 @@ class Checker:
                 for it in e.nested:
                     self.expr(it.expr, Scope({}, None), "param")   # fields of a tabular section
             return r
-        if isinstance(e, A.Op):
+        if kind is A.Op:
             for a in e.args:
                 self.expr(a, scope, ctx)
             if e.op in ("=", "<>", "<", ">", "<=", ">=") and ctx in ("join",):
@@ -365,24 +370,24 @@ class Checker:
             if e.op == "REFS" and e.table is not None:
                 self.type_ref(e.table)
             return _UNKNOWN
-        if isinstance(e, A.Call):
+        if kind is A.Call:
             self.call(e, scope, ctx)
             return _UNKNOWN
-        if isinstance(e, A.Cast):
+        if kind is A.Cast:
             self.expr(e.expr, scope, ctx)
             self.cast_type(e.type)
             return _UNKNOWN
-        if isinstance(e, A.ValueRef):
+        if kind is A.ValueRef:
             self.value_ref(e)
             return _UNKNOWN
-        if isinstance(e, A.Case):
+        if kind is A.Case:
             self.expr(e.subject, scope, ctx)
             for c, v in e.whens:
                 self.expr(c, scope, ctx)
                 self.expr(v, scope, ctx)
             self.expr(e.default, scope, ctx)
             return _UNKNOWN
-        if isinstance(e, A.Subquery):
+        if kind is A.Subquery:
             self.query(e.query, scope)
             return _UNKNOWN
         return _UNKNOWN
@@ -596,9 +601,10 @@ class Checker:
 
     def expr_field(self, e: A.Expr, scope: Scope, r: Resolved) -> Field | None:
         """The one field an expression stands for (a path, a cast), for column types."""
-        if isinstance(e, A.Cast):
+        kind = type(e)
+        if kind is A.Cast:
             return self.cast_field(e)
-        if isinstance(e, A.Path) and r.known and r.fields:
+        if kind is A.Path and r.known and r.fields:
             if len(r.fields) == 1:
                 return r.fields[0]
             types = tuple(dict.fromkeys(t for f in r.fields for t in f.types))
@@ -606,15 +612,19 @@ class Checker:
         return None
 
     def unlimited_in(self, e: A.Expr, scope: Scope, where: str, code: str) -> None:
-        if not isinstance(e, (A.Path, A.Cast)):
+        kind = type(e)
+        if kind is not A.Path and kind is not A.Cast:
             return
-        if isinstance(e, A.Path) and len(e.parts) == 1 and fold(e.parts[0]) in scope.items \
+        if kind is A.Path and len(e.parts) == 1 and fold(e.parts[0]) in scope.items \
                 and not any(t is not None and t.get(e.parts[0]) for t in scope.sources.values()):
             e = scope.items[fold(e.parts[0])]      # ORDER BY an alias of the select list
-            if not isinstance(e, (A.Path, A.Cast)):
+            kind = type(e)
+            if kind is not A.Path and kind is not A.Cast:
                 return
-        r = self.resolved.get(id(e), _UNKNOWN) if isinstance(e, A.Path) else _UNKNOWN
-        f = self.cast_field(e) if isinstance(e, A.Cast) else self.expr_field(e, scope, r)
+        if kind is A.Cast:
+            f = self.cast_field(e)
+        else:
+            f = self.expr_field(e, scope, self.resolved.get(id(e), _UNKNOWN))
         if f is not None and (f.unlimited or has_unlimited_type(f.types)):
             self.unlimited_error(e, f, where, code)
 

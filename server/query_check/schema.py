@@ -74,10 +74,8 @@ class Schema:
         self._docs: dict[str, int | None] = {}
         self._tables: dict[int, dict[str, Table]] = {}
         self._since: dict[str, tuple[int, str] | None] = {}
-
-    @property
-    def platform_code(self) -> int | None:
-        return self.cfg.platform_code if self.cfg else None
+        self._lookups: dict[tuple[str, ...], TableLookup] = {}
+        self.platform_code: int | None = cfg.platform_code if cfg else None   # parsed once, not per check
 
     # -- objects ------------------------------------------------------------------------------
     def doc(self, name: str) -> int | None:
@@ -100,6 +98,7 @@ class Schema:
         if len(self._tables) >= _MAX_CACHED_OBJECTS:     # memory must not grow with the bundle
             self._tables.clear()
             self._docs.clear()
+            self._lookups.clear()
         card = self.card(doc)
         out: dict[str, Table] = {}
         children = {fold(ts["name"]) for ts in card.get("tabular_sections") or [] if ts.get("name")}
@@ -130,7 +129,17 @@ class Schema:
         return fold(word) in _TABLE_CLASSES
 
     def table(self, parts: list[str]) -> TableLookup:
-        """The query table ``Класс.Объект[.Таблица]``."""
+        """The query table ``Класс.Объект[.Таблица]`` (remembered: a batch names the same tables
+        again and again, and the answer is a function of the snapshot)."""
+        key = tuple(map(fold, parts))
+        got = self._lookups.get(key)
+        if got is None:
+            if len(self._lookups) >= _MAX_CACHED_OBJECTS:
+                self._lookups.clear()
+            got = self._lookups[key] = self._table(parts)
+        return got
+
+    def _table(self, parts: list[str]) -> TableLookup:
         if len(parts) < 2 or not self.is_table_class(parts[0]):
             return TableLookup("not_a_table")
         obj_name = ".".join(parts[:2])
