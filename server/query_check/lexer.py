@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import NamedTuple
 
 from v8atlas.formats.text import fold
@@ -54,13 +54,12 @@ class LexError(Exception):
 
 class Tokens:
     """All tokens of a text as parallel lists, index ``i`` for token ``i``; the last is EOF."""
-    __slots__ = ("kinds", "texts", "words", "kws", "offsets", "_line_starts")
+    __slots__ = ("kinds", "texts", "kws", "offsets", "_line_starts")
 
-    def __init__(self, kinds: list[str], texts: list[str], words: list[str], kws: list[str | None],
+    def __init__(self, kinds: list[str], texts: list[str], kws: list[str | None],
                  offsets: list[int], line_starts: list[int]) -> None:
         self.kinds = kinds                  # IDENT, NUMBER, …
         self.texts = texts                  # as written (string literals unquoted and unescaped)
-        self.words = words                  # folded upper case ("" for numbers and strings)
         self.kws = kws                      # canonical keyword of a word (`ИЗ` → FROM), else None
         self.offsets = offsets              # character offset of the token in the text
         self._line_starts = line_starts     # offset of each line's first character
@@ -74,15 +73,18 @@ class Tokens:
         line = bisect_right(self._line_starts, off)
         return line, off - self._line_starts[line - 1] + 1
 
+    def word(self, i: int) -> str:
+        """Folded upper-case form of token ``i`` for matching ("" for numbers and strings)."""
+        return "" if self.kinds[i] in (STRING, NUMBER) else word_key(self.texts[i])
+
     def token(self, i: int) -> Token:
         line, col = self.pos(i)
-        return Token(self.kinds[i], self.texts[i], self.words[i], line, col, self.offsets[i])
+        return Token(self.kinds[i], self.texts[i], self.word(i), line, col, self.offsets[i])
 
     def subset(self, keep: list[int]) -> Tokens:
         """The tokens at the indices ``keep`` (in order), positions unchanged."""
         return Tokens([self.kinds[i] for i in keep], [self.texts[i] for i in keep],
-                      [self.words[i] for i in keep], [self.kws[i] for i in keep],
-                      [self.offsets[i] for i in keep], self._line_starts)
+                      [self.kws[i] for i in keep], [self.offsets[i] for i in keep], self._line_starts)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -124,6 +126,10 @@ _COMMENT, _BAD = "comment", "bad"
 _FIRST: dict[str, str] = {c: _kind(c) for c in map(chr, [*range(0x20, 0x7F), *range(0x400, 0x530)])
                           if c not in "/%" and (c.isalpha() or _kind(c) != _BAD)}
 _FIRST[""] = EOF
+# Token text as written → its keyword or None, remembered (a dict lookup per token, in C).
+_KEYWORD_OF: dict[str, str | None] = {}
+_UNSEEN = object()
+_MAX_REMEMBERED = 1 << 15
 
 
 def tokenize(text: str) -> Tokens:
@@ -144,32 +150,32 @@ def tokenize(text: str) -> Tokens:
     if None in kinds:                            # `/`, `%`, a letter of another alphabet, …
         kinds = [k or _kind(tok) for k, tok in zip(kinds, texts)]
     line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-    words = list(map(word_key, texts))
-    kws = list(map(KEYWORD.get, words))
+    # Keywords from the text as written (only a word can be one: `"ИЗ"`, `&Из` keep their mark here).
+    kws = list(map(_KEYWORD_OF.get, texts, repeat(_UNSEEN, len(texts))))
+    if _UNSEEN in kws:
+        if len(_KEYWORD_OF) > _MAX_REMEMBERED:
+            _KEYWORD_OF.clear()
+        for i in [i for i, k in enumerate(kws) if k is _UNSEEN]:
+            tok = texts[i]
+            kws[i] = _KEYWORD_OF[tok] = KEYWORD.get(word_key(tok)) if kinds[i] is IDENT else None
     drop = False
     for i in [i for i, k in enumerate(kinds) if k is not IDENT and k is not PUNCT]:
         k, tok = kinds[i], texts[i]
-        kws[i] = None
         if k is STRING:
             body = tok[1:]                       # closed when it ends in an odd run of quotes
             if (len(body) - len(body.rstrip('"'))) % 2 == 0:
                 raise _error("unterminated string literal", line_starts, offsets[i])
-            texts[i], words[i] = tok[1:-1].replace('""', '"'), ""
-        elif k is NUMBER:
-            words[i] = ""
+            texts[i] = tok[1:-1].replace('""', '"')
         elif k is PARAM or k is FRAGMENT and tok[0] == "#":
             texts[i] = tok[1:]
-            words[i] = word_key(tok[1:])
-        elif k is FRAGMENT:
-            words[i] = tok
         elif k is _COMMENT:
             drop = True
         elif k is _BAD:
             raise _error(f"unexpected character {tok!r}", line_starts, offsets[i])
     if drop:
         keep = [i for i, k in enumerate(kinds) if k is not _COMMENT]
-        return Tokens(kinds, texts, words, kws, offsets, line_starts).subset(keep)
-    return Tokens(kinds, texts, words, kws, offsets, line_starts)
+        return Tokens(kinds, texts, kws, offsets, line_starts).subset(keep)
+    return Tokens(kinds, texts, kws, offsets, line_starts)
 
 
 def _error(message: str, line_starts: list[int], offset: int) -> LexError:

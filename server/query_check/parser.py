@@ -7,8 +7,8 @@ around a join, a condition or a parameter are optional parts of the query — re
 from __future__ import annotations
 
 from . import ast as A
-from .lexer import EOF, FRAGMENT, IDENT, NUMBER, PARAM, PUNCT, STRING, Token, Tokens, tokenize
-from .words import FUNCTION, KEYWORD, SOFT
+from .lexer import EOF, FRAGMENT, IDENT, NUMBER, PARAM, PUNCT, STRING, Token, Tokens, tokenize, word_key
+from .words import FUNCTION, SOFT
 
 _JOIN_WORDS = {"LEFT", "RIGHT", "FULL", "INNER", "JOIN"}
 _COMPARE = {"=", "<>", "<", ">", "<=", ">="}
@@ -35,7 +35,7 @@ class ParseError(Exception):
 
 def _strip_dcs(toks: Tokens) -> tuple[Tokens, bool]:
     """Drop composition-schema braces: settings blocks whole, other braces alone."""
-    kinds, texts, words = toks.kinds, toks.texts, toks.words
+    kinds, texts = toks.kinds, toks.texts
     keep: list[int] = []
     saw = False
     n = len(kinds)
@@ -55,8 +55,8 @@ def _strip_dcs(toks: Tokens) -> tuple[Tokens, bool]:
                 elif texts[j] == "*" and texts[j - 1] == ".":
                     fields = True                    # `{(Склад).* КАК Склад}`: a field list
                 j += 1
-            if fields or kinds[nxt] == IDENT and (KEYWORD.get(words[nxt]) in _DCS_BLOCKS
-                                                  or words[nxt] in _DCS_BLOCKS):
+            if fields or kinds[nxt] == IDENT and (toks.kws[nxt] in _DCS_BLOCKS
+                                                  or word_key(texts[nxt]) in _DCS_BLOCKS):
                 if kinds[j] == EOF:                  # the block runs to the end: nothing to read after it
                     raise ParseError("`{` is not closed by `}`", *toks.pos(i))
                 i = j + 1
@@ -80,7 +80,7 @@ class Parser:
             toks, self.dcs = _strip_dcs(toks)
         self.toks = toks
         # Parallel lists (lexer.Tokens): the parser asks about every token many times.
-        self.kinds, self.texts, self.words, self.kws = toks.kinds, toks.texts, toks.words, toks.kws
+        self.kinds, self.texts, self.kws = toks.kinds, toks.texts, toks.kws
         self.pos = toks.pos                      # line and column of token i
         self.last = len(self.kinds) - 1
         self.i = 0
@@ -138,8 +138,11 @@ class Parser:
 
     def name(self, what: str = "a name") -> str:
         """An identifier (its text); soft keywords count, reserved words do not."""
-        if self.is_name(self.i):
-            return self.texts[self.advance()]
+        i = self.i
+        k = self.kws[i]
+        if self.kinds[i] == IDENT and (k is None or k in SOFT):
+            self.i = i + 1                   # a word is never the EOF token: no bound to check
+            return self.texts[i]
         raise self.error(f"expected {what}")
 
     # -- statements --------------------------------------------------------------------------
@@ -244,24 +247,29 @@ class Parser:
 
     def select_items(self) -> list[A.SelectItem]:
         items = []
+        kinds, texts = self.kinds, self.texts
         while True:
-            line, col = self.pos(self.i)
-            if self.at_punct("*"):
-                self.advance()
+            i = self.i
+            line, col = self.pos(i)
+            if kinds[i] == PUNCT and texts[i] == "*":
+                self.i = i + 1
                 items.append(A.SelectItem(line, col, A.Path(line, col, [], star=True)))
             else:
                 e = self.expr()
                 items.append(A.SelectItem(line, col, e, self.alias()))
-            if not self.at_punct(","):
+            i = self.i
+            if kinds[i] != PUNCT or texts[i] != ",":
                 return items
-            self.advance()
+            self.i = i + 1
 
     def alias(self) -> str | None:
-        if self.accept_kw("AS"):
-            return self.name("an alias after КАК")
         i = self.i
-        if self.kinds[i] == IDENT and self.kws[i] is None:
-            self.advance()
+        k = self.kws[i]
+        if k == "AS":
+            self.i = i + 1
+            return self.name("an alias after КАК")
+        if k is None and self.kinds[i] == IDENT:
+            self.i = i + 1
             return self.texts[i]
         return None
 
@@ -296,8 +304,9 @@ class Parser:
 
     def expr_list(self) -> list[A.Expr]:
         out = [self.expr()]
-        while self.at_punct(","):
-            self.advance()
+        kinds, texts = self.kinds, self.texts
+        while kinds[self.i] == PUNCT and texts[self.i] == ",":
+            self.i += 1
             out.append(self.expr())
         return out
 
@@ -429,29 +438,22 @@ class Parser:
 
     # -- expressions -------------------------------------------------------------------------
     def expr(self) -> A.Expr:
-        fast = self._lone_path()
-        if fast is not None:
-            return fast
+        # A name or dotted path that is the whole expression (most select items, group and
+        # order items) is built directly instead of through every precedence level.
+        i, kinds, texts, kws = self.i, self.kinds, self.texts, self.kws
+        if kinds[i] == IDENT and kws[i] is None:
+            j = i + 1
+            while kinds[j] == PUNCT and texts[j] == "." and kinds[j + 1] == IDENT:
+                j += 2
+            end = kinds[j]
+            if end == EOF or end == PUNCT and texts[j] in (",", ")", ";") or kws[j] in _EXPR_END:
+                self.i = j
+                return A.Path(*self.pos(i), texts[i:j:2])
         left = self.and_expr()
         while self.kws[self.i] == "OR":
             t = self.advance()
             left = A.Op(*self.pos(t), "OR", [left, self.and_expr()])
         return left
-
-    def _lone_path(self) -> A.Path | None:
-        """A name or dotted path that is the whole expression (most select items, group and
-        order items): built directly instead of through every precedence level."""
-        i, kinds, texts, kws = self.i, self.kinds, self.texts, self.kws
-        if kinds[i] != IDENT or kws[i] is not None:
-            return None
-        j = i + 1
-        while kinds[j] == PUNCT and texts[j] == "." and kinds[j + 1] == IDENT:
-            j += 2
-        end = kinds[j]
-        if not (end == EOF or end == PUNCT and texts[j] in (",", ")", ";") or kws[j] in _EXPR_END):
-            return None
-        self.i = j
-        return A.Path(*self.pos(i), texts[i:j:2])
 
     def and_expr(self) -> A.Expr:
         left = self.not_expr()
@@ -614,7 +616,7 @@ class Parser:
             if self.at_punct(".") and self.kind_at(1) == IDENT:
                 return self.path_tail(A.Path(line, col, [], base=cast))
             return cast
-        if nxt_paren and (k is None or k in SOFT or self.words[i] in FUNCTION):
+        if nxt_paren and (k is None or k in SOFT or word_key(self.texts[i]) in FUNCTION):
             return self.call()
         if k is not None and k not in SOFT:
             raise self.error("expected an expression")
@@ -652,7 +654,7 @@ class Parser:
     def call(self) -> A.Call:
         t = self.advance()
         self.expect_punct("(")
-        c = A.Call(*self.pos(t), self.texts[t], self.words[t], [])
+        c = A.Call(*self.pos(t), self.texts[t], word_key(self.texts[t]), [])
         if self.at_punct("*"):
             self.advance()
             c.star = True
