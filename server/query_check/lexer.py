@@ -15,8 +15,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from functools import lru_cache
-from itertools import accumulate, repeat
-from typing import NamedTuple
+from itertools import accumulate, count
+from operator import add
+from typing import Callable, NamedTuple
 
 from v8atlas.formats.text import fold
 
@@ -24,16 +25,15 @@ from .words import KEYWORD
 
 IDENT, NUMBER, STRING, PARAM, PUNCT, FRAGMENT, EOF = "ident", "number", "string", "param", "punct", "fragment", "eof"
 
-# (first character, token, blanks after it): findall builds the triples in C, the token's kind is
-# read from its first character. Blanks include `|`, the continuation mark of module string
+# (token, blanks after it): findall builds the pairs in C, the token's kind is read from its
+# first character. Blanks include `|`, the continuation mark of module string
 # literals. A word that does not start with a digit comes first, then one-character punctuation
 # (most tokens are one of those; no later branch can start with their characters, so the order
 # changes nothing but the time).
-_SPLIT = re.compile(r"""(?=(.?))([^\W\d]\w*|[.,();=*+\-{}]|//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)"""
+_SPLIT = re.compile(r"""([^\W\d]\w*|[.,();=*+\-{}]|//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)"""
                     r"""|[&#]\w*|%\d+|\w+|<>|<=|>=|.|\Z)([\s|]*)""", re.DOTALL)
 _BLANKS = re.compile(r"[\s|]*")
 _PUNCT = set(".,()=<>+-*/;{}%") | {"<>", "<=", ">="}
-_NEWLINE = re.compile("\n")
 
 
 class Token(NamedTuple):
@@ -121,15 +121,28 @@ def _kind(tok: str) -> str:
 
 
 _COMMENT, _BAD = "comment", "bad"
-# The same rule, remembered for the first characters whose kind needs no second look (letters
-# of the two alphabets, digits, one-character punctuation); `/`, `%` and the rest go to _kind.
-_FIRST: dict[str, str] = {c: _kind(c) for c in map(chr, [*range(0x20, 0x7F), *range(0x400, 0x530)])
-                          if c not in "/%" and (c.isalpha() or _kind(c) != _BAD)}
-_FIRST[""] = EOF
-# Token text as written → its keyword or None, remembered (a dict lookup per token, in C).
-_KEYWORD_OF: dict[str, str | None] = {}
-_UNSEEN = object()
 _MAX_REMEMBERED = 1 << 15
+
+
+class _Remembered(dict):
+    """Token text as written → what ``compute`` says of it, worked out on the first sight only:
+    ``map(memo.__getitem__, texts)`` runs in C and calls back into Python for new texts alone.
+    Bounded: it starts over past ``_MAX_REMEMBERED`` texts (literals are mostly unique)."""
+
+    def __init__(self, compute: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, text: str) -> str | None:
+        if len(self) >= _MAX_REMEMBERED:
+            self.clear()
+        got = self[text] = self.compute(text)
+        return got
+
+
+# Only a word can be a keyword: `"ИЗ"` and `&Из` are looked up with their mark, and are none.
+_KIND_OF = _Remembered(_kind)
+_KEYWORD_OF = _Remembered(lambda tok: KEYWORD.get(word_key(tok)) if _kind(tok) == IDENT else None)
 
 
 def tokenize(text: str) -> Tokens:
@@ -139,25 +152,18 @@ def tokenize(text: str) -> Tokens:
     rare tokens that are not words or punctuation get a look of their own.
     """
     lead = _BLANKS.match(text).end()
-    found = _SPLIT.findall(text, lead)          # (first, token, blanks) …, then ("", "", "") at the end
-    texts = [tok for _, tok, _ in found]
-    end = texts.index("") + 1                    # the first empty token is the end of the text
-    if end < len(found):
-        del found[end:], texts[end:]
-    offsets = list(accumulate([len(tok) + len(post) for _, tok, post in found], initial=lead))
+    found = _SPLIT.findall(text, lead)          # (token, blanks) …, then ("", "") at the end
+    texts = [tok for tok, _ in found]
+    end = texts.index("")                        # the first empty token is the end of the text
+    if end + 1 < len(found):
+        del found[end + 1:], texts[end + 1:]
+    offsets = list(accumulate([len(tok) + len(post) for tok, post in found], initial=lead))
     del offsets[-1]
-    kinds = list(map(_FIRST.get, [c for c, _, _ in found]))
-    if None in kinds:                            # `/`, `%`, a letter of another alphabet, …
-        kinds = [k or _kind(tok) for k, tok in zip(kinds, texts)]
-    line_starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
-    # Keywords from the text as written (only a word can be one: `"ИЗ"`, `&Из` keep their mark here).
-    kws = list(map(_KEYWORD_OF.get, texts, repeat(_UNSEEN, len(texts))))
-    if _UNSEEN in kws:
-        if len(_KEYWORD_OF) > _MAX_REMEMBERED:
-            _KEYWORD_OF.clear()
-        for i in [i for i, k in enumerate(kws) if k is _UNSEEN]:
-            tok = texts[i]
-            kws[i] = _KEYWORD_OF[tok] = KEYWORD.get(word_key(tok)) if kinds[i] is IDENT else None
+    kinds = list(map(_KIND_OF.__getitem__, texts))
+    # Offsets of line starts: line k starts after the k newlines and the characters before them.
+    line_starts = list(map(add, accumulate(map(len, text.split("\n")), initial=0), count()))
+    del line_starts[-1]
+    kws = list(map(_KEYWORD_OF.__getitem__, texts))
     drop = False
     for i in [i for i, k in enumerate(kinds) if k is not IDENT and k is not PUNCT]:
         k, tok = kinds[i], texts[i]
