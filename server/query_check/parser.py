@@ -724,4 +724,5 @@ def parse(text: str) -> tuple[list[A.Statement], bool, list[Token]]:
     """Statements of ``text``, whether it had composition-schema braces, its template fragments."""
     p = Parser(text)
     stmts = p.batch()
-    return stmts, p.dcs, [p.toks.token(i) for i, k in enumerate(p.kinds) if k == FRAGMENT]
+    frags = [p.toks.token(i) for i, k in enumerate(p.kinds) if k == FRAGMENT] if FRAGMENT in p.kinds else []
+    return stmts, p.dcs, frags
