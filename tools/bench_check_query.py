@@ -2,10 +2,9 @@
 
     .venv/bin/python tools/bench_check_query.py BUNDLE_DIR [--config NAME] [--repeat 300]
 
-Builds the query from the bundle's own objects (a temp table, joins, a virtual table when the
-configuration has one, ОБЪЕДИНИТЬ, СГРУППИРОВАТЬ, ИТОГИ), checks it once to warm the card
-cache, then prints the median, p90 and p95 of ``--repeat`` checks (parse + resolution), wall and
-CPU time.
+Builds the query from the bundle's own catalogs (per statement: a temporary table, a self-join,
+`В (&Ссылки)`, `СГРУППИРОВАТЬ ПО` over 8 fields), checks it once to warm the card cache, then
+prints the median, p90 and p95 of ``--repeat`` checks (parse + resolution), wall and CPU time.
 """
 from __future__ import annotations
 
