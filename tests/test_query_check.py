@@ -244,6 +244,16 @@ def test_tables_and_syntax(snap):
     assert (line, code) == (4, "syntax") and "end of text" in msg
 
 
+def test_positions_after_comments_multiline_strings_and_continuation_marks(snap):
+    # Line and column are worked out from offsets: a string literal over two lines, a comment,
+    # `|` continuation marks and tabs before the wrong field must not shift them.
+    text = ('ВЫБРАТЬ\n\t"две\nстроки" КАК Т, // комментарий: Н.Нет\n|\tН.Код,\n'
+            '|\tН.Нет\nИЗ Справочник.Номенклатура КАК Н\n')
+    (line, col, code, msg, _), = errors(snap, text)
+    assert (line, col, code) == (5, 3, "unknown_field") and "`Нет`" in msg
+    (line, col, code, _, _), = errors(snap, text.replace("Н.Код,", "Н.Код,,"))
+    assert (line, col, code) == (4, 9, "syntax")      # the second comma
+
 def test_dynamic_fragments_are_warnings(snap):
     rep = run(snap, "ВЫБРАТЬ Т.Ссылка ИЗ #Таблица КАК Т ГДЕ #Условие")
     assert rep.errors == [] and rep.warnings
