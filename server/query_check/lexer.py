@@ -25,11 +25,11 @@ from .words import KEYWORD
 
 IDENT, NUMBER, STRING, PARAM, PUNCT, FRAGMENT, EOF = "ident", "number", "string", "param", "punct", "fragment", "eof"
 
-# (token, blanks after it): findall builds the pairs in C, the token's kind is read from its
-# first character. Blanks include `|`, the continuation mark of module string
-# literals. A word that does not start with a digit comes first, then one-character punctuation
-# (most tokens are one of those; no later branch can start with their characters, so the order
-# changes nothing but the time).
+# (token, blanks after it), from the first token on: findall builds the pairs in C; a token's kind
+# follows from its first character (_kind). Blanks include `|`, the continuation mark of module
+# string literals. A word that does not start with a digit comes first, then one-character
+# punctuation (most tokens are one of those; no later branch can start with their characters,
+# so the order changes nothing but the time).
 _SPLIT = re.compile(r"""([^\W\d]\w*|[.,();=*+\-{}]|//[^\n]*|"(?:[^"]|"")*"?|\d+(?:\.\d+)?(?!\w)"""
                     r"""|[&#]\w*|%\d+|\w+|<>|<=|>=|.|\Z)([\s|]*)""", re.DOTALL)
 _BLANKS = re.compile(r"[\s|]*")

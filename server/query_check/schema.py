@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 import weakref
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from v8atlas.formats.classes import CLASSES
