@@ -34,6 +34,15 @@ _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 
 
 @dataclass(frozen=True)
+class _Slot:
+    word: str             # the query word as typed (folded)
+    stem: str
+    exact: list[int]      # term ids of its stem and surface form
+    near: range           # term ids sharing its stem's beginning (PREFIX_FACTOR)
+    terms: int            # distinct terms of both
+
+
+@dataclass(frozen=True)
 class CorpusHit:
     doc: int              # core document id of the section
     score: float
@@ -61,6 +70,7 @@ class CorpusIndex:
         self.sec_corpus = bundle.array(C.SEC_CORPUS)
         self.sec_file = bundle.array(C.SEC_FILE)
         self.n = int(self.meta["sections"])
+        self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
 
     def parts(self, first_doc: int, count: int) -> list[int]:
@@ -94,59 +104,74 @@ class CorpusIndex:
         lo = bisect.bisect_left(terms, prefix)
         return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo))
 
-    def _slots(self, query: str) -> list[tuple[str, str, list[tuple[int, float]]]]:
-        """(word, stem, [(term id, factor)]) per distinct query word that counts (stop words
-        and the whole-identifier extras dropped). The stem and the surface form are both exact
-        terms (both are indexed: Snowball stems обмен → обм but обмену → обмен); terms sharing
-        all but the stem's last two letters (выполнять / выполнение: derived forms stemmed
-        apart) count at PREFIX_FACTOR."""
+    def _slots(self, query: str) -> list[_Slot]:
+        """One slot per distinct query word that counts (stop words and the whole-identifier
+        extras dropped). The stem and the surface form are both exact terms (both are indexed:
+        Snowball stems обмен → обм but обмену → обмен); terms sharing all but the stem's last
+        two letters (выполнять / выполнение: derived forms stemmed apart) count at
+        PREFIX_FACTOR: the first PREFIX_MAX of them in term order, a contiguous range of term
+        ids, so their postings are one slice of the CSR arrays."""
         ids = self._term_ids
-        slots: list[tuple[str, str, list[tuple[int, float]]]] = []
+        slots: list[_Slot] = []
         seen: set[str] = set()
         for w in words(query):
             if w.whole or w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            exact = {j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0}
-            terms = [(j, 1.0) for j in sorted(exact)]
+            exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
+            near = range(0)
             if len(w.term) >= PREFIX_MIN + 2:
                 near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j not in exact]
-            slots.append((w.surface, w.term, terms))
+                near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
+            slots.append(_Slot(w.surface, w.term, exact, near,
+                               len(exact) + sum(1 for j in near if j not in exact)))
         return slots
 
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
-        found_words = [s for s, _, _ in slots]
-        stems = [t for _, t, _ in slots]
+        found_words = [s.word for s in slots]
+        stems = [s.stem for s in slots]
         scores = np.zeros(self.n, dtype=np.float32)
         covered = np.zeros(self.n, dtype=np.float32)
+        # Which query words each section holds, one bit a word (matched words of a hit are
+        # read from it; more words than bits: the rest are looked up in their runs).
+        member = np.zeros(self.n, dtype=np.uint64)
         runs: list[np.ndarray | None] = []
         mass = 0.0
-        for _, _, terms in slots:
-            if not terms:
+        off, post_sec, post_imp = self.post_off, self.post_sec, self.post_imp
+        for k, slot in enumerate(slots):
+            if not slot.terms:
                 mass += self.meta["unseen_idf"]
                 runs.append(None)
                 continue
-            best = np.zeros(self.n, dtype=np.float32) if len(terms) > 1 else None
-            df = 0
-            for j, factor in terms:
-                a, b = self.post_off.item(j), self.post_off.item(j + 1)
-                sec = self.post_sec[a:b]
-                if factor == 1.0:
-                    df = max(df, b - a)
-                if best is None:
-                    scores[sec] += self.post_imp[a:b]       # sections are unique within a run
-                else:
-                    best[sec] = np.maximum(best[sec], self.post_imp[a:b] * np.float32(factor))
-            if best is not None:
+            if slot.terms == 1:
+                # One term (exact or near) counts whole, as it always has.
+                j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                a, b = off.item(j), off.item(j + 1)
+                hit = post_sec[a:b]
+                scores[hit] += post_imp[a:b]        # sections are unique within a run
+                df = b - a
+            else:
+                # The best of the slot's terms per section: one scatter-max over their runs (an
+                # exact term inside the near range is also there at PREFIX_FACTOR: the max is
+                # its exact impact all the same).
+                spans = [(off.item(j), off.item(j + 1)) for j in slot.exact]
+                df = max((b - a for a, b in spans), default=0)
+                secs = [post_sec[a:b] for a, b in spans]
+                vals = [post_imp[a:b] for a, b in spans]
+                if slot.near:
+                    a, b = off.item(slot.near.start), off.item(slot.near.stop)
+                    secs.append(post_sec[a:b])
+                    vals.append(post_imp[a:b] * np.float32(PREFIX_FACTOR))
+                best = np.zeros(self.n, dtype=np.float32)
+                np.maximum.at(best, np.concatenate(secs), np.concatenate(vals))
                 scores += best
                 hit = np.flatnonzero(best)
-            else:
-                hit = sec
             df = df or len(hit)
             idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
             covered[hit] += idf
+            if k < 64:
+                member[hit] |= np.uint64(1 << k)
             mass += idf
             runs.append(hit)
         if not mass or not any(r is not None for r in runs):
@@ -161,26 +186,32 @@ class CorpusIndex:
         hit_secs: list[int] = []
         rejected_secs: list[int] = []
         files_seen: set[int] = set()      # one hit per document: its best section
-        for sec in order.tolist():
-            if rank[sec] <= 0 or len(hit_secs) >= limit:
+        for sec, r, f, cov, score in zip(order.tolist(), rank[order].tolist(), self.sec_file[order].tolist(),
+                                         coverage[order].tolist(), scores[order].tolist()):
+            if r <= 0 or len(hit_secs) >= limit:
                 break
-            f = self.sec_file.item(sec)
             if f in files_seen:
                 continue
             files_seen.add(f)
-            if coverage[sec] >= MIN_COVERAGE and scores[sec] >= MIN_SCORE:
+            if cov >= MIN_COVERAGE and score >= MIN_SCORE:
                 hit_secs.append(sec)
             elif len(rejected_secs) < 5:
                 rejected_secs.append(sec)
 
         def hit(sec: int) -> CorpusHit:
-            matched = tuple(w for w, r in zip(found_words, runs) if r is not None and _has(r, sec))
+            bits = member.item(sec)
+            matched = tuple(w for k, (w, r) in enumerate(zip(found_words, runs)) if r is not None and (
+                bits >> k & 1 if k < 64 else _has(r, sec)))
             return CorpusHit(self.sec_doc.item(sec), float(scores[sec]), float(coverage[sec]), matched)
 
         hits = [hit(x) for x in hit_secs]
         rejected = [hit(x) for x in rejected_secs] if not hits else []
         above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE) & (rank > 0)
-        total = int(np.unique(self.sec_file[above]).size) if hits else 0
+        total = 0
+        if hits:
+            files = np.zeros(self.files, dtype=bool)     # documents above it (no sort needed)
+            files[self.sec_file[above]] = True
+            total = int(np.count_nonzero(files))
         return CorpusFound(hits, rejected, found_words, stems, total)
 
 
