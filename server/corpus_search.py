@@ -14,6 +14,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -33,8 +34,7 @@ PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
 _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 
 
-@dataclass(frozen=True)
-class _Slot:
+class _Slot(NamedTuple):          # a tuple: built per query word, so kept cheap
     word: str             # the query word as typed (folded)
     stem: str
     exact: list[int]      # term ids of its stem and surface form
@@ -42,8 +42,7 @@ class _Slot:
     terms: int            # distinct terms of both
 
 
-@dataclass(frozen=True)
-class CorpusHit:
+class CorpusHit(NamedTuple):      # a tuple: up to limit + 5 are built per query
     doc: int              # core document id of the section
     score: float
     coverage: float
@@ -202,7 +201,7 @@ class CorpusIndex:
             bits = member.item(sec)
             matched = tuple(w for k, (w, r) in enumerate(zip(found_words, runs)) if r is not None and (
                 bits >> k & 1 if k < 64 else _has(r, sec)))
-            return CorpusHit(self.sec_doc.item(sec), float(scores[sec]), float(coverage[sec]), matched)
+            return CorpusHit(self.sec_doc.item(sec), scores.item(sec), coverage.item(sec), matched)
 
         hits = [hit(x) for x in hit_secs]
         rejected = [hit(x) for x in rejected_secs] if not hits else []

@@ -51,20 +51,16 @@ def fragments(text: str, stems: list[str], max_chars: int) -> str:
             end = len(folded) if end < 0 else end
             hits[start] = hits.get(start, 0) + 1
             at = folded.find(s, end)
-    chosen: list[tuple[int, int]] = []  # (-stems, line start) of usable lines, best first
-    for start, n in sorted(hits.items(), key=lambda kv: (-kv[1], kv[0])):
+    chosen: list[tuple[int, str]] = []  # (line start, line) of the best usable lines
+    for _, start in sorted((-n, start) for start, n in hits.items()):
         end = text.find("\n", start)
         line = text[start:end if end >= 0 else len(text)].strip()
         if line and not line.startswith("```"):
-            chosen.append((n, start))
+            chosen.append((start, line))
             if len(chosen) == _FRAGMENT_LINES:
                 break
     if chosen:
-        parts = []
-        for _, start in sorted(chosen, key=lambda c: c[1]):
-            end = text.find("\n", start)
-            parts.append(text[start:end if end >= 0 else len(text)].strip())
-        out = " … ".join(parts)
+        out = " … ".join(line for _, line in sorted(chosen))
     else:
         out = next((ln.strip() for ln in text.split("\n") if ln.strip() and not ln.lstrip().startswith("```")), "")
     return out if len(out) <= max_chars else out[:max_chars - 1].rstrip() + "…"
