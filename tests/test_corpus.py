@@ -279,6 +279,31 @@ def test_make_run_serves_the_starter_corpus(tmp_path):
         assert g.data["hits"][0]["id"] == "guide:reading-answers.md"
 
 
+def test_a_corpus_leaves_metadata_answers_as_they_are(tmp_path):
+    """Corpus sections keep out of the core indexes (Domain.core_index): search_metadata answers
+    the same with or without a corpus in the bundle, and a section's title is no exact name."""
+    answers = []
+    for with_corpus in (False, True):
+        project = tmp_path / f"p{int(with_corpus)}"
+        project.mkdir()
+        toml = f'[[configuration]]\nsource = "{(EXAMPLES / "config-designer").as_posix()}"\n'
+        if with_corpus:
+            toml += (f'[[corpus]]\nsource = "{(EXAMPLES / "corpus" / "templates").as_posix()}"\n'
+                     'kind = "templates"\nname = "templates"\n')
+        (project / "v8atlas.toml").write_text(toml, encoding="utf-8")
+        res = compile_bundle([project], tmp_path / f"b{int(with_corpus)}", cache=False, quiet=True)
+        with Bundle.open(res.bundle_path) as b:
+            snap = Snapshot(b)
+            answers.append([(r.outcome, r.text, r.data) for r in (
+                tools.call(snap, "search_metadata", {"query": q})
+                for q in ("заказ покупателя товары", "контрагенты", "обход результата запроса"))])
+            if with_corpus:
+                hit = tools.call(snap, "search_docs", {"query": "обход результата запроса"}).data["hits"][0]
+                assert tools.call(snap, "get_doc", {"id": hit["id"]}).outcome == "found"
+                assert not snap.catalog.lookup(snap.title(b.array("corpus.sec_doc")[0].item()))
+    assert answers[0] == answers[1]
+
+
 # --- the public corpora (fetched under /work/ext, never committed; docs/corpus.md) ----------------
 
 EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
