@@ -84,6 +84,9 @@ def _project(root: Path, bad: bool = False) -> Path:
         outside = root / "secret.md"
         outside.write_text("# Секрет\n\nне для корпуса\n", encoding="utf-8")
         os.symlink(outside, g / "link.md")
+        (root / "elsewhere").mkdir()            # a symlinked folder leading outside, too
+        (root / "elsewhere" / "private.md").write_text("# Чужая папка\n\nне для корпуса\n", encoding="utf-8")
+        os.symlink(root / "elsewhere", g / "linked-folder")
     (root / "v8atlas.toml").write_text(
         '[[corpus]]\nsource = "guide"\nkind = "docs"\nurl = "https://example.org/guide"\n\n'
         '[[corpus]]\nsource = "tpl"\nkind = "templates"\nname = "templates"\n\n'
@@ -136,13 +139,15 @@ def test_bad_files_are_reported_and_the_rest_compiles(corpus_snap):
     warnings = {(w["file"], w["code"]): w["message"] for w in res.report.as_dict()["warnings"]
                 if w["code"].startswith("corpus-")}
     assert "symlink leads outside the corpus folder" in warnings[("link.md", "corpus-symlink-outside")]
+    assert "symlink leads outside the corpus folder" in warnings[("linked-folder", "corpus-symlink-outside")]
     assert "200.0 MB" in warnings[("huge.md", "corpus-too-large")]
     assert "not valid UTF-8" in warnings[("cp1251.md", "corpus-bad-file")]
     assert "NUL bytes" in warnings[("binary.txt", "corpus-bad-file")]
     assert "HTML is not well-formed" in warnings[("broken.html", "corpus-bad-file")]
     # the repaired HTML and every good file are served; the skipped ones are not
     assert tools.call(snap, "get_doc", {"id": "guide:broken.html"}).outcome == "found"
-    for gone in ("guide:link.md", "guide:huge.md", "guide:cp1251.md", "guide:binary.txt"):
+    for gone in ("guide:link.md", "guide:huge.md", "guide:cp1251.md", "guide:binary.txt",
+                 "guide:linked-folder/private.md"):
         assert tools.call(snap, "get_doc", {"id": gone}).outcome == "not_found"
     r = tools.call(snap, "search_docs", {"query": "секрет не для корпуса"})
     assert all(h["id"] != "guide:link.md" for h in r.data["hits"])
