@@ -32,6 +32,7 @@ MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores 
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
 PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
 _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
+_BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
 class _Slot(NamedTuple):          # a tuple: built per query word, so kept cheap
@@ -126,6 +127,49 @@ class CorpusIndex:
                                len(exact) + sum(1 for j in near if j not in exact)))
         return slots
 
+    def _best_impacts(self, slots: list[_Slot]) -> np.ndarray:
+        """(len(slots), N) float32: each word's impact in each section, the best of its terms
+        (a lone term counts whole, as it always has; beside exact terms, the near range counts
+        at PREFIX_FACTOR, and an exact term inside that range keeps its exact impact as the
+        max). One gather and one scatter-max for all the words: per-word numpy calls were
+        most of the search's time."""
+        off = self.post_off
+        starts: list[int] = []
+        lens: list[int] = []
+        factors: list[float] = []
+        rows: list[int] = []
+        for k, slot in enumerate(slots):
+            if not slot.terms:
+                continue
+            spans: list[tuple[int, float]] = []
+            if slot.terms == 1:
+                spans.append((slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact),
+                              1.0))
+            else:
+                spans += [(j, 1.0) for j in slot.exact]
+            for j, factor in spans:
+                a = off.item(j)
+                starts.append(a)
+                lens.append(off.item(j + 1) - a)
+                factors.append(factor)
+                rows.append(k)
+            if slot.terms > 1 and slot.near:
+                a = off.item(slot.near.start)
+                starts.append(a)
+                lens.append(off.item(slot.near.stop) - a)
+                factors.append(PREFIX_FACTOR)
+                rows.append(k)
+        best = np.zeros(len(slots) * self.n, dtype=np.float32)
+        if starts:
+            length = np.array(lens, dtype=np.int64)
+            ends = np.cumsum(length)
+            idx = np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(np.array(starts, dtype=np.int64) - (ends - length),
+                                                                        length)
+            vals = self.post_imp[idx] * np.repeat(np.array(factors, dtype=np.float32), length)
+            where = np.repeat(np.array(rows, dtype=np.int64) * self.n, length) + self.post_sec[idx]
+            np.maximum.at(best, where, vals)
+        return best.reshape(len(slots), self.n)
+
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
         found_words = [s.word for s in slots]
@@ -135,44 +179,33 @@ class CorpusIndex:
         # Which query words each section holds, one bit a word (matched words of a hit are
         # read from it; more words than bits: the rest are looked up in their runs).
         member = np.zeros(self.n, dtype=np.uint64)
-        runs: list[np.ndarray | None] = []
+        runs: list[np.ndarray | bool | None] = []
         mass = 0.0
-        off, post_sec, post_imp = self.post_off, self.post_sec, self.post_imp
-        for k, slot in enumerate(slots):
-            if not slot.terms:
-                mass += self.meta["unseen_idf"]
-                runs.append(None)
-                continue
-            if slot.terms == 1:
-                # One term (exact or near) counts whole, as it always has.
-                j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
-                a, b = off.item(j), off.item(j + 1)
-                hit = post_sec[a:b]
-                scores[hit] += post_imp[a:b]        # sections are unique within a run
-                df = b - a
-            else:
-                # The best of the slot's terms per section: one scatter-max over their runs (an
-                # exact term inside the near range is also there at PREFIX_FACTOR: the max is
-                # its exact impact all the same).
-                spans = [(off.item(j), off.item(j + 1)) for j in slot.exact]
-                df = max((b - a for a, b in spans), default=0)
-                secs = [post_sec[a:b] for a, b in spans]
-                vals = [post_imp[a:b] for a, b in spans]
-                if slot.near:
-                    a, b = off.item(slot.near.start), off.item(slot.near.stop)
-                    secs.append(post_sec[a:b])
-                    vals.append(post_imp[a:b] * np.float32(PREFIX_FACTOR))
-                best = np.zeros(self.n, dtype=np.float32)
-                np.maximum.at(best, np.concatenate(secs), np.concatenate(vals))
+        off = self.post_off
+        for first in range(0, len(slots), _BATCH):
+            batch = slots[first:first + _BATCH]
+            for k, (slot, best) in enumerate(zip(batch, self._best_impacts(batch)), first):
+                if not slot.terms:
+                    mass += self.meta["unseen_idf"]
+                    runs.append(None)
+                    continue
+                present = best > 0                  # impacts are > 0: the sections holding it
+                # Summed word by word in query order, as float32, whatever the batching.
                 scores += best
-                hit = np.flatnonzero(best)
-            df = df or len(hit)
-            idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-            covered[hit] += idf
-            if k < 64:
-                member[hit] |= np.uint64(1 << k)
-            mass += idf
-            runs.append(hit)
+                if slot.terms == 1:
+                    j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                    df = off.item(j + 1) - off.item(j)
+                else:
+                    df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
+                df = df or int(np.count_nonzero(present))
+                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                np.add(covered, np.float32(idf), out=covered, where=present)
+                if k < 64:
+                    np.bitwise_or(member, np.uint64(1 << k), out=member, where=present)
+                    runs.append(True)
+                else:
+                    runs.append(np.flatnonzero(present))
+                mass += idf
         if not mass or not any(r is not None for r in runs):
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
@@ -200,7 +233,7 @@ class CorpusIndex:
         def hit(sec: int) -> CorpusHit:
             bits = member.item(sec)
             matched = tuple(w for k, (w, r) in enumerate(zip(found_words, runs)) if r is not None and (
-                bits >> k & 1 if k < 64 else _has(r, sec)))
+                bits >> k & 1 if k < 64 else _has(r, sec)))     # type: ignore[arg-type]
             return CorpusHit(self.sec_doc.item(sec), scores.item(sec), coverage.item(sec), matched)
 
         hits = [hit(x) for x in hit_secs]
