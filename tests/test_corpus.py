@@ -316,7 +316,6 @@ EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
 
 @pytest.mark.realdata
 def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
-    import json
     import sys
     sys.path.insert(0, str(REPO / "tools"))
     import corpus_eval
@@ -326,10 +325,15 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     with Bundle.open(path) as b:
         docs = sum(c["documents"] for c in b.json("corpus.meta")["corpora"])
         assert docs >= 500 and text_bytes > 1_000_000
-        res = corpus_eval.evaluate(Snapshot(b), json.loads(corpus_eval.SET.read_text(encoding="utf-8")))
-    print({k: {x: y for x, y in v.items() if x != "misses"} for k, v in res.items()})
+        sets = corpus_eval.load_sets()
+        res = corpus_eval.evaluate(Snapshot(b), sets["first"])
+        more = corpus_eval.evaluate(Snapshot(b), sets["more"])
+    for name, r in (("first", res), ("more", more)):
+        print(name, {k: {x: y for x, y in v.items() if x != "misses"} for k, v in r.items()})
     assert res["tuning"]["success_at_5"] >= 0.9
     # The issue asks 0.9 on the held-out half; this build measures 0.80 (docs/corpus.md). The
     # bar here guards against regressions, it does not claim the target is met.
     assert res["heldout"]["success_at_5"] >= 0.8
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
+    # The round-2 set (docs/corpus.md): measured 0.67 tuning, 0.83 held-out; guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.6 and more["heldout"]["success_at_5"] >= 0.8
