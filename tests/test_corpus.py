@@ -115,6 +115,18 @@ def test_markdown_splits_by_headings_not_inside_code():
     assert "ЭтотУзел" in code_section.code and "ПланыОбмена" in code_section.code
 
 
+def test_a_long_table_is_cut_between_rows_and_code_is_not_cut():
+    from v8atlas.compiler.corpus.split import MAX_SECTION_CHARS
+    rows = [f"| Диагностика{i} | описание правила номер {i} |" for i in range(2000)]
+    code = "\n".join(f"Строка{i} = {i};" for i in range(1500))
+    doc = split_markdown("t.md", "# Таблица\n\n| имя | описание |\n|---|---|\n" + "\n".join(rows)
+                         + "\n\n## Код\n\n```bsl\n" + code + "\n```\n")
+    table = [sec for sec in doc.sections if sec.path == ["Таблица"]]
+    assert len(table) > 5 and all(len(sec.text) <= 2 * MAX_SECTION_CHARS + 100 for sec in table)
+    assert "\n".join(sec.text for sec in table).split("\n")[2:] == rows     # every row, in order
+    assert [sec.text.count("```") for sec in doc.sections if sec.path[-1] == "Код"] == [2]
+
+
 def test_front_matter_title_is_not_repeated_as_a_heading():
     doc = split_markdown("n.md", "---\ntitle: Решение\n---\n# Решение\n\nСуть.\n")
     assert [s.path for s in doc.sections] == [["Решение"]] and doc.meta["title"] == "Решение"
