@@ -131,44 +131,37 @@ class CorpusIndex:
         """(len(slots), N) float32: each word's impact in each section, the best of its terms
         (a lone term counts whole, as it always has; beside exact terms, the near range counts
         at PREFIX_FACTOR, and an exact term inside that range keeps its exact impact as the
-        max). One gather and one scatter-max for all the words: per-word numpy calls were
-        most of the search's time."""
-        off = self.post_off
-        starts: list[int] = []
-        lens: list[int] = []
-        factors: list[float] = []
+        max). The words' posting slices are concatenated and scatter-maxed in one call: on
+        a few thousand sections each numpy call's overhead, not its work, was the search's
+        time, so the calls are counted."""
+        off, post_sec, post_imp, n = self.post_off, self.post_sec, self.post_imp, self.n
+        secs: list[np.ndarray] = []
+        vals: list[np.ndarray] = []
         rows: list[int] = []
+        lens: list[int] = []
+
+        def span(a: int, b: int, k: int, factor: float = 1.0) -> None:
+            secs.append(post_sec[a:b])
+            vals.append(post_imp[a:b] if factor == 1.0 else post_imp[a:b] * np.float32(factor))
+            rows.append(k * n)
+            lens.append(b - a)
+
         for k, slot in enumerate(slots):
             if not slot.terms:
                 continue
-            spans: list[tuple[int, float]] = []
             if slot.terms == 1:
-                spans.append((slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact),
-                              1.0))
-            else:
-                spans += [(j, 1.0) for j in slot.exact]
-            for j, factor in spans:
-                a = off.item(j)
-                starts.append(a)
-                lens.append(off.item(j + 1) - a)
-                factors.append(factor)
-                rows.append(k)
-            if slot.terms > 1 and slot.near:
-                a = off.item(slot.near.start)
-                starts.append(a)
-                lens.append(off.item(slot.near.stop) - a)
-                factors.append(PREFIX_FACTOR)
-                rows.append(k)
-        best = np.zeros(len(slots) * self.n, dtype=np.float32)
-        if starts:
-            length = np.array(lens, dtype=np.int64)
-            ends = np.cumsum(length)
-            idx = np.arange(int(ends[-1]), dtype=np.int64) + np.repeat(np.array(starts, dtype=np.int64) - (ends - length),
-                                                                        length)
-            vals = self.post_imp[idx] * np.repeat(np.array(factors, dtype=np.float32), length)
-            where = np.repeat(np.array(rows, dtype=np.int64) * self.n, length) + self.post_sec[idx]
-            np.maximum.at(best, where, vals)
-        return best.reshape(len(slots), self.n)
+                j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                span(off.item(j), off.item(j + 1), k)
+                continue
+            for j in slot.exact:
+                span(off.item(j), off.item(j + 1), k)
+            if slot.near:
+                span(off.item(slot.near.start), off.item(slot.near.stop), k, PREFIX_FACTOR)
+        best = np.zeros(len(slots) * n, dtype=np.float32)
+        if secs:
+            where = np.concatenate(secs) + np.repeat(np.array(rows, dtype=np.int64), lens)
+            np.maximum.at(best, where, np.concatenate(vals))
+        return best.reshape(len(slots), n)
 
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
@@ -176,22 +169,19 @@ class CorpusIndex:
         stems = [s.stem for s in slots]
         scores = np.zeros(self.n, dtype=np.float32)
         covered = np.zeros(self.n, dtype=np.float32)
-        # Which query words each section holds, one bit a word (matched words of a hit are
-        # read from it; more words than bits: the rest are looked up in their runs).
-        member = np.zeros(self.n, dtype=np.uint64)
-        runs: list[np.ndarray | bool | None] = []
+        impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
         off = self.post_off
         for first in range(0, len(slots), _BATCH):
             batch = slots[first:first + _BATCH]
-            for k, (slot, best) in enumerate(zip(batch, self._best_impacts(batch)), first):
+            best = self._best_impacts(batch)
+            impacts.extend(best)
+            for slot, row in zip(batch, best):
                 if not slot.terms:
                     mass += self.meta["unseen_idf"]
-                    runs.append(None)
                     continue
-                present = best > 0                  # impacts are > 0: the sections holding it
-                # Summed word by word in query order, as float32, whatever the batching.
-                scores += best
+                present = row > 0                   # impacts are > 0: the sections holding it
+                scores += row                       # word by word in query order, as float32
                 if slot.terms == 1:
                     j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
                     df = off.item(j + 1) - off.item(j)
@@ -200,13 +190,9 @@ class CorpusIndex:
                 df = df or int(np.count_nonzero(present))
                 idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
                 np.add(covered, np.float32(idf), out=covered, where=present)
-                if k < 64:
-                    np.bitwise_or(member, np.uint64(1 << k), out=member, where=present)
-                    runs.append(True)
-                else:
-                    runs.append(np.flatnonzero(present))
                 mass += idf
-        if not mass or not any(r is not None for r in runs):
+        seen = [bool(slot.terms) for slot in slots]
+        if not mass or not any(seen):
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
         rank = scores * coverage
@@ -231,9 +217,7 @@ class CorpusIndex:
                 rejected_secs.append(sec)
 
         def hit(sec: int) -> CorpusHit:
-            bits = member.item(sec)
-            matched = tuple(w for k, (w, r) in enumerate(zip(found_words, runs)) if r is not None and (
-                bits >> k & 1 if k < 64 else _has(r, sec)))     # type: ignore[arg-type]
+            matched = tuple(w for w, row in zip(found_words, impacts) if row.item(sec) > 0)
             return CorpusHit(self.sec_doc.item(sec), scores.item(sec), coverage.item(sec), matched)
 
         hits = [hit(x) for x in hit_secs]
@@ -245,11 +229,6 @@ class CorpusIndex:
             files[self.sec_file[above]] = True
             total = int(np.count_nonzero(files))
         return CorpusFound(hits, rejected, found_words, stems, total)
-
-
-def _has(run: np.ndarray, s: int) -> bool:
-    i = int(np.searchsorted(run, s))
-    return i < len(run) and run.item(i) == s
 
 
 _OPEN: "weakref.WeakKeyDictionary[Bundle, CorpusIndex | None]" = weakref.WeakKeyDictionary()
