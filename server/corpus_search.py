@@ -189,14 +189,15 @@ class CorpusIndex:
                     df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
                 df = df or int(np.count_nonzero(present))
                 idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                np.add(covered, np.float32(idf), out=covered, where=present)
+                np.add(covered, idf, out=covered, where=present)    # idf cast to float32
                 mass += idf
         seen = [bool(slot.terms) for slot in slots]
         if not mass or not any(seen):
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
         rank = scores * coverage
-        if len(corpora) < len(self.corpora):
+        filtered = len(corpora) < len(self.corpora)
+        if filtered:
             rank[~np.isin(self.sec_corpus, corpora)] = 0
         want = max(limit * 8, 64)
         top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
@@ -222,9 +223,12 @@ class CorpusIndex:
 
         hits = [hit(x) for x in hit_secs]
         rejected = [hit(x) for x in rejected_secs] if not hits else []
-        above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE) & (rank > 0)
         total = 0
         if hits:
+            # rank > 0 follows from the two floors unless other corpora were zeroed
+            above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)
+            if filtered:
+                above &= rank > 0
             files = np.zeros(self.files, dtype=bool)     # documents above it (no sort needed)
             files[self.sec_file[above]] = True
             total = int(np.count_nonzero(files))
