@@ -1,10 +1,14 @@
-"""Compile the public corpora and measure search_docs on the phrasing set (docs/corpus.md).
+"""Compile the public corpora and measure search_docs on the phrasing sets (docs/corpus.md).
 
-    .venv/bin/python tools/corpus_eval.py [--ext /work/ext] [--bundles DIR | --bundle PATH] [--show]
+    .venv/bin/python tools/corpus_eval.py [--ext /work/ext] [--bundles DIR | --bundle PATH]
+                                          [--show] [--no-latency]
 
 Prints compile throughput, bundle size per MB of text, success@5 on the tuning and held-out
-halves, the no-answer rate of both halves, and search_docs p50/p95 in process. The corpora are
-1C-Company/v8-code-style and 1c-syntax/bsl-language-server (docs/), fetched under ``--ext``.
+halves of both sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv), the
+no-answer rate of both halves, and search_docs p50/p95/p99 in process (``--show``: the tuning
+halves' misses only). The corpora are 1C-Company/v8-code-style and
+1c-syntax/bsl-language-server (docs/), fetched under ``--ext``; ``--bundle`` evaluates a
+compiled bundle instead of compiling.
 """
 from __future__ import annotations
 
