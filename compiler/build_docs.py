@@ -33,6 +33,11 @@ def doc_domains(ctx: "LinkContext") -> list[str]:
     return out
 
 
+def outside_core_index(ctx: "LinkContext") -> set[str]:
+    """Document domains whose documents keep out of the core name and search indexes."""
+    return {x for d in ctx.domains if not d.core_index for x in d.doc_domains}
+
+
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # A stable order whatever the linkers did: same inputs → same ids → same bytes.
     domains = doc_domains(ctx)
@@ -72,10 +77,12 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         add_string_table(writer, prefix, values)
     writer.add_json(S.DOC_META, {"kinds": kinds, "configs": configs, "count": n, "domains": domains})
 
-    # Exact names: every name, the title and the key resolve to their document.
+    # Exact names: every name, the title and the key resolve to their document (only the
+    # declared names for a domain outside the core indexes, Domain.core_index).
+    outside = outside_core_index(ctx)
     postings: dict[str, set[int]] = {}
     for i, d in enumerate(docs):
-        for nm in (d.key, d.title, *d.names):
+        for nm in (d.names if d.domain in outside else (d.key, d.title, *d.names)):
             if nm:
                 postings.setdefault(name_key(nm), set()).add(i)
     keys = sort_utf8(postings)

@@ -110,6 +110,11 @@ class Domain:
     doc_domains: tuple[str, ...] = ()           # Doc.domain values its documents carry
     search_fields: tuple[SearchField, ...] = ()
     segments: tuple[str, ...] = ()              # prefixes of the bundle segments its build writes
+    # False: its documents keep out of the core indexes (their key and title are no exact
+    # names, they have no core full-text entries, they do not count in its statistics); only
+    # their declared ``names`` resolve. For a domain that ranks its documents in its own index
+    # (corpora), so it cannot move how metadata and platform answers are ranked.
+    core_index: bool = True
     contract: str = CONTRACT_VERSION
 
 

@@ -14,6 +14,7 @@ import threading
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,10 +32,18 @@ MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores 
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
 PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
 _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
+_BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
-@dataclass(frozen=True)
-class CorpusHit:
+class _Slot(NamedTuple):          # a tuple: built per query word, so kept cheap
+    word: str             # the query word as typed (folded)
+    stem: str
+    exact: list[int]      # term ids of its stem and surface form
+    near: range           # term ids sharing its stem's beginning (PREFIX_FACTOR)
+    terms: int            # distinct terms of both
+
+
+class CorpusHit(NamedTuple):      # a tuple: up to limit + 5 are built per query
     doc: int              # core document id of the section
     score: float
     coverage: float
@@ -61,6 +70,7 @@ class CorpusIndex:
         self.sec_corpus = bundle.array(C.SEC_CORPUS)
         self.sec_file = bundle.array(C.SEC_FILE)
         self.n = int(self.meta["sections"])
+        self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
 
     def parts(self, first_doc: int, count: int) -> list[int]:
@@ -94,66 +104,100 @@ class CorpusIndex:
         lo = bisect.bisect_left(terms, prefix)
         return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo))
 
-    def _slots(self, query: str) -> list[tuple[str, str, list[tuple[int, float]]]]:
-        """(word, stem, [(term id, factor)]) per distinct query word that counts (stop words
-        and the whole-identifier extras dropped). The stem and the surface form are both exact
-        terms (both are indexed: Snowball stems обмен → обм but обмену → обмен); terms sharing
-        all but the stem's last two letters (выполнять / выполнение: derived forms stemmed
-        apart) count at PREFIX_FACTOR."""
+    def _slots(self, query: str) -> list[_Slot]:
+        """One slot per distinct query word that counts (stop words and the whole-identifier
+        extras dropped). The stem and the surface form are both exact terms (both are indexed:
+        Snowball stems обмен → обм but обмену → обмен); terms sharing all but the stem's last
+        two letters (выполнять / выполнение: derived forms stemmed apart) count at
+        PREFIX_FACTOR: the first PREFIX_MAX of them in term order, a contiguous range of term
+        ids, so their postings are one slice of the CSR arrays."""
         ids = self._term_ids
-        slots: list[tuple[str, str, list[tuple[int, float]]]] = []
+        slots: list[_Slot] = []
         seen: set[str] = set()
         for w in words(query):
             if w.whole or w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            exact = {j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0}
-            terms = [(j, 1.0) for j in sorted(exact)]
+            exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
+            near = range(0)
             if len(w.term) >= PREFIX_MIN + 2:
                 near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                terms += [(j, PREFIX_FACTOR) for j in list(near)[:PREFIX_MAX] if j not in exact]
-            slots.append((w.surface, w.term, terms))
+                near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
+            slots.append(_Slot(w.surface, w.term, exact, near,
+                               len(exact) + sum(1 for j in near if j not in exact)))
         return slots
+
+    def _best_impacts(self, slots: list[_Slot]) -> np.ndarray:
+        """(len(slots), N) float32: each word's impact in each section, the best of its terms
+        (a lone term counts whole, as it always has; beside exact terms, the near range counts
+        at PREFIX_FACTOR, and an exact term inside that range keeps its exact impact as the
+        max). The words' posting slices are concatenated and scatter-maxed in one call: on
+        a few thousand sections each numpy call's overhead, not its work, was the search's
+        time, so the calls are counted."""
+        off, post_sec, post_imp, n = self.post_off, self.post_sec, self.post_imp, self.n
+        secs: list[np.ndarray] = []
+        vals: list[np.ndarray] = []
+        rows: list[int] = []
+        lens: list[int] = []
+
+        def span(a: int, b: int, k: int, factor: float = 1.0) -> None:
+            secs.append(post_sec[a:b])
+            vals.append(post_imp[a:b] if factor == 1.0 else post_imp[a:b] * np.float32(factor))
+            rows.append(k * n)
+            lens.append(b - a)
+
+        for k, slot in enumerate(slots):
+            if not slot.terms:
+                continue
+            if slot.terms == 1:
+                j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                span(off.item(j), off.item(j + 1), k)
+                continue
+            for j in slot.exact:
+                span(off.item(j), off.item(j + 1), k)
+            if slot.near:
+                span(off.item(slot.near.start), off.item(slot.near.stop), k, PREFIX_FACTOR)
+        best = np.zeros(len(slots) * n, dtype=np.float32)
+        if secs:
+            where = np.concatenate(secs) + np.repeat(np.array(rows, dtype=np.int64), lens)
+            np.maximum.at(best, where, np.concatenate(vals))
+        return best.reshape(len(slots), n)
 
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
-        found_words = [s for s, _, _ in slots]
-        stems = [t for _, t, _ in slots]
+        found_words = [s.word for s in slots]
+        stems = [s.stem for s in slots]
         scores = np.zeros(self.n, dtype=np.float32)
         covered = np.zeros(self.n, dtype=np.float32)
-        runs: list[np.ndarray | None] = []
+        impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
-        for _, _, terms in slots:
-            if not terms:
-                mass += self.meta["unseen_idf"]
-                runs.append(None)
-                continue
-            best = np.zeros(self.n, dtype=np.float32) if len(terms) > 1 else None
-            df = 0
-            for j, factor in terms:
-                a, b = self.post_off.item(j), self.post_off.item(j + 1)
-                sec = self.post_sec[a:b]
-                if factor == 1.0:
-                    df = max(df, b - a)
-                if best is None:
-                    scores[sec] += self.post_imp[a:b]       # sections are unique within a run
+        off = self.post_off
+        for first in range(0, len(slots), _BATCH):
+            batch = slots[first:first + _BATCH]
+            best = self._best_impacts(batch)
+            impacts.extend(best)
+            for slot, row in zip(batch, best):
+                if not slot.terms:
+                    mass += self.meta["unseen_idf"]
+                    continue
+                present = row > 0                   # impacts are > 0: the sections holding it
+                scores += row                       # word by word in query order, as float32
+                if slot.terms == 1:
+                    j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                    df = off.item(j + 1) - off.item(j)
                 else:
-                    best[sec] = np.maximum(best[sec], self.post_imp[a:b] * np.float32(factor))
-            if best is not None:
-                scores += best
-                hit = np.flatnonzero(best)
-            else:
-                hit = sec
-            df = df or len(hit)
-            idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-            covered[hit] += idf
-            mass += idf
-            runs.append(hit)
-        if not mass or not any(r is not None for r in runs):
+                    df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
+                df = df or int(np.count_nonzero(present))
+                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                np.add(covered, idf, out=covered, where=present)    # idf cast to float32
+                mass += idf
+        seen = [bool(slot.terms) for slot in slots]
+        if not mass or not any(seen):
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
         rank = scores * coverage
-        if len(corpora) < len(self.corpora):
+        filtered = len(corpora) < len(self.corpora)
+        if filtered:
             rank[~np.isin(self.sec_corpus, corpora)] = 0
         want = max(limit * 8, 64)
         top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
@@ -161,32 +205,34 @@ class CorpusIndex:
         hit_secs: list[int] = []
         rejected_secs: list[int] = []
         files_seen: set[int] = set()      # one hit per document: its best section
-        for sec in order.tolist():
-            if rank[sec] <= 0 or len(hit_secs) >= limit:
+        for sec, r, f, cov, score in zip(order.tolist(), rank[order].tolist(), self.sec_file[order].tolist(),
+                                         coverage[order].tolist(), scores[order].tolist()):
+            if r <= 0 or len(hit_secs) >= limit:
                 break
-            f = self.sec_file.item(sec)
             if f in files_seen:
                 continue
             files_seen.add(f)
-            if coverage[sec] >= MIN_COVERAGE and scores[sec] >= MIN_SCORE:
+            if cov >= MIN_COVERAGE and score >= MIN_SCORE:
                 hit_secs.append(sec)
             elif len(rejected_secs) < 5:
                 rejected_secs.append(sec)
 
         def hit(sec: int) -> CorpusHit:
-            matched = tuple(w for w, r in zip(found_words, runs) if r is not None and _has(r, sec))
-            return CorpusHit(self.sec_doc.item(sec), float(scores[sec]), float(coverage[sec]), matched)
+            matched = tuple(w for w, row in zip(found_words, impacts) if row.item(sec) > 0)
+            return CorpusHit(self.sec_doc.item(sec), scores.item(sec), coverage.item(sec), matched)
 
         hits = [hit(x) for x in hit_secs]
         rejected = [hit(x) for x in rejected_secs] if not hits else []
-        above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE) & (rank > 0)
-        total = int(np.unique(self.sec_file[above]).size) if hits else 0
+        total = 0
+        if hits:
+            # rank > 0 follows from the two floors unless other corpora were zeroed
+            above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)
+            if filtered:
+                above &= rank > 0
+            files = np.zeros(self.files, dtype=bool)     # documents above it (no sort needed)
+            files[self.sec_file[above]] = True
+            total = int(np.count_nonzero(files))
         return CorpusFound(hits, rejected, found_words, stems, total)
-
-
-def _has(run: np.ndarray, s: int) -> bool:
-    i = int(np.searchsorted(run, s))
-    return i < len(run) and run.item(i) == s
 
 
 _OPEN: "weakref.WeakKeyDictionary[Bundle, CorpusIndex | None]" = weakref.WeakKeyDictionary()

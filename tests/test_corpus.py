@@ -84,6 +84,9 @@ def _project(root: Path, bad: bool = False) -> Path:
         outside = root / "secret.md"
         outside.write_text("# Секрет\n\nне для корпуса\n", encoding="utf-8")
         os.symlink(outside, g / "link.md")
+        (root / "elsewhere").mkdir()            # a symlinked folder leading outside, too
+        (root / "elsewhere" / "private.md").write_text("# Чужая папка\n\nне для корпуса\n", encoding="utf-8")
+        os.symlink(root / "elsewhere", g / "linked-folder")
     (root / "v8atlas.toml").write_text(
         '[[corpus]]\nsource = "guide"\nkind = "docs"\nurl = "https://example.org/guide"\n\n'
         '[[corpus]]\nsource = "tpl"\nkind = "templates"\nname = "templates"\n\n'
@@ -112,6 +115,18 @@ def test_markdown_splits_by_headings_not_inside_code():
     assert "ЭтотУзел" in code_section.code and "ПланыОбмена" in code_section.code
 
 
+def test_a_long_table_is_cut_between_rows_and_code_is_not_cut():
+    from v8atlas.compiler.corpus.split import MAX_SECTION_CHARS
+    rows = [f"| Диагностика{i} | описание правила номер {i} |" for i in range(2000)]
+    code = "\n".join(f"Строка{i} = {i};" for i in range(1500))
+    doc = split_markdown("t.md", "# Таблица\n\n| имя | описание |\n|---|---|\n" + "\n".join(rows)
+                         + "\n\n## Код\n\n```bsl\n" + code + "\n```\n")
+    table = [sec for sec in doc.sections if sec.path == ["Таблица"]]
+    assert len(table) > 5 and all(len(sec.text) <= 2 * MAX_SECTION_CHARS + 100 for sec in table)
+    assert "\n".join(sec.text for sec in table).split("\n")[2:] == rows     # every row, in order
+    assert [sec.text.count("```") for sec in doc.sections if sec.path[-1] == "Код"] == [2]
+
+
 def test_front_matter_title_is_not_repeated_as_a_heading():
     doc = split_markdown("n.md", "---\ntitle: Решение\n---\n# Решение\n\nСуть.\n")
     assert [s.path for s in doc.sections] == [["Решение"]] and doc.meta["title"] == "Решение"
@@ -136,13 +151,15 @@ def test_bad_files_are_reported_and_the_rest_compiles(corpus_snap):
     warnings = {(w["file"], w["code"]): w["message"] for w in res.report.as_dict()["warnings"]
                 if w["code"].startswith("corpus-")}
     assert "symlink leads outside the corpus folder" in warnings[("link.md", "corpus-symlink-outside")]
+    assert "symlink leads outside the corpus folder" in warnings[("linked-folder", "corpus-symlink-outside")]
     assert "200.0 MB" in warnings[("huge.md", "corpus-too-large")]
     assert "not valid UTF-8" in warnings[("cp1251.md", "corpus-bad-file")]
     assert "NUL bytes" in warnings[("binary.txt", "corpus-bad-file")]
     assert "HTML is not well-formed" in warnings[("broken.html", "corpus-bad-file")]
     # the repaired HTML and every good file are served; the skipped ones are not
     assert tools.call(snap, "get_doc", {"id": "guide:broken.html"}).outcome == "found"
-    for gone in ("guide:link.md", "guide:huge.md", "guide:cp1251.md", "guide:binary.txt"):
+    for gone in ("guide:link.md", "guide:huge.md", "guide:cp1251.md", "guide:binary.txt",
+                 "guide:linked-folder/private.md"):
         assert tools.call(snap, "get_doc", {"id": gone}).outcome == "not_found"
     r = tools.call(snap, "search_docs", {"query": "секрет не для корпуса"})
     assert all(h["id"] != "guide:link.md" for h in r.data["hits"])
@@ -279,6 +296,31 @@ def test_make_run_serves_the_starter_corpus(tmp_path):
         assert g.data["hits"][0]["id"] == "guide:reading-answers.md"
 
 
+def test_a_corpus_leaves_metadata_answers_as_they_are(tmp_path):
+    """Corpus sections keep out of the core indexes (Domain.core_index): search_metadata answers
+    the same with or without a corpus in the bundle, and a section's title is no exact name."""
+    answers = []
+    for with_corpus in (False, True):
+        project = tmp_path / f"p{int(with_corpus)}"
+        project.mkdir()
+        toml = f'[[configuration]]\nsource = "{(EXAMPLES / "config-designer").as_posix()}"\n'
+        if with_corpus:
+            toml += (f'[[corpus]]\nsource = "{(EXAMPLES / "corpus" / "templates").as_posix()}"\n'
+                     'kind = "templates"\nname = "templates"\n')
+        (project / "v8atlas.toml").write_text(toml, encoding="utf-8")
+        res = compile_bundle([project], tmp_path / f"b{int(with_corpus)}", cache=False, quiet=True)
+        with Bundle.open(res.bundle_path) as b:
+            snap = Snapshot(b)
+            answers.append([(r.outcome, r.text, r.data) for r in (
+                tools.call(snap, "search_metadata", {"query": q})
+                for q in ("заказ покупателя товары", "контрагенты", "обход результата запроса"))])
+            if with_corpus:
+                hit = tools.call(snap, "search_docs", {"query": "обход результата запроса"}).data["hits"][0]
+                assert tools.call(snap, "get_doc", {"id": hit["id"]}).outcome == "found"
+                assert not snap.catalog.lookup(snap.title(b.array("corpus.sec_doc")[0].item()))
+    assert answers[0] == answers[1]
+
+
 # --- the public corpora (fetched under /work/ext, never committed; docs/corpus.md) ----------------
 
 EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
@@ -286,7 +328,6 @@ EXT = Path(os.environ.get("V8ATLAS_EXT", REPO.parent / "ext"))
 
 @pytest.mark.realdata
 def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
-    import json
     import sys
     sys.path.insert(0, str(REPO / "tools"))
     import corpus_eval
@@ -296,10 +337,15 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     with Bundle.open(path) as b:
         docs = sum(c["documents"] for c in b.json("corpus.meta")["corpora"])
         assert docs >= 500 and text_bytes > 1_000_000
-        res = corpus_eval.evaluate(Snapshot(b), json.loads(corpus_eval.SET.read_text(encoding="utf-8")))
-    print({k: {x: y for x, y in v.items() if x != "misses"} for k, v in res.items()})
+        sets = corpus_eval.load_sets()
+        res = corpus_eval.evaluate(Snapshot(b), sets["first"])
+        more = corpus_eval.evaluate(Snapshot(b), sets["more"])
+    for name, r in (("first", res), ("more", more)):
+        print(name, {k: {x: y for x, y in v.items() if x != "misses"} for k, v in r.items()})
     assert res["tuning"]["success_at_5"] >= 0.9
     # The issue asks 0.9 on the held-out half; this build measures 0.80 (docs/corpus.md). The
     # bar here guards against regressions, it does not claim the target is met.
     assert res["heldout"]["success_at_5"] >= 0.8
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
+    # The round-2 set (docs/corpus.md): measured 0.67 tuning, 0.83 held-out; guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.6 and more["heldout"]["success_at_5"] >= 0.8

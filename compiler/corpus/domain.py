@@ -3,7 +3,8 @@
 Declared in ``v8atlas.toml`` (``[[corpus]] source = "docs" kind = "standards"``); each section
 of each document becomes a core document (card, title; the first part has the exact name
 ``<corpus>:<path>``) and an entry of the corpus index (``index.py``), where a document's parts
-are consecutive.
+are consecutive. Sections stay out of the core name and full-text indexes
+(``Domain.core_index``): nothing but ``search_docs`` and ``get_doc`` looks them up.
 """
 from __future__ import annotations
 
@@ -97,4 +98,5 @@ DOMAIN = Domain(
     provides=(CorpusSections,),
     doc_domains=(C.DOC_DOMAIN,),
     segments=(C.PREFIX,),
+    core_index=False,       # ranked in its own index; only a document's id is an exact name
 )

@@ -36,6 +36,7 @@ from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
 
+from ..build_docs import outside_core_index
 from ..links import DocIndex, SearchDictionary
 
 if TYPE_CHECKING:
@@ -207,7 +208,10 @@ def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarra
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
-    n = len(docs)
+    # Documents of a domain with its own index (Domain.core_index False) get no entry and do
+    # not count in N: a corpus in the bundle leaves metadata and platform scores as they are.
+    outside = outside_core_index(ctx)
+    n = sum(1 for d in docs if d.domain not in outside)
     stop = stem_stop_words()
     class_data = _load("classes.json")
     classes = load_classes()
@@ -233,6 +237,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     field_docs = np.zeros(len(field_names))
     ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
     for d in docs:
+        if d.domain in outside:
+            per_doc.append([])
+            continue
         fields = _merged_fields(dict(d.fields), ablate)
         if fields.get("attributes") and "has" in field_ix:
             fields["has"] = has_terms(str(fields["attributes"]))

@@ -6,6 +6,7 @@ this module says it the same way for all of them.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Callable, Iterable
 
 from ..snapshot import Snapshot
@@ -51,8 +52,15 @@ class Paging:
 
     def __init__(self, snap: Snapshot, tool: str, args: dict[str, Any]) -> None:
         self.snap = snap
-        self.signature = call_signature(tool, args)
-        self.offset = decode_cursor(args.get("cursor"), snap.content_hash, self.signature)
+        self._call = (tool, args)
+        cursor = args.get("cursor")
+        self.offset = decode_cursor(cursor, snap.content_hash, self.signature) if cursor else 0
+
+    @cached_property
+    def signature(self) -> str:
+        """Computed when a cursor is read or written (a hash of the arguments: a first page
+        that fits has no use for it)."""
+        return call_signature(*self._call)
 
     def footer(self, unit: str, shown: int, total: int, data: dict[str, Any]) -> list[str]:
         next_offset = self.offset + shown
