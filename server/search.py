@@ -35,13 +35,14 @@ W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a mat
 W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
+WHOLE_PRIOR_POW = 1
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 # Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
 # at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
 W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
-CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
+CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
 # the same words, unless the query names their class.
@@ -133,6 +134,7 @@ class _Slot:
     conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
     covers: int = 0                # words of the query this bonus slot stands for (coverage)
     span: range = range(0)         # the word slots a synonym phrase slot stands in for
+    whole: bool = False            # the whole-phrase bonus slot (its value carries the prior again)
 
 
 @dataclass
@@ -565,7 +567,8 @@ class Searcher:
                                         only=only, phrase=phrase)
         if not found:
             return None
-        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
+        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False,
+                     whole=True)
 
     def _alternatives(self, term: str, surface: str) -> list[_Alt]:
         t = self.terms.find(term)
@@ -766,6 +769,11 @@ class Searcher:
                     ds.append(d)
                     vs.append(v)
                 docs, vals = _best_per_doc(ds, vs)
+            if slot.whole and WHOLE_PRIOR_POW:
+                # A phrase that is the name of plumbing (a defined type, a session parameter, a
+                # role repeating a data object's words) is usually about the data object it
+                # serves: the whole-name bonus carries the class prior once more.
+                vals = vals * self.prior[docs] ** WHOLE_PRIOR_POW
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
