@@ -41,6 +41,8 @@ W_HAS = 2.0              # the query types an attribute's exact name: objects th
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
 # at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
 W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
+DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
+BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
@@ -610,14 +612,23 @@ class Searcher:
         if len(r) > 1:
             lo, hi = r.start, r.stop
             # Byte lengths from the table's offsets (2 bytes a Cyrillic letter): no decoding.
-            size = self.terms.byte_sizes(lo, hi)
-            short = np.flatnonzero((size > 2 * len(term)) & (size <= 2 * (len(term) + DERIVED_GROW)))
-            if len(short):
-                ids = lo + short
+            # A completion range is short (tens of terms): plain Python over two slices costs
+            # less than five numpy calls on tiny arrays; a long one stays in numpy.
+            low, high = 2 * len(term), 2 * (len(term) + DERIVED_GROW)
+            if hi - lo <= DERIVED_PY_RANGE:
+                off = self.terms.offsets(lo, hi).tolist()
+                post = self.post_off[lo:hi + 1].tolist()
+                grown = [(post[i] - post[i + 1], lo + i) for i in range(hi - lo)
+                         if low < off[i + 1] - off[i] <= high]
+                best = [t for _, t in sorted(grown)[:DERIVED_EXPANSIONS]]   # most postings, then id
+            else:
+                size = self.terms.byte_sizes(lo, hi)
+                ids = lo + np.flatnonzero((size > low) & (size <= high))
                 df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
-                for t in ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist():
-                    if t not in have:
-                        found[t] = self.terms[t]
+                best = ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist()
+            for t in best:
+                if t not in have:
+                    found[t] = self.terms[t]
         return [_Alt(t, W_DERIVED, f"word family {surface} → {text}", text, fields=self._naming_mask)
                 for t, text in found.items()]
 
@@ -1016,9 +1027,12 @@ class _Table(StringTable):
         key = s.encode("utf-8")
         if self._head is None or not self.n:
             return super().find(s)
+        if len(key) < self._width:
+            # The head is the whole string of every term shorter than the head: one bisection
+            # of the head array and one compare of its element (no bytes read from the blob).
+            lo = self._head.searchsorted(key).item()
+            return lo if lo < self.n and self._head.item(lo) == key else -1
         lo, hi = self._range(key)
-        if len(key) < self._width:   # the head is the whole string: at most one candidate
-            return lo if lo < hi and self._bytes(lo) == key else -1
         while lo < hi:
             mid = (lo + hi) // 2
             if self._bytes(mid) < key:
@@ -1026,6 +1040,10 @@ class _Table(StringTable):
             else:
                 hi = mid
         return lo if lo < self.n and self._bytes(lo) == key else -1
+
+    def offsets(self, lo: int, hi: int) -> np.ndarray:
+        """The blob offsets of strings lo…hi-1 and the end of the last one (hi − lo + 1 values)."""
+        return self._off[lo:hi + 1]
 
     def byte_sizes(self, lo: int, hi: int) -> np.ndarray:
         """UTF-8 byte lengths of strings lo…hi-1, from the offsets (nothing decoded)."""
@@ -1067,11 +1085,22 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
     within a run). The longest run is the base; the others, usually short (word families,
     synonyms), are merged into it by bisection, and only what is left is sorted. The result is
     unique by document, not sorted (scores are summed by bincount)."""
-    big = max(range(len(ds)), key=lambda i: len(ds[i]))
+    lens = [len(d) for d in ds]
+    if sum(lens) <= BEST_PY_POSTINGS:
+        # A few dozen postings (whole-phrase keys, rare words): a dict costs less than the dozen
+        # numpy calls below. The first run's value wins a tie, as there.
+        best: dict[int, float] = {}
+        for d, v in zip(ds, vs):
+            for doc, val in zip(d.tolist(), v.tolist()):
+                if doc not in best or val > best[doc]:
+                    best[doc] = val
+        return (np.fromiter(best, dtype=ds[0].dtype, count=len(best)),
+                np.fromiter(best.values(), dtype=vs[0].dtype, count=len(best)))
+    big = lens.index(max(lens))     # the first longest run, as max() would pick
     docs, vals = ds[big], vs[big].copy()
     rest_d, rest_v = [], []
     for i, (d, v) in enumerate(zip(ds, vs)):
-        if i == big or not len(d):
+        if i == big or not lens[i]:
             continue
         if len(docs):
             pos = docs.searchsorted(d)
