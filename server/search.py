@@ -35,7 +35,7 @@ W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a mat
 W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
-WHOLE_PRIOR_POW = 1
+WHOLE_PRIOR_POW = 1      # the whole-name bonus × prior ** this (plumbing named like the phrase waits)
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 # Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
@@ -44,6 +44,8 @@ W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
 BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
+# QUERY_LIFT: a phrase that says "в запросе"/"in a query" asks for the query language; its pages
+# are lifted ×3 over platform elements of the same words (1.5 before: measured on the tuning halves).
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
@@ -155,7 +157,7 @@ class _Plan:
 
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
-SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold")
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior")
 
 
 class Searcher:
@@ -199,6 +201,10 @@ class Searcher:
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
         self._phrase_heads = {ph[0] for ph, _, _ in self._class_phrases} | {
             tuple(p)[0] for p in self.meta["query_phrases"]}   # a phrase can start only there
+        # first word → its class phrases (in the order above), so a query looks only at those
+        self._class_by_head: dict[str, list[tuple[int, tuple[tuple[str, ...], str, int | None]]]] = {}
+        for order, c in enumerate(self._class_phrases):
+            self._class_by_head.setdefault(c[0][0], []).append((order, c))
         self._data_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                             if c["data"] and c["kind"] in kind_ix}
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
@@ -244,6 +250,10 @@ class Searcher:
                         bool(f.get("consume"))) for f in forms.get("forms", [])]
         self._form_phrases = sorted(((tuple(ph), i) for i, f in enumerate(forms.get("forms", []))
                                      for ph in f["phrases"]), key=lambda x: -len(x[0]))
+        # first word → (position in the list above, phrase, form): a query visits only its heads
+        self._forms_by_head: dict[str, list[tuple[int, tuple[str, ...], int]]] = {}
+        for order, (ph, fi) in enumerate(self._form_phrases):
+            self._forms_by_head.setdefault(ph[0], []).append((order, ph, fi))
         a = forms.get("action") or {}
         self._action_kinds = frozenset(kind_ix[k] for k in a.get("kinds", []) if k in kind_ix)
         self._action_lift = float(a.get("lift", 1.0))
@@ -382,10 +392,11 @@ class Searcher:
         kinds: set[int] = set()
         kind_words: list[str] = []
         class_pos: set[int] = set()
-        found = sorted(((i, ph, kind_name, kix)
-                        for ph, kind_name, kix in self._class_phrases if classes and ph[0] in heads
-                        for i in _find(stems, ph)), key=lambda c: (c[0], -len(c[1])))
-        for i, ph, kind_name, kix in found:   # left to right
+        found = sorted(((i, -len(ph), order, ph, kind_name, kix)
+                        for head in (heads if classes else ())
+                        for order, (ph, kind_name, kix) in self._class_by_head.get(head, ())
+                        for i in _find(stems, ph)))
+        for i, _, _, ph, kind_name, kix in found:   # left to right, longest first
             span = set(range(i, i + len(ph)))
             if span & class_pos or span & drop:
                 continue
@@ -429,7 +440,7 @@ class Searcher:
             slots.append(_Slot(w.surface, alts, required=i not in class_pos))
         # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
         # the objects that have an attribute of exactly that name ("ВладелецФайла").
-        typed = {fold(c): c for c in _CHUNK.findall(text)}
+        typed = {fold(c): c for c in _CHUNK.findall(text)} if wholes else {}
         for w in wholes[:4]:
             t = self.terms.find(w.term)
             if t >= 0:
@@ -459,9 +470,7 @@ class Searcher:
         used: set[int] = set(taken)
         words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
         present = set(stems)
-        for ph, fi in self._form_phrases:
-            if ph[0] not in present:
-                continue
+        for _, ph, fi in sorted(x for st in present for x in self._forms_by_head.get(st, ())):
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & used:
@@ -780,7 +789,7 @@ class Searcher:
                     ds.append(d)
                     vs.append(v)
                 docs, vals = _best_per_doc(ds, vs)
-            if slot.whole and WHOLE_PRIOR_POW:
+            if slot.whole and WHOLE_PRIOR_POW and "whole_prior" not in self.disabled:
                 # A phrase that is the name of plumbing (a defined type, a session parameter, a
                 # role repeating a data object's words) is usually about the data object it
                 # serves: the whole-name bonus carries the class prior once more.
