@@ -196,6 +196,11 @@ class Searcher:
         kinds = self.catalog.meta.get("kinds", [])
         kind_ix = {k: i for i, k in enumerate(kinds)}
         self._kind_names = kinds
+        # Class prior per kind (search.meta; bundles before it: 1.0, the boost alone).
+        self._kind_prior = np.ones(max(len(kinds), 1))
+        for c in self.meta["classes"]:
+            if c["kind"] in kind_ix:
+                self._kind_prior[kind_ix[c["kind"]]] = float(c.get("prior", 1.0))
         self._class_phrases = sorted(
             ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
@@ -824,7 +829,10 @@ class Searcher:
         else:
             s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
         if plan.kinds:
-            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
+            # A class the query names is what is asked for: its own class prior (plumbing waits
+            # behind data objects) no longer holds it back.
+            named = self._kind_table(plan.kinds)[self.catalog.kind[cand]]
+            s = s * np.where(named, CLASS_BOOST / self._kind_prior[self.catalog.kind[cand]], CLASS_OTHERS)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.lifts:

@@ -371,7 +371,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "fields": field_names,
         "weights": {f: [s.weight, s.b] for f, s in zip(field_names, specs)},
         "classes": [{"kind": c["kind"], "phrases": _phrase_terms(c["words"]), "data": c["data"],
-                     "presentation": c["presentation"]} for c in classes],
+                     "presentation": c["presentation"],
+                     # the server lifts a named class's own prior off (plumbing asked for by name)
+                     "prior": c["prior"] if "class_priors" not in ablate else 1.0} for c in classes],
         "query_phrases": _phrase_terms(class_data["query_phrases"]),
         "data_words": sorted({t for p in _phrase_terms(class_data["data_words"]) for t in p}),
         "abbreviations": load_abbreviations(),
