@@ -246,7 +246,7 @@ class Searcher:
             if g.get("domains") else None for g in self.meta["synonyms"]]
         self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
         self._metadata_docs = self.catalog.domain == self._domain_ix.get("metadata", -1)
-        self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
+        self._mask_names: dict[int, tuple[str, list[str]]] = {}   # field bit mask → ("name, synonym", [name, synonym])
         self._kind_names = kinds
 
     def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
@@ -984,14 +984,15 @@ class Searcher:
                             why[d].append(f"has attribute {slot.word}")
                         elif not term.startswith("="):
                             m = self.post_fields.item(lo + p)
-                            names = self._mask_names.get(m)
-                            if names is None:
-                                names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
+                            got = self._mask_names.get(m)
+                            if got is None:
+                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                                got = (", ".join(listed), listed)
                                 if len(self._mask_names) < 4096:
-                                    self._mask_names[m] = names
-                            matched[d].append(f"{term} in {names}")
-                            words[d].setdefault(slot.word, []).extend(
-                                f for f in names.split(", ") if f not in words[d].get(slot.word, []))
+                                    self._mask_names[m] = got
+                            matched[d].append(f"{term} in {got[0]}")
+                            seen = words[d].setdefault(slot.word, [])
+                            seen.extend(f for f in got[1] if f not in seen)
                         if a.reason:
                             why[d].append(a.reason)
                     if not todo:
