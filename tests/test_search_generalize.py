@@ -166,7 +166,7 @@ def owned_form(owner_cls: str, owner: str, owner_synonym: str, name: str, synony
                        "class": "Форма Form"}, config="УТ")
 
 
-CLASS_RU.update({"CommonModule": "ОбщийМодуль", "SessionParameter": "ПараметрСеанса"})
+CLASS_RU.update({"CommonModule": "ОбщийМодуль"})
 ROUND2 = [
     meta("Catalog", "Номенклатура", "Номенклатура", context="Подбор товаров"),
     owned_form("Catalog", "Номенклатура", "Номенклатура", "ФормаПодбора", "Подбор товаров"),
