@@ -123,7 +123,8 @@ class _Alt:
     # configuration objects only); None: every document
     only: np.ndarray | None = None
     # A whole name met through a synonym of two or more query words ("exchange rate" → "курс
-    # валют"): a translation of the phrase, as good as the query's own words (not a guess).
+    # валют"), or a group word in the other script (users ↔ пользователи): a translation of the
+    # query, as good as its own words (not a guess).
     phrase: bool = False
     # Field bit mask the match must fall in (0: any field): a word-family match counts only in
     # the fields that name a document, not in its description.
@@ -560,7 +561,9 @@ class Searcher:
                 nv[pos] = list(other)
                 for p in range(pos + 1, pos + length):
                     nv[p] = []
-                variants.append((nv, why or reason, only, phrase or length >= 2))
+                # a phrase of two or more words, or a translation, is as good as the query's words
+                variants.append((nv, why or reason, only,
+                                 phrase or length >= 2 or _latin(other[0]) != _latin(slots[pos].word)))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
         for v, why, only, phrase in variants:
@@ -708,9 +711,14 @@ class Searcher:
                         reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
                         subs.append((i, length, tuple(other), reason, only))
                         if len(other) == length:
+                            # The group's word in the other script is a translation (users ↔
+                            # пользователи on an English or a Russian configuration): a find, not
+                            # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
+                            translation = _latin(other[0]) != _latin(key[0])
                             for k, tid in enumerate(ids):
                                 if tid >= 0:
-                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only))
+                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only,
+                                                                  phrase=translation))
                         elif all(tid >= 0 for tid in ids):
                             # A phrase of another length counts only where all its words occur.
                             alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason,
@@ -1149,6 +1157,11 @@ def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
     pos = sorted_pool.searchsorted(values)
     np.minimum(pos, len(sorted_pool) - 1, out=pos)
     return sorted_pool[pos] == values
+
+
+def _latin(word: str) -> bool:
+    """The word is written in Latin letters (an English term), not Cyrillic ones."""
+    return "a" <= word[:1] <= "z"
 
 
 def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:

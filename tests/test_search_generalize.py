@@ -173,6 +173,9 @@ ROUND2 = [
     meta("Catalog", "Пользователи", "Пользователи"),
     meta("CommonModule", "Пользователи", "Пользователи"),
     meta("Document", "ЗаказКлиента", "Заказ клиента"),
+    Doc("metadata", "SSL/Catalog.ExternalUsers", "Catalog", "Catalog.ExternalUsers", {"title": "Catalog.ExternalUsers"},
+        names=["Catalog.ExternalUsers", "ExternalUsers"],
+        fields={"name": "ExternalUsers", "synonym": "External users"}, config="SSL"),
 ]
 
 
@@ -202,3 +205,10 @@ def test_plumbing_named_like_the_phrase_waits_unless_its_class_is_named(round2):
     assert any(w == "class named in the query: CommonModule" for w in hit.why)
     # the module's own prior is lifted off: it leads the catalog by the boost over the demotion (×4)
     assert hit.score > 2 * r.hits[1].score       # with its prior 0.42 held: at most 2 × 0.42 / 0.5
+
+
+def test_a_group_word_in_the_other_script_is_a_translation_not_a_guess(round2):
+    # an English configuration asked in Russian: the built-in group пользователь/юзер/user
+    hit, r = first(round2, "внешние пользователи", config="SSL", domains=["metadata"])
+    assert hit.title == "Catalog.ExternalUsers" and r.confident, r.notes
+    assert any(w.startswith("synonym пользовател → user") for w in hit.why)
