@@ -35,13 +35,18 @@ W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a mat
 W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
+WHOLE_PRIOR_POW = 1      # the whole-name bonus × prior ** this (plumbing named like the phrase waits)
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 # Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
 # at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
 W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
+DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
+BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
-CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 1.5, 1.15
+# QUERY_LIFT: a phrase that says "в запросе"/"in a query" asks for the query language; its pages
+# are lifted ×3 over platform elements of the same words (1.5 before: measured on the tuning halves).
+CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
 # the same words, unless the query names their class.
@@ -118,7 +123,8 @@ class _Alt:
     # configuration objects only); None: every document
     only: np.ndarray | None = None
     # A whole name met through a synonym of two or more query words ("exchange rate" → "курс
-    # валют"): a translation of the phrase, as good as the query's own words (not a guess).
+    # валют"), or a group word in the other script (users ↔ пользователи): a translation of the
+    # query, as good as its own words (not a guess).
     phrase: bool = False
     # Field bit mask the match must fall in (0: any field): a word-family match counts only in
     # the fields that name a document, not in its description.
@@ -133,6 +139,7 @@ class _Slot:
     conj: bool = False             # all alternatives must match (a multi-word synonym phrase)
     covers: int = 0                # words of the query this bonus slot stands for (coverage)
     span: range = range(0)         # the word slots a synonym phrase slot stands in for
+    whole: bool = False            # the whole-phrase bonus slot (its value carries the prior again)
 
 
 @dataclass
@@ -151,7 +158,7 @@ class _Plan:
 
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
-SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold")
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior")
 
 
 class Searcher:
@@ -190,11 +197,20 @@ class Searcher:
         kinds = self.catalog.meta.get("kinds", [])
         kind_ix = {k: i for i, k in enumerate(kinds)}
         self._kind_names = kinds
+        # Class prior per kind (search.meta; bundles before it: 1.0, the boost alone).
+        self._kind_prior = np.ones(max(len(kinds), 1))
+        for c in self.meta["classes"]:
+            if c["kind"] in kind_ix:
+                self._kind_prior[kind_ix[c["kind"]]] = float(c.get("prior", 1.0))
         self._class_phrases = sorted(
             ((tuple(ph), c["kind"], kind_ix.get(c["kind"])) for c in self.meta["classes"]
              for ph in c["phrases"]), key=lambda x: -len(x[0]))
         self._phrase_heads = {ph[0] for ph, _, _ in self._class_phrases} | {
             tuple(p)[0] for p in self.meta["query_phrases"]}   # a phrase can start only there
+        # first word → its class phrases (in the order above), so a query looks only at those
+        self._class_by_head: dict[str, list[tuple[int, tuple[tuple[str, ...], str, int | None]]]] = {}
+        for order, c in enumerate(self._class_phrases):
+            self._class_by_head.setdefault(c[0][0], []).append((order, c))
         self._data_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                             if c["data"] and c["kind"] in kind_ix}
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
@@ -231,7 +247,7 @@ class Searcher:
             if g.get("domains") else None for g in self.meta["synonyms"]]
         self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
         self._metadata_docs = self.catalog.domain == self._domain_ix.get("metadata", -1)
-        self._mask_names: dict[int, str] = {}     # field bit mask → "name, synonym"
+        self._mask_names: dict[int, tuple[str, list[str]]] = {}   # field bit mask → ("name, synonym", [name, synonym])
         self._kind_names = kinds
 
     def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
@@ -240,6 +256,10 @@ class Searcher:
                         bool(f.get("consume"))) for f in forms.get("forms", [])]
         self._form_phrases = sorted(((tuple(ph), i) for i, f in enumerate(forms.get("forms", []))
                                      for ph in f["phrases"]), key=lambda x: -len(x[0]))
+        # first word → (position in the list above, phrase, form): a query visits only its heads
+        self._forms_by_head: dict[str, list[tuple[int, tuple[str, ...], int]]] = {}
+        for order, (ph, fi) in enumerate(self._form_phrases):
+            self._forms_by_head.setdefault(ph[0], []).append((order, ph, fi))
         a = forms.get("action") or {}
         self._action_kinds = frozenset(kind_ix[k] for k in a.get("kinds", []) if k in kind_ix)
         self._action_lift = float(a.get("lift", 1.0))
@@ -378,10 +398,11 @@ class Searcher:
         kinds: set[int] = set()
         kind_words: list[str] = []
         class_pos: set[int] = set()
-        found = sorted(((i, ph, kind_name, kix)
-                        for ph, kind_name, kix in self._class_phrases if classes and ph[0] in heads
-                        for i in _find(stems, ph)), key=lambda c: (c[0], -len(c[1])))
-        for i, ph, kind_name, kix in found:   # left to right
+        found = sorted(((i, -len(ph), order, ph, kind_name, kix)
+                        for head in (heads if classes else ())
+                        for order, (ph, kind_name, kix) in self._class_by_head.get(head, ())
+                        for i in _find(stems, ph)))
+        for i, _, _, ph, kind_name, kix in found:   # left to right, longest first
             span = set(range(i, i + len(ph)))
             if span & class_pos or span & drop:
                 continue
@@ -425,7 +446,7 @@ class Searcher:
             slots.append(_Slot(w.surface, alts, required=i not in class_pos))
         # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
         # the objects that have an attribute of exactly that name ("ВладелецФайла").
-        typed = {fold(c): c for c in _CHUNK.findall(text)}
+        typed = {fold(c): c for c in _CHUNK.findall(text)} if wholes else {}
         for w in wholes[:4]:
             t = self.terms.find(w.term)
             if t >= 0:
@@ -455,9 +476,7 @@ class Searcher:
         used: set[int] = set(taken)
         words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
         present = set(stems)
-        for ph, fi in self._form_phrases:
-            if ph[0] not in present:
-                continue
+        for _, ph, fi in sorted(x for st in present for x in self._forms_by_head.get(st, ())):
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & used:
@@ -542,7 +561,9 @@ class Searcher:
                 nv[pos] = list(other)
                 for p in range(pos + 1, pos + length):
                     nv[p] = []
-                variants.append((nv, why or reason, only, phrase or length >= 2))
+                # a phrase of two or more words, or a translation, is as good as the query's words
+                variants.append((nv, why or reason, only,
+                                 phrase or length >= 2 or _latin(other[0]) != _latin(slots[pos].word)))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
         for v, why, only, phrase in variants:
@@ -565,7 +586,8 @@ class Searcher:
                                         only=only, phrase=phrase)
         if not found:
             return None
-        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False)
+        return _Slot("whole phrase", sorted(found.values(), key=lambda a: -a.weight), required=False,
+                     whole=True)
 
     def _alternatives(self, term: str, surface: str) -> list[_Alt]:
         t = self.terms.find(term)
@@ -607,14 +629,23 @@ class Searcher:
         if len(r) > 1:
             lo, hi = r.start, r.stop
             # Byte lengths from the table's offsets (2 bytes a Cyrillic letter): no decoding.
-            size = self.terms.byte_sizes(lo, hi)
-            short = np.flatnonzero((size > 2 * len(term)) & (size <= 2 * (len(term) + DERIVED_GROW)))
-            if len(short):
-                ids = lo + short
+            # A completion range is short (tens of terms): plain Python over two slices costs
+            # less than five numpy calls on tiny arrays; a long one stays in numpy.
+            low, high = 2 * len(term), 2 * (len(term) + DERIVED_GROW)
+            if hi - lo <= DERIVED_PY_RANGE:
+                off = self.terms.offsets(lo, hi).tolist()
+                post = self.post_off[lo:hi + 1].tolist()
+                grown = [(post[i] - post[i + 1], lo + i) for i in range(hi - lo)
+                         if low < off[i + 1] - off[i] <= high]
+                best = [t for _, t in sorted(grown)[:DERIVED_EXPANSIONS]]   # most postings, then id
+            else:
+                size = self.terms.byte_sizes(lo, hi)
+                ids = lo + np.flatnonzero((size > low) & (size <= high))
                 df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
-                for t in ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist():
-                    if t not in have:
-                        found[t] = self.terms[t]
+                best = ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist()
+            for t in best:
+                if t not in have:
+                    found[t] = self.terms[t]
         return [_Alt(t, W_DERIVED, f"word family {surface} → {text}", text, fields=self._naming_mask)
                 for t, text in found.items()]
 
@@ -680,9 +711,14 @@ class Searcher:
                         reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
                         subs.append((i, length, tuple(other), reason, only))
                         if len(other) == length:
+                            # The group's word in the other script is a translation (users ↔
+                            # пользователи on an English or a Russian configuration): a find, not
+                            # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
+                            translation = _latin(other[0]) != _latin(key[0])
                             for k, tid in enumerate(ids):
                                 if tid >= 0:
-                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only))
+                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only,
+                                                                  phrase=translation))
                         elif all(tid >= 0 for tid in ids):
                             # A phrase of another length counts only where all its words occur.
                             alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason,
@@ -766,6 +802,11 @@ class Searcher:
                     ds.append(d)
                     vs.append(v)
                 docs, vals = _best_per_doc(ds, vs)
+            if slot.whole and WHOLE_PRIOR_POW and "whole_prior" not in self.disabled:
+                # A phrase that is the name of plumbing (a defined type, a session parameter, a
+                # role repeating a data object's words) is usually about the data object it
+                # serves: the whole-name bonus carries the class prior once more.
+                vals = vals * self.prior[docs] ** WHOLE_PRIOR_POW
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
@@ -796,7 +837,10 @@ class Searcher:
         else:
             s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
         if plan.kinds:
-            s = s * np.where(self._kind_table(plan.kinds)[self.catalog.kind[cand]], CLASS_BOOST, CLASS_OTHERS)
+            # A class the query names is what is asked for: its own class prior (plumbing waits
+            # behind data objects) no longer holds it back.
+            named = self._kind_table(plan.kinds)[self.catalog.kind[cand]]
+            s = s * np.where(named, CLASS_BOOST / self._kind_prior[self.catalog.kind[cand]], CLASS_OTHERS)
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.lifts:
@@ -948,14 +992,15 @@ class Searcher:
                             why[d].append(f"has attribute {slot.word}")
                         elif not term.startswith("="):
                             m = self.post_fields.item(lo + p)
-                            names = self._mask_names.get(m)
-                            if names is None:
-                                names = ", ".join(f for i, f in enumerate(fields) if m >> i & 1)
+                            got = self._mask_names.get(m)
+                            if got is None:
+                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                                got = (", ".join(listed), listed)
                                 if len(self._mask_names) < 4096:
-                                    self._mask_names[m] = names
-                            matched[d].append(f"{term} in {names}")
-                            words[d].setdefault(slot.word, []).extend(
-                                f for f in names.split(", ") if f not in words[d].get(slot.word, []))
+                                    self._mask_names[m] = got
+                            matched[d].append(f"{term} in {got[0]}")
+                            seen = words[d].setdefault(slot.word, [])
+                            seen.extend(f for f in got[1] if f not in seen)
                         if a.reason:
                             why[d].append(a.reason)
                     if not todo:
@@ -1008,9 +1053,12 @@ class _Table(StringTable):
         key = s.encode("utf-8")
         if self._head is None or not self.n:
             return super().find(s)
+        if len(key) < self._width:
+            # The head is the whole string of every term shorter than the head: one bisection
+            # of the head array and one compare of its element (no bytes read from the blob).
+            lo = self._head.searchsorted(key).item()
+            return lo if lo < self.n and self._head.item(lo) == key else -1
         lo, hi = self._range(key)
-        if len(key) < self._width:   # the head is the whole string: at most one candidate
-            return lo if lo < hi and self._bytes(lo) == key else -1
         while lo < hi:
             mid = (lo + hi) // 2
             if self._bytes(mid) < key:
@@ -1018,6 +1066,10 @@ class _Table(StringTable):
             else:
                 hi = mid
         return lo if lo < self.n and self._bytes(lo) == key else -1
+
+    def offsets(self, lo: int, hi: int) -> np.ndarray:
+        """The blob offsets of strings lo…hi-1 and the end of the last one (hi − lo + 1 values)."""
+        return self._off[lo:hi + 1]
 
     def byte_sizes(self, lo: int, hi: int) -> np.ndarray:
         """UTF-8 byte lengths of strings lo…hi-1, from the offsets (nothing decoded)."""
@@ -1059,11 +1111,22 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
     within a run). The longest run is the base; the others, usually short (word families,
     synonyms), are merged into it by bisection, and only what is left is sorted. The result is
     unique by document, not sorted (scores are summed by bincount)."""
-    big = max(range(len(ds)), key=lambda i: len(ds[i]))
+    lens = [len(d) for d in ds]
+    if sum(lens) <= BEST_PY_POSTINGS:
+        # A few dozen postings (whole-phrase keys, rare words): a dict costs less than the dozen
+        # numpy calls below. The first run's value wins a tie, as there.
+        best: dict[int, float] = {}
+        for d, v in zip(ds, vs):
+            for doc, val in zip(d.tolist(), v.tolist()):
+                if doc not in best or val > best[doc]:
+                    best[doc] = val
+        return (np.fromiter(best, dtype=ds[0].dtype, count=len(best)),
+                np.fromiter(best.values(), dtype=vs[0].dtype, count=len(best)))
+    big = lens.index(max(lens))     # the first longest run, as max() would pick
     docs, vals = ds[big], vs[big].copy()
     rest_d, rest_v = [], []
     for i, (d, v) in enumerate(zip(ds, vs)):
-        if i == big or not len(d):
+        if i == big or not lens[i]:
             continue
         if len(docs):
             pos = docs.searchsorted(d)
@@ -1094,6 +1157,11 @@ def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
     pos = sorted_pool.searchsorted(values)
     np.minimum(pos, len(sorted_pool) - 1, out=pos)
     return sorted_pool[pos] == values
+
+
+def _latin(word: str) -> bool:
+    """The word is written in Latin letters (an English term), not Cyrillic ones."""
+    return "a" <= word[:1] <= "z"
 
 
 def _find(seq: list[str], phrase: tuple[str, ...]) -> list[int]:

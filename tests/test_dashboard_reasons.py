@@ -65,3 +65,18 @@ def test_other_reasons_are_translated():
             {"why": "typo заказь → заказ"}, {"why": "class named in the query: Catalog"}]
     assert why_of(hits, "") == [["точное имя"], ["синоним словаря «оформление продажи» (dictionary.json)"],
                                 ["опечатка: «заказь» → «заказ»"], ["класс назван в запросе: Справочник"]]
+
+
+def test_reasons_of_the_ranking_signals_are_translated():
+    # the reasons server/search.py gives for word families, a part of the phrase, phrase forms,
+    # abbreviations and query rewrites (docs/search.md)
+    hits = [{"why": "word family кассовые → касс"}, {"why": "a part of the phrase is its name: «work schedul»"},
+            {"why": "phrase form «остатки» lifts AccumulationRegister"}, {"why": "abbreviation рс → регистр сведений"},
+            {"why": "keyboard layout: 'pfrfp' → 'заказ'"}, {"why": "transliteration: 'zakaz' → 'заказ'"},
+            {"why": "words: касс in context", "matches": [{"word": "кассы", "fields": ["context"]}]}]
+    got = why_of(hits, "кассы")
+    assert got[:6] == [["однокоренное: «кассовые» → «касс…»"], ["часть фразы — его имя: «work schedul»"],
+                       ["форма фразы «остатки» поднимает: Регистр накопления"],
+                       ["сокращение: «рс» → «регистр сведений»"], ["раскладка клавиатуры: «pfrfp» → «заказ»"],
+                       ["транслитерация: «zakaz» → «заказ»"]]
+    assert got[6] == ["слова: «кассы» в окружении (подсистемы, формы, команды, предопределённые)"]

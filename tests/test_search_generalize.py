@@ -155,3 +155,60 @@ def test_search_fields_carry_presentations_explanation_subsystems_predefined_com
     assert f["synonym"] == "Склады" and f["presentation"] == "Склады и магазины"
     assert f["explanation"] == "Места хранения товаров"
     assert f["context"] == "Склад и доставка ОсновнойСклад Основной склад Печать этикеток"
+
+
+# Round 2 of issue 13: an object's own forms (the forms domain's Form documents) and plumbing
+# named like the data object they serve; a class named in the query lifts its own prior off.
+def owned_form(owner_cls: str, owner: str, owner_synonym: str, name: str, synonym: str) -> Doc:
+    title = f"{CLASS_RU[owner_cls]}.{owner}.Форма.{name}"
+    return Doc("metadata", f"УТ/{title}", "Form", title, {"title": title}, names=[title, name],
+               fields={"name": name, "synonym": synonym, "owner": f"{owner} {owner_synonym}",
+                       "class": "Форма Form"}, config="УТ")
+
+
+CLASS_RU.update({"CommonModule": "ОбщийМодуль"})
+ROUND2 = [
+    meta("Catalog", "Номенклатура", "Номенклатура", context="Подбор товаров"),
+    owned_form("Catalog", "Номенклатура", "Номенклатура", "ФормаПодбора", "Подбор товаров"),
+    meta("Catalog", "Пользователи", "Пользователи"),
+    meta("CommonModule", "Пользователи", "Пользователи"),
+    meta("Document", "ЗаказКлиента", "Заказ клиента"),
+    Doc("metadata", "SSL/Catalog.ExternalUsers", "Catalog", "Catalog.ExternalUsers", {"title": "Catalog.ExternalUsers"},
+        names=["Catalog.ExternalUsers", "ExternalUsers"],
+        fields={"name": "ExternalUsers", "synonym": "External users"}, config="SSL"),
+]
+
+
+@pytest.fixture(scope="module")
+def round2(tmp_path_factory):
+    path, _ = build_bundle(ROUND2, tmp_path_factory.mktemp("gen2"))
+    return Bundle.open(path)
+
+
+def test_an_objects_own_form_waits_behind_its_owner_unless_the_phrase_asks_for_a_form(round2):
+    hit, r = first(round2, "подбор товаров", domains=["metadata"])
+    assert hit.title == "Справочник.Номенклатура"                     # the form's title is its context
+    assert [h.title for h in r.hits][:2] == ["Справочник.Номенклатура", "Справочник.Номенклатура.Форма.ФормаПодбора"]
+    hit, _ = first(round2, "форма подбора товаров", domains=["metadata"])
+    assert hit.title == "Справочник.Номенклатура.Форма.ФормаПодбора"
+    assert any("phrase form «форма» lifts Form" in w for w in hit.why)
+    _, off = first(round2, "форма подбора товаров", disabled=("forms",), domains=["metadata"])
+    unlifted = next(h for h in off.hits if h.doc == hit.doc)
+    assert hit.score > 2 * unlifted.score and not any("phrase form" in w for w in unlifted.why)
+
+
+def test_plumbing_named_like_the_phrase_waits_unless_its_class_is_named(round2):
+    hit, _ = first(round2, "пользователи", domains=["metadata"])
+    assert hit.title == "Справочник.Пользователи"
+    hit, r = first(round2, "общий модуль пользователи", domains=["metadata"])
+    assert hit.title == "ОбщийМодуль.Пользователи"
+    assert any(w == "class named in the query: CommonModule" for w in hit.why)
+    # the module's own prior is lifted off: it leads the catalog by the boost over the demotion (×4)
+    assert hit.score > 2 * r.hits[1].score       # with its prior 0.42 held: at most 2 × 0.42 / 0.5
+
+
+def test_a_group_word_in_the_other_script_is_a_translation_not_a_guess(round2):
+    # an English configuration asked in Russian: the built-in group пользователь/юзер/user
+    hit, r = first(round2, "внешние пользователи", config="SSL", domains=["metadata"])
+    assert hit.title == "Catalog.ExternalUsers" and r.confident, r.notes
+    assert any(w.startswith("synonym пользовател → user") for w in hit.why)

@@ -358,6 +358,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
 
     # Class prior per document: a data question gets the catalog before the picture.
     prior_by_kind = {c["kind"]: c["prior"] if "class_priors" not in ablate else 1.0 for c in classes}
+    # Kinds that are parts of an object, not classes with class words (an object's own Form and
+    # Template, from the forms domain): their prior comes straight from classes.json.
+    prior_by_kind.update({c["kind"]: float(c["prior"]) if "class_priors" not in ablate else 1.0
+                          for c in class_data["classes"] if c["kind"] not in prior_by_kind})
     element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
     prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
                       for d in docs], dtype="<f8")
@@ -374,7 +378,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "fields": field_names,
         "weights": {f: [s.weight, s.b] for f, s in zip(field_names, specs)},
         "classes": [{"kind": c["kind"], "phrases": _phrase_terms(c["words"]), "data": c["data"],
-                     "presentation": c["presentation"]} for c in classes],
+                     "presentation": c["presentation"],
+                     # the server lifts a named class's own prior off (plumbing asked for by name)
+                     "prior": c["prior"] if "class_priors" not in ablate else 1.0} for c in classes],
         "query_phrases": _phrase_terms(class_data["query_phrases"]),
         "data_words": sorted({t for p in _phrase_terms(class_data["data_words"]) for t in p}),
         "abbreviations": load_abbreviations(),

@@ -297,7 +297,8 @@ const V8 = (() => {
     name: "имени", alias: "синониме словаря", synonym: "синониме", english: "английском имени",
     name_en: "английском имени", keys: "ключах поиска", class: "названии класса", owner: "владельце",
     comment: "комментарии", params: "параметрах", attributes: "реквизитах", description: "описании",
-    has: "реквизите", whole: "имени целиком",
+    has: "реквизите", whole: "имени целиком", context: "окружении (подсистемы, формы, команды, предопределённые)",
+    presentation: "представлении", explanation: "пояснении",
   };
   // The engine's reasons (server/search.py) in the interface's language; unknown ones stay as they are.
   const REASON_RU = [
@@ -315,6 +316,12 @@ const V8 = (() => {
     [/^the whole name or phrase(?: \((.+)\))?$/u, (m) => "имя или фраза целиком" + (m[1] ? ` (${m[1]})` : "")],
     [/^name starts with '(.+)'$/u, (m) => `имя начинается с «${m[1]}»`],
     [/^text match$/u, () => "совпадение текста"],
+    [/^word family (.+?) → (.+)$/u, (m) => `однокоренное: «${m[1]}» → «${m[2]}…»`],
+    [/^a part of the phrase is its name: «(.+)»$/u, (m) => `часть фразы — его имя: «${m[1]}»`],
+    [/^phrase form «(.+)» lifts (.+)$/u, (m) => `форма фразы «${m[1]}» поднимает: ${kindLabel(m[2])}`],
+    [/^abbreviation (.+?) → (.+)$/u, (m) => `сокращение: «${m[1]}» → «${m[2]}»`],
+    [/^keyboard layout: '(.*)' → '(.*)'$/u, (m) => `раскладка клавиатуры: «${m[1]}» → «${m[2]}»`],
+    [/^transliteration: '(.*)' → '(.*)'$/u, (m) => `транслитерация: «${m[1]}» → «${m[2]}»`],
   ];
 
   function reasonRu(text, query) {
