@@ -162,6 +162,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
     add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
+    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(c.get("description") or "") for c in cards])
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
     names: dict[str, set[int]] = {}

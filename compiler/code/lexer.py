@@ -194,20 +194,15 @@ def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | No
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
     """The ``//`` lines right above ``stop`` (nothing between them and it but directives)."""
-    if text.find(b"//", start, stop) < 0:
+    chunk = text[start:stop]
+    if b"//" not in chunk:
         return ""
-    while stop > start and text[stop - 1] == 10:       # trailing line ends
-        stop -= 1
     lines: list[str] = []
-    while True:                  # line by line upwards, only as far as the comment block goes
-        nl = text.rfind(b"\n", start, stop)
-        s = text[start if nl < 0 else nl + 1:stop].strip()
+    for ln in reversed(chunk.rstrip(b"\n").split(b"\n")):
+        s = ln.strip()
         if not s.startswith(b"//"):
             break
         lines.append(s[2:].decode())
-        if nl < 0:
-            break
-        stop = nl
     lines.reverse()
     # A separator rule (////////) opens SSL modules and sections: it is not a description.
     while lines and lines[0].strip() and set(lines[0].strip()) <= {"/"}:
