@@ -44,15 +44,8 @@ def _read(path: Path):
 def test_ssl_3_1_12_every_module_read_and_counts_match_a_simple_scan():
     root = extracted(SSL_12) / "src" / "cf"
     code, report = _read(root)
-    files = sorted(root.rglob("*.bsl"))
-    assert len(code.modules) == len(files) == 2197
-    heads = ends = exported = 0
-    for f in files:
-        text = f.read_text(encoding="utf-8-sig")
-        found = list(_HEAD.finditer(text))
-        heads += len(found)
-        ends += len(_END.findall(text))
-        exported += sum(1 for m in found if _EXPORT_AFTER.match(text, m.end()))
+    files, heads, ends, exported = _simple_scan(root)
+    assert len(code.modules) == files == 2197
     procs = [p for m in code.modules for p in m.procedures]
     assert heads == ends == len(procs)
     assert exported == sum(1 for p in procs if p.export)
