@@ -10,6 +10,7 @@ manager procedure (``Справочники.Пользователи.Проце�
 from __future__ import annotations
 
 from .classes import CLASSES
+from .text import nfc
 
 PREFIX = "code"
 PROCS = "code.procs"            # record store: one card per procedure (signature, doc, context)
@@ -20,6 +21,7 @@ PROC_MODULE = "code.proc_module"    # uint32 per procedure: module id
 PROC_FLAGS = "code.proc_flags"      # uint8 per procedure: EXPORT | FUNCTION | DEPRECATED | EXTENSION
 PROC_PRIOR = "code.proc_prior"      # float32 per procedure: static search prior (exported API first)
 PROC_TITLES = "code.titles"         # string table: address of each procedure (lists without cards)
+PROC_SUMMARIES = "code.summaries"   # string table: each procedure's one-line description (one_line)
 NAMES = "code.names"                # sorted string table of folded addresses …
 NAMES_OFF = "code.names_off"        # … CSR offsets (uint32) …
 NAMES_IDS = "code.names_ids"        # … into ids: procedure id, or MODULE_BIT | module id
@@ -90,3 +92,14 @@ def manager_aliases(owner: str, kind: str) -> list[str]:
         return []
     ru, en = _MANAGER_WORDS[cls]
     return [f"{ru}.{name}", f"{en}.{name}"]
+
+
+def one_line(description: str) -> str:
+    """The first sentence of a description (at most 160 characters), as result lists show it;
+    the compiler stores it per procedure (``PROC_SUMMARIES``) so a list opens no card."""
+    d = " ".join((description or "").split())
+    for stop in (". ", "; "):
+        i = d.find(stop)
+        if 0 < i < 160:
+            return nfc(d[:i + 1])
+    return d if len(d) <= 160 else d[:159] + "…"

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.reader import Bundle
+from v8atlas.formats.schema import table_segments
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import name_key, stem_stop_words, words
 
@@ -28,6 +29,16 @@ class CodeHit:
     proc: int
     score: float
     matched: list[str]
+
+
+@dataclass
+class ListRow:
+    """What a result list shows of a procedure, read from flat tables (no card decoded)."""
+    address: str
+    export: bool
+    deprecated: bool
+    summary: str
+    config: str
 
 
 def _table(bundle: Bundle, prefix: str) -> StringTable:
@@ -80,8 +91,21 @@ class CodeIndex:
         return (_table(self.bundle, FC.TERMS), self.bundle.array(FC.TERMS_OFF),
                 self.bundle.array(FC.POST_PROC), self.bundle.array(FC.POST_IMP))
 
+    @cached_property
+    def summaries(self) -> StringTable | None:
+        """One-line descriptions; None in a bundle written before they were stored."""
+        return _table(self.bundle, FC.PROC_SUMMARIES) if self.bundle.has(table_segments(FC.PROC_SUMMARIES)[0]) else None
+
     def __len__(self) -> int:
         return int(self.meta.get("procedures") or 0)
+
+    def list_row(self, proc: int) -> ListRow:
+        flags = int(self.flags[proc])
+        summaries = self.summaries
+        summary = (summaries[proc] if summaries is not None
+                   else FC.one_line(self.card(proc).get("description") or ""))
+        return ListRow(self.titles[proc], bool(flags & FC.EXPORT), bool(flags & FC.DEPRECATED),
+                       summary, self.configs[int(self.config[proc])])
 
     def config_index(self, name: str | None) -> int | None:
         if name is None:
@@ -181,16 +205,21 @@ class CodeIndex:
         cand = cand[matched[cand] >= need]
         sc = total[cand] * self.prior[cand]
         top = cand[np.argsort(-sc, kind="stable")[:limit]]
+        # which runs each hit is in: one vectorized membership test per run, not per (hit, run)
+        member = [_members(procs, top) for _w, procs, _imp in runs]
         out = []
-        for pid in top.tolist():
-            hit = [w.removesuffix(BONUS_MARK) for w, procs, _imp in runs if _has(procs, pid)]
+        for k, pid in enumerate(top.tolist()):
+            hit = [w.removesuffix(BONUS_MARK) for (w, _p, _i), m in zip(runs, member) if m[k]]
             out.append(CodeHit(pid, float(total[pid] * self.prior[pid]), list(dict.fromkeys(hit))))
         return out
 
 
-def _has(sorted_ids: np.ndarray, x: int) -> bool:
-    i = int(np.searchsorted(sorted_ids, x))
-    return i < len(sorted_ids) and int(sorted_ids[i]) == x
+def _members(sorted_ids: np.ndarray, xs: np.ndarray) -> list[bool]:
+    """For each of ``xs``: is it in ``sorted_ids`` (a posting run, ascending)?"""
+    if not len(sorted_ids):
+        return [False] * len(xs)
+    i = np.searchsorted(sorted_ids, xs)
+    return (sorted_ids[np.minimum(i, len(sorted_ids) - 1)] == xs).tolist()
 
 
 def find(code: CodeIndex, query: str, config: int | None, scope: str = "api", limit: int = 10

@@ -299,3 +299,25 @@ def test_a_module_address_lists_its_api_in_both_tools(compiled):
         r = call(snap, tool, **{arg: "ОбщегоНазначения"})
         assert "module `ОбщегоНазначения`" in r.text and "- `ЗначениеРеквизита` — Возвращает" in r.text
         assert "Прочитать" not in r.text       # not exported
+
+
+def test_a_result_list_says_what_each_card_says(compiled):
+    """search_code lists from flat tables (address, flags, stored one-line description) without
+    opening cards: every row agrees with the procedure's card, deprecation included."""
+    from v8atlas.formats.code import one_line
+    _, snap = compiled
+    code = snap.code
+    for query in ("значение реквизита", "прочитать", "цена"):
+        r = call(snap, "search_code", query=query, scope="all")
+        assert r.data["hits"], query
+        for i, hit in enumerate(r.data["hits"], 1):
+            pid = code.lookup(hit["address"], None)[0][0]
+            card = code.card(pid)
+            assert hit["address"] == card["address"] and hit["export"] == card["export"]
+            assert hit["config"] == card["config"]
+            line = next(ln for ln in r.text.splitlines() if ln.startswith(f"{i}. "))
+            desc = one_line(card.get("description") or "")
+            assert (f" — {desc} · why:" in line) if desc else (" — " not in line)
+            assert ("· deprecated" in line) == bool(card.get("deprecated"))
+    deprecated = call(snap, "search_code", query="старое значение", scope="all")
+    assert any("· deprecated" in ln for ln in deprecated.text.splitlines())

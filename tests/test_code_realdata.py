@@ -1,8 +1,10 @@
 """The code domain on real dumps (../shared/data): SSL 3.1.12 read whole and counted against an
 independent scan; SSL 3.1.10 Designer and EDT give the same procedure model; the mdclasses
-extension compiles with its modules. Skipped with a reason when the data is absent."""
+extension compiles with its modules; the English-script SSL (a public repository fetched into
+``../ext/ssl_3_1_eng``) compiles with its calls linked. Skipped with a reason when the data is absent."""
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -11,7 +13,11 @@ from realdata import extracted
 from v8atlas.compiler.code.read import code_dict, read_code
 from v8atlas.compiler.config.normalize import diff
 from v8atlas.compiler.config.plugin import open_source, read_configuration
+from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.report import CompileReport
+from v8atlas.formats.reader import Bundle
+from v8atlas.server.snapshot import Snapshot
+from v8atlas.server.tools import call
 
 pytestmark = pytest.mark.realdata
 
@@ -19,6 +25,8 @@ SSL_12 = "configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst"
 SSL_10 = "configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.10.441.tar.zst"
 SSL_10_EDT = "configs/ssl-3.1-edt/ssl_3_1_edt-configuration-3.1.10.441.tar.zst"
 MDCLASSES = "configs/mdclasses-testdata/mdclasses-test-resources.tar.zst"
+# Public repositories fetched outside the repo (never committed): github.com/1c-syntax/ssl_3_1_eng
+EXT = Path(os.environ.get("V8ATLAS_EXT", Path(__file__).resolve().parent.parent.parent / "ext"))
 
 # The independent count: a line that opens with Процедура/Функция (or ends one), whatever else.
 _HEAD = re.compile(r"^[ \t]*(?:Асинх[ \t]+|Async[ \t]+)?(?:Процедура|Функция|Procedure|Function)[ \t]+\w+[ \t]*\(",
@@ -36,8 +44,18 @@ def _read(path: Path):
 def test_ssl_3_1_12_every_module_read_and_counts_match_a_simple_scan():
     root = extracted(SSL_12) / "src" / "cf"
     code, report = _read(root)
+    files, heads, ends, exported = _simple_scan(root)
+    assert len(code.modules) == files == 2197
+    procs = [p for m in code.modules for p in m.procedures]
+    assert heads == ends == len(procs)
+    assert exported == sum(1 for p in procs if p.export)
+    assert not report.errors
+    print(f"{len(procs)} procedures, {exported} exported")
+
+
+def _simple_scan(root: Path) -> tuple[int, int, int, int]:
+    """(files, headers, ends, exported headers) by the independent line scan."""
     files = sorted(root.rglob("*.bsl"))
-    assert len(code.modules) == len(files) == 2197
     heads = ends = exported = 0
     for f in files:
         text = f.read_text(encoding="utf-8-sig")
@@ -45,11 +63,34 @@ def test_ssl_3_1_12_every_module_read_and_counts_match_a_simple_scan():
         heads += len(found)
         ends += len(_END.findall(text))
         exported += sum(1 for m in found if _EXPORT_AFTER.match(text, m.end()))
-    procs = [p for m in code.modules for p in m.procedures]
-    assert heads == ends == len(procs)
-    assert exported == sum(1 for p in procs if p.export)
-    assert not report.errors
-    print(f"{len(procs)} procedures, {exported} exported")
+    return len(files), heads, ends, exported
+
+
+def test_english_ssl_compiles_with_its_procedures_linked(tmp_path):
+    root = EXT / "ssl_3_1_eng" / "src" / "cf"
+    if not (root / "Configuration.xml").is_file():
+        pytest.skip(f"English-script SSL not fetched: {root} (github.com/1c-syntax/ssl_3_1_eng)")
+    res = compile_bundle([root], tmp_path / "b", cache=False, quiet=True, skip=("forms",))
+    assert not res.report.errors
+    (config, counts), = res.counts["code"].items()
+    files, heads, ends, exported = _simple_scan(root)
+    assert counts["modules"] == files
+    assert counts["procedures"] == heads == ends
+    assert counts["exported"] == exported
+    assert counts["calls"] > counts["procedures"]       # calls resolved through English addresses
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    r = call(snap, "get_procedure", {"name": "Common.ObjectAttributeValue", "config": config})
+    assert r.outcome == "found"
+    assert "Function ObjectAttributeValue(Ref, AttributeName" in r.text and ") Export" in r.text
+    callers = int(re.search(r"callers: (\d+)", r.text).group(1))
+    assert callers > 100                             # called across the library, by English names
+    r = call(snap, "get_procedure", {"name": "CommonModule.Common.ObjectAttributeValue", "config": config})
+    assert r.outcome == "found"
+    r = call(snap, "search_code", {"query": "object attribute value", "config": config})
+    top3 = [ln for ln in r.text.splitlines() if ln[:3] in ("1. ", "2. ", "3. ")]
+    assert any(ln.startswith(("1. `Common.ObjectAttributeValue`", "2. `Common.ObjectAttributeValue`",
+                              "3. `Common.ObjectAttributeValue`")) for ln in top3), r.text
+    print(config, counts)
 
 
 def test_ssl_3_1_10_designer_and_edt_give_the_same_procedure_model():

@@ -59,6 +59,14 @@ def _prior(card: dict) -> float:
     return prior
 
 
+def _name_key_part(name: str) -> str | None:
+    """``name_key`` of an identifier such that ``name_key(f"{a}.{name}")`` is
+    ``f"{name_key(a)}.{part}"`` (identifiers have no spaces and fold per character), or None
+    for a Greek final sigma, whose lower case depends on what follows it (keyed whole)."""
+    key = name_key(name)
+    return None if "ς" in key else key
+
+
 def _csr(rows: list[set[int]] | list[list[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
     off = np.zeros(n + 1, dtype="<u4")
     if rows:
@@ -76,22 +84,34 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     names = list(FIELDS)
     weight = np.array([FIELDS[f][0] for f in names])
     b = np.array([FIELDS[f][1] for f in names])
-    flat_terms: list[str] = []
-    flat_proc: list[int] = []
-    flat_field: list[int] = []
-    for pid, pe in enumerate(index.procs):
+    # Term ids in order of first sight, one dict lookup per occurrence; a term list the readers
+    # share between procedures (module names, regions, handler names: terms.py memoizes them)
+    # is looked up once. Sorted into UTF-8 order (the string table's) afterwards, in numpy.
+    ix: dict[str, int] = {}
+    seen: dict[int, list[int]] = {}         # id(term list) → its term ids (the lists live on)
+    ids: list[int] = []
+    slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
+    get = ix.setdefault
+    for pe in index.procs:
         fields = pe.proc.terms
-        for fi, f in enumerate(names):
+        for f in names:
             t = index.modules[pe.module].terms if f == "module" else fields.get(f)
-            if t:
-                flat_terms += t
-                flat_proc += [pid] * len(t)
-                flat_field += [fi] * len(t)
-    terms = sort_utf8(flat_terms)
-    term_ix = {t: j for j, t in enumerate(terms)}
-    tid = np.array([term_ix[t] for t in flat_terms], dtype=np.int64)
-    pid = np.array(flat_proc, dtype=np.int64)
-    fid = np.array(flat_field, dtype=np.int64)
+            if not t:
+                slot_len.append(0)
+                continue
+            got = seen.get(id(t))
+            if got is None:
+                got = seen[id(t)] = [get(x, len(ix)) for x in t]
+            ids += got
+            slot_len.append(len(got))
+    first_seen = list(ix)
+    order = sorted(range(len(first_seen)), key=lambda j: first_seen[j].encode("utf-8"))
+    terms = [first_seen[j] for j in order]
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[np.array(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int64)
+    tid = rank[np.array(ids, dtype=np.int64)] if ids else np.zeros(0, dtype=np.int64)
+    slot = np.repeat(np.arange(len(slot_len), dtype=np.int64), np.array(slot_len, dtype=np.int64))
+    pid, fid = slot // len(names), slot % len(names)
     n, nf, nt = len(index.procs), len(names), len(terms)
     # field lengths and their averages over the procedures that have the field
     flen = np.bincount(pid * nf + fid, minlength=n * nf).reshape(n, nf).astype(np.float64)
@@ -142,21 +162,25 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
     add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
+    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(c.get("description") or "") for c in cards])
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
     names: dict[str, set[int]] = {}
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        aliases = mc["aliases"]
+        aliases = [name_key(a) for a in mc["aliases"]]
         for a in aliases:
-            names.setdefault(name_key(a), set()).add(FC.MODULE_BIT | mid)
-        managers = FC.manager_aliases(m.ref.owner, m.ref.kind)
+            names.setdefault(a, set()).add(FC.MODULE_BIT | mid)
+        managers = [name_key(a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
         for pid in m.procs:
-            pname = index.procs[pid].proc.name
-            for a in aliases:
-                names.setdefault(name_key(f"{a}.{pname}"), set()).add(pid)
-            if index.procs[pid].proc.export:
-                for a in managers:
-                    names.setdefault(name_key(f"{a}.{pname}"), set()).add(pid)
+            p = index.procs[pid].proc
+            part = _name_key_part(p.name)
+            for a, raw in zip(aliases, mc["aliases"]):
+                names.setdefault(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"),
+                                set()).add(pid)
+            if p.export:
+                for a, raw in zip(managers, FC.manager_aliases(m.ref.owner, m.ref.kind)):
+                    names.setdefault(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"),
+                                set()).add(pid)
     keys = sort_utf8(names)
     _add_table(writer, FC.NAMES, keys)
     off, ids = _csr([names[k] for k in keys], len(keys))

@@ -52,7 +52,7 @@ def parse_doc(doc: str) -> dict[str, Any]:
     params: list[dict[str, str]] = []
     base_indent: int | None = None
     for raw in doc.split("\n"):
-        h = _HEADING.match(raw)
+        h = _HEADING.match(raw) if ":" in raw else None    # a heading ends with a colon
         key = _HEADINGS.get(h.group(1).replace(" ", "").lower()) if h else None
         if key:
             section = key

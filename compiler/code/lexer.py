@@ -72,10 +72,11 @@ _PP_INSERT = {"вставка", "insert"}
 _PP_DELETE = {"удаление", "delete"}
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
-_NAME_AFTER_KW = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(")
-_PARAMS = re.compile(rb'\(((?:[^)"]|"[^"\n]*+")*+)\)')
+# A header after its keyword, in one match: the name, the parameter list (it may span lines;
+# a string default may hold ``)``) and ``Экспорт``.
+_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
+                     + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?)")
 _PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
-_EXPORT = re.compile(rb"[ \t]*+(?:" + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb")")
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
                                                                   "EndProcedure", "EndFunction") + rb")(?!" + _W + rb")")
 _ANNOTATION_ARG = re.compile(r'\(\s*"([^"]*)"\s*\)')
@@ -175,6 +176,8 @@ def _line_end(text: bytes, pos: int) -> int:
 
 def _split_params(inner: str) -> list[Param]:
     """``Знач А, Б = "x,y", В = Неопределено`` → params (commas inside strings are kept)."""
+    if not inner or inner.isspace():
+        return []
     if "//" in inner:
         inner = _LINE_COMMENT.sub("", inner)
     return [Param(name, bool(val), " ".join(default.split()) if default else None)
@@ -183,15 +186,10 @@ def _split_params(inner: str) -> list[Param]:
 
 def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
     """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
-    m = _NAME_AFTER_KW.match(text, pos)
+    m = _HEADER.match(text, pos)
     if not m:
         return None
-    p = _PARAMS.match(text, m.end() - 1)
-    if not p:
-        return None
-    e = _EXPORT.match(text, p.end())
-    return (m.group(1).decode(), _split_params(p.group(1).decode()), e is not None,
-            e.end() if e else p.end())
+    return m.group(1).decode(), _split_params(m.group(2).decode()), bool(m.group(3)), m.end()
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
@@ -342,8 +340,9 @@ def scan_module(data: bytes) -> ScanResult:
         open_ = _Open(proc, pos, proc.is_function)
         pending, comment_to = [], None
         tail_end = _line_end(text, sig_end)
-        code_tail = _STRINGS_AND_COMMENTS.sub(b" ", text[sig_end:tail_end])
-        if _END_ON_LINE.search(code_tail):      # a one-line procedure
+        tail = text[sig_end:tail_end]
+        if _END_ON_LINE.search(tail) and _END_ON_LINE.search(_STRINGS_AND_COMMENTS.sub(b" ", tail)):
+            # a one-line procedure (the end word outside strings and comments)
             close(tail_end, lineno(tail_end))
             comment_from = tail_end
     last_line = text.count(b"\n")
@@ -369,25 +368,42 @@ def split_code(body: bytes) -> tuple[bytes, list[bytes]]:
     return b" ".join(parts[0::2]), [s for s in parts[1::2] if s[:1] != b"/"]
 
 
+# Reversed identifier bytes → the name as written. Per process (a worker), bounded: the same
+# few thousand names are called everywhere, so each is decoded once, and the model's token
+# strings are shared objects (the parse's pickle stores each once per chunk).
+_NAMES: dict[bytes, str] = {}
+_NAMES_MAX = 400_000
+
+
+def _name(rev: bytes) -> str:
+    n = _NAMES.get(rev)
+    if n is None:
+        n = rev[::-1].decode()
+        if len(_NAMES) < _NAMES_MAX:
+            _NAMES[rev] = n
+    return n
+
+
 def add_tokens(proc: Procedure, body: bytes) -> None:
     """Calls and metadata usages of one body, as written (the linker resolves them)."""
     code, strings = split_code(body)
     rev = code[::-1]
     local, qualified = proc.local_calls, proc.qualified_calls
-    for name, q1, q2, before in _REV_CALL.findall(rev):
+    # a set: a body calls the same few names many times, and every token lands in a set anyway
+    for name, q1, q2, before in set(_REV_CALL.findall(rev)):
         if before == b"." or not name or name[-1:].isdigit():
             continue              # a method of an expression (``Ф().Имя(``), a number
-        n = name[::-1].decode()
+        n = _name(name)
         if not q1:
             if n.lower() not in _NOT_CALLS:
                 local.add(n)
         elif not q2:
-            qualified.add((q1[::-1].decode(), n))
+            qualified.add((_name(q1), n))
         else:                     # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
-            qualified.add((q1[::-1].decode(), n))
+            qualified.add((_name(q1), n))
             cls = MANAGER_WORDS.get(q2)
             if cls:
-                proc.usages.add((cls, q1[::-1].decode(), "call:" + n))
+                proc.usages.add((cls, _name(q1), "call:" + n))
     n_code = len(code)
     # Positions only when a class word is there at all (most bodies have none): C-level first.
     found = not _MANAGER_KEYS.isdisjoint(_REV_QUALIFIER.findall(rev))

@@ -196,6 +196,9 @@ class _ViewLinker:
             e = self.ix.modules[mid]
             for pid in e.procs:
                 pe = self.ix.procs[pid]
+                if not pe.proc.usages:       # most procedures mention no metadata object
+                    pe.card["uses"] = []
+                    continue
                 uses: dict[str, str] = {}
                 # sorted: a set's order changes with the hash seed, and the first read/write kind wins
                 for cls, name, how in sorted(pe.proc.usages):
@@ -221,14 +224,15 @@ class _ViewLinker:
         return edges
 
     # -- cards ------------------------------------------------------------------------------
-    def availability(self, e: ModuleEntry, p: Procedure) -> list[str]:
-        where: list[str] = []
-        cls = e.ref.owner.partition(".")[0]
-        if cls == "CommonModule":
+    def module_availability(self, e: ModuleEntry) -> list[str]:
+        """Where a module's procedures run, before their own directive and ``#Если``."""
+        if e.ref.owner.partition(".")[0] == "CommonModule":
             props = self.props.get(e.ref.owner, {})
-            where = [label for key, label in _FLAGS if props.get(key)]
-        elif e.ref.kind in _KIND_WHERE:
-            where = [_KIND_WHERE[e.ref.kind]]
+            return [label for key, label in _FLAGS if props.get(key)]
+        return [_KIND_WHERE[e.ref.kind]] if e.ref.kind in _KIND_WHERE else []
+
+    def availability(self, e: ModuleEntry, p: Procedure, module_where: list[str] | None = None) -> list[str]:
+        where = list(self.module_availability(e) if module_where is None else module_where)
         if p.directive:
             where.append("&" + (_DIRECTIVE_RU[p.directive] if self.language == W.RU else p.directive))
         if p.conditions:
@@ -240,6 +244,8 @@ class _ViewLinker:
         for mid in self.by_ref.values():
             e = self.ix.modules[mid]
             address = FC.module_address(*e.ref, lang=lang)
+            owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
+            module_where = self.module_availability(e)
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
@@ -248,14 +254,14 @@ class _ViewLinker:
                 card = pe.card
                 card.update({
                     "address": f"{address}.{p.name}", "name": p.name, "module": address,
-                    "owner": W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else "",
+                    "owner": owner,
                     "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
                     # [name, Знач, default or None, type from the doc comment, its description]
                     "params": [[x.name, x.by_value, x.default,
                                 described.get(x.name.casefold(), {}).get("type", ""),
                                 described.get(x.name.casefold(), {}).get("text", "")] for x in p.params],
                     "directive": p.directive, "async": p.is_async, "region": p.region,
-                    "conditions": p.conditions, "availability": self.availability(e, p),
+                    "conditions": p.conditions, "availability": self.availability(e, p, module_where),
                     "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
                     "config": self.view_name, "script": "en" if lang else "ru",
                 })

@@ -17,7 +17,6 @@ EDT: the same under ``src/`` without ``Ext/`` (``src/Configuration/SessionModule
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from v8atlas.formats.classes import CLASSES
 
@@ -75,12 +74,14 @@ def module_ref(rel: str, edt: bool) -> ModuleRef | None:
 def bsl_files(files: SourceFiles) -> list[str]:
     """Every ``*.bsl`` of a source (relative POSIX paths, sorted: the model's order is stable)."""
     if isinstance(files, FolderFiles):
-        root = files.root
+        root = os.fspath(files.root)
+        cut = len(os.path.join(root, ""))        # "root/": what each deeper folder starts with
         out = []
         for d, dirs, names in os.walk(root):
             dirs[:] = [x for x in dirs if not x.startswith(".")]
-            rel_dir = Path(d).relative_to(root).as_posix()
-            out += [n if rel_dir == "." else f"{rel_dir}/{n}" for n in names if n.endswith(".bsl")]
+            # string slicing, not pathlib: ~17,000 folders in SSL, pathlib cost a second
+            rel_dir = d[cut:].replace(os.sep, "/") if len(d) > len(root) else ""
+            out += [f"{rel_dir}/{n}" if rel_dir else n for n in names if n.endswith(".bsl")]
         return sorted(out)
     if isinstance(files, ZipFiles):
         prefix = files.prefix + "/" if files.prefix else ""

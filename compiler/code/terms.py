@@ -17,7 +17,23 @@ _memo: dict[str, list[str]] = {}
 _MEMO_MAX = 500_000
 
 
+_whole: dict[str, list[str]] = {}     # short texts that repeat whole: handler names, regions
+_WHOLE_MAX_CHARS = 80
+
+
 def terms(text: str) -> list[str]:
+    """Search terms of ``text``; the list returned may be shared: callers only read it."""
+    if len(text) <= _WHOLE_MAX_CHARS:
+        got = _whole.get(text)
+        if got is None:
+            got = _terms(text)
+            if len(_whole) < _MEMO_MAX:
+                _whole[text] = got
+        return got
+    return _terms(text)
+
+
+def _terms(text: str) -> list[str]:
     out: list[str] = []
     for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
         t = _memo.get(chunk)

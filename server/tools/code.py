@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from v8atlas.formats import code as FC
 from v8atlas.formats.domain import ServePart
 
 from ..code_index import CodeIndex, find
@@ -48,13 +49,7 @@ def signature(card: dict[str, Any]) -> str:
 
 
 def _one_line(card: dict[str, Any]) -> str:
-    from v8atlas.formats.text import nfc
-    d = " ".join((card.get("description") or "").split())
-    for stop in (". ", "; "):
-        i = d.find(stop)
-        if 0 < i < 160:
-            return nfc(d[:i + 1])
-    return d if len(d) <= 160 else d[:159] + "…"
+    return FC.one_line(card.get("description") or "")
 
 
 def search_code(snap: Snapshot, query: str, config: str | None = None, scope: str = "api",
@@ -76,12 +71,12 @@ def search_code(snap: Snapshot, query: str, config: str | None = None, scope: st
                              "ask `get_procedure` with the address:")]
     data_hits = []
     for i, (pid, score, matched) in enumerate(hits, 1):
-        card = code.card(pid)
-        flags = ("" if card.get("export") else " · not exported") + (" · deprecated" if card.get("deprecated") else "")
-        desc = _one_line(card)
-        lines.append(f"{i}. `{card['address']}`{flags}{' — ' + desc if desc else ''} · why: {', '.join(matched)}")
-        data_hits.append({"address": card["address"], "export": card.get("export", False),
-                          "score": round(score, 4), "why": matched, "config": card.get("config")})
+        row = code.list_row(pid)      # from flat tables: a result list opens no card
+        flags = ("" if row.export else " · not exported") + (" · deprecated" if row.deprecated else "")
+        desc = row.summary
+        lines.append(f"{i}. `{row.address}`{flags}{' — ' + desc if desc else ''} · why: {', '.join(matched)}")
+        data_hits.append({"address": row.address, "export": row.export,
+                          "score": round(score, 4), "why": matched, "config": row.config})
     return ToolResult(FOUND, "\n".join(lines) + "\n", {"hits": data_hits})
 
 
