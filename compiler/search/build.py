@@ -295,20 +295,22 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     s_norm = (1.0 - b) + b * np.array(seg_len, dtype=np.float64) / avg_len[s_field]
     weight = np.array([sp.weight for sp in specs], dtype=np.float64)[s_field]
     contrib = (np.repeat(weight, rows) * np.array(e_tf, dtype=np.float64)) / np.repeat(s_norm, rows)
-    # One posting per distinct (term, doc); keys sorted by term, then doc id ascending.
-    pair = row_tid * max(n, 1) + np.repeat(np.array(seg_doc, dtype=np.int64), rows)
+    # One posting per distinct (term, doc); keys sorted by term, then doc id ascending. The
+    # stride is the number of documents (every doc id is below it), not BM25's N.
+    stride = max(len(docs), 1)
+    pair = row_tid * stride + np.repeat(np.array(seg_doc, dtype=np.int64), rows)
     keys, inverse = np.unique(pair, return_inverse=True)
     w = np.bincount(inverse, weights=contrib, minlength=len(keys))
     # the fields a term occurs in: distinct powers of two per posting, summed exactly
     mask = np.bincount(inverse, weights=np.repeat(np.left_shift(1, s_field), rows).astype(np.float64),
                        minlength=len(keys))
-    tid = keys // max(n, 1)
+    tid = keys // stride
     df = np.bincount(tid, minlength=len(terms))
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
     total = len(tid)
     post_off = np.zeros(len(terms) + 1, dtype="<u8")
     post_off[1:] = np.cumsum(df)
-    post_doc = (keys % max(n, 1)).astype("<u4")
+    post_doc = (keys % stride).astype("<u4")
     post_imp = (idf[tid] * w * (K1 + 1.0) / (w + K1)).astype("<f4")
     post_fields = mask.astype(np.int64).astype("<u2")
 
