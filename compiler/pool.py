@@ -30,6 +30,7 @@ _active = False          # inside a session: the pool may be started
 _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so far
 _fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
 _background: list[Any] = []   # forked children writing caches; the session waits for them
+_forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
 
 
 def worker_cpu() -> float:
@@ -58,6 +59,8 @@ def session() -> Iterator[None]:
     finally:
         _active = False
         _stop_pool()
+        while _forked:   # an answer nobody asked for (the compile failed): drop it
+            _forked.pop().discard()
         while _background:
             _background.pop().join()
 
@@ -74,6 +77,73 @@ def background(fn: Callable[..., None], *args: Any) -> None:
     child = get_context("fork").Process(target=fn, args=args)
     child.start()
     _background.append(child)
+
+
+class Forked:
+    """What ``fork_call`` started: ``result()`` waits for the child and returns its answer
+    (or raises what it raised)."""
+
+    def __init__(self, value: Any = None, conn: Any = None, process: Any = None) -> None:
+        self._value, self._conn, self._process = value, conn, process
+
+    def result(self) -> Any:
+        if self._conn is None:
+            return self._value
+        if self in _forked:
+            _forked.remove(self)
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            ok, value = False, RuntimeError("a forked compile step ended without an answer "
+                                            f"(exit code {self._process.exitcode})")
+        finally:
+            self._conn.close()
+            self._conn = None
+            self._process.join()
+        if not ok:
+            raise value
+        self._value = value
+        return value
+
+    def discard(self) -> None:
+        if self._conn is not None:
+            self._conn.close()      # the child's send fails; it exits
+            self._conn = None
+            self._process.join()
+
+
+def _answer(conn: Any, fn: Callable[..., Any], args: tuple) -> None:
+    try:
+        answer: tuple[bool, Any] = (True, fn(*args))
+    except BaseException as e:   # noqa: BLE001 — handed to the parent, which raises it
+        answer = (False, e)
+    try:
+        conn.send(answer)
+    except (BrokenPipeError, OSError):
+        pass                      # the parent no longer wants it
+    except Exception as e:       # an unpicklable answer or exception: say what it was
+        conn.send((False, RuntimeError(f"a forked compile step's answer could not be sent back: "
+                                       f"{type(e).__name__}: {e}")))
+    conn.close()
+
+
+def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
+    """``fn(*args)`` in a child forked now, which sees the parent's data as it is (copy-on-write,
+    nothing pickled out), while the parent goes on with other work; ``.result()`` brings the
+    answer back (pickled). For a stage independent of the ones the parent runs meanwhile
+    (the search index, built while the graph and domain builds run). Outside a session or
+    with one core it runs now, in-process."""
+    if not _active or jobs() < 2:
+        return Forked(fn(*args))
+    _stop_pool()   # never fork while the pool's manager thread runs
+    ctx = get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_answer, args=(send, fn, args))
+    child.start()
+    send.close()
+    handle = Forked(None, recv, child)
+    _forked.append(handle)
+    return handle
 
 
 def _stop_pool() -> None:

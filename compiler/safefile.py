@@ -45,6 +45,8 @@ def is_inside(path: str, root: str) -> bool:
 
 def check_relative(rel: str) -> None:
     """A name relative to a source root must stay in it."""
+    if ".." not in rel and "\\" not in rel and not rel.startswith("/") and rel[1:2] != ":":
+        return   # the common case, decided without a path object (once per file read)
     p = PurePosixPath(rel.replace("\\", "/"))
     if p.is_absolute() or rel.startswith(("/", "\\")) or (len(rel) > 1 and rel[1] == ":"):
         raise RefusedFile("refused: an absolute path, outside the source folder")

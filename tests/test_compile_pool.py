@@ -56,6 +56,46 @@ def test_fork_imap_workers_read_the_parents_state(monkeypatch):
     assert pool.fork_state() is None   # not kept after the call
 
 
+def _first_words_and_pid(texts: list[str]) -> tuple[list[str], int]:
+    words = [t.split()[0] for t in texts]
+    texts.append("дописано в дочернем процессе")   # a child's write stays in the child
+    return words, os.getpid()
+
+
+def _refuse(name: str) -> None:
+    raise ValueError(f"нет объекта {name}")
+
+
+def test_fork_call_answers_from_a_child_that_saw_the_parents_data(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    texts = ["Справочник Пользователи", "Документ Заказ"]
+    with pool.session():
+        words, pid = pool.fork_call(_first_words_and_pid, texts).result()
+        failed = pool.fork_call(_refuse, "Склады")
+        with pytest.raises(ValueError, match="нет объекта Склады"):
+            failed.result()
+    assert words == ["Справочник", "Документ"] and pid != os.getpid()
+    assert texts == ["Справочник Пользователи", "Документ Заказ"]
+
+
+def test_fork_call_in_process_with_one_job_or_outside_a_session(monkeypatch):
+    texts = ["Справочник Пользователи"]
+    outside = pool.fork_call(_first_words_and_pid, texts).result()
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    with pool.session():
+        one_job = pool.fork_call(_first_words_and_pid, texts).result()
+        with pytest.raises(ValueError):
+            pool.fork_call(_refuse, "Склады")
+    assert outside[1] == one_job[1] == os.getpid() and len(texts) == 3
+
+
+def test_fork_call_not_waited_for_ends_with_the_session(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with pool.session():
+        pool.fork_call(_first_words_and_pid, ["Справочник Пользователи"])   # never asked for
+    assert not pool._forked
+
+
 def _folder_fingerprint(root: Path) -> str:
     """The fingerprint's formula, written out: sha256 over "rel\\0sha256(file)\\n", sorted paths."""
     h = hashlib.sha256()

@@ -276,3 +276,25 @@ def test_skip_of_an_unknown_or_the_configuration_domain_is_refused(tmp_path):
                                        "--skip", "configuration"])
     assert result.exit_code != 0 and "link into it" in result.output
     assert not list(tmp_path.glob("bundle-*"))
+
+
+def test_linked_model_from_the_cache_gives_the_graph_of_a_cold_compile(tmp_path):
+    """A dictionary-only change takes documents and edges from the linked-model cache; the
+    relation graph built from them is the one a compile without cache builds."""
+    import shutil
+    src = tmp_path / "cfg"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "config-designer", src)
+    words = tmp_path / "dictionary.toml"
+    words.write_text('[[aliases]]\nphrase = "кто"\ntargets = ["Справочник.Партнеры"]\n', encoding="utf-8")
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src, words], out, quiet=True)
+    words.write_text('[[aliases]]\nphrase = "кто это"\ntargets = ["Справочник.Партнеры"]\n',
+                     encoding="utf-8")
+    warm = pipeline.compile_bundle([src, words], out, quiet=True)
+    assert "load linked model" in warm.report.timings          # the model came from the cache
+    cold = pipeline.compile_bundle([src, words], tmp_path / "cold", quiet=True, cache=False)
+    graph = {n: s["sha256"] for n, s in Bundle.open(cold.bundle_path).manifest["segments"].items()
+             if n.startswith("graph.")}
+    assert graph and graph == {n: s["sha256"] for n, s in
+                               Bundle.open(warm.bundle_path).manifest["segments"].items() if n.startswith("graph.")}
+    assert Bundle.open(warm.bundle_path).content_hash == Bundle.open(cold.bundle_path).content_hash

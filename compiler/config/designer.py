@@ -178,13 +178,24 @@ _T_BELONGING = f"{{{NS_MD}}}ObjectBelonging"
 _T_EXTENDED = f"{{{NS_MD}}}ExtendedConfigurationObject"
 
 
+_COMMON_TAGS = (_T_NAME, _T_SYNONYM, _T_COMMENT, _T_BELONGING, _T_EXTENDED)
+
+
 def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
-    """name, synonym, comment, belonging, extended uuid (lxml's find scans in C)."""
+    """name, synonym, comment, belonging, extended uuid.
+
+    One pass over the properties, filtered by tag in C: five ``find`` calls scanned them five
+    times, and the absent ones (belonging, extended object: only in extensions) to the end —
+    a tenth of the reader's time. The first element of each tag counts, as with ``find``."""
     if props_el is None:
         return "", {}, "", OWN, ""
-    belonging = ADOPTED if text(props_el.find(_T_BELONGING)) == "Adopted" else OWN
-    return (text(props_el.find(_T_NAME)), local_string(props_el.find(_T_SYNONYM)),
-            text(props_el.find(_T_COMMENT)), belonging, text(props_el.find(_T_EXTENDED)))
+    first: dict[Any, etree._Element] = {}
+    for c in props_el.iterchildren(*_COMMON_TAGS):
+        first.setdefault(c.tag, c)
+    get = first.get
+    belonging = ADOPTED if text(get(_T_BELONGING)) == "Adopted" else OWN
+    return (text(get(_T_NAME)), local_string(get(_T_SYNONYM)), text(get(_T_COMMENT)), belonging,
+            text(get(_T_EXTENDED)))
 
 
 _COMMON_NAMES = frozenset({"Name", "Synonym", "Comment", "ObjectBelonging",

@@ -53,9 +53,12 @@ FLAG_DEFAULTS = {"indexing": "DontIndex", "master": False, "main_filter": False,
 
 def attribute_field(a: M.Attribute, role: str, synonym: str = "") -> Field:
     flags = {}
+    props = a.props
     for k in FLAG_KEYS:
-        v = a.props.get(k)
-        if v not in (None, "", [], {}) and (k not in FLAG_DEFAULTS or v != FLAG_DEFAULTS[k]):
+        v = props.get(k)
+        if v is None:   # most flags are absent: decided before building the empty values below
+            continue
+        if v not in ("", [], {}) and (k not in FLAG_DEFAULTS or v != FLAG_DEFAULTS[k]):
             flags[k] = v if isinstance(v, (bool, int, str)) else [str(x) for x in v] if isinstance(
                 v, (list, tuple)) else str(v)
     return user_field(a.name, a.type, role, flags=flags, synonym=synonym, comment=a.comment,

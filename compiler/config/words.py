@@ -12,6 +12,7 @@ spellings are stored so lookups accept either.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .classes import CLASSES as _READER_CLASSES
 
@@ -84,6 +85,7 @@ GENERATED_SUFFIXES = {
 _SUFFIXES_LONGEST_FIRST = sorted(GENERATED_SUFFIXES, key=len, reverse=True)
 
 
+@lru_cache(maxsize=4096)   # a few hundred generated type names, asked once per typed field
 def split_generated(name: str) -> tuple[str, str]:
     """``ConstantValueManager`` → (``Constant``, ``ValueManager``); ("", "") if not a generated type."""
     if name == "BusinessProcessRoutePointRef":
@@ -285,6 +287,7 @@ CHILD_KINDS = {
 }
 
 
+@lru_cache(maxsize=1 << 17)   # each object's path is translated for its card, key, edges, warnings
 def ref_name(ref: str, language: str) -> str:
     """An MDObjectRef in a language: ``Catalog.X.Attribute.Y`` → ``Справочник.X.Реквизит.Y``.
 

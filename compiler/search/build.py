@@ -231,14 +231,19 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     declared = {**{f.name: FieldSpec(f.weight, f.b) for d in ctx.domains for f in d.search_fields}, **FIELDS}
     specs = [declared.get(f, DEFAULT_FIELD) for f in field_names]
 
-    # Pass 1: per-doc, per-field term counts and field lengths.
-    per_doc: list[list[tuple[int, Counter[str]]]] = []
+    # Pass 1: per-doc, per-field term counts and field lengths, flat: one row per (doc, field,
+    # distinct term) in doc, field and first-occurrence order; one segment per (doc, field).
+    e_term: list[str] = []
+    e_tf: list[int] = []
+    seg_doc: list[int] = []
+    seg_field: list[int] = []
+    seg_len: list[int] = []
+    seg_rows: list[int] = []
     field_len_sum = np.zeros(len(field_names))
     field_docs = np.zeros(len(field_names))
     ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
-    for d in docs:
+    for doc_id, d in enumerate(docs):
         if d.domain in outside:
-            per_doc.append([])
             continue
         fields = _merged_fields(dict(d.fields), ablate)
         if fields.get("attributes") and "has" in field_ix:
@@ -264,7 +269,6 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
-        entry = []
         for f, text in fields.items():
             i = field_ix.get(f)
             if i is None or not text:
@@ -273,47 +277,48 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                 text if isinstance(text, str) else " ".join(map(str, text)), surfaces=True)
             if not terms:
                 continue
-            entry.append((i, Counter(terms)))
+            counts = Counter(terms)
+            e_term.extend(counts)
+            e_tf.extend(counts.values())
+            seg_doc.append(doc_id)
+            seg_field.append(i)
+            seg_len.append(len(terms))
+            seg_rows.append(len(counts))
             field_len_sum[i] += len(terms)
             field_docs[i] += 1
-        per_doc.append(entry)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
-    # Pass 2: BM25F pseudo-frequency per (term, doc); impacts and the CSR order in numpy.
-    p_term: list[str] = []
-    p_doc: list[int] = []
-    p_wtf: list[float] = []
-    p_mask: list[int] = []
-    for doc_id, entry in enumerate(per_doc):
-        wtf: dict[str, float] = {}
-        mask: dict[str, int] = {}
-        for i, counts in entry:
-            spec = specs[i]
-            length = sum(counts.values())
-            norm = 1.0 - spec.b + spec.b * length / avg_len[i]
-            for t, tf in counts.items():
-                wtf[t] = wtf.get(t, 0.0) + spec.weight * tf / norm
-                mask[t] = mask.get(t, 0) | (1 << i)
-        p_term.extend(wtf)
-        p_doc.extend([doc_id] * len(wtf))
-        p_wtf.extend(wtf.values())
-        p_mask.extend(mask[t] for t in wtf)
-
-    terms = sort_utf8(p_term)
+    # Pass 2, in numpy: BM25F pseudo-frequency per (term, doc), impacts, CSR order. The same
+    # floating-point operations in the same order as a per-document loop (a field's norm
+    # 1 - b + b·len/avg; a row's weight·tf/norm; a (term, doc)'s rows summed from 0.0 in
+    # field order, which bincount keeps), so the same bits.
+    terms = sort_utf8(e_term)
     term_ix = {t: j for j, t in enumerate(terms)}
-    tid = np.fromiter((term_ix[t] for t in p_term), dtype=np.int64, count=len(p_term))
-    docs_arr = np.array(p_doc, dtype=np.int64)
-    order = np.lexsort((docs_arr, tid))            # by term, then doc id ascending
-    tid, docs_arr = tid[order], docs_arr[order]
-    w = np.array(p_wtf, dtype=np.float64)[order]
+    row_tid = np.fromiter(map(term_ix.__getitem__, e_term), dtype=np.int64, count=len(e_term))
+    rows = np.array(seg_rows, dtype=np.int64)
+    s_field = np.array(seg_field, dtype=np.int64)
+    b = np.array([sp.b for sp in specs], dtype=np.float64)[s_field]
+    s_norm = (1.0 - b) + b * np.array(seg_len, dtype=np.float64) / avg_len[s_field]
+    weight = np.array([sp.weight for sp in specs], dtype=np.float64)[s_field]
+    contrib = (np.repeat(weight, rows) * np.array(e_tf, dtype=np.float64)) / np.repeat(s_norm, rows)
+    # One posting per distinct (term, doc); keys sorted by term, then doc id ascending. The
+    # stride is the number of documents (every doc id is below it), not BM25's N.
+    stride = max(len(docs), 1)
+    pair = row_tid * stride + np.repeat(np.array(seg_doc, dtype=np.int64), rows)
+    keys, inverse = np.unique(pair, return_inverse=True)
+    w = np.bincount(inverse, weights=contrib, minlength=len(keys))
+    # the fields a term occurs in: distinct powers of two per posting, summed exactly
+    mask = np.bincount(inverse, weights=np.repeat(np.left_shift(1, s_field), rows).astype(np.float64),
+                       minlength=len(keys))
+    tid = keys // stride
     df = np.bincount(tid, minlength=len(terms))
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
     total = len(tid)
     post_off = np.zeros(len(terms) + 1, dtype="<u8")
     post_off[1:] = np.cumsum(df)
-    post_doc = docs_arr.astype("<u4")
+    post_doc = (keys % stride).astype("<u4")
     post_imp = (idf[tid] * w * (K1 + 1.0) / (w + K1)).astype("<f4")
-    post_fields = np.array(p_mask, dtype=np.int64)[order].astype("<u2")
+    post_fields = mask.astype(np.int64).astype("<u2")
 
     prefix = S.SEARCH
     _add_table(writer, f"{prefix}.terms", terms)
