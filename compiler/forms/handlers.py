@@ -13,13 +13,16 @@ are shown unchecked.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from v8atlas.formats.domain import Domain
 
-from ..code.link import CodeIndex
-from ..code.model import ModuleKind
 from ..links import FormCards
+
+if TYPE_CHECKING:
+    from ..code.link import CodeIndex
+
+FORM_MODULE = "Form"          # code.model.ModuleKind.FORM (not imported: a no-change compile needs no code)
 
 MAX_MISSING_WARNINGS = 50
 
@@ -40,9 +43,9 @@ def _card_handlers(card: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], 
             yield f"command {c['name']}", c, c["action"]
 
 
-def check(cards: FormCards, index: CodeIndex, report: Any, counts: dict[str, dict[str, int]]) -> None:
+def check(cards: FormCards, index: "CodeIndex", report: Any, counts: dict[str, dict[str, int]]) -> None:
     views = {v: i for i, v in enumerate(index.views)}
-    modules = {(m.view, m.ref.owner, m.ref.child): m for m in index.modules if m.ref.kind == ModuleKind.FORM}
+    modules = {(m.view, m.ref.owner, m.ref.child): m for m in index.modules if m.ref.kind == FORM_MODULE}
     shown = 0
     for source, view, owner, form, file, title, card in cards.forms:
         entry = modules.get((views.get(view, -1), owner, form))
@@ -68,6 +71,7 @@ def check(cards: FormCards, index: CodeIndex, report: Any, counts: dict[str, dic
 
 
 def link(parsed: list[Any], ctx: Any) -> None:
+    from ..code.link import CodeIndex
     cards = ctx.links.get(FormCards)
     index = ctx.links.get(CodeIndex)
     if cards is None or index is None:       # no forms, or no code domain in this compile
