@@ -96,6 +96,8 @@ def _item(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormIt
 
 def _bar(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormItem | None:
     """A context menu or auto command bar, kept only when it holds buttons or handlers."""
+    if not len(el):                  # most are written empty: <ContextMenu name="…" id="…"/>
+        return None
     children = _child(el, "ChildItems")
     items = _items(children, ctx, parts) if children is not None else []
     handlers = _handlers(_child(el, "Events"))
