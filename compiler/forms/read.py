@@ -31,7 +31,7 @@ from v8atlas.compiler.report import CompileReport
 
 from . import form_designer, form_edt
 from .model import Form, Role, Template, UIModel
-from .rights import read_rights
+from .rights import read_rights, shared_text
 from .schema import read_schema
 
 DCS = "DataCompositionSchema"
@@ -176,6 +176,8 @@ def parse_dump(files: SourceFiles, fmt: str, source: str, report: CompileReport)
         if kind in (SCHEMA, MAYBE_SCHEMA):
             parsed.templates[address] = result
         elif kind == RIGHTS:
+            # texts shared across the workers' batches too (rights.shared_text)
+            result.templates = [(n, shared_text(t)) for n, t in result.templates]
             parsed.roles[address] = result
         else:
             parsed.forms[address] = result
