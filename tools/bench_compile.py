@@ -2,7 +2,6 @@
 """Cold `v8atlas compile --timings` on SSL 3.1.12 × N copies: wall, CPU, peak RSS, per stage.
 
     python tools/bench_compile.py [--copies 1,2,4,8] [--dumps DIR] [--svg FILE] [--exe V8ATLAS]
-                                  [--skip DOMAIN ...]
 
 Each size is compiled cold (fresh --out) in a child; the child's CPU (user+sys, its pool
 workers included) and peak RSS come from RUSAGE_CHILDREN. The replicated dumps are made once
@@ -39,9 +38,8 @@ _STAGE = re.compile(r"^(\S.*?)\s+(\d+\.\d+)\s+(\d+\.\d+)\s+\d+%\s*$")
 _DOCS = re.compile(r"build index \((\d+) documents")
 
 
-def compile_cold(exe: list[str], src: Path, out: Path, timings: bool = True, skip: tuple[str, ...] = ()) -> dict:
-    cmd = [*exe, "compile", str(src), "--out", str(out)] + (["--timings"] if timings else []) + \
-        [a for d in skip for a in ("--skip", d)]
+def compile_cold(exe: list[str], src: Path, out: Path, timings: bool = True) -> dict:
+    cmd = [*exe, "compile", str(src), "--out", str(out)] + (["--timings"] if timings else [])
     res = subprocess.run([sys.executable, "-c", _CHILD, *cmd], check=True, capture_output=True,
                          text=True).stdout
     m = json.loads(res.strip().splitlines()[-1])
@@ -112,7 +110,6 @@ def main() -> int:
     ap.add_argument("--exe", default=str(Path(sys.executable).with_name("v8atlas")),
                     help="the v8atlas command to measure (e.g. another checkout's)")
     ap.add_argument("--no-timings", action="store_true", help="for a v8atlas without --timings")
-    ap.add_argument("--skip", action="append", default=[], help="passed to `v8atlas compile --skip`")
     args = ap.parse_args()
     src = args.src
     if src is None:
@@ -125,7 +122,7 @@ def main() -> int:
             if n > 1 and not (dump / "Configuration.xml").is_file():
                 args.dumps.mkdir(parents=True, exist_ok=True)
                 replicate(src, n, dump)
-            m = compile_cold(args.exe.split(), dump, Path(tmp) / f"out{n}", not args.no_timings, tuple(args.skip))
+            m = compile_cold(args.exe.split(), dump, Path(tmp) / f"out{n}", not args.no_timings)
             m["copies"] = n
             rows.append(m)
             print(f"×{n}: {m.get('documents', 0):6d} documents  wall {m['wall_s']:6.2f} s  "
