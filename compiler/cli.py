@@ -20,7 +20,7 @@ from .sources import SourceError
 @click.option("--strict", is_flag=True, help="Exit 2 when any source had errors (still publishes the rest).")
 @click.option("--timings", is_flag=True, help="Print each stage's wall and CPU seconds on stderr.")
 @click.option("--skip", "skip", multiple=True, metavar="DOMAIN",
-              help="Leave a domain out of this compile (repeatable): code, forms, corpus, help, dictionary.")
+              help="Leave a domain out of this compile (repeatable): code, forms, form_handlers, corpus, help, dictionary.")
 def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: bool, keep: int,
                 quiet: bool, strict: bool, timings: bool, skip: tuple[str, ...]) -> None:
     """Compile configuration dumps, EDT projects, help books and dictionaries into a bundle.

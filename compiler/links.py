@@ -32,3 +32,11 @@ class SearchDictionary:
 class DocIndex:
     """Document key → id, once the core build has numbered the documents."""
     ids: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class FormCards:
+    """The forms domain's managed forms, for the handler check after the code domain has
+    linked: ``(source, view, owner, form name ("" for a common form), file, title, card)``,
+    ``card`` being the form's card section (the dict in the document, amended in place)."""
+    forms: list[tuple[str, str, str, str, str, str, dict[str, Any]]] = field(default_factory=list)

@@ -35,6 +35,8 @@ _REGISTERED: list[Registration] = [
     Registration("help", "v8atlas.compiler.help.domain:DOMAIN", "v8atlas.server.tools.platform:SERVE"),
     Registration("dictionary", "v8atlas.compiler.dictionary:DOMAIN"),
     Registration("code", "v8atlas.compiler.code.domain:DOMAIN", "v8atlas.server.tools.code:SERVE"),
+    # the forms' handler check against the code domain's procedures: after both (docs/forms.md)
+    Registration("form_handlers", "v8atlas.compiler.forms.handlers:DOMAIN"),
     Registration("corpus", "v8atlas.compiler.corpus.domain:DOMAIN", "v8atlas.server.tools.corpus:SERVE"),
 ]
 

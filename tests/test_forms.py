@@ -93,11 +93,26 @@ def test_unknown_item_kind_is_kept_and_counted(designer):
     assert any(u["what"] == "src: form item kind Sparkle" for u in report["unknown"])
 
 
-def test_module_procedures_scanned_with_directives_async_and_functions():
-    assert R.procedures(F.MODULE.encode()) == ["ПриСозданииНаСервере", "НаименованиеПриИзменении",
-                                               "ЦенаНачалоВыбора", "Пересчитать"]
-    # a call or a comment that mentions a keyword is no header
-    assert R.procedures("// Процедура Нет(\nА = Функция;\n".encode()) == []
+def test_handlers_checked_against_the_code_domain_and_unchecked_without_it(tmp_path):
+    root = F.designer_dump(tmp_path)
+    module = root / "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext/Form/Module.bsl"
+    # a procedure named only in a comment or a string is no procedure of the module
+    module.write_text("\ufeff" + F.MODULE + "\n// Процедура ПриОткрытии(Отказ)\nА = \"Процедура ПриОткрытии(\";\n",
+                      encoding="utf-8")
+    result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    s = Snapshot(Bundle.open(result.bundle_path))
+    brief = call(s, "get_object", name="Справочник.Номенклатура.Форма.ФормаЭлемента")
+    assert "**Handlers without a procedure in the module** (1): OnOpen→`ПриОткрытии`" in brief.text
+    assert "module: 4 procedures" in brief.text
+    missing = [w for w in result.report.as_dict()["warnings"] if w["code"] == "form-handler-missing"]
+    assert [w["message"].split(": ", 1)[1] for w in missing] == ["form OnOpen → ПриОткрытии"]
+    # without the code domain nothing is checked: no marks, no module line, no warning
+    result = compile_bundle([root], tmp_path / "out2", quiet=True, cache=False, skip=("code",))
+    s = Snapshot(Bundle.open(result.bundle_path))
+    brief = call(s, "get_object", name="Справочник.Номенклатура.Форма.ФормаЭлемента")
+    assert brief.outcome == "found" and "OnCreateAtServer→`ПриСозданииНаСервере`" in brief.text
+    assert "Handlers without a procedure" not in brief.text and "module:" not in brief.text
+    assert not [w for w in result.report.as_dict()["warnings"] if w["code"] == "form-handler-missing"]
 
 
 def test_schema_model(designer):

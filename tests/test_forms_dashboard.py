@@ -60,30 +60,36 @@ def page(server):
         assert not errors, f"JavaScript errors on the page: {errors}"
 
 
-def _depth_and_margin(page, text: str) -> tuple[int, float]:
-    li = page.locator("#card-body .md li", has_text=text).first
-    depth = int(li.get_attribute("data-depth") or 0)
-    margin = float(li.evaluate("e => parseFloat(getComputedStyle(e).marginLeft)"))
-    return depth, margin
+def _depth_and_left(page, code: str) -> tuple[int, float]:
+    """The nesting depth of the card view's list item named ``code`` and where it starts on screen."""
+    name = page.locator(f"#card-body .card-view li > code:text-is('{code}')").first
+    depth = int(name.evaluate("e => e.parentElement.getAttribute('data-depth')") or 0)
+    return depth, float(name.evaluate("e => e.getBoundingClientRect().left"))
 
 
 def test_form_card_is_an_indented_item_tree(page, server):
+    # drawn from the structured card (/ui/card), not from the agent's text
     name = "Справочник.Номенклатура.Форма.ФормаЭлемента"
     page.goto(f"{server.url}/card?name={quote(name)}&detail=fields")
-    page.wait_for_selector(".agent-text")
-    group = _depth_and_margin(page, "UsualGroup ГруппаШапка")
-    field = _depth_and_margin(page, "InputField Код")
-    column = _depth_and_margin(page, "InputField ЦеныЦена")
+    page.wait_for_selector("#card-body .card-view")
+    group = _depth_and_left(page, "UsualGroup ГруппаШапка")
+    field = _depth_and_left(page, "InputField Код")
+    column = _depth_and_left(page, "InputField ЦеныЦена")
     assert (group[0], field[0], column[0]) == (0, 1, 3)
     assert group[1] < field[1] < column[1]
+    view = page.locator("#card-body .card-view").inner_text()
+    assert "Реквизиты формы" in view and "OnOpen→ПриОткрытии (нет процедуры в модуле)" in view
+    assert page.locator("#card-body details.raw-answer .agent-text").count() == 1   # the agent's text, one click away
     page.screenshot(path=str(OUT / "forms-card-form.png"), full_page=True)
 
 
 def test_schema_card_shows_data_sets_then_fields(page, server):
     name = "Справочник.Номенклатура.Макет.Ценник"
     page.goto(f"{server.url}/card?name={quote(name)}&detail=fields")
-    page.wait_for_selector(".agent-text")
-    data_set = _depth_and_margin(page, "query (source ИсточникДанных1)")
-    field = _depth_and_margin(page, "Номенклатура «Товар»")
+    page.wait_for_selector("#card-body .card-view")
+    data_set = _depth_and_left(page, "Цены")
+    field = _depth_and_left(page, "Номенклатура")
     assert (data_set[0], field[0]) == (0, 1) and data_set[1] < field[1]
+    view = page.locator("#card-body .card-view").inner_text()
+    assert "query (источник ИсточникДанных1)" in view and "Номенклатура «Товар»" in view
     page.screenshot(path=str(OUT / "forms-card-schema.png"), full_page=True)

@@ -10,7 +10,9 @@ from realdata import extracted
 from v8atlas.compiler.config.normalize import diff
 from v8atlas.compiler.config.plugin import ConfigSourceError, open_source, read_configuration
 from v8atlas.compiler.forms import read as R
-from v8atlas.compiler.forms.link import _missing_handlers
+from v8atlas.compiler.code.read import read_code
+from v8atlas.compiler.forms.cards import form_card
+from v8atlas.compiler.forms.handlers import _card_handlers
 from v8atlas.compiler.forms.normalize import ui_dict
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.report import CompileReport
@@ -44,13 +46,23 @@ def test_ssl_3_1_10_designer_and_edt_give_the_same_forms_schemas_roles():
 
 
 def test_ssl_3_1_12_every_form_read_and_every_handler_resolves():
-    ui, report = read(extracted(SSL_12) / "src" / "cf")
+    path = extracted(SSL_12) / "src" / "cf"
+    ui, report = read(path)
     assert len(ui.forms) == 874 and all(not f.not_read for f in ui.forms)
     assert sum(t.schema is not None for t in ui.templates) == 52 and len(ui.roles) == 107
     assert report.get("errors", []) == []
-    unresolved = {R.form_key(f): _missing_handlers(f, ui.modules.get(R.form_key(f), [])) for f in ui.forms}
-    assert {k: v for k, v in unresolved.items() if v} == {}
-    assert sum(len(f.handlers) for f in ui.forms) > 1500
+    # each handler against the procedures the code domain parses from the form's module
+    code_report = CompileReport()
+    code = read_code(open_source(path)[1], read_configuration(path, code_report), "src", code_report)
+    unresolved, handlers = {}, 0
+    for f in ui.forms:
+        names = code.procedures_of(f.owner, "Form", "" if f.common else f.name)
+        where = [w for w, _, proc in _card_handlers(form_card(f, "ru")) if proc.casefold() not in names]
+        handlers += sum(1 for _ in _card_handlers(form_card(f, "ru")))
+        if where:
+            unresolved[R.form_key(f)] = where
+    assert unresolved == {}
+    assert handlers > 7000
 
 
 def test_mdclasses_forms_templates_roles_compile_or_say_why():

@@ -4,8 +4,8 @@ growth, the no-change recompile and the largest form's answer.
 
     python tools/bench_forms.py [--copies 1,4,12] [--source DUMP] [--baseline PKG] [--skip-parse]
 
-* in one process on SSL 3.1.12: the configuration read, then ``read_ui`` (forms, schemas,
-  rights, form modules) — the parse cost forms add;
+* in one process on SSL 3.1.12: the configuration read, then ``read_ui`` (forms, schemas and
+  rights) — the parse cost forms add;
 * ``v8atlas compile`` of SSL × N (objects *with* their form, template and rights bodies and
   form modules copied under new names) in a child: wall time and peak RSS of the whole
   compile, then the same compile again (no change);
@@ -49,7 +49,7 @@ def parse_split(src: Path) -> None:
     t2 = time.perf_counter()
     print(f"configuration read {t1 - t:6.2f} s ({len(cfg.objects)} objects); forms/schemas/roles read "
           f"{t2 - t1:6.2f} s ({len(ui.forms)} forms, {sum(t.schema is not None for t in ui.templates)} schemas, "
-          f"{len(ui.roles)} roles, {len(ui.modules)} form modules)")
+          f"{len(ui.roles)} roles; form modules are the code domain's)")
 
 
 def largest_answer(bundles: Path) -> None:

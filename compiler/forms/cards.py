@@ -34,22 +34,22 @@ def _type(td: TypeDescription, language: str) -> str:
 
 
 def _drop_empty(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in d.items() if v not in (None, "", [], {}, False)}
+    # Card values are str, bool, int, list, dict or None: falsy is exactly "empty" for them
+    # (a truth test, where comparing each value with five empties cost a quarter of the link).
+    return {k: v for k, v in d.items() if v}
 
 
-def handler_entry(h: Handler, resolved: bool | None) -> dict[str, Any]:
-    e = _drop_empty({"event": h.event, "procedure": h.procedure, "call_type": h.call_type})
-    if resolved is False:
-        e["missing"] = True
-    return e
+def handler_entry(h: Handler) -> dict[str, Any]:
+    """``missing`` is added by the handler check (handlers.py) when the module lacks the procedure."""
+    return _drop_empty({"event": h.event, "procedure": h.procedure, "call_type": h.call_type})
 
 
-def _item(i: FormItem, check: Any) -> dict[str, Any]:
+def _item(i: FormItem) -> dict[str, Any]:
     return _drop_empty({
         "kind": i.kind, "name": i.name, "title": title_text(i.title), "path": i.data_path,
         "command": i.command, "props": i.props,
-        "handlers": [handler_entry(h, check(h.procedure)) for h in i.handlers],
-        "items": [_item(c, check) for c in i.items], "unknown_kind": not i.known})
+        "handlers": [handler_entry(h) for h in i.handlers],
+        "items": [_item(c) for c in i.items], "unknown_kind": not i.known})
 
 
 def _attribute(a: FormAttribute, language: str) -> dict[str, Any]:
@@ -60,35 +60,19 @@ def _attribute(a: FormAttribute, language: str) -> dict[str, Any]:
         "columns": [_attribute(c, language) for c in a.columns]})
 
 
-def resolver(procedures: list[str] | None):
-    """``check(procedure)``: True when the module has it (BSL names ignore case), None when the
-    module was not read (nothing to check against), False when it is missing."""
-    known = {p.casefold() for p in procedures} if procedures is not None else None
-
-    def check(proc: str) -> bool | None:
-        if known is None:
-            return None
-        return not proc or proc.casefold() in known
-    return check
-
-
-def form_card(form: Form, language: str, procedures: list[str] | None) -> dict[str, Any]:
-    """``procedures``: the form module's procedure names, None when the module was not read."""
-    check = resolver(procedures)
-
-    card = _drop_empty({
+def form_card(form: Form, language: str) -> dict[str, Any]:
+    """The form section; the handler check (handlers.py) adds ``missing`` marks and ``module``
+    (its procedure count) once the code domain has read the form module."""
+    return _drop_empty({
         "form_type": form.form_type, "title": title_text(form.title), "not_read": form.not_read,
-        "handlers": [handler_entry(h, check(h.procedure)) for h in form.handlers],
-        "items": [_item(i, check) for i in form.items],
+        "handlers": [handler_entry(h) for h in form.handlers],
+        "items": [_item(i) for i in form.items],
         "attributes": [_attribute(a, language) for a in form.attributes],
         "commands": [_drop_empty({"name": c.name, "title": title_text(c.title), "action": c.action,
-                                  "call_type": c.call_type,
-                                  "missing": check(c.action) is False})
+                                  "call_type": c.call_type})
                      for c in form.commands],
         "parameters": [_drop_empty({"name": p.name, "type": _type(p.type, language), "key": p.key})
-                       for p in form.parameters],
-        "module": ({"procedures": len(procedures)} if procedures is not None else {})})
-    return card
+                       for p in form.parameters]})
 
 
 def _data_set(d: DataSet, language: str) -> dict[str, Any]:

@@ -5,19 +5,24 @@ configuration domain's ``ConfigModels``; its documents are metadata documents (s
 addresses of ``get_object``), so the configuration domain's tools answer them."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from v8atlas.formats.domain import Domain, Source
 
-from ..config.errors import ConfigSourceError
-from ..config.plugin import open_source
 from ..documents import METADATA
 from ..links import ConfigModels
-from . import link
-from .read import ParsedUI, parse_dump
+
+if TYPE_CHECKING:
+    from .read import ParsedUI
+
+# The readers and the linker are imported when a compile parses or links: a no-change
+# recompile only lists the domains and needs none of them.
 
 
-def parse(source: Source, report: Any) -> ParsedUI | None:
+def parse(source: Source, report: Any) -> "ParsedUI | None":
+    from ..config.errors import ConfigSourceError
+    from ..config.plugin import open_source
+    from .read import parse_dump
     try:
         fmt, files = open_source(source.path)
     except ConfigSourceError:
@@ -25,11 +30,16 @@ def parse(source: Source, report: Any) -> ParsedUI | None:
     return parse_dump(files, fmt, source.name, report)
 
 
+def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
+    from . import link as linker
+    linker.link(parsed, ctx)
+
+
 DOMAIN = Domain(
     "forms",
     reads=("configuration",),
     parse=parse,
-    link=link.link,
+    link=link,
     needs=(ConfigModels,),
     doc_domains=(METADATA,),
 )

@@ -1,5 +1,11 @@
-"""Designer managed form body (``Forms/<F>/Ext/Form.xml``, root ``<Form>`` in the logform namespace)."""
+"""Designer managed form body (``Forms/<F>/Ext/Form.xml``, root ``<Form>`` in the logform namespace).
+
+The item tree is most of a form's elements, and most of an item's children are properties the
+model does not keep: an item's children are told apart by their full tag (a table per
+namespace, the root's), so lxml filters them in C and a skipped property never becomes a Python object."""
 from __future__ import annotations
+
+from functools import lru_cache
 
 from lxml import etree
 from v8atlas.compiler.config.designer import local_string, type_description
@@ -38,7 +44,23 @@ def _child(el: etree._Element, name: str) -> etree._Element | None:
     return None
 
 
-def _item(el: etree._Element, ctx: FileContext) -> FormItem | None:
+# What an item keeps of its children, by local name.
+_ITEM_PARTS = ("Title", "DataPath", "CommandName", "Visible", "Enabled", "ReadOnly", "Events", "ChildItems",
+               *_NESTED_BARS)
+
+
+@lru_cache(maxsize=8)
+def _item_parts(ns: str) -> dict[str, str]:
+    """Full tag → local name of the item children kept, in the form's namespace."""
+    return {f"{{{ns}}}{n}" if ns else n: n for n in _ITEM_PARTS}
+
+
+def _namespace(el: etree._Element) -> str:
+    tag = el.tag
+    return tag[1:tag.index("}")] if isinstance(tag, str) and tag.startswith("{") else ""
+
+
+def _item(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormItem | None:
     kind = local(el)
     if kind in _SKIP:
         return None
@@ -46,8 +68,8 @@ def _item(el: etree._Element, ctx: FileContext) -> FormItem | None:
     if not item.known:
         ctx.unknown(f"form item kind {kind}")
     nested: list[FormItem] = []
-    for c in elements(el):
-        n = local(c)
+    for c in el.iterchildren(*parts):          # filtered by tag in C: skipped ones get no proxy
+        n = parts[c.tag]
         if n == "Title":
             item.title = local_string(c)
         elif n == "DataPath":
@@ -63,29 +85,31 @@ def _item(el: etree._Element, ctx: FileContext) -> FormItem | None:
         elif n == "Events":
             item.handlers = _handlers(c)
         elif n == "ChildItems":
-            item.items = _items(c, ctx)
-        elif n in _NESTED_BARS:
-            bar = _bar(c, ctx)
+            item.items = _items(c, ctx, parts)
+        else:                                   # a context menu or an auto command bar
+            bar = _bar(c, ctx, parts)
             if bar is not None:
                 nested.append(bar)
     item.items = nested + item.items
     return item
 
 
-def _bar(el: etree._Element, ctx: FileContext) -> FormItem | None:
+def _bar(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormItem | None:
     """A context menu or auto command bar, kept only when it holds buttons or handlers."""
+    if not len(el):                  # most are written empty: <ContextMenu name="…" id="…"/>
+        return None
     children = _child(el, "ChildItems")
-    items = _items(children, ctx) if children is not None else []
+    items = _items(children, ctx, parts) if children is not None else []
     handlers = _handlers(_child(el, "Events"))
     if not items and not handlers:
         return None
     return FormItem(local(el), el.get("name", ""), items=items, handlers=handlers)
 
 
-def _items(el: etree._Element, ctx: FileContext) -> list[FormItem]:
+def _items(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> list[FormItem]:
     out = []
     for c in elements(el):
-        item = _item(c, ctx)
+        item = _item(c, ctx, parts)
         if item is not None:
             out.append(item)
     return out
@@ -140,6 +164,7 @@ def _parameter(el: etree._Element) -> FormParameter:
 
 def read_form(root: etree._Element, form: Form, ctx: FileContext) -> Form:
     bars: list[FormItem] = []
+    parts = _item_parts(_namespace(root))
     for c in elements(root):
         n = local(c)
         if n == "Title":
@@ -147,9 +172,9 @@ def read_form(root: etree._Element, form: Form, ctx: FileContext) -> Form:
         elif n == "Events":
             form.handlers = _handlers(c)
         elif n == "ChildItems":
-            form.items = _items(c, ctx)
+            form.items = _items(c, ctx, parts)
         elif n == "AutoCommandBar":
-            bar = _bar(c, ctx)
+            bar = _bar(c, ctx, parts)
             if bar is not None:
                 bars.append(bar)
         elif n == "Attributes":

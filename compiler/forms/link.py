@@ -9,13 +9,13 @@ and works on its documents:
   ``form`` / ``template`` / ``rights`` sections;
 * every object named in a role's rights gets a ``roles`` list on its card (who may do what),
   and the graph gets ``rights`` edges (role → object), ``form`` edges (object → its form),
-  ``form_data`` edges (form → objects its attributes hold) and ``form_handler`` edges (form →
-  procedure document) when the code domain publishes procedures.
+  ``form_data`` edges (form → objects its attributes hold).
 
-Handlers are checked against the procedures of the form module (``UIModel.modules``); a
-handler naming no procedure there is reported (``form-handler-missing``). Only views of a
-configuration's own name are linked: a base+extensions view shows its base's forms through
-the base view (docs/forms.md).
+Each managed form's card section is handed on (``FormCards``): once the code domain has
+linked, ``handlers.py`` checks its event handlers against the procedures of the form module
+and reports those naming none (``form-handler-missing``). Only views of a configuration's own
+name are linked: a base+extensions view shows its base's forms through the base view
+(docs/forms.md).
 """
 from __future__ import annotations
 
@@ -28,15 +28,14 @@ from v8atlas.compiler.config.link import doc_key
 from v8atlas.compiler.config.model import CONFIG_TYPE, REF
 from v8atlas.compiler.config.relations import type_class
 from v8atlas.compiler.documents import METADATA, Doc, Edge
-from v8atlas.compiler.links import ConfigModels
+from v8atlas.compiler.links import ConfigModels, FormCards
 
-from .cards import form_card, resolver, role_card, template_card, title_text
+from .cards import form_card, role_card, template_card, title_text
 from .model import Form, FormItem, Template, UIModel
 from .read import ParsedUI, assemble, form_key, template_key
 
 FORM_KIND = "Form"
 TEMPLATE_KIND = "Template"
-MAX_MISSING_WARNINGS = 50
 
 
 def _walk(items: list[FormItem]):
@@ -71,16 +70,6 @@ def _type_refs(form: Form) -> list[tuple[str, str]]:
     return out
 
 
-def _missing_handlers(form: Form, procedures: list[str]) -> list[str]:
-    """Where the form names a procedure its module lacks: ``form OnOpen → ПриОткрытии``…"""
-    check = resolver(procedures)
-    where = [f"form {h.event} → {h.procedure}" for h in form.handlers if check(h.procedure) is False]
-    where += [f"{i.name} {h.event} → {h.procedure}" for i in _walk(form.items) for h in i.handlers
-              if check(h.procedure) is False]
-    where += [f"command {c.name} → {c.action}" for c in form.commands if check(c.action) is False]
-    return where
-
-
 def sub_card(view: str, language: str, cls: str, name: str, ref: str, owner: str, synonym: dict[str, str],
              source_file: str, section: str, body: dict[str, Any]) -> dict[str, Any]:
     """The card of a form or template of an object: the head every metadata card has, then its section."""
@@ -108,6 +97,7 @@ def link(parsed: list[tuple[Any, ParsedUI | None]], ctx: Any) -> None:
     infos = {i["name"]: i for i in ctx.info.get("configurations", [])}
     docs_by_key = {d.key: d for d in ctx.docs if d.domain == METADATA}
     counts: dict[str, dict[str, int]] = {}
+    cards = FormCards()
     for source, dump in parsed:
         if dump is None:
             continue
@@ -118,40 +108,34 @@ def link(parsed: list[tuple[Any, ParsedUI | None]], ctx: Any) -> None:
         if name is None or name not in infos:
             continue
         ui = assemble(models[name], dump, source.name, ctx.report)
-        counts[name] = _link_view(ui, infos[name], source.name, docs_by_key, ctx)
+        counts[name] = _link_view(ui, infos[name], source.name, docs_by_key, cards, ctx)
     if counts:
         ctx.counts["forms"] = counts
+    ctx.links.put(cards)
 
 
 def _link_view(ui: UIModel, info: dict[str, Any], source: str, docs_by_key: dict[str, Doc],
-               ctx: Any) -> dict[str, int]:
+               cards: FormCards, ctx: Any) -> dict[str, int]:
     view = info["name"]
     language = info.get("language") or W.RU
     n = defaultdict(int)
-    missing_shown = 0
 
     def title(ref: str) -> str:
         return W.ref_name(ref, language)
 
     for form in ui.forms:
         fkey = form_key(form)
-        procs = ui.modules.get(fkey)
-        if form.form_type == "Managed" and not form.not_read:
+        managed = form.form_type == "Managed" and not form.not_read
+        if managed:
             n["managed_forms"] += 1
-            missing = _missing_handlers(form, procs or [])
             n["handlers"] += len(form.handlers) + sum(len(i.handlers) for i in _walk(form.items)) + \
                 sum(1 for c in form.commands if c.action)
-            if missing:
-                n["handlers_missing"] += len(missing)
-                if missing_shown < MAX_MISSING_WARNINGS:
-                    missing_shown += 1
-                    module = "the form has no module" if procs is None else "its module has no such procedure"
-                    ctx.report.warn(source, f"{len(missing)} handler(s) name a procedure the form module lacks "
-                                    f"({module}): " + "; ".join(missing[:8]) + (" …" if len(missing) > 8 else ""),
-                                    code="form-handler-missing", file=form.file or None, object=title(fkey))
         else:
             n["other_forms"] += 1
-        card = form_card(form, language, procs)
+        card = form_card(form, language)
+        if managed:
+            cards.forms.append((source, view, form.owner, "" if form.common else form.name, form.file,
+                                title(fkey), card))
         key = doc_key(view, fkey)
         if form.common:
             doc = docs_by_key.get(key)

@@ -192,4 +192,3 @@ class UIModel:
     forms: list[Form] = field(default_factory=list)
     templates: list[Template] = field(default_factory=list)
     roles: list[Role] = field(default_factory=list)
-    modules: dict[str, list[str]] = field(default_factory=dict)   # form key → procedure names (when scanned)

@@ -26,5 +26,4 @@ def _role(r: Any) -> dict[str, Any]:
 def ui_dict(ui: UIModel) -> dict[str, Any]:
     return {"forms": {form_key(f): _plain(f) for f in ui.forms},
             "templates": {template_key(t): _plain(t) for t in ui.templates},
-            "roles": {r.name: _role(r) for r in ui.roles},
-            "form_modules": {k: sorted(v) for k, v in ui.modules.items()}}
+            "roles": {r.name: _role(r) for r in ui.roles}}

@@ -3,10 +3,12 @@
 Two steps, as the domain contract has them (docs/architecture.md):
 
 * ``parse_dump(files, fmt, source, report)`` — the domain's parse: finds every form body,
-  composition schema, rights file and form module of the dump *by path* (no configuration
-  model needed), reads them over the config reader's process pool (``objects.read_all``: parse
-  a file, keep the model, drop the tree) and returns a ``ParsedUI`` keyed by sub-object
-  address. A broken file is reported with file and line and left out; the rest is read.
+  composition schema and rights file of the dump *by path* (no configuration model needed),
+  reads them over the config reader's process pool (``objects.read_all``: parse a file, keep
+  the model, drop the tree) and returns a ``ParsedUI`` keyed by sub-object address. A broken
+  file is reported with file and line and left out; the rest is read. Form modules are the
+  code domain's: their procedures reach the handler check through its ``CodeIndex``
+  (``handlers.py``), so no module is read twice.
 * ``assemble(cfg, parsed, source, report)`` — at link time, with the configuration model the
   configuration domain hands over: every form and template the configuration lists, with its
   type and synonym, gets its body (or the reason it has none: ordinary form, other template
@@ -18,8 +20,6 @@ from __future__ import annotations
 
 import os
 import re
-import zipfile
-import zlib
 from dataclasses import dataclass, field
 
 from v8atlas.compiler.config.classes import FOLDER_TO_CLASS
@@ -31,7 +31,7 @@ from v8atlas.compiler.report import CompileReport
 
 from . import form_designer, form_edt
 from .model import Form, Role, Template, UIModel
-from .rights import read_rights
+from .rights import read_rights, shared_text
 from .schema import read_schema
 
 DCS = "DataCompositionSchema"
@@ -43,7 +43,9 @@ ORDINARY_REASON = ("ordinary (non-managed) form: its layout is a binary containe
 ABSENT_REASON = "its file is absent or could not be read (the compile report says why)"
 
 # Task kinds: what the worker does with the file; the sub-object address travels with it.
-FORM_DESIGNER, FORM_EDT, SCHEMA, RIGHTS, MODULE = "form-designer", "form-edt", "schema", "rights", "module"
+# A Designer ``Ext/Template.xml`` may hold any template kind: its worker reads the head first.
+FORM_DESIGNER, FORM_EDT, SCHEMA, RIGHTS = "form-designer", "form-edt", "schema", "rights"
+MAYBE_SCHEMA = "template"
 
 # Where each kind of file lies, by format: (task kind, path pattern). ``folder``/``obj`` name
 # the owner (a class folder and an object), ``name`` the form, template or role.
@@ -52,40 +54,33 @@ _OWNER = r"(?P<folder>[^/]+)/(?P<obj>[^/]+)"
 _PATTERNS = {
     "designer": [(FORM_DESIGNER, rf"{_OWNER}/Forms/{_N}/Ext/Form\.xml"),
                  (FORM_DESIGNER, rf"CommonForms/{_N}/Ext/Form\.xml"),
-                 (MODULE, rf"{_OWNER}/Forms/{_N}/Ext/Form/Module\.bsl"),
-                 (MODULE, rf"CommonForms/{_N}/Ext/Form/Module\.bsl"),
-                 (SCHEMA, rf"{_OWNER}/Templates/{_N}/Ext/Template\.xml"),
-                 (SCHEMA, rf"CommonTemplates/{_N}/Ext/Template\.xml"),
+                 (MAYBE_SCHEMA, rf"{_OWNER}/Templates/{_N}/Ext/Template\.xml"),
+                 (MAYBE_SCHEMA, rf"CommonTemplates/{_N}/Ext/Template\.xml"),
                  (RIGHTS, rf"Roles/{_N}/Ext/Rights\.xml")],
     "edt": [(FORM_EDT, rf"src/{_OWNER}/Forms/{_N}/Form\.form"),
             (FORM_EDT, rf"src/CommonForms/{_N}/Form\.form"),
-            (MODULE, rf"src/{_OWNER}/Forms/{_N}/Module\.bsl"),
-            (MODULE, rf"src/CommonForms/{_N}/Module\.bsl"),
             (SCHEMA, rf"src/{_OWNER}/Templates/{_N}/Template\.dcs"),
             (SCHEMA, rf"src/CommonTemplates/{_N}/Template\.dcs"),
             (RIGHTS, rf"src/Roles/{_N}/Rights\.rights")],
 }
 _COMPILED = {fmt: [(kind, re.compile(p)) for kind, p in pats] for fmt, pats in _PATTERNS.items()}
+# The file names those patterns end in: most of a dump's files are told apart by one endswith.
+_LEAVES = ("/Ext/Form.xml", "/Ext/Template.xml", "/Ext/Rights.xml", "/Form.form", "/Template.dcs",
+           "/Rights.rights")
 # Designer keeps every template kind in Ext/Template.xml: a schema is told by its root element.
 _SCHEMA_HEAD = re.compile(rb"<(?:\w+:)?DataCompositionSchema[\s>]")
-
-# Procedure and function headers of a form module (the bounded scan used until the code
-# domain links handlers): at a line's start, optional same-line directives (`&НаКлиенте`
-# usually stands on the line before), Async, then the keyword and the name.
-_PROC = re.compile(r"^[ \t]*(?:&\w+[ \t]+)*(?:Асинх[ \t]+|Async[ \t]+)?"
-                   r"(?:Процедура|Функция|Procedure|Function)[ \t]+([^\W\d]\w*)[ \t]*\(",
-                   re.IGNORECASE | re.MULTILINE | re.UNICODE)
+# What a Designer template worker returns for a template of another kind (not an error).
+NOT_A_SCHEMA = "not a schema"
 
 
 @dataclass
 class ParsedUI:
     """What the parse found, by sub-object address (``Catalog.X.Form.Y``, ``CommonForm.Z``,
-    ``Report.X.Template.Y``, ``Role.R``): bodies, form modules' procedure names, and files."""
+    ``Report.X.Template.Y``, ``Role.R``): bodies, and the files that failed to read."""
     format: str
     forms: dict[str, Form] = field(default_factory=dict)
     templates: dict[str, Template] = field(default_factory=dict)
     roles: dict[str, Role] = field(default_factory=dict)
-    modules: dict[str, list[str]] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)      # address → file that failed to read
 
 
@@ -97,11 +92,6 @@ def template_key(t: Template) -> str:
     return t.owner if t.common else f"{t.owner}.Template.{t.name}"
 
 
-def procedures(data: bytes) -> list[str]:
-    body = data.decode("utf-8-sig", errors="replace")
-    return list(dict.fromkeys(m.group(1) for m in _PROC.finditer(body)))
-
-
 def _address(kind: str, m: re.Match) -> tuple[str, str, str] | None:
     """(owner, name, address) of a matched path; None for a folder that is no metadata class."""
     name = m.group("name")
@@ -111,17 +101,17 @@ def _address(kind: str, m: re.Match) -> tuple[str, str, str] | None:
         if cls is None:
             return None
         owner = f"{cls}.{groups['obj']}"
-        child = "Template" if kind == SCHEMA else "Form"
+        child = "Template" if kind in (SCHEMA, MAYBE_SCHEMA) else "Form"
         return owner, name, f"{owner}.{child}.{name}"
     if kind == RIGHTS:
         return f"Role.{name}", name, f"Role.{name}"
-    cls = "CommonTemplate" if kind == SCHEMA else "CommonForm"
+    cls = "CommonTemplate" if kind in (SCHEMA, MAYBE_SCHEMA) else "CommonForm"
     return f"{cls}.{name}", name, f"{cls}.{name}"
 
 
 def _tasks(files: SourceFiles, fmt: str) -> list[tuple[str, str, bool]]:
     tasks = []
-    for rel in sorted(files.files()):
+    for rel in sorted(r for r in files.files() if r.endswith(_LEAVES)):
         for kind, pattern in _COMPILED[fmt]:
             m = pattern.fullmatch(rel)
             if m is None:
@@ -129,8 +119,6 @@ def _tasks(files: SourceFiles, fmt: str) -> list[tuple[str, str, bool]]:
             where = _address(kind, m)
             if where is None:
                 break
-            if kind == SCHEMA and fmt == "designer" and not _SCHEMA_HEAD.search(files.head(rel, 1024)):
-                break                       # a spreadsheet, text or HTML template: not read
             tasks.append((f"{kind}|{where[0]}|{where[1]}|{where[2]}", rel, True))
             break
     return tasks
@@ -148,14 +136,13 @@ def _too_big(files: SourceFiles, rel: str, source: str, report: CompileReport) -
 
 def read_object(files: SourceFiles, source: str, task: str, rel: str, report: CompileReport,
                 known: bool) -> object | None:
-    """One file → a Form / Template / Role / procedure-name list (the pool's worker entry)."""
+    """One file → a Form / Template / Role (the pool's worker entry); ``NOT_A_SCHEMA`` for a
+    Designer template of another kind, None for a file that failed (reported)."""
     kind, owner, name, _ = task.split("|", 3)
-    if kind == MODULE:
-        try:
-            data = files.read(rel)
-        except (OSError, zipfile.BadZipFile, zlib.error):
-            data = None
-        return None if data is None else procedures(data)
+    if kind == MAYBE_SCHEMA:
+        if not _SCHEMA_HEAD.search(files.head(rel, 1024)):
+            return NOT_A_SCHEMA             # a spreadsheet, text or HTML template: not read
+        kind = SCHEMA
     if _too_big(files, rel, source, report):
         return None
     root = load_xml(files, rel, source, report)
@@ -182,14 +169,15 @@ def parse_dump(files: SourceFiles, fmt: str, source: str, report: CompileReport)
     for (task, rel, _), result in zip(tasks, results):
         kind, _, _, address = task.split("|", 3)
         if result is None:
-            if kind != MODULE:
-                parsed.files[address] = rel
+            parsed.files[address] = rel
             continue
-        if kind == MODULE:
-            parsed.modules[address] = result
-        elif kind == SCHEMA:
+        if isinstance(result, str):      # NOT_A_SCHEMA (it came back pickled: compare by value)
+            continue
+        if kind in (SCHEMA, MAYBE_SCHEMA):
             parsed.templates[address] = result
         elif kind == RIGHTS:
+            # texts shared across the workers' batches too (rights.shared_text)
+            result.templates = [(n, shared_text(t)) for n, t in result.templates]
             parsed.roles[address] = result
         else:
             parsed.forms[address] = result
@@ -227,8 +215,6 @@ def assemble(cfg: Configuration, parsed: ParsedUI, source: str, report: CompileR
         else:
             for k in ("title", "handlers", "items", "attributes", "commands", "parameters"):
                 setattr(form, k, getattr(body, k))
-            if address in parsed.modules:
-                ui.modules[address] = parsed.modules[address]
         ui.forms.append(form)
 
     def add_template(owner: str, name: str, folder: str, template_type: str, synonym: dict[str, str]) -> None:

@@ -6,6 +6,16 @@ from v8atlas.compiler.config.xmlsafe import elements, local, text
 
 from .model import Role, RoleObject
 
+# Restriction templates are repeated in every role that uses them (SSL: 7.3 M characters, of
+# which 0.8 M distinct): one string object per distinct text, so a pickle of many roles (a
+# worker's batch, the parse cache) holds each text once.
+_TEXTS: dict[str, str] = {}
+
+
+def shared_text(t: str) -> str:
+    return _TEXTS.setdefault(t, t)
+
+
 _FLAGS = {"setForNewObjects": "set_for_new_objects",
           "setForAttributesByDefault": "set_for_attributes_by_default",
           "independentRightsOfChildObjects": "independent_rights_of_child_objects"}
@@ -49,7 +59,7 @@ def read_rights(root: etree._Element, role: Role) -> Role:
                     name = text(x)
                 elif local(x) == "condition":
                     body = (x.text or "").strip()
-            role.templates.append((name, body))
+            role.templates.append((name, shared_text(body)))
     # Designer and EDT list objects in different orders; the model is sorted by name.
     role.objects.sort(key=lambda o: o.name)
     return role

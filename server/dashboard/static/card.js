@@ -38,9 +38,8 @@
 
   const listing = isPlatform ? await api("list_sources", {}) : {};
   // The structured card behind the answer (the page renders it in Russian); none on failure.
-  // A form's item tree and a schema's data sets are drawn from the agent's text (indented lists).
-  const subObject = /\.(Форма|Form|Макет|Template)\./.test(name);
-  const structured = !isPlatform && !subObject && result.outcome === "found" ?
+  // Forms and schemas (`.Форма.`/`.Макет.`) too: their item trees and data sets come from the card.
+  const structured = !isPlatform && result.outcome === "found" ?
     await getJson("/ui/card", { name, config: effectiveConfig }).catch(() => null) : null;
   renderSwitches(isPlatform, result);
   render(result, isPlatform);

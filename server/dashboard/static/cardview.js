@@ -91,11 +91,90 @@ const V8Card = (() => {
     return String(v);
   }
 
+  // A form's item tree and a schema's data sets → fields, from the card's form / template
+  // sections (compiler/forms/cards.py): nested lists, one level per nesting in the card.
+  const PROP_TEXT = { visible: "скрыт", enabled: "недоступен", read_only: "только просмотр" };
+
+  function handlerText(hs) {
+    if (!Array.isArray(hs) || !hs.length) return "";
+    return " · " + hs.map((h) => `${h.event}→${h.procedure}${h.missing ? " (нет процедуры в модуле)" : ""}`).join(", ");
+  }
+
+  function itemTree(items, depth, deep) {
+    return el("ul", { class: "ui-tree" }, items.map((i) => {
+      const props = i.props && typeof i.props === "object" ? Object.keys(i.props).map((k) => PROP_TEXT[k] || k) : [];
+      const line = [el("code", { text: `${i.kind} ${i.name || ""}`.trim() }),
+        i.title ? ` «${i.title}»` : "", i.path ? ` [${i.path}]` : "", i.command ? ` → ${i.command}` : "",
+        props.length ? ` (${props.join(", ")})` : "", i.unknown_kind ? " (вид неизвестен читателю)" : "",
+        handlerText(i.handlers)];
+      const kids = Array.isArray(i.items) && i.items.length && deep ? itemTree(i.items, depth + 1, deep) : null;
+      return el("li", { "data-depth": String(depth) }, ...line, kids);
+    }));
+  }
+
+  function formView(f, detail) {
+    const out = [];
+    const facts = [["Вид формы", f.form_type === "Managed" ? "управляемая" : f.form_type], ["Заголовок", f.title],
+      ["Не прочитана", f.not_read], ["Модуль", f.module ? `процедур: ${f.module.procedures}` : ""]].filter(([, v]) => v);
+    out.push(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])));
+    if (Array.isArray(f.handlers) && f.handlers.length) {
+      out.push(section("События формы", f.handlers.length, el("p", { text: handlerText(f.handlers).slice(3) })));
+    }
+    if (Array.isArray(f.items) && f.items.length) {
+      out.push(section("Элементы", f.items.length, itemTree(f.items, 0, detail !== "brief")));
+    }
+    if (Array.isArray(f.attributes) && f.attributes.length) {
+      out.push(section("Реквизиты формы", f.attributes.length, el("ul", { class: "ui-tree" }, f.attributes.map((a) =>
+        el("li", {}, el("code", { text: a.name }), a.main ? " (основной)" : "", a.type ? ` — ${a.type}` : "",
+          a.main_table ? ` · основная таблица ${a.main_table}` : "", a.custom_query ? " · произвольный запрос" : "")))));
+    }
+    if (Array.isArray(f.commands) && f.commands.length) {
+      out.push(section("Команды формы", f.commands.length, el("p", { text: f.commands.map((c) =>
+        `${c.name}${c.action ? `→${c.action}` : ""}${c.missing ? " (нет процедуры в модуле)" : ""}`).join(", ") })));
+    }
+    if (Array.isArray(f.parameters) && f.parameters.length) {
+      out.push(section("Параметры формы", f.parameters.length, el("p", { text: f.parameters.map((x) =>
+        `${x.name}${x.key ? " (ключевой)" : ""}${x.type ? ` — ${x.type}` : ""}`).join("; ") })));
+    }
+    return out;
+  }
+
+  function dataSets(sets, depth) {
+    return el("ul", { class: "ui-tree" }, sets.map((d) => el("li", { "data-depth": String(depth) },
+      el("code", { text: d.name || "?" }), ` — ${d.kind}${d.source ? ` (источник ${d.source})` : ""}`,
+      d.unknown_kind ? " (вид неизвестен читателю)" : "",
+      Array.isArray(d.fields) && d.fields.length ? el("ul", { class: "ui-tree" }, d.fields.map((f) =>
+        el("li", { "data-depth": String(depth + 1) }, el("code", { text: f.path }), f.title ? ` «${f.title}»` : "",
+          f.role && Object.keys(f.role).length ? ` · роль: ${Object.entries(f.role).map(([k, v]) => `${k}=${v}`).join(", ")}` : ""))) : null,
+      Array.isArray(d.items) && d.items.length ? dataSets(d.items, depth + 1) : null)));
+  }
+
+  function templateView(t) {
+    const out = [el("dl", { class: "facts" }, el("dt", { text: "Тип макета" }), el("dd", { text: t.template_type }),
+      ...(t.not_read ? [el("dt", { text: "Не прочитан" }), el("dd", { text: t.not_read })] : []))];
+    const s = t.schema;
+    if (!s) return out;
+    if (Array.isArray(s.data_sets) && s.data_sets.length) out.push(section("Наборы данных", s.data_sets.length, dataSets(s.data_sets, 0)));
+    if (Array.isArray(s.calculated_fields) && s.calculated_fields.length) {
+      out.push(section("Вычисляемые поля", s.calculated_fields.length, el("p", { text: s.calculated_fields.map((c) => `${c.path} = ${c.expression}`).join("; ") })));
+    }
+    if (Array.isArray(s.resources) && s.resources.length) {
+      out.push(section("Ресурсы", s.resources.length, el("p", { text: s.resources.map((r) => `${r.path}${r.aggregate ? ` (${r.aggregate})` : ""}`).join(", ") })));
+    }
+    if (Array.isArray(s.parameters) && s.parameters.length) {
+      out.push(section("Параметры", s.parameters.length, el("p", { text: s.parameters.map((x) => `${x.name}${x.type ? ` — ${x.type}` : ""}`).join("; ") })));
+    }
+    if (Array.isArray(s.variants) && s.variants.length) {
+      out.push(section("Варианты настроек", s.variants.length, el("p", { text: s.variants.map((v) => v.title ? `${v.name} «${v.title}»` : v.name).join(", ") })));
+    }
+    return out;
+  }
+
   /** The whole view: head facts, properties, query tables, fields, tabular sections, lists. */
   function view(card, { detail, config }) {
     const full = detail === "full";
     const out = [];
-    const facts = [["Класс", card.class_name], ["Синоним", card.synonym], ["Тип ссылки", card.ref_type],
+    const facts = [["Класс", card.class_name], ["Владелец", card.owner], ["Синоним", card.synonym], ["Тип ссылки", card.ref_type],
       ["Комментарий", card.comment], ["Английское имя", card.full_name_alias]].filter(([, v]) => v);
     out.push(el("dl", { class: "facts" }, facts.flatMap(([k, v]) => [el("dt", { text: k }), el("dd", { text: v })])));
     const props = card.properties && typeof card.properties === "object" ? Object.entries(card.properties) : [];
@@ -124,6 +203,8 @@ const V8Card = (() => {
       if (!Array.isArray(items) || !items.length) continue;
       out.push(section(title, items.length, el("p", { text: names(items).join(", ") })));
     }
+    if (card.form && typeof card.form === "object") out.push(section("Форма", null, ...formView(card.form, detail)));
+    if (card.template && typeof card.template === "object") out.push(section("Макет", null, ...templateView(card.template)));
     const rel = card.relations;
     if (rel && typeof rel === "object") {
       const part = (k, label) => (rel[k] && Object.keys(rel[k]).length ? `${label}: ${Object.entries(rel[k]).map(([a, n]) => `${a} ${n}`).join(", ")}` : "");
