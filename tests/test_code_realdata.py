@@ -137,6 +137,10 @@ def test_real_extension_procedures_are_linked_to_the_base_procedures_they_change
                        f'[[extension]]\nsource = "{ext}"\nbase = "ДО"\n', encoding="utf-8")
     res = compile_bundle([project], tmp_path / "b", cache=False, quiet=True, skip=("forms",))
     assert not res.report.errors
+    files, heads, ends, exported = _simple_scan(base)      # mixed-case keywords included (КонеЦПроцедуры)
+    assert res.counts["code"]["ДО"]["modules"] == files
+    assert res.counts["code"]["ДО"]["procedures"] == heads == ends
+    assert res.counts["code"]["ДО"]["exported"] == exported
     # The independent scan of the extension: every annotation line, every #Вставка.
     expected: dict[tuple[str, str], str] = {}          # (file, target) → kind word
     inserts = 0
