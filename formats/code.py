@@ -37,6 +37,9 @@ META = "code.meta"                  # json: configs, counts, field weights
 
 EXPORT, FUNCTION, DEPRECATED, EXTENSION = 1, 2, 4, 8
 MODULE_BIT = 0x80000000
+# Extension annotation kinds (as the compiler stores them) → the Russian word written in BSL.
+ANNOTATION_RU = {"Before": "Перед", "After": "После", "Around": "Вместо",
+                 "ChangeAndValidate": "ИзменениеИКонтроль"}
 
 # Module kind (compiler/code/model.py ModuleKind) → its word in an address, by language.
 KIND_WORDS: dict[str, tuple[str, str]] = {

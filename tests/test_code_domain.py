@@ -274,10 +274,14 @@ def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
     base = read_configuration(EXAMPLES, report, "base")
     ext = Configuration("Доработки", is_extension=True, name_prefix="Д_", source="ext")
     ext.objects = [MDObject("CommonModule", "ОбщегоНазначения", belonging=ADOPTED,
-                            source_file="CommonModules/ОбщегоНазначения.xml")]
+                            source_file="CommonModules/ОбщегоНазначения.xml"),
+                   MDObject("Catalog", "Номенклатура", belonging=ADOPTED, source_file="Catalogs/Номенклатура.xml")]
     ext_code = CodeModel(source="ext", modules=[Module(
         ModuleRef("CommonModule.ОбщегоНазначения", "Module"), "CommonModules/ОбщегоНазначения/Ext/Module.bsl",
-        scan_module(EXT_MODULE.encode()).procedures)])
+        scan_module(EXT_MODULE.encode()).procedures), Module(
+        # the base has no object module: the annotation names the platform event itself
+        ModuleRef("Catalog.Номенклатура", "ObjectModule"), "Catalogs/Номенклатура/Ext/ObjectModule.bsl",
+        scan_module('&После("ПередЗаписью")\nПроцедура Д_ПередЗаписью(Отказ)\nКонецПроцедуры\n'.encode()).procedures)])
     ctx = pipeline.LinkContext(project=Project(sources=[base_src, ext_src]), report=report)
     config_link.link([(base_src, base), (ext_src, ext)], ctx)
     code_link.link([(base_src, code_parse(base_src, report)), (ext_src, ext_code)], ctx)
@@ -291,6 +295,9 @@ def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
     other = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_Другая")]
     assert other["annotation_unresolved"] and other["changes_blocks"] == {"inserted": 1, "deleted": 0}
     assert "changed_by" not in cards[("ДемоТорговля", "ОбщегоНазначения.ОбновитьЦены")]
+    assert not other.get("annotation_event")            # НетТакой is no event of a common module
+    event = cards[("ДемоТорговля+Доработки", "Справочник.Номенклатура.МодульОбъекта.Д_ПередЗаписью")]
+    assert event["annotation_unresolved"] and event["annotation_event"] and "changes" not in event
 
 
 def test_a_module_address_lists_its_api_in_both_tools(compiled):

@@ -153,6 +153,16 @@ def test_keywords_in_any_standard_case_and_one_line_procedures():
     assert [x.name for x in res.procedures[2].params] == ["П1", "П2"]
 
 
+def test_keywords_in_mixed_case_as_real_dumps_write_them():
+    """ДО КОРП 2.1 writes ``КонеЦПроцедуры``, ``Конецфункции`` and a lower-case ``функция`` header
+    at the start of a line (its \xd1 first byte): BSL keywords are case-insensitive."""
+    res = scan("Процедура А()\nКонеЦПроцедуры\n\nфункция Б() Экспорт\nКонецфункции\n"
+               "ФуНкЦиЯ В() эКсПоРт\nКОНЕЦфункции\n")
+    assert [(p.name, p.is_function, p.export, p.line, p.end_line) for p in res.procedures] == [
+        ("А", False, False, 1, 2), ("Б", True, True, 4, 5), ("В", True, True, 6, 7)]
+    assert not res.problems
+
+
 def test_problems_keep_their_lines():
     res = scan("Процедура А()\n\nПроцедура Б()\nКонецПроцедуры\nКонецФункции\n"
                "Процедура Б()\nКонецПроцедуры\n#Область Открыта\n")

@@ -107,3 +107,79 @@ def test_mdclasses_extension_compiles_with_its_modules():
     refs = {m.ref.key() for m in code.modules}
     assert "CommonModule.ПростойОбщийМодуль1/Module" in refs
     assert not [e for e in report.errors if e.code not in ("binary",)]
+
+
+# An extension with annotations on a real base, both in one public repository: github.com/axel-soft/cppk
+# (1С:Документооборот КОРП 2.1 in src/cf, its extension ЦППК in src/cfe), fetched into ../ext/cppk.
+_ANNOTATION_LINE = re.compile(r'^[ \t]*&(Перед|После|Вместо|ИзменениеИКонтроль|Before|After|Around|ChangeAndValidate)'
+                              r'[ \t]*\([ \t]*"([^"]*)"', re.MULTILINE | re.IGNORECASE)
+_INSERT_LINE = re.compile(r"^[ \t]*#(?:Вставка|Insert)\b", re.MULTILINE | re.IGNORECASE)
+
+
+def _declared(path: Path) -> set[str]:
+    """Procedure names a module file declares, by the independent line scan (empty if no file)."""
+    if not path.is_file():
+        return set()
+    text = path.read_text(encoding="utf-8-sig")
+    return {re.match(r"\s*(?:Асинх\s+|Async\s+)?\w+\s+(\w+)", m.group(0)).group(1).casefold()
+            for m in _HEAD.finditer(text)}
+
+
+def test_real_extension_procedures_are_linked_to_the_base_procedures_they_change(tmp_path):
+    """About a minute and 2.7 GB: the base is a whole ДО КОРП (6,000 modules, 174 MB of BSL)."""
+    from v8atlas.server.code_index import open_code
+
+    base, ext = EXT / "cppk" / "src" / "cf", EXT / "cppk" / "src" / "cfe"
+    if not (base / "Configuration.xml").is_file() or not (ext / "Configuration.xml").is_file():
+        pytest.skip(f"extension dump not fetched: {EXT / 'cppk'} (github.com/axel-soft/cppk, src/cf + src/cfe)")
+    project = tmp_path / "v8atlas.toml"
+    project.write_text(f'[[configuration]]\nsource = "{base}"\nname = "ДО"\n\n'
+                       f'[[extension]]\nsource = "{ext}"\nbase = "ДО"\n', encoding="utf-8")
+    res = compile_bundle([project], tmp_path / "b", cache=False, quiet=True, skip=("forms",))
+    assert not res.report.errors
+    files, heads, ends, exported = _simple_scan(base)      # mixed-case keywords included (КонеЦПроцедуры)
+    assert res.counts["code"]["ДО"]["modules"] == files
+    assert res.counts["code"]["ДО"]["procedures"] == heads == ends
+    assert res.counts["code"]["ДО"]["exported"] == exported
+    # The independent scan of the extension: every annotation line, every #Вставка.
+    expected: dict[tuple[str, str], str] = {}          # (file, target) → kind word
+    inserts = 0
+    for f in ext.rglob("*.bsl"):
+        text = f.read_text(encoding="utf-8-sig")
+        rel = f.relative_to(ext).as_posix()
+        for m in _ANNOTATION_LINE.finditer(text):
+            expected[(rel, m.group(2).casefold())] = m.group(1)
+        inserts += len(_INSERT_LINE.findall(text))
+    assert len(expected) > 100
+
+    code = open_code(Bundle.open(res.bundle_path))
+    view = code.config_index("ДО+ЦППК")
+    cards = [code.card(i) for i in range(len(code)) if code.config[i] == view]
+    by_address = {c["address"]: c for c in cards}
+    annotated = [c for c in cards if c.get("annotation")]
+    assert {(c["file"], c["annotation"][1].casefold()) for c in annotated} == set(expected)
+    assert sum((c.get("changes_blocks") or {}).get("inserted", 0) for c in cards if c.get("extension")) == inserts
+    linked = [c for c in annotated if c.get("changes")]
+    for c in annotated:
+        declared = _declared(base / c["file"])
+        if c.get("changes"):
+            target = by_address[c["changes"]]
+            assert target["name"].casefold() == c["annotation"][1].casefold() and not target.get("extension")
+            assert [c["address"], c["annotation"][0], "ЦППК"] in target["changed_by"]
+            assert c["annotation"][1].casefold() in declared
+        else:                                           # not linked only when the base has no such procedure
+            assert c["annotation"][1].casefold() not in declared, c["address"]
+    assert len(linked) > 0.9 * len(annotated)
+
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    first = next(c for c in linked if c["annotation"][0] == "ChangeAndValidate")
+    r = call(snap, "get_procedure", {"name": first["address"], "config": "ДО+ЦППК"})
+    assert r.outcome == "found" and f"→ changes `{first['changes']}`" in r.text
+    r = call(snap, "get_procedure", {"name": first["changes"], "config": "ДО+ЦППК"})
+    assert f"Changed by `{first['address']}` (&ИзменениеИКонтроль, extension `ЦППК`)" in r.text
+    for c in annotated:
+        if c.get("annotation_event"):
+            r = call(snap, "get_procedure", {"name": c["address"], "config": "ДО+ЦППК"})
+            assert f"declares no `{c['annotation'][1]}`: the annotation names the platform event" in r.text
+    print(f"{len(annotated)} annotated, {len(linked)} linked, {inserts} #Вставка;",
+          [(c["address"], c["annotation"][:2], bool(c.get("annotation_event"))) for c in annotated if not c.get("changes")])

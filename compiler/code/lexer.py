@@ -31,16 +31,26 @@ _ID = rb"[A-Za-z_\x80-\xff]" + _W + rb"*+"
 
 
 def _spellings(*words: str) -> bytes:
-    """An alternation of the words as written, upper- and lower-cased (longest first)."""
-    forms = {f for w in words for f in (w, w.upper(), w.lower())}
-    return b"|".join(re.escape(f.encode()) for f in sorted(forms, key=len, reverse=True))
+    """An alternation of the words in any letter case (longest first): BSL keywords are
+    case-insensitive and real dumps write ``КонеЦПроцедуры``, ``Конецфункции`` (ДО КОРП 2.1).
+    The pattern runs on UTF-8 bytes, where IGNORECASE does not fold Cyrillic: each letter is
+    its own alternation of the two encoded forms."""
+    def any_case(word: str) -> bytes:
+        out = b""
+        for ch in word:
+            lo, up = ch.lower().encode(), ch.upper().encode()
+            out += re.escape(lo) if lo == up else (b"[" + lo + up + b"]" if len(lo) == 1 == len(up)
+                                                    else b"(?:" + lo + b"|" + up + b")")
+        return out
+    return b"|".join(any_case(w) for w in sorted(set(words), key=len, reverse=True))
 
 
 _HEAD_WORDS = {"процедура": False, "функция": True, "procedure": False, "function": True}
 _END_WORDS = {"конецпроцедуры": False, "конецфункции": True, "endprocedure": False, "endfunction": True}
 
+# The filter's first bytes: \xd0 starts А-Я, а-п and \xd1 р-я (``функция`` in lower case).
 _STRUCT = re.compile(
-    rb"\n[ \t]*+(?=[#&\xd0PpFfEeAa])(?:"                    # a literal \n, then a cheap filter
+    rb"\n[ \t]*+(?=[#&\xd0\xd1PpFfEeAa])(?:"                # a literal \n, then a cheap filter
     rb"(?P<pp>\#[ \t]*+" + _ID + rb")"                     # #Область, #Если, #Вставка…
     rb"|(?P<dir>&[ \t]*+" + _ID + rb")"                     # &НаСервере, &Перед("X")…
     rb"|(?P<kw>(?:(?:" + _spellings("Асинх", "Async") + rb")[ \t]++)?(?:"

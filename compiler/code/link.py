@@ -39,8 +39,6 @@ USAGE_EDGE = {"query": "code_reads", "write": "code_writes"}   # anything else: 
 _DIRECTIVE_RU = {"AtClient": "НаКлиенте", "AtServer": "НаСервере", "AtServerNoContext": "НаСервереБезКонтекста",
                  "AtClientAtServerNoContext": "НаКлиентеНаСервереБезКонтекста",
                  "AtClientAtServer": "НаКлиентеНаСервере"}
-_ANNOTATION_RU = {"Before": "Перед", "After": "После", "Around": "Вместо",
-                  "ChangeAndValidate": "ИзменениеИКонтроль"}
 # Common module flags (config model props) → how availability names them.
 _FLAGS = (("server", "server"), ("client_managed_application", "client"),
           ("client_ordinary_application", "client (ordinary application)"),
@@ -270,7 +268,7 @@ class _ViewLinker:
                     card["extension"] = pe.origin
                 if p.annotation:
                     card["annotation"] = [p.annotation.kind, p.annotation.target,
-                                          _ANNOTATION_RU[p.annotation.kind]]
+                                          FC.ANNOTATION_RU[p.annotation.kind]]
                 if p.inserts or p.deletes:
                     card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
                 if is_event_handler(e.ref.kind, p.name):
@@ -299,6 +297,10 @@ class _ViewLinker:
                                and not self.ix.procs[q].origin), None)
                 if target is None:
                     pe.card["annotation_unresolved"] = True
+                    # Real extensions annotate platform events the base module does not handle
+                    # (&После("ПередЗаписью") on a record set module without one): say so.
+                    if is_event_handler(e.ref.kind, ann.target):
+                        pe.card["annotation_event"] = True
                     continue
                 pe.card["changes"] = self.ix.procs[target].card["address"]
                 changed = self.ix.procs[target].card.setdefault("changed_by", [])

@@ -148,10 +148,15 @@ def get_procedure(snap: Snapshot, name: str, config: str | None = None, detail: 
         head.append(f"From extension `{card['extension']}`.")
     if card.get("annotation"):
         kind, target, ru = card["annotation"]
-        head.append(f"Extension annotation &{ru}(\"{target}\")"
-                    + (f" → changes `{card['changes']}`" if card.get("changes") else " (base procedure not found)"))
+        if card.get("changes"):
+            outcome = f" → changes `{card['changes']}`"
+        elif card.get("annotation_event"):
+            outcome = f" (the base module declares no `{target}`: the annotation names the platform event)"
+        else:
+            outcome = " (base procedure not found)"
+        head.append(f"Extension annotation &{ru}(\"{target}\"){outcome}")
     for changer, kind, ext in card.get("changed_by") or []:
-        head.append(f"Changed by `{changer}` ({kind}, extension `{ext}`).")
+        head.append(f"Changed by `{changer}` (&{FC.ANNOTATION_RU.get(kind, kind)}, extension `{ext}`).")
     body: list[str] = []
     if card.get("description"):
         body.append(card["description"] if detail != "brief" else _one_line(card) or card["description"][:300])
