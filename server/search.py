@@ -42,6 +42,7 @@ W_HAS = 2.0              # the query types an attribute's exact name: objects th
 # at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
 W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
+FILTER_CACHE = 256       # distinct filters whose masks are kept (a session uses a handful)
 BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 # QUERY_LIFT: a phrase that says "в запросе"/"in a query" asks for the query language; its pages
@@ -171,6 +172,8 @@ class Searcher:
         self.has_index = bundle.has(f"{p}.post_off")
         self._stop = stem_stop_words()
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
+        # (domains, config, kind, version) → (allowed mask, notes): see _filter
+        self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
@@ -884,9 +887,29 @@ class Searcher:
     def _filter(self, domains: Iterable[str] | None, config: str | None,
                 kind: str | Iterable[str] | None, platform_version: str | int | None,
                 notes: list[str]) -> np.ndarray | None:
-        """Boolean mask of the documents the filters allow (None: all)."""
+        """Boolean mask of the documents the filters allow (None: all).
+
+        The mask is a function of the filters alone: it is computed once per distinct filter
+        (``np.isin`` over every document costs ~0.4 ms at 20k documents, as much as the scoring)
+        and shared, read-only, with its notes."""
         if not (domains or config or kind or platform_version) or not self.n:
             return None
+        key = (_filter_key(domains), config, _filter_key(kind), platform_version)
+        got = self._filters.get(key)
+        if got is None:
+            made: list[str] = []
+            mask = self._make_filter(domains, config, kind, platform_version, made)
+            mask.flags.writeable = False
+            got = (mask, tuple(made))
+            if len(self._filters) >= FILTER_CACHE:
+                self._filters.clear()
+            self._filters[key] = got
+        notes.extend(got[1])
+        return got[0]
+
+    def _make_filter(self, domains: Iterable[str] | None, config: str | None,
+                     kind: str | Iterable[str] | None, platform_version: str | int | None,
+                     notes: list[str]) -> np.ndarray:
         mask = np.ones(self.n, dtype=bool)
         cat = self.catalog
         if domains:
@@ -1148,6 +1171,11 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             d, v = d[first], v[first]
         docs, vals = np.concatenate([docs, d]), np.concatenate([vals, v])
     return docs, vals
+
+
+def _filter_key(value: str | Iterable[str] | None) -> str | tuple[str, ...] | None:
+    """A filter argument as a dictionary key (a list of domains or kinds becomes a tuple)."""
+    return value if value is None or isinstance(value, str) else tuple(value)
 
 
 def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
