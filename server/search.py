@@ -793,7 +793,16 @@ class Searcher:
                     docs, vals = docs[keep], vals[keep]
             else:
                 ds, vs = [], []
+                # term → the highest weight an earlier, unrestricted alternative gave it: a later
+                # one of that term at no more weight can never be the best value of a document
+                # (a synonym group that repeats the word itself: общ → общ, common), so its
+                # postings (thousands for a common word) are not merged again.
+                plain: dict[int, float] = {}
                 for a in slot.alts:
+                    if plain.get(a.term, -1.0) >= a.weight:
+                        continue
+                    if not a.fields and a.only is None:
+                        plain[a.term] = a.weight
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
                     d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
                     if a.fields:
