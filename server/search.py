@@ -1164,8 +1164,10 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             pos = docs.searchsorted(d)
             np.minimum(pos, len(docs) - 1, out=pos)
             hit = docs[pos] == d
-            vals[pos[hit]] = np.maximum(vals[pos[hit]], v[hit])
-            d, v = d[~hit], v[~hit]
+            at = pos[hit]
+            vals[at] = np.maximum(vals[at], v[hit])
+            miss = ~hit
+            d, v = d[miss], v[miss]
         rest_d.append(d)
         rest_v.append(v)
     if rest_d:
