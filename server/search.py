@@ -349,7 +349,10 @@ class Searcher:
             if allowed is None or allowed[d]:
                 bonus[d] = EXACT_BONUS + self._prior(d)
                 why.setdefault(d, []).append("exact name")
-        plan = self._plan(text) if self.has_index else None
+        # A word's alternatives, found once per query: the plan without class words below
+        # looks up the same words again.
+        memo: dict[tuple[str, str], list[_Alt]] = {}
+        plan = self._plan(text, memo=memo) if self.has_index else None
         if plan is not None:
             for d, phrase in self._aliases(plan, allowed):
                 bonus.setdefault(d, ALIAS_BONUS)
@@ -360,7 +363,7 @@ class Searcher:
                 # No document of the named class matches the other words: the class words
                 # were name words after all ("справочник версии данных" with no catalog about
                 # versions finds РегистрСведений.ВерсииСправочников by both words).
-                plan = self._plan(text, classes=False)
+                plan = self._plan(text, classes=False, memo=memo)
                 cand, scores = self._bm25(plan, allowed)
         else:
             cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
@@ -384,7 +387,8 @@ class Searcher:
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
         return order, total, plan, why
 
-    def _plan(self, text: str, classes: bool = True) -> _Plan:
+    def _plan(self, text: str, classes: bool = True,
+              memo: dict[tuple[str, str], list[_Alt]] | None = None) -> _Plan:
         ws = words(text)
         base, abbreviated = self._expand_abbreviations([w for w in ws if not w.whole])
         wholes = [w for w in ws if w.whole]
@@ -438,7 +442,15 @@ class Searcher:
         kept = kept[:MAX_SLOTS]
         for i in kept:
             w = base[i]
-            alts = self._alternatives(w.term, w.surface)
+            if memo is None or i in abbreviated:
+                # fresh: an abbreviation's reason is written into its alternatives below
+                alts = self._alternatives(w.term, w.surface)
+            else:
+                # a copy of the list (synonyms append to the slot's own); the alternatives
+                # themselves are never changed once made
+                if (w.term, w.surface) not in memo:
+                    memo[(w.term, w.surface)] = self._alternatives(w.term, w.surface)
+                alts = list(memo[(w.term, w.surface)])
             if i in abbreviated:
                 short, reason = abbreviated[i]
                 for a in alts:
