@@ -816,7 +816,10 @@ class Searcher:
                     if not a.fields and a.only is None:
                         plain[a.term] = a.weight
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                    d, v = self.post_doc[lo:hi], self.post_imp[lo:hi] * np.float32(a.weight)
+                    # weight 1: the postings' own values (a read-only view; _best_per_doc copies
+                    # before it writes), not a multiplied copy
+                    d = self.post_doc[lo:hi]
+                    v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
                     if a.fields:
                         keep = (self.post_fields[lo:hi] & a.fields) != 0
                         d, v = d[keep], v[keep]
