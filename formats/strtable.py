@@ -39,7 +39,9 @@ class StringTable:
         return bytes(self._blob[off.item(i):off.item(i + 1)])
 
     def __getitem__(self, i: int) -> str:
-        return self._bytes(i).decode("utf-8")
+        # Decoded straight from the mapping's slice: no intermediate bytes copy.
+        off = self._off
+        return str(self._blob[off.item(i):off.item(i + 1)], "utf-8")
 
     def lower_bound(self, key: bytes) -> int:
         lo, hi = 0, self.n

@@ -206,6 +206,20 @@ def test_filters_domain_config_kind_version(searcher):
     assert any("no configuration named" in n for n in r.notes)
 
 
+def test_a_repeated_filter_answers_the_same_and_keeps_its_notes(searcher):
+    # The allowed mask is kept per distinct filter: the second query with the same filter must
+    # get the same documents and the same notes, and another filter must not see the first's.
+    first = searcher.search("контрагенты", domains=["metadata"], config="НетТакой")
+    again = searcher.search("контрагенты", domains=["metadata"], config="НетТакой")
+    assert any("no configuration named" in n for n in again.notes)
+    assert again.notes == first.notes and [h.key for h in again.hits] == [h.key for h in first.hits]
+    assert {h.domain for h in searcher.search("найти", domains=["platform"]).hits} == {"platform"}
+    assert {h.domain for h in searcher.search("найти", domains=["query"]).hits} <= {"query"}
+    assert all("unknown domain" not in n for n in searcher.search("найти", domains=["platform"]).notes)
+    for _ in range(2):
+        assert any("unknown domain" in n for n in searcher.search("найти", domains=["нет"]).notes)
+
+
 @pytest.mark.parametrize("q", ["", "   ", "\x00\x01\x02", "!!!???", "\u200b"])
 def test_empty_queries_get_a_clear_answer(searcher, q):
     r = searcher.search(q)
