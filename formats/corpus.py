@@ -17,9 +17,10 @@ Segments (prefix ``corpus.``; written by ``compiler/corpus/index.py``, read by
 * ``corpus.sec_corpus``       uint16 the corpus each section belongs to
 * ``corpus.sec_file``         uint32 the document (file) each section belongs to
 * ``corpus.subword``          blob, zstd: the terms' character n-grams (``subword_grams``)
-                              hashed into ``meta["subword_buckets"]`` buckets: uint32 term
+                              hashed into ``meta["subword_buckets"]`` buckets: the term
                               count of each bucket, then each bucket's term ids ascending,
-                              delta-coded (a term → n-gram table, not per section: it only
+                              the first whole and the rest as deltas, all in
+                              ``subword_dtype`` (a term → n-gram table, not per section: it only
                               finds the terms near a query word the corpus does not hold)
 * ``corpus.meta``             json: corpora (name, kind, counts), N, idf of an unseen term
 """
@@ -66,3 +67,9 @@ def subword_grams(term: str) -> set[str]:
 def subword_bucket(gram: str, buckets: int) -> int:
     """The bucket of a gram: crc32 of its UTF-8 (stable across processes, unlike ``hash``)."""
     return zlib.crc32(gram.encode("utf-8")) & (buckets - 1)
+
+
+def subword_dtype(terms: int) -> str:
+    """uint16 while every term id (and so every bucket's count) fits, else uint32: the table
+    is a quarter smaller compressed on the public corpora."""
+    return "<u2" if terms <= 0xFFFF else "<u4"

@@ -115,10 +115,15 @@ class CorpusIndex:
         if not buckets or not self._bundle.has(C.SUBWORD):
             return None
         raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.SUBWORD)))
-        counts = np.frombuffer(raw, dtype="<u4", count=buckets)
+        dtype = np.dtype(C.subword_dtype(len(self.terms)))
+        counts = np.frombuffer(raw, dtype=dtype, count=buckets)
         offsets = np.zeros(buckets + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        ids = np.cumsum(np.frombuffer(raw, dtype="<i4", offset=buckets * 4), dtype=np.int64)
+        sums = np.cumsum(np.frombuffer(raw, dtype=dtype, offset=buckets * dtype.itemsize), dtype=np.int64)
+        # a bucket's first value is a whole id: take away what the cumsum carried into it
+        starts = offsets[:-1][counts > 0]
+        carried = np.where(starts > 0, sums[starts - 1], 0)
+        ids = sums - np.repeat(carried, counts[counts > 0])
         return offsets, ids, np.bincount(ids, minlength=len(self.terms))
 
     def _subword_terms(self, slot: _Slot) -> list[tuple[float, int]]:

@@ -108,7 +108,11 @@ def subword_table(terms: list[str]) -> tuple[int, bytes]:
     term = np.repeat(np.arange(len(terms), dtype=np.int64), [len(gs) for gs in grams])
     keys = np.sort(bucket * max(len(terms), 1) + term)      # by bucket, then term
     keys = keys[np.r_[True, keys[1:] != keys[:-1]]]         # (np.unique hashes: 10x slower here)
-    counts = np.bincount(keys // max(len(terms), 1), minlength=buckets).astype("<u4")
-    deltas = np.diff(keys % max(len(terms), 1), prepend=0).astype("<i4")   # a cumsum restores ids
-    raw = counts.tobytes() + deltas.tobytes()
+    counts = np.bincount(keys // max(len(terms), 1), minlength=buckets)
+    ids = keys % max(len(terms), 1)
+    deltas = np.diff(ids, prepend=0)
+    starts = np.cumsum(counts)[:-1][counts[1:] > 0]          # each bucket's first id is whole
+    deltas[starts] = ids[starts]
+    dtype = C.subword_dtype(len(terms))
+    raw = counts.astype(dtype).tobytes() + deltas.astype(dtype).tobytes()
     return buckets, zstandard.ZstdCompressor(level=3, write_checksum=False).compress(raw)
