@@ -107,7 +107,8 @@ def subword_table(terms: list[str]) -> tuple[int, bytes]:
     bucket = np.fromiter(map(distinct.__getitem__, every), dtype=np.int64, count=len(every))
     term = np.repeat(np.arange(len(terms), dtype=np.int64), [len(gs) for gs in grams])
     keys = np.sort(bucket * max(len(terms), 1) + term)      # by bucket, then term
-    keys = keys[np.r_[True, keys[1:] != keys[:-1]]]         # (np.unique hashes: 10x slower here)
+    if len(keys):                                           # (np.unique hashes: 10x slower here)
+        keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
     counts = np.bincount(keys // max(len(terms), 1), minlength=buckets)
     ids = keys % max(len(terms), 1)
     deltas = np.diff(ids, prepend=0)
