@@ -16,9 +16,17 @@ Segments (prefix ``corpus.``; written by ``compiler/corpus/index.py``, read by
 * ``corpus.sec_doc``          uint32 core document id of each section
 * ``corpus.sec_corpus``       uint16 the corpus each section belongs to
 * ``corpus.sec_file``         uint32 the document (file) each section belongs to
+* ``corpus.subword``          blob, zstd: the terms' character n-grams (``subword_grams``)
+                              hashed into ``meta["subword_buckets"]`` buckets: the term
+                              count of each bucket, then each bucket's term ids ascending,
+                              the first whole and the rest as deltas, all in
+                              ``subword_dtype`` (a term → n-gram table, not per section: it only
+                              finds the terms near a query word the corpus does not hold)
 * ``corpus.meta``             json: corpora (name, kind, counts), N, idf of an unseen term
 """
 from __future__ import annotations
+
+import zlib
 
 DOC_DOMAIN = "corpus"          # Doc.domain of every corpus section
 PREFIX = "corpus."
@@ -30,6 +38,7 @@ SEC_DOC = "corpus.sec_doc"
 SEC_CORPUS = "corpus.sec_corpus"
 SEC_FILE = "corpus.sec_file"
 META = "corpus.meta"
+SUBWORD = "corpus.subword"
 
 # What a corpus holds; a note is always shown as a note (written by people or agents, not
 # checked against any configuration).
@@ -41,3 +50,26 @@ NOTES = "notes"
 K1 = 1.2
 B = 0.75
 WEIGHTS = {"title": 3.0, "heading": 2.0, "description": 2.0, "code": 1.5, "body": 1.0}
+
+# Subword signal (fastText-style): a term's character 3- to 5-grams with "<" and ">" marking
+# its ends, so «иска» (искать) meets «поиска» and "used" meets "unused". Buckets per gram:
+# at least twice the distinct grams, a power of two (hashing keeps the gram strings out of
+# the bundle; a collision only adds a candidate, which the server checks exactly).
+SUBWORD_MIN, SUBWORD_MAX = 3, 5
+
+
+def subword_grams(term: str) -> set[str]:
+    marked = f"<{term}>"
+    return {marked[i:i + n] for n in range(SUBWORD_MIN, SUBWORD_MAX + 1)
+            for i in range(len(marked) - n + 1)}
+
+
+def subword_bucket(gram: str, buckets: int) -> int:
+    """The bucket of a gram: crc32 of its UTF-8 (stable across processes, unlike ``hash``)."""
+    return zlib.crc32(gram.encode("utf-8")) & (buckets - 1)
+
+
+def subword_dtype(terms: int) -> str:
+    """uint16 while every term id (and so every bucket's count) fits, else uint32: the table
+    is a quarter smaller compressed on the public corpora."""
+    return "<u2" if terms <= 0xFFFF else "<u4"

@@ -12,11 +12,13 @@ import bisect
 import math
 import threading
 import weakref
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
+import zstandard
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.reader import Bundle
@@ -32,6 +34,11 @@ MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores 
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
 PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
 _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
+# The subword signal (docs/corpus.md), chosen on the tuning halves: for a query word with no
+# exact term, the SUBWORD_TERMS terms most like it (Dice of their n-grams ≥ SUBWORD_SIM) count
+# at SUBWORD_FACTOR × similarity of their impact — below any real match — and a section they
+# reach holds SUBWORD_COVERAGE of the word's idf: a hit still needs most words really there.
+SUBWORD_SIM, SUBWORD_TERMS, SUBWORD_FACTOR, SUBWORD_COVERAGE = 0.3, 8, 0.3, 0.5
 _BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
@@ -61,6 +68,7 @@ class CorpusFound:
 
 class CorpusIndex:
     def __init__(self, bundle: Bundle) -> None:
+        self._bundle = bundle
         self.meta = bundle.json(C.META)
         self.terms = StringTable(bundle.array(C.TERMS + ".off"), bundle.blob(C.TERMS + ".blob"))
         self.post_off = bundle.array(C.POST_OFF)
@@ -98,6 +106,59 @@ class CorpusIndex:
     @cached_property
     def _term_ids(self) -> dict[str, int]:
         return {t: j for j, t in enumerate(self._sorted_terms)}
+
+    @cached_property
+    def _subword(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(bucket offsets, term ids, buckets of each term) of the n-gram table, decompressed
+        on first use (~10 ms), or None in a bundle written before it."""
+        buckets = self.meta.get("subword_buckets")
+        if not buckets or not self._bundle.has(C.SUBWORD):
+            return None
+        raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.SUBWORD)))
+        dtype = np.dtype(C.subword_dtype(len(self.terms)))
+        counts = np.frombuffer(raw, dtype=dtype, count=buckets)
+        offsets = np.zeros(buckets + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        sums = np.cumsum(np.frombuffer(raw, dtype=dtype, offset=buckets * dtype.itemsize), dtype=np.int64)
+        # a bucket's first value is a whole id: take away what the cumsum carried into it
+        starts = offsets[:-1][counts > 0]
+        carried = np.where(starts > 0, sums[starts - 1], 0)
+        ids = sums - np.repeat(carried, counts[counts > 0])
+        return offsets, ids, np.bincount(ids, minlength=len(self.terms))
+
+    def _subword_terms(self, slot: _Slot) -> list[tuple[float, int]]:
+        """(similarity, term id) of the SUBWORD_TERMS terms most like a word (Dice of their
+        n-grams ≥ SUBWORD_SIM), best first, ties in term order."""
+        table = self._subword
+        if table is None:
+            return []
+        offsets, ids, term_buckets = table
+        buckets = len(offsets) - 1
+        query = C.subword_grams(slot.stem) | C.subword_grams(slot.word)
+        rows = Counter(C.subword_bucket(g, buckets) for g in query)     # bucket → query grams in it
+        spans = [ids[offsets[b]:offsets[b + 1]] for b in sorted(rows)]
+        counts = np.bincount(np.concatenate(spans), minlength=len(term_buckets),
+                             weights=np.repeat([rows[b] for b in sorted(rows)], [len(x) for x in spans]))
+        # Dice over buckets (fastText hashes its n-grams too): a collision can only raise it,
+        # and with twice as many buckets as grams it rarely does
+        sim = 2 * counts / (len(query) + term_buckets)
+        sim[slot.exact] = 0
+        sim[slot.near.start:slot.near.stop] = 0
+        cand = np.flatnonzero(sim >= SUBWORD_SIM)
+        out = sorted(zip((-sim[cand]).tolist(), cand.tolist()))[:SUBWORD_TERMS]
+        return [(-neg, j) for neg, j in out]
+
+    def _subword_row(self, slot: _Slot) -> np.ndarray | None:
+        """A word's impact through its subword terms in each section, or None when none."""
+        subs = self._subword_terms(slot)
+        if not subs:
+            return None
+        off = self.post_off
+        row = np.zeros(self.n, dtype=np.float32)
+        np.maximum.at(row, np.concatenate([self.post_sec[off.item(j):off.item(j + 1)] for _, j in subs]),
+                      np.concatenate([self.post_imp[off.item(j):off.item(j + 1)] * np.float32(SUBWORD_FACTOR * sim)
+                                      for sim, j in subs]))
+        return row
 
     def _prefixed(self, prefix: str) -> range:
         terms = self._sorted_terms
@@ -171,28 +232,35 @@ class CorpusIndex:
         covered = np.zeros(self.n, dtype=np.float32)
         impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
+        seen = False                        # some word matched a term (exact, near or subword)
         off = self.post_off
         for first in range(0, len(slots), _BATCH):
             batch = slots[first:first + _BATCH]
             best = self._best_impacts(batch)
-            impacts.extend(best)
             for slot, row in zip(batch, best):
-                if not slot.terms:
+                sub = None if slot.exact else self._subword_row(slot)
+                impacts.append(row if sub is None else np.maximum(row, sub))
+                if not slot.terms and sub is None:
                     mass += self.meta["unseen_idf"]
                     continue
                 present = row > 0                   # impacts are > 0: the sections holding it
-                scores += row                       # word by word in query order, as float32
-                if slot.terms == 1:
-                    j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
-                    df = off.item(j + 1) - off.item(j)
+                scores += impacts[-1]               # word by word in query order, as float32
+                if not slot.terms:                  # known only by its subword terms
+                    idf = self.meta["unseen_idf"]
                 else:
-                    df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
-                df = df or int(np.count_nonzero(present))
-                idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+                    if slot.terms == 1:
+                        j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                        df = off.item(j + 1) - off.item(j)
+                    else:
+                        df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
+                    df = df or int(np.count_nonzero(present))
+                    idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
                 np.add(covered, idf, out=covered, where=present)    # idf cast to float32
+                if sub is not None:
+                    np.add(covered, np.float32(idf * SUBWORD_COVERAGE), out=covered, where=(sub > 0) & ~present)
                 mass += idf
-        seen = [bool(slot.terms) for slot in slots]
-        if not mass or not any(seen):
+                seen = True
+        if not mass or not seen:
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
         rank = scores * coverage

@@ -15,6 +15,7 @@ from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.sources import SourceError, discover
 from v8atlas.formats.reader import Bundle
 from v8atlas.server import tools
+from v8atlas.server.corpus_search import CorpusIndex
 from v8atlas.server.snapshot import Snapshot
 
 REPO = Path(__file__).resolve().parents[1]
@@ -235,6 +236,36 @@ def test_no_real_answer_is_not_found_with_rejected_candidates(corpus_snap):
     assert r.outcome == "not_found" and r.data["hits"] == []
     assert "guesses, not matches" in r.text
     assert any(c["id"] == "guide:exchange.md" for c in r.data["candidates"])
+
+
+def test_a_word_no_document_holds_reaches_its_relatives_by_subwords(corpus_snap, monkeypatch):
+    # «отладочный» is in no document; the memo says «отладке»: Snowball stems them apart and
+    # they share no stem prefix, only character n-grams (отлад…)
+    snap, _ = corpus_snap
+    query = {"query": "отладочный замер производительности"}
+    r = tools.call(snap, "search_docs", query)
+    assert r.outcome == "found" and r.data["hits"][0]["id"] == "guide:readme.txt"
+    alone = tools.call(snap, "search_docs", {"query": "отладочный"})   # a relative only: not an answer
+    assert alone.outcome == "not_found"
+    assert [c["id"] for c in alone.data["candidates"]] == ["guide:readme.txt"]
+    exact = tools.call(snap, "search_docs", {"query": "замер производительности"}).text
+    monkeypatch.setattr(CorpusIndex, "_subword_terms", lambda self, slot: [])
+    assert tools.call(snap, "search_docs", query).outcome == "not_found"
+    # a query whose words are all in the corpus answers as it did without the signal
+    assert tools.call(snap, "search_docs", {"query": "замер производительности"}).text == exact
+
+
+def test_subword_table_finds_the_terms_sharing_grams(tmp_path):
+    res = compile_bundle([_project(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        index = CorpusIndex(b)
+        terms = index._sorted_terms
+        for word, relative in (("отладочный", "отладке"), ("перерегистрации", "регистрации")):
+            slot = index._slots(word)[0]
+            found = [terms[j] for _, j in index._subword_terms(slot)]
+            assert relative in found, (word, found)
+            assert not set(found) & {terms[j] for j in slot.exact}
+        assert index._subword_terms(index._slots("kubernetes")[0]) == []
 
 
 def test_a_note_is_always_shown_as_a_note(corpus_snap):

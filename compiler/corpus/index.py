@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import zstandard
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.strtable import build_string_table, sort_utf8
@@ -87,5 +88,32 @@ def build_index(ctx: Any, writer: "BundleWriter") -> None:
     writer.add_array(C.SEC_DOC, np.array([ids[s.key] for s in data.sections], dtype="<u4"))
     writer.add_array(C.SEC_CORPUS, np.array([s.corpus for s in data.sections], dtype="<u2"))
     writer.add_array(C.SEC_FILE, np.array([s.file for s in data.sections], dtype="<u4"))
+    buckets, table = subword_table(terms)
+    writer.add_blob(C.SUBWORD, table)
     writer.add_json(C.META, {"corpora": data.corpora, "sections": n, "avg_length": round(avg, 3),
-                             "unseen_idf": math.log(1 + (n + 0.5) / 0.5)})
+                             "unseen_idf": math.log(1 + (n + 0.5) / 0.5), "subword_buckets": buckets})
+
+
+def subword_table(terms: list[str]) -> tuple[int, bytes]:
+    """(buckets, compressed table) of the terms' n-grams (layout in ``formats/corpus.py``).
+    Compressed: term ids delta-coded are small numbers, and the table is read whole, once,
+    by the first query word the corpus does not hold."""
+    grams = [C.subword_grams(t) for t in terms]
+    every = [g for gs in grams for g in gs]
+    distinct = dict.fromkeys(every)         # each gram hashed once
+    buckets = 1 << max(4, (2 * len(distinct) - 1).bit_length())
+    for g in distinct:
+        distinct[g] = C.subword_bucket(g, buckets)
+    bucket = np.fromiter(map(distinct.__getitem__, every), dtype=np.int64, count=len(every))
+    term = np.repeat(np.arange(len(terms), dtype=np.int64), [len(gs) for gs in grams])
+    keys = np.sort(bucket * max(len(terms), 1) + term)      # by bucket, then term
+    if len(keys):                                           # (np.unique hashes: 10x slower here)
+        keys = keys[np.r_[True, keys[1:] != keys[:-1]]]
+    counts = np.bincount(keys // max(len(terms), 1), minlength=buckets)
+    ids = keys % max(len(terms), 1)
+    deltas = np.diff(ids, prepend=0)
+    starts = np.cumsum(counts)[:-1][counts[1:] > 0]          # each bucket's first id is whole
+    deltas[starts] = ids[starts]
+    dtype = C.subword_dtype(len(terms))
+    raw = counts.astype(dtype).tobytes() + deltas.astype(dtype).tobytes()
+    return buckets, zstandard.ZstdCompressor(level=3, write_checksum=False).compress(raw)
