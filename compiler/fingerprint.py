@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -40,6 +41,31 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
             continue
 
 
+# A folder with this many files unknown by their stat is hashed after its parse (``begin``).
+DEFER_AT = 300
+
+
+@dataclass
+class Pending:
+    """A folder walked but not yet hashed: its files in walk order, their stat keys and the
+    digests known from the stat cache (None where ``missing`` says the file must be read)."""
+    path: Path
+    rels: list[str]
+    fulls: list[str]
+    keys: list[_StatKey]
+    digests: list[str | None]
+    missing: list[int]
+
+    def files(self) -> list[str]:
+        return [self.fulls[i] for i in self.missing]
+
+
+def hash_pending(pendings: list[Pending]) -> list[list[str]]:
+    """The missing files' digests of each pending folder (run by a forked child: it reads the
+    lists it inherited, only the digests go back)."""
+    return [[sha256_file(f) for f in p.files()] for p in pendings]
+
+
 class Fingerprinter:
     """Computes content fingerprints, reusing file hashes from ``cache_file`` when given."""
 
@@ -59,6 +85,15 @@ class Fingerprinter:
         return key, (hit[1] if hit is not None and hit[0] == key else None)
 
     def __call__(self, path: Path) -> str:
+        got = self.begin(path, defer=False)
+        assert isinstance(got, str)
+        return got
+
+    def begin(self, path: Path, defer: bool = True) -> "str | Pending":
+        """The fingerprint of ``path`` now, or — a folder with at least ``DEFER_AT`` files not
+        known by their stat (a cold compile) — a ``Pending`` whose files are hashed later by
+        ``hash_pending`` (in a forked child, while the parent links) and finished by
+        ``finish``: the cold compile's hashing leaves the parse's and link's critical path."""
         if path.is_file():
             full = str(path.resolve())
             key, digest = self._known(full, path.stat())
@@ -80,10 +115,22 @@ class Fingerprinter:
             keys.append(key)
             digests.append(digest)
         missing = [i for i, d in enumerate(digests) if d is None]
+        self.sizes[path] = sum(k[0] for k in keys)
+        pending = Pending(path, rels, fulls, keys, digests, missing)
+        if defer and len(missing) >= max(1, DEFER_AT):
+            return pending
         for j, digest in pool.imap(sha256_file, [fulls[i] for i in missing]):
             digests[missing[j]] = digest
-            self.bytes_hashed += keys[missing[j]][0]
-        self.sizes[path] = sum(k[0] for k in keys)
+        return self.finish(pending)
+
+    def finish(self, pending: "Pending", hashed: list[str] | None = None) -> str:
+        """The folder's fingerprint, its missing files' digests given (``hash_pending``'s
+        answer) or already filled in."""
+        rels, fulls, keys, digests = pending.rels, pending.fulls, pending.keys, pending.digests
+        if hashed is not None:
+            for i, digest in zip(pending.missing, hashed, strict=True):
+                digests[i] = digest
+        self.bytes_hashed += sum(keys[i][0] for i in pending.missing)
         h = hashlib.sha256()
         for rel, full, key, digest in zip(rels, fulls, keys, digests):
             assert digest is not None
