@@ -29,7 +29,7 @@ from v8atlas.formats.writer import BundleWriter
 from . import __version__, build_docs, cache, pool
 from .documents import Doc, Edge
 from .report import CompileReport
-from .fingerprint import Fingerprinter, Pending, hash_pending
+from .fingerprint import Fingerprinter, Pending
 from .search import build as search_build
 from .sources import Project, Source, SourceError, discover
 
@@ -286,13 +286,13 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
-    hashing = pool.fork_call(hash_pending, list(pending.values())) if pending else None
+    hashing = pool.fork_call(fingerprinter.complete, list(pending.values())) if pending else None
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
     if hashing is not None:
         with report.timed("wait for fingerprint"):
-            for (s, p), hashed in zip(pending.items(), hashing.result()):
-                source_fps[s] = fingerprinter.finish(p, hashed)
+            for s, done in zip(pending, hashing.result()):
+                source_fps[s] = fingerprinter.finish(done)
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                bundle_name, report, progress)

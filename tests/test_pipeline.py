@@ -301,16 +301,19 @@ def test_linked_model_from_the_cache_gives_the_graph_of_a_cold_compile(tmp_path)
 
 
 def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, monkeypatch):
-    """A cold compile of a big folder hashes its files after the parse, while linking; the
-    bundle, its source fingerprint and the caches' behaviour are those of hashing first."""
+    """A cold compile walks and hashes a folder after its parse, while linking (as does a
+    compile that finds many files changed); the bundle, its source fingerprint and the
+    caches' behaviour are those of hashing first."""
     import shutil
 
     from v8atlas.compiler import fingerprint
     src = tmp_path / "cfg"
     shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "config-designer", src)
-    first = pipeline.compile_bundle([src], tmp_path / "first", quiet=True)
-    assert "wait for fingerprint" not in first.report.timings     # a small folder: hashed first
-    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
+    begin = fingerprint.Fingerprinter.begin
+    with monkeypatch.context() as m:   # the reference: every file hashed before the parse
+        m.setattr(fingerprint.Fingerprinter, "begin", lambda self, path, defer=True: begin(self, path, False))
+        first = pipeline.compile_bundle([src], tmp_path / "first", quiet=True)
+    assert "wait for fingerprint" not in first.report.timings
     out = tmp_path / "later"
     later = pipeline.compile_bundle([src], out, quiet=True)
     assert "wait for fingerprint" in later.report.timings
@@ -325,9 +328,14 @@ def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, mo
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
     edited = pipeline.compile_bundle([src], out, quiet=True)     # same size and mtime, new bytes
     assert "parse config" in edited.report.timings                # seen: parsed again
-    # a fresh copy of the same bytes (every stat new): parsed, then the bundle is re-pointed
-    (out / ".cache" / "fingerprints.pickle").unlink()
+    # the old bytes back, hashed after the parse (one changed file is enough here): the
+    # fingerprint is the first one's, so the first bundle is re-pointed before any build
+    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
     f.write_bytes(data)
     back = pipeline.compile_bundle([src], out, quiet=True)
+    assert "wait for fingerprint" in back.report.timings
     assert back.reused and back.bundle_path == later.bundle_path
     assert "parse config" in back.report.timings and "build search" not in back.report.timings
+    (out / ".cache" / "fingerprints.pickle").unlink()            # a fresh copy: no stat known
+    fresh = pipeline.compile_bundle([src], out, quiet=True)
+    assert fresh.reused and fresh.bundle_path == later.bundle_path
