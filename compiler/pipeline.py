@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
@@ -318,17 +318,20 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
                               format=s.format)
         with report.timed("build build_docs"):
-            build_docs.build(ctx, writer)
-        # The search index reads the numbered documents only: it is built in a forked child
-        # while the domains' builds run here, and merged after them (in the order a serial
-        # build gives: its segments, counts and warnings come last).
-        search = pool.fork_call(_build_search, ctx, writer)
+            build_docs.build(ctx, writer, cards=False)
+        # The cards and the search index read the numbered documents only: each is built in
+        # a forked child while the domains' builds run here, and merged after them (in the
+        # order a serial build gives: their segments, counts and warnings come last).
+        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
+        search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
         for domain in domains:
             if domain.build is not None:
                 with report.timed(f"build {_stage_label(domain.name)}"):
                     domain.build(ctx, writer)
         with report.timed("wait for search"):
-            _merge_search(search.result(), ctx, writer)
+            _merge_build(search.result(), ctx, writer)
+        with report.timed("wait for cards"):
+            _merge_build(cards.result(), ctx, writer)
         writer.info.update(ctx.info)
         writer.counts.update(ctx.counts)
         writer.report = report.as_dict()
@@ -367,14 +370,15 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     return CompileResult(unchanged, True, stored, dict(bundle.counts))
 
 
-def _build_search(ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
-    """The search build (maybe in a forked child): what it added to the writer and the counts,
-    and its own report (timing included)."""
+def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None],
+                  ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
+    """A build step (maybe in a forked child): what it added to the writer and the counts,
+    and its own report (timing included, under ``label``)."""
     segments, records, counts = set(writer.segments), set(writer.records), set(ctx.counts)
     own, ctx.report = ctx.report, CompileReport()
     try:
-        with ctx.report.timed("build search"):
-            search_build.build(ctx, writer)
+        with ctx.report.timed(label):
+            build(ctx, writer)
         sub = ctx.report
     finally:
         ctx.report = own
@@ -384,12 +388,12 @@ def _build_search(ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, d
             {k: ctx.counts.pop(k) for k in list(ctx.counts) if k not in counts}, sub)
 
 
-def _merge_search(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
-                  writer: BundleWriter) -> None:
+def _merge_build(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
+                 writer: BundleWriter) -> None:
     segments, records, counts, sub = answer
     twice = sorted(set(segments) & set(writer.segments))
     if twice:
-        raise CompileError(f"segment(s) {', '.join(twice)} written by the search build and another")
+        raise CompileError(f"segment(s) {', '.join(twice)} written by a forked build and another")
     writer.segments.update(segments)
     writer.records.update(records)
     ctx.counts.update(counts)
