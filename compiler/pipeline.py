@@ -114,6 +114,13 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
+def _complete_niced(fingerprinter: Fingerprinter, pendings: list[Pending], parent: int
+                    ) -> list[Pending]:
+    if os.getpid() != parent:   # a forked child (in-process, the compile's priority stays)
+        os.nice(10)
+    return fingerprinter.complete(pendings)
+
+
 def _parse_key(source: Source, source_fp: str, domain: Domain, fingerprint: str) -> str:
     return hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
                           .encode()).hexdigest()
@@ -250,6 +257,10 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     bundle_name = name or project.settings.get("name") or _default_name(project)
     # The domain selection is part of what the bundle holds, so part of its build key.
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
+    # Started before the parse, at low priority: it takes the CPU the parse workers leave
+    # (and reads the disk while they compute), then the second core while the parent links.
+    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
+               if pending else None)
     if not pending:
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
@@ -286,7 +297,6 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
-    hashing = pool.fork_call(fingerprinter.complete, list(pending.values())) if pending else None
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
     if hashing is not None:
