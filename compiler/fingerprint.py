@@ -6,8 +6,8 @@ not read again. ctime cannot be set back by a user, so an edit is always seen, e
 that keeps the size and restores the mtime. A few files to read are hashed at once (over the
 compile's worker pool); a folder with many (a cold compile: all of them, nothing known below
 it, so not even walked yet) is returned ``Pending`` and walked and hashed by a forked child
-while the parent parses' results are linked (``compiler/pipeline.py``); the fingerprint is the
-same either way.
+while the parent parses and links (``compiler/pipeline.py``); the fingerprint is the same
+either way.
 """
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ class Fingerprinter:
     def begin(self, path: Path, defer: bool = True) -> "str | Pending":
         """The fingerprint of ``path`` now, or — a folder with at least ``DEFER_AT`` files not
         known by their stat (a cold compile) — a ``Pending`` completed later by ``complete``
-        (in a forked child, while the parent links) and finished by ``finish``: the cold
+        (in a forked child, while the parent parses and links) and finished by ``finish``: the cold
         compile's walk and hashing leave the parse's and link's critical path."""
         if path.is_file():
             full = str(path.resolve())

@@ -243,8 +243,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
     # A folder of many files unknown by their stat (a cold compile) is fingerprinted later:
-    # its files are hashed by a forked child while the parent links (``pending``), and what
-    # needs the fingerprint (the caches' keys, the unchanged-bundle check) waits until then.
+    # its files are walked and hashed by a forked child during the parse and the link
+    # (``pending``), and what needs the fingerprint (the caches' keys, the unchanged-bundle
+    # check) waits until then.
     with report.timed("fingerprint"):
         source_fps: dict[Source, str] = {}
         pending: dict[Source, Pending] = {}
