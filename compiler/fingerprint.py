@@ -44,7 +44,7 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
             continue
 
 
-# A folder with this many files unknown by their stat is hashed after its parse (``begin``).
+# A folder with this many files unknown by their stat is hashed beside its parse (``begin``).
 DEFER_AT = 300
 
 

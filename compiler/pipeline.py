@@ -133,7 +133,7 @@ def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_d
 
     When the source fails as a whole and an earlier compile parsed it successfully, that last
     good parse is used with a warning, so a broken edit never drops a source from the bundle.
-    A source whose fingerprint is not known yet (``None``: hashed after the parse) is parsed
+    A source whose fingerprint is not known yet (``None``: hashed beside the parse) is parsed
     and its parse put in ``unsaved``, to be cached under its key once it is known.
     """
     cache_file = None
