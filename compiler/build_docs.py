@@ -38,7 +38,9 @@ def outside_core_index(ctx: "LinkContext") -> set[str]:
     return {x for d in ctx.domains if not d.core_index for x in d.doc_domains}
 
 
-def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
+def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True) -> None:
+    """The core segments of the documents; ``cards=False`` leaves their cards to
+    ``write_cards`` (which the compile runs in a forked child while the domains build)."""
     # A stable order whatever the linkers did: same inputs → same ids → same bytes.
     domains = doc_domains(ctx)
     order = {d: i for i, d in enumerate(domains)}
@@ -63,7 +65,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     config_ix = {c: i for i, c in enumerate(configs)}
 
     n = len(docs)
-    writer.add_records(S.DOC_CARDS, (d.card for d in docs))
+    if cards:
+        write_cards(ctx, writer)
     writer.add_array(S.DOC_DOMAIN, np.array([order[d.domain] for d in docs], dtype="<u1"))
     writer.add_array(S.DOC_KIND, np.array([kind_ix[d.kind] for d in docs], dtype="<u2"))
     writer.add_array(S.DOC_CONFIG, np.array([config_ix[d.config] if d.config else S.NO_CONFIG
@@ -98,3 +101,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     ctx.counts["documents_by_domain"] = {dom: sum(1 for d in docs if d.domain == dom)
                                          for dom in domains}
     ctx.counts["names"] = len(keys)
+
+
+def write_cards(ctx: "LinkContext", writer: "BundleWriter") -> None:
+    """Every document's card, by id (``build`` numbered ``ctx.docs``): packed, compressed."""
+    writer.add_records(S.DOC_CARDS, (d.card for d in ctx.docs))

@@ -3,13 +3,17 @@
 A folder of 90,000 files must not be read whole on every compile, so file hashes are kept in
 a stat cache (like git's index): a file whose size, mtime, ctime and inode are unchanged is
 not read again. ctime cannot be set back by a user, so an edit is always seen, even one
-that keeps the size and restores the mtime. The files that must be read (a cold compile: all
-of them) are hashed over the compile's worker pool, both cores at once.
+that keeps the size and restores the mtime. A few files to read are hashed at once (over the
+compile's worker pool); a folder with many (a cold compile: all of them, nothing known below
+it, so not even walked yet) is returned ``Pending`` and walked and hashed by a forked child
+while the parent parses and links (``compiler/pipeline.py``); the fingerprint is the same
+either way.
 """
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
@@ -40,6 +44,25 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
             continue
 
 
+# A folder with this many files unknown by their stat is hashed beside its parse (``begin``).
+DEFER_AT = 300
+
+
+@dataclass
+class Pending:
+    """A folder whose fingerprint is not computed yet: its files in walk order, their stat
+    keys and the digests known from the stat cache (None where ``missing`` says the file must
+    be read). ``walked`` is False for a folder none of whose files is known (a cold compile):
+    even its walk (a readdir per folder, 62,000 of them in SSL × 8) is left to ``complete``."""
+    path: Path
+    walked: bool = True
+    rels: list[str] = field(default_factory=list)
+    fulls: list[str] = field(default_factory=list)
+    keys: list[_StatKey] = field(default_factory=list)
+    digests: list[str | None] = field(default_factory=list)
+    missing: list[int] = field(default_factory=list)
+
+
 class Fingerprinter:
     """Computes content fingerprints, reusing file hashes from ``cache_file`` when given."""
 
@@ -59,6 +82,15 @@ class Fingerprinter:
         return key, (hit[1] if hit is not None and hit[0] == key else None)
 
     def __call__(self, path: Path) -> str:
+        got = self.begin(path, defer=False)
+        assert isinstance(got, str)
+        return got
+
+    def begin(self, path: Path, defer: bool = True) -> "str | Pending":
+        """The fingerprint of ``path`` now, or — a folder with at least ``DEFER_AT`` files not
+        known by their stat (a cold compile) — a ``Pending`` completed later by ``complete``
+        (in a forked child, while the parent parses and links) and finished by ``finish``: the cold
+        compile's walk and hashing leave the parse's and link's critical path."""
         if path.is_file():
             full = str(path.resolve())
             key, digest = self._known(full, path.stat())
@@ -68,24 +100,50 @@ class Fingerprinter:
             self._seen[full] = (key, digest)
             self.sizes[path] = key[0]
             return digest
-        rels: list[str] = []
-        fulls: list[str] = []
-        keys: list[_StatKey] = []
-        digests: list[str | None] = []
+        if defer and not self._knows_below(path):
+            return Pending(path, walked=False)
+        pending = self._walk(path)
+        if defer and len(pending.missing) >= max(1, DEFER_AT):
+            return pending
+        for j, digest in pool.imap(sha256_file, [pending.fulls[i] for i in pending.missing]):
+            pending.digests[pending.missing[j]] = digest
+        return self.finish(pending)
+
+    def _knows_below(self, path: Path) -> bool:
+        """Whether the stat cache holds any file below the folder (else every file is missing)."""
+        prefix = os.path.join(os.path.abspath(path), "")
+        return any(k.startswith(prefix) for k in self._cache)
+
+    def _walk(self, path: Path) -> Pending:
+        pending = Pending(path)
         for rel, entry in walk_files(path):
             full = os.path.abspath(entry.path)
             key, digest = self._known(full, entry.stat(follow_symlinks=False))
-            rels.append(rel)
-            fulls.append(full)
-            keys.append(key)
-            digests.append(digest)
-        missing = [i for i, d in enumerate(digests) if d is None]
-        for j, digest in pool.imap(sha256_file, [fulls[i] for i in missing]):
-            digests[missing[j]] = digest
-            self.bytes_hashed += keys[missing[j]][0]
-        self.sizes[path] = sum(k[0] for k in keys)
+            if digest is None:
+                pending.missing.append(len(pending.rels))
+            pending.rels.append(rel)
+            pending.fulls.append(full)
+            pending.keys.append(key)
+            pending.digests.append(digest)
+        return pending
+
+    def complete(self, pendings: list[Pending]) -> list[Pending]:
+        """Each pending folder walked (if it was not) and its missing files hashed: run by a
+        forked child, which reads what it inherited; the filled ``Pending``s go back."""
+        done = []
+        for p in pendings:
+            p = p if p.walked else self._walk(p.path)
+            for i in p.missing:
+                p.digests[i] = sha256_file(p.fulls[i])
+            done.append(p)
+        return done
+
+    def finish(self, pending: Pending) -> str:
+        """The folder's fingerprint from its ``complete``d ``Pending``."""
+        self.sizes[pending.path] = sum(k[0] for k in pending.keys)
+        self.bytes_hashed += sum(pending.keys[i][0] for i in pending.missing)
         h = hashlib.sha256()
-        for rel, full, key, digest in zip(rels, fulls, keys, digests):
+        for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):
             assert digest is not None
             self._seen[full] = (key, digest)
             h.update(f"{rel}\0{digest}\n".encode())

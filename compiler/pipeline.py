@@ -17,7 +17,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
@@ -29,7 +29,7 @@ from v8atlas.formats.writer import BundleWriter
 from . import __version__, build_docs, cache, pool
 from .documents import Doc, Edge
 from .report import CompileReport
-from .fingerprint import Fingerprinter
+from .fingerprint import Fingerprinter, Pending
 from .search import build as search_build
 from .sources import Project, Source, SourceError, discover
 
@@ -114,16 +114,31 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
-def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Path | None,
-                  fingerprint: str, report: CompileReport) -> Any:
+def _complete_niced(fingerprinter: Fingerprinter, pendings: list[Pending], parent: int
+                    ) -> list[Pending]:
+    if os.getpid() != parent:   # a forked child (in-process, the compile's priority stays)
+        os.nice(10)
+    return fingerprinter.complete(pendings)
+
+
+def _parse_key(source: Source, source_fp: str, domain: Domain, fingerprint: str) -> str:
+    return hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
+                          .encode()).hexdigest()
+
+
+def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_dir: Path | None,
+                  fingerprint: str, report: CompileReport,
+                  unsaved: list[tuple[Source, Domain, Any, CompileReport]]) -> Any:
     """Parse one source (or take its cached parse).
 
     When the source fails as a whole and an earlier compile parsed it successfully, that last
     good parse is used with a warning, so a broken edit never drops a source from the bundle.
+    A source whose fingerprint is not known yet (``None``: hashed beside the parse) is parsed
+    and its parse put in ``unsaved``, to be cached under its key once it is known.
     """
-    key = hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
-                         .encode()).hexdigest()
-    cache_file = cache_dir / f"{key}.pickle" if cache_dir else None
+    cache_file = None
+    if cache_dir is not None and source_fp is not None:
+        cache_file = cache_dir / f"{_parse_key(source, source_fp, domain, fingerprint)}.pickle"
     last_good = cache_dir / "last-good" / _slot(source, domain.name) if cache_dir else None
     if cache_file is not None and cache_file.is_file():
         ok, result = _read_cached(cache_file, report)
@@ -145,10 +160,21 @@ def _parse_source(source: Source, source_fp: str, domain: Domain, cache_dir: Pat
                 return result
         raise SourceFailed(message) from e
     report.merge(sub_report)
-    if cache_file is not None and last_good is not None:
-        with report.timed("save parse cache"):   # by a forked child, while linking goes on
-            pool.background(_save_parse, cache_file, last_good, result, sub_report)
+    if source_fp is None:
+        unsaved.append((source, domain, result, sub_report))
+    elif cache_dir is not None:
+        _save_parse_later(source, source_fp, domain, cache_dir, fingerprint, result, sub_report,
+                          report)
     return result
+
+
+def _save_parse_later(source: Source, source_fp: str, domain: Domain, cache_dir: Path,
+                      fingerprint: str, result: Any, sub_report: CompileReport,
+                      report: CompileReport) -> None:
+    cache_file = cache_dir / f"{_parse_key(source, source_fp, domain, fingerprint)}.pickle"
+    last_good = cache_dir / "last-good" / _slot(source, domain.name)
+    with report.timed("save parse cache"):   # by a forked child, while linking goes on
+        pool.background(_save_parse, cache_file, last_good, result, sub_report)
 
 
 def _save_parse(cache_file: Path, last_good: Path, result: Any, sub_report: CompileReport) -> None:
@@ -216,28 +242,39 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
+    # A folder of many files unknown by their stat (a cold compile) is fingerprinted later:
+    # its files are walked and hashed by a forked child during the parse and the link
+    # (``pending``), and what needs the fingerprint (the caches' keys, the unchanged-bundle
+    # check) waits until then.
     with report.timed("fingerprint"):
-        source_fps = {s: fingerprinter(s.path) for s in project.sources}
-    fingerprinter.save()
+        source_fps: dict[Source, str] = {}
+        pending: dict[Source, Pending] = {}
+        for s in project.sources:
+            got = fingerprinter.begin(s.path)
+            if isinstance(got, str):
+                source_fps[s] = got
+            else:
+                pending[s] = got
     bundle_name = name or project.settings.get("name") or _default_name(project)
     # The domain selection is part of what the bundle holds, so part of its build key.
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
-    build_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name)
-    if cache:
-        unchanged = _unchanged_bundle(out_dir, build_key)
+    # Started before the parse, at low priority: it takes the CPU the parse workers leave
+    # (and reads the disk while they compute), then the second core while the parent links.
+    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
+               if pending else None)
+    if not pending:
+        fingerprinter.save()
+        unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
+                               bundle_name, report, progress)
         if unchanged is not None:
-            # Same sources, same compiler: the bundle already exists; point at it, build nothing.
-            set_newest(out_dir, unchanged.name)
-            progress.step(f"unchanged sources, re-pointed {unchanged.name}")
-            progress.done()
-            bundle = Bundle.open(unchanged)
-            stored = CompileReport.from_dict(bundle.report())
-            stored.timings, stored.cpu = report.timings, report.cpu   # this compile's, not the stored ones
-            return CompileResult(unchanged, True, stored, dict(bundle.counts))
+            return unchanged
     cache_dir = out_dir / ".cache" / "parsed" if cache else None
     model_sources = [s for s in project.sources if s.kind not in index_kinds]
-    model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name, model_sources)
-    model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle" if cache else None
+    model_cache = None
+    if cache and not pending:
+        model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name,
+                               model_sources)
+        model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle"
     ctx = _load_linked(model_cache, project, report) if model_cache else None
     if ctx is not None:
         progress.step("model sources unchanged: linked model from cache")
@@ -246,12 +283,13 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         ctx = LinkContext(project=project, report=report)
         parse_now = project.sources
     ctx.domains = domains
+    unsaved: list[tuple[Source, Domain, Any, CompileReport]] = []   # parses awaiting their key
     for i, source in enumerate(parse_now, 1):
         progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
         for domain in _reads(domains, source):
             try:
-                result = _parse_source(source, source_fps[source], domain, cache_dir,
-                                       fingerprint, report)
+                result = _parse_source(source, source_fps.get(source), domain, cache_dir,
+                                       fingerprint, report, unsaved)
             except SourceFailed as e:  # one broken source never takes down the others
                 report.error(source.name, str(e), code="source-failed")
                 continue
@@ -262,6 +300,23 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
 
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
+    if hashing is not None:
+        with report.timed("wait for fingerprint"):
+            for s, done in zip(pending, hashing.result()):
+                source_fps[s] = fingerprinter.finish(done)
+        fingerprinter.save()
+        unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
+                               bundle_name, report, progress)
+        if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
+            return unchanged
+        if cache:
+            model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name,
+                                   model_sources)
+            model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle"
+    for source, domain, result, sub_report in unsaved if cache_dir is not None else ():
+        _save_parse_later(source, source_fps[source], domain, cache_dir, fingerprint, result,
+                          sub_report, report)
+    if parse_now is project.sources:
         if model_cache is not None and not report.errors:
             with report.timed("save linked model"):   # by a forked child, while building goes on
                 pool.background(_save_linked, model_cache, ctx)
@@ -274,17 +329,20 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
                               format=s.format)
         with report.timed("build build_docs"):
-            build_docs.build(ctx, writer)
-        # The search index reads the numbered documents only: it is built in a forked child
-        # while the domains' builds run here, and merged after them (in the order a serial
-        # build gives: its segments, counts and warnings come last).
-        search = pool.fork_call(_build_search, ctx, writer)
+            build_docs.build(ctx, writer, cards=False)
+        # The cards and the search index read the numbered documents only: each is built in
+        # a forked child while the domains' builds run here, and merged after them (in the
+        # order a serial build gives: their segments, counts and warnings come last).
+        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
+        search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
         for domain in domains:
             if domain.build is not None:
                 with report.timed(f"build {_stage_label(domain.name)}"):
                     domain.build(ctx, writer)
         with report.timed("wait for search"):
-            _merge_search(search.result(), ctx, writer)
+            _merge_build(search.result(), ctx, writer)
+        with report.timed("wait for cards"):
+            _merge_build(cards.result(), ctx, writer)
         writer.info.update(ctx.info)
         writer.counts.update(ctx.counts)
         writer.report = report.as_dict()
@@ -295,7 +353,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         writer.abort()
         raise
     if cache and not report.errors:   # a build with failed sources is never taken as up to date
-        _remember_build(out_dir, build_key, path)
+        _remember_build(out_dir, _build_key(project, source_fps, fingerprint_with_domains,
+                                            bundle_name), path)
     _record_compile_args(out_dir, paths, bundle_name, path)
     if keep:
         prune(out_dir, keep)
@@ -304,14 +363,33 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     return CompileResult(path, writer.reused, report, dict(writer.counts))
 
 
-def _build_search(ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
-    """The search build (maybe in a forked child): what it added to the writer and the counts,
-    and its own report (timing included)."""
+def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[Source, str],
+               compiler_fp: str, bundle_name: str, report: CompileReport,
+               progress: Progress) -> CompileResult | None:
+    """Same sources, same compiler: the bundle already exists; point at it, build nothing."""
+    if not cache:
+        return None
+    unchanged = _unchanged_bundle(out_dir, _build_key(project, source_fps, compiler_fp, bundle_name))
+    if unchanged is None:
+        return None
+    set_newest(out_dir, unchanged.name)
+    progress.step(f"unchanged sources, re-pointed {unchanged.name}")
+    progress.done()
+    bundle = Bundle.open(unchanged)
+    stored = CompileReport.from_dict(bundle.report())
+    stored.timings, stored.cpu = report.timings, report.cpu   # this compile's, not the stored ones
+    return CompileResult(unchanged, True, stored, dict(bundle.counts))
+
+
+def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None],
+                  ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
+    """A build step (maybe in a forked child): what it added to the writer and the counts,
+    and its own report (timing included, under ``label``)."""
     segments, records, counts = set(writer.segments), set(writer.records), set(ctx.counts)
     own, ctx.report = ctx.report, CompileReport()
     try:
-        with ctx.report.timed("build search"):
-            search_build.build(ctx, writer)
+        with ctx.report.timed(label):
+            build(ctx, writer)
         sub = ctx.report
     finally:
         ctx.report = own
@@ -321,12 +399,12 @@ def _build_search(ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, d
             {k: ctx.counts.pop(k) for k in list(ctx.counts) if k not in counts}, sub)
 
 
-def _merge_search(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
-                  writer: BundleWriter) -> None:
+def _merge_build(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
+                 writer: BundleWriter) -> None:
     segments, records, counts, sub = answer
     twice = sorted(set(segments) & set(writer.segments))
     if twice:
-        raise CompileError(f"segment(s) {', '.join(twice)} written by the search build and another")
+        raise CompileError(f"segment(s) {', '.join(twice)} written by a forked build and another")
     writer.segments.update(segments)
     writer.records.update(records)
     ctx.counts.update(counts)

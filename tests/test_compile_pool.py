@@ -150,3 +150,34 @@ def test_timings_print_every_stage_with_wall_and_cpu(tmp_path, runs):
     if runs == 2:
         assert "parse config" not in stages   # nothing parsed when nothing changed
     assert all(wall >= 0 and cpu >= 0 for wall, cpu in stages.values())
+
+
+def test_fingerprint_finished_by_a_forked_child_is_the_content_formula(tmp_path, monkeypatch):
+    """A cold folder comes back Pending (not even walked); a forked child walks and hashes
+    it; the result is the formula's, and the stat cache then knows every file."""
+    import shutil
+
+    from v8atlas.compiler import fingerprint
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    root = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", root)
+    cache = tmp_path / "fp.pickle"
+    fp = Fingerprinter(cache)
+    pending = fp.begin(root)
+    assert isinstance(pending, fingerprint.Pending) and not pending.walked
+    with pool.session():
+        done = pool.fork_call(fp.complete, [pending]).result()
+    assert fp.finish(done[0]) == _folder_fingerprint(root)
+    assert fp.bytes_hashed == fp.sizes[root] > 0
+    fp.save()
+    edited = root / "Configuration.xml"
+    edited.write_bytes(edited.read_bytes() + b" ")
+    again = Fingerprinter(cache)
+    assert again.begin(root) == _folder_fingerprint(root)          # one file changed: hashed now
+    assert again.bytes_hashed == edited.stat().st_size
+    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
+    edited.write_bytes(edited.read_bytes() + b" ")
+    later = Fingerprinter(cache)
+    walked = later.begin(root)                                      # walked, its one file pending
+    assert isinstance(walked, fingerprint.Pending) and walked.walked and len(walked.missing) == 1
+    assert later.finish(later.complete([walked])[0]) == _folder_fingerprint(root)

@@ -298,3 +298,44 @@ def test_linked_model_from_the_cache_gives_the_graph_of_a_cold_compile(tmp_path)
     assert graph and graph == {n: s["sha256"] for n, s in
                                Bundle.open(warm.bundle_path).manifest["segments"].items() if n.startswith("graph.")}
     assert Bundle.open(warm.bundle_path).content_hash == Bundle.open(cold.bundle_path).content_hash
+
+
+def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, monkeypatch):
+    """A cold compile walks and hashes a folder after its parse, while linking (as does a
+    compile that finds many files changed); the bundle, its source fingerprint and the
+    caches' behaviour are those of hashing first."""
+    import shutil
+
+    from v8atlas.compiler import fingerprint
+    src = tmp_path / "cfg"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "config-designer", src)
+    begin = fingerprint.Fingerprinter.begin
+    with monkeypatch.context() as m:   # the reference: every file hashed before the parse
+        m.setattr(fingerprint.Fingerprinter, "begin", lambda self, path, defer=True: begin(self, path, False))
+        first = pipeline.compile_bundle([src], tmp_path / "first", quiet=True)
+    assert "wait for fingerprint" not in first.report.timings
+    out = tmp_path / "later"
+    later = pipeline.compile_bundle([src], out, quiet=True)
+    assert "wait for fingerprint" in later.report.timings
+    a, b = Bundle.open(first.bundle_path), Bundle.open(later.bundle_path)
+    assert a.content_hash == b.content_hash and a.manifest["sources"] == b.manifest["sources"]
+    again = pipeline.compile_bundle([src], out, quiet=True)        # every stat known now
+    assert again.reused and "parse config" not in again.report.timings
+    f = src / "Catalogs" / "Партнеры.xml"
+    data = f.read_bytes()
+    st = f.stat()
+    f.write_bytes(data[:-1] + (b" " if data[-1:] != b" " else b"\n"))   # same size
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    edited = pipeline.compile_bundle([src], out, quiet=True)     # same size and mtime, new bytes
+    assert "parse config" in edited.report.timings                # seen: parsed again
+    # the old bytes back, hashed after the parse (one changed file is enough here): the
+    # fingerprint is the first one's, so the first bundle is re-pointed before any build
+    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
+    f.write_bytes(data)
+    back = pipeline.compile_bundle([src], out, quiet=True)
+    assert "wait for fingerprint" in back.report.timings
+    assert back.reused and back.bundle_path == later.bundle_path
+    assert "parse config" in back.report.timings and "build search" not in back.report.timings
+    (out / ".cache" / "fingerprints.pickle").unlink()            # a fresh copy: no stat known
+    fresh = pipeline.compile_bundle([src], out, quiet=True)
+    assert fresh.reused and fresh.bundle_path == later.bundle_path
