@@ -19,7 +19,6 @@ The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/b
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Any
 
 from v8atlas.formats import code as FC
@@ -31,6 +30,7 @@ from ..links import ConfigModels
 from .doccomment import summary
 from .events import is_event_handler
 from .read import check_owners
+from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
 
@@ -47,36 +47,6 @@ _FLAGS = (("server", "server"), ("client_managed_application", "client"),
 _KIND_WHERE = {K.OBJECT: "server", K.MANAGER: "server", K.RECORD_SET: "server", K.VALUE_MANAGER: "server",
                K.SESSION: "server", K.EXTERNAL_CONNECTION: "external connection",
                K.MANAGED_APPLICATION: "client", K.ORDINARY_APPLICATION: "client (ordinary application)"}
-
-
-@dataclass
-class ModuleEntry:
-    ref: ModuleRef
-    view: int
-    files: list[str]
-    origins: list[str]                      # "" = the configuration's own; else extension names
-    procs: list[int] = field(default_factory=list)
-    names: dict[str, int] = field(default_factory=dict)   # folded name → first procedure id
-    doc: str = ""
-    terms: list[str] = field(default_factory=list)        # search terms of the module's name
-
-
-@dataclass
-class ProcEntry:
-    proc: Procedure
-    module: int
-    view: int
-    origin: str
-    callees: set[int] = field(default_factory=set)
-    card: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class CodeIndex:
-    views: list[str] = field(default_factory=list)
-    modules: list[ModuleEntry] = field(default_factory=list)
-    module_cards: list[dict[str, Any]] = field(default_factory=list)
-    procs: list[ProcEntry] = field(default_factory=list)
 
 
 def _pairs(parsed: list[tuple[Any, CodeModel]], models: ConfigModels, report: Any

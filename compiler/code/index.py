@@ -1,0 +1,40 @@
+"""The code domain's typed link, ``CodeIndex``: modules and procedures of every view, as the
+code linker (``link.py``) leaves them for the builder and for the forms domain's handler check.
+A module of its own so that registering the domain (``domain.py``) needs only these classes,
+not the readers and linker a no-change recompile never runs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .model import ModuleRef, Procedure
+
+
+@dataclass
+class ModuleEntry:
+    ref: ModuleRef
+    view: int
+    files: list[str]
+    origins: list[str]                      # "" = the configuration's own; else extension names
+    procs: list[int] = field(default_factory=list)
+    names: dict[str, int] = field(default_factory=dict)   # folded name → first procedure id
+    doc: str = ""
+    terms: list[str] = field(default_factory=list)        # search terms of the module's name
+
+
+@dataclass
+class ProcEntry:
+    proc: Procedure
+    module: int
+    view: int
+    origin: str
+    callees: set[int] = field(default_factory=set)
+    card: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class CodeIndex:
+    views: list[str] = field(default_factory=list)
+    modules: list[ModuleEntry] = field(default_factory=list)
+    module_cards: list[dict[str, Any]] = field(default_factory=list)
+    procs: list[ProcEntry] = field(default_factory=list)
