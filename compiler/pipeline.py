@@ -121,9 +121,11 @@ def _complete_niced(fingerprinter: Fingerprinter, pendings: list[Pending], paren
     return fingerprinter.complete(pendings)
 
 
-def _parse_key(source: Source, source_fp: str, domain: Domain, fingerprint: str) -> str:
-    return hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
-                          .encode()).hexdigest()
+def _parse_cache_file(cache_dir: Path, source: Source, source_fp: str, domain: Domain,
+                      fingerprint: str) -> Path:
+    key = hashlib.sha256(f"{domain.name}\0{_source_identity(source, source_fp)}\0{fingerprint}"
+                         .encode()).hexdigest()
+    return cache_dir / f"{key}.pickle"
 
 
 def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_dir: Path | None,
@@ -138,7 +140,7 @@ def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_d
     """
     cache_file = None
     if cache_dir is not None and source_fp is not None:
-        cache_file = cache_dir / f"{_parse_key(source, source_fp, domain, fingerprint)}.pickle"
+        cache_file = _parse_cache_file(cache_dir, source, source_fp, domain, fingerprint)
     last_good = cache_dir / "last-good" / _slot(source, domain.name) if cache_dir else None
     if cache_file is not None and cache_file.is_file():
         ok, result = _read_cached(cache_file, report)
@@ -171,7 +173,7 @@ def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_d
 def _save_parse_later(source: Source, source_fp: str, domain: Domain, cache_dir: Path,
                       fingerprint: str, result: Any, sub_report: CompileReport,
                       report: CompileReport) -> None:
-    cache_file = cache_dir / f"{_parse_key(source, source_fp, domain, fingerprint)}.pickle"
+    cache_file = _parse_cache_file(cache_dir, source, source_fp, domain, fingerprint)
     last_good = cache_dir / "last-good" / _slot(source, domain.name)
     with report.timed("save parse cache"):   # by a forked child, while linking goes on
         pool.background(_save_parse, cache_file, last_good, result, sub_report)
@@ -272,9 +274,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     model_sources = [s for s in project.sources if s.kind not in index_kinds]
     model_cache = None
     if cache and not pending:
-        model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name,
-                               model_sources)
-        model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle"
+        model_cache = _model_cache_file(out_dir, project, source_fps, fingerprint_with_domains,
+                                        bundle_name, model_sources)
     ctx = _load_linked(model_cache, project, report) if model_cache else None
     if ctx is not None:
         progress.step("model sources unchanged: linked model from cache")
@@ -310,9 +311,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
             return unchanged
         if cache:
-            model_key = _build_key(project, source_fps, fingerprint_with_domains, bundle_name,
-                                   model_sources)
-            model_cache = out_dir / ".cache" / "linked" / f"{model_key}.pickle"
+            model_cache = _model_cache_file(out_dir, project, source_fps, fingerprint_with_domains,
+                                            bundle_name, model_sources)
     for source, domain, result, sub_report in unsaved if cache_dir is not None else ():
         _save_parse_later(source, source_fps[source], domain, cache_dir, fingerprint, result,
                           sub_report, report)
@@ -501,6 +501,13 @@ def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str
     settings = {k: v for k, v in project.settings.items() if k != "_by_path"}
     h.update(repr(sorted(settings.items())).encode())
     return h.hexdigest()
+
+
+def _model_cache_file(out_dir: Path, project: Project, source_fps: dict[Source, str],
+                      compiler_fp: str, bundle_name: str, model_sources: list[Source]) -> Path:
+    """Where the linked model of these model sources is cached (keyed like a build)."""
+    key = _build_key(project, source_fps, compiler_fp, bundle_name, model_sources)
+    return out_dir / ".cache" / "linked" / f"{key}.pickle"
 
 
 def _builds_dir(out_dir: Path) -> Path:
