@@ -158,6 +158,25 @@ def test_string_table_lookup_and_prefix():
     assert sorted(t[i] for i in t.prefix_range("заказ")) == ["заказ", "заказпокупателя", "заказы"]
 
 
+def test_long_string_table_finds_every_string_through_its_sample():
+    # Longer than SAMPLE_MIN: lookups narrow through every SAMPLE_STEP-th string first; every
+    # string, every gap between strings and both ends must still be found where bisect puts them.
+    import bisect
+    import random
+    rng = random.Random(7)
+    words = sort_utf8("".join(rng.choice("абвёzy") for _ in range(rng.randint(1, 7))) for _ in range(9000))
+    assert len(words) > 2048
+    off, blob = build_string_table(words)
+    t = StringTable(off, blob)
+    encoded = [w.encode("utf-8") for w in words]
+    probes = words + [w + "\u0000" for w in words[::7]] + ["", "\uffff", "а", "ёёёёёёёёё"]
+    for q in probes:
+        k = q.encode("utf-8")
+        assert t.lower_bound(k) == bisect.bisect_left(encoded, k), q
+        assert t.find(q) == (words.index(q) if q in words else -1)
+    assert [t[i] for i in t.prefix_range("аб")] == [w for w in words if w.startswith("аб")]
+
+
 
 def test_verify_reports_files_added_after_publishing(tmp_path):
     path = write_bundle(tmp_path)
