@@ -1220,6 +1220,11 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             pos = docs.searchsorted(d)
             np.minimum(pos, len(docs) - 1, out=pos)
             hit = docs[pos] == d
+            if hit.all():
+                # The usual case (a surface form, a word family inside the stem's documents):
+                # every document is already in the base run, nothing is left over.
+                vals[pos] = np.maximum(vals[pos], v)
+                continue
             at = pos[hit]
             vals[at] = np.maximum(vals[at], v[hit])
             miss = ~hit
