@@ -50,6 +50,12 @@ EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases,
 # are lifted ×3 over platform elements of the same words (1.5 before: measured on the tuning halves).
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
+# A search of the configuration alone (search_metadata: domains = metadata) weighs an object's
+# graph importance much more than the prior's ×1.1: × (1 + DOMAIN_CENTRALITY·log(1+r)/log(1+r_max)),
+# r = objects referring to it by a strong edge (search.refs). Only there: in a search of every
+# domain it would push platform methods behind configuration objects (measured in round 2).
+# 2.0 chosen on the tuning halves (1.5–3 gave the same P@1; docs/search.md, round 3).
+DOMAIN_CENTRALITY = 2.0
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
 # the same words, unless the query names their class.
 PRESENTATION_DEMOTE = 0.4
@@ -156,11 +162,13 @@ class _Plan:
     # that showed it), applied to metadata objects of those kinds.
     lifts: list[tuple[frozenset[int], float, str]] = field(default_factory=list)
     query_named: bool = False      # an English query-language name (select, isnull) is in it
+    central: bool = False          # graph importance weighed (a search of the configuration alone)
 
 
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
-SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior")
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
+           "domain_centrality")
 
 
 class Searcher:
@@ -175,6 +183,8 @@ class Searcher:
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
+        self._central: np.ndarray | None = None   # graph importance factor (set below)
+        self.refs: np.ndarray | None = None
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
@@ -196,6 +206,11 @@ class Searcher:
         self.alias_text = (StringTable(bundle.array(text_off), bundle.blob(text_blob))
                            if bundle.has(text_off) else None)
         self.prior = bundle.array(f"{p}.prior")
+        # Graph importance factor per document for searches of the configuration alone (older
+        # bundles without search.refs: none).
+        self.refs = bundle.array(f"{p}.refs") if bundle.has(f"{p}.refs") else None
+        if self.refs is not None and len(self.refs) and (top := int(self.refs.max())) > 0:
+            self._central = 1.0 + DOMAIN_CENTRALITY * np.log1p(self.refs) / np.log1p(top)
         self.meta = bundle.json(f"{p}.meta")
         # Small lookups from the meta (hundreds of entries at most, not per document).
         kinds = self.catalog.meta.get("kinds", [])
@@ -294,12 +309,15 @@ class Searcher:
         allowed = self._filter(domains, config, kind, platform_version, notes)
 
         want = offset + limit
-        scored = self._run(text, allowed, want)
+        # Only configuration objects compete: their graph importance can weigh more.
+        central = (self._central is not None and "domain_centrality" not in self.disabled
+                   and domains is not None and set([domains] if isinstance(domains, str) else domains) == {"metadata"})
+        scored = self._run(text, allowed, want, central)
         if scored is not None and not scored[1]:
             # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
             # (Only stop words is not "nothing matched": there is nothing to re-type.)
             for label, alt in self._fallbacks(text):
-                alt_scored = self._run(alt, allowed, want)
+                alt_scored = self._run(alt, allowed, want, central)
                 if alt_scored is not None and alt_scored[1]:
                     rewrites.append(f"{label}: {text!r} → {alt!r}")
                     scored = alt_scored
@@ -342,7 +360,7 @@ class Searcher:
 
     # --- the steps --------------------------------------------------------------------------
 
-    def _run(self, text: str, allowed: np.ndarray | None, want: int
+    def _run(self, text: str, allowed: np.ndarray | None, want: int, central: bool = False
              ) -> tuple[list[tuple[int, float]], int, _Plan | None, dict[int, list[str]]] | None:
         """Exact names, then aliases, then text; the best ``want`` documents and the total.
         None when the query is only stop words."""
@@ -357,6 +375,7 @@ class Searcher:
         memo: dict[tuple[str, str], list[_Alt]] = {}
         plan = self._plan(text, memo=memo) if self.has_index else None
         if plan is not None:
+            plan.central = central
             for d, phrase in self._aliases(plan, allowed):
                 bonus.setdefault(d, ALIAS_BONUS)
                 why.setdefault(d, []).append(f"alias «{phrase}»")
@@ -367,6 +386,7 @@ class Searcher:
                 # were name words after all ("справочник версии данных" with no catalog about
                 # versions finds РегистрСведений.ВерсииСправочников by both words).
                 plan = self._plan(text, classes=False, memo=memo)
+                plan.central = central
                 cand, scores = self._bm25(plan, allowed)
         else:
             cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
@@ -866,6 +886,8 @@ class Searcher:
                 s = s * self._query_factor[cand]
         else:
             s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
+        if plan.central and self._central is not None:
+            s = s * self._central[cand]
         # The factors below are per kind: a table over the kinds (tens), gathered once.
         kc = self.catalog.kind[cand] if plan.kinds or plan.lifts or plan.data_question else None
         if plan.kinds:
@@ -1061,6 +1083,7 @@ class Searcher:
             page_domains = cat.domain[docs].tolist()
             query_code = self._domain_ix.get("query", -1)
             metadata_code = self._domain_ix.get("metadata", -1)
+            page_refs = self.refs[docs].tolist() if plan.central and self.refs is not None else None
             for j, (d, _) in enumerate(page):
                 certain = any(w == "exact name" or w.startswith("alias «") for w in why[d])
                 # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
@@ -1078,6 +1101,8 @@ class Searcher:
                     why[d].append(f"class named in the query: {self._kind_names[k]}")
                 if plan.query_lift and page_domains[j] == query_code:
                     why[d].append("query-language phrase lifted query-language pages")
+                if page_refs is not None and page_refs[j] and page_domains[j] == metadata_code:
+                    why[d].append(f"graph importance: {page_refs[j]} objects refer to it")
                 if plan.lifts and page_domains[j] == metadata_code:
                     for kinds, lift, shown in plan.lifts:
                         if k in kinds:
