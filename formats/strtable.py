@@ -50,6 +50,15 @@ class StringTable:
         off = self._off
         return str(self._blob[off.item(i):off.item(i + 1)], "utf-8")
 
+    def get_many(self, indices: list[int]) -> list[str]:
+        """Strings ``indices`` (a page of hits): their offsets read by one gather each, not two
+        numpy scalars per string."""
+        if not indices:
+            return []
+        ix = np.asarray(indices, dtype=np.int64)
+        blob = self._blob
+        return [str(blob[a:b], "utf-8") for a, b in zip(self._off[ix].tolist(), self._off[ix + 1].tolist())]
+
     def lower_bound(self, key: bytes) -> int:
         lo, hi = 0, self.n
         if hi > SAMPLE_MIN:

@@ -1111,7 +1111,9 @@ class Searcher:
         domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         found_words = words if plan is not None and self.has_index and len(docs) else {}
-        return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
+        page_ids = [d for d, _ in page]
+        keys, titles = cat.keys.get_many(page_ids), cat.titles.get_many(page_ids)
+        return [Hit(d, keys[j], titles[j], domain_names[j], kind_names[j], score,
                     list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
                     [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()])
                 for j, (d, score) in enumerate(page)]

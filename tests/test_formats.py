@@ -156,6 +156,7 @@ def test_string_table_lookup_and_prefix():
     assert t.find("заказ") >= 0 and t[t.find("заказ")] == "заказ"
     assert t.find("заказ2") == -1
     assert sorted(t[i] for i in t.prefix_range("заказ")) == ["заказ", "заказпокупателя", "заказы"]
+    assert t.get_many([4, 0, 4]) == [t[4], t[0], t[4]] and t.get_many([]) == []
 
 
 def test_long_string_table_finds_every_string_through_its_sample():
