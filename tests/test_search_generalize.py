@@ -236,3 +236,21 @@ def test_graph_importance_weighs_in_a_search_of_the_configuration_alone(tmp_path
     everywhere = on.search("перемещение товаров между складами")
     assert everywhere.hits[0].title == off.search("перемещение товаров между складами").hits[0].title
     assert not any(w.startswith("graph importance") for h in everywhere.hits for w in h.why)
+
+
+def test_a_bundle_without_reference_counts_searches_as_before(tmp_path, monkeypatch):
+    # Bundles compiled before search.refs: the graph importance is simply not weighed.
+    from v8atlas.compiler.documents import Edge
+    docs = [meta("Document", "ЗаказНаПеремещение", "Заказ на перемещение товаров"),
+            meta("Document", "ПеремещениеТоваров", "Перемещение товаров со склада")]
+    docs += [meta("AccumulationRegister", f"Товары{i}", f"Товары {i}") for i in range(6)]
+    edges = [Edge(f"УТ/РегистрНакопления.Товары{i}", "УТ/Документ.ПеремещениеТоваров", "attribute_type")
+             for i in range(6)]
+    path, _ = build_bundle(docs, tmp_path / "b", edges=edges)
+    bundle = Bundle.open(path)
+    has = bundle.has
+    monkeypatch.setattr(bundle, "has", lambda name: name != "search.refs" and has(name))
+    old, off = Searcher(bundle), Searcher(Bundle.open(path), disabled=["domain_centrality"])
+    q = "перемещение товаров заказ склад"
+    assert ([(h.title, h.score, h.why) for h in old.search(q, domains=["metadata"]).hits]
+            == [(h.title, h.score, h.why) for h in off.search(q, domains=["metadata"]).hits])
