@@ -1072,8 +1072,11 @@ class Searcher:
                                 if len(self._mask_names) < 4096:
                                     self._mask_names[m] = got
                             matched[d].append(f"{term} in {got[0]}")
-                            seen = words[d].setdefault(slot.word, [])
-                            seen.extend(f for f in got[1] if f not in seen)
+                            seen = words[d].get(slot.word)
+                            if seen is None:
+                                words[d][slot.word] = list(got[1])   # the usual case: one match a word
+                            else:
+                                seen.extend(f for f in got[1] if f not in seen)
                         if a.reason:
                             why[d].append(a.reason)
                     if not todo:
@@ -1084,8 +1087,11 @@ class Searcher:
             query_code = self._domain_ix.get("query", -1)
             metadata_code = self._domain_ix.get("metadata", -1)
             page_refs = self.refs[docs].tolist() if plan.central and self.refs is not None else None
+            # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
+            certain_docs = {d for d, ws in extra.items()
+                            if any(w == "exact name" or w.startswith("alias «") for w in ws)}
             for j, (d, _) in enumerate(page):
-                certain = any(w == "exact name" or w.startswith("alias «") for w in why[d])
+                certain = d in certain_docs
                 # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
                 # is not what was asked for, only near it.
                 fuzzy[d] = not certain and (d in guessed or d not in own
