@@ -8,6 +8,7 @@ matched. Fallbacks (prefix, typo, keyboard layout, transliteration) are bounded 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -49,6 +50,12 @@ EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases,
 # are lifted ×3 over platform elements of the same words (1.5 before: measured on the tuning halves).
 CLASS_BOOST, QUERY_LIFT, DATA_BOOST = 2.0, 3.0, 1.15
 CLASS_OTHERS = 0.5       # a class named in the query ("регистр сведений …") demotes the rest
+# A search of the configuration alone (search_metadata: domains = metadata) weighs an object's
+# graph importance much more than the prior's ×1.1: × (1 + DOMAIN_CENTRALITY·log(1+r)/log(1+r_max)),
+# r = objects referring to it by a strong edge (search.refs). Only there: in a search of every
+# domain it would push platform methods behind configuration objects (measured in round 2).
+# 2.0 chosen on the tuning halves (1.5–3 gave the same P@1; docs/search.md, round 3).
+DOMAIN_CENTRALITY = 2.0
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
 # the same words, unless the query names their class.
 PRESENTATION_DEMOTE = 0.4
@@ -155,11 +162,13 @@ class _Plan:
     # that showed it), applied to metadata objects of those kinds.
     lifts: list[tuple[frozenset[int], float, str]] = field(default_factory=list)
     query_named: bool = False      # an English query-language name (select, isnull) is in it
+    central: bool = False          # graph importance weighed (a search of the configuration alone)
 
 
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
-SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior")
+SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
+           "domain_centrality")
 
 
 class Searcher:
@@ -174,12 +183,14 @@ class Searcher:
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
+        self._central: np.ndarray | None = None   # graph importance factor (set below)
+        self.refs: np.ndarray | None = None
         if not self.has_index:
             self.meta: dict[str, Any] = {"fields": [], "classes": [], "query_phrases": [],
                                          "data_words": [], "synonyms": []}
             self._abbreviations = {}
             return
-        self.terms = _table(bundle, f"{p}.terms")
+        self.terms = _table(bundle, f"{p}.terms", in_memory=True)
         self.post_off = bundle.array(f"{p}.post_off")
         self.post_doc = bundle.array(f"{p}.post_doc")
         self.post_imp = bundle.array(f"{p}.post_imp")
@@ -195,6 +206,11 @@ class Searcher:
         self.alias_text = (StringTable(bundle.array(text_off), bundle.blob(text_blob))
                            if bundle.has(text_off) else None)
         self.prior = bundle.array(f"{p}.prior")
+        # Graph importance factor per document for searches of the configuration alone (older
+        # bundles without search.refs: none).
+        self.refs = bundle.array(f"{p}.refs") if bundle.has(f"{p}.refs") else None
+        if self.refs is not None and len(self.refs) and (top := int(self.refs.max())) > 0:
+            self._central = 1.0 + DOMAIN_CENTRALITY * np.log1p(self.refs) / np.log1p(top)
         self.meta = bundle.json(f"{p}.meta")
         # Small lookups from the meta (hundreds of entries at most, not per document).
         kinds = self.catalog.meta.get("kinds", [])
@@ -221,6 +237,8 @@ class Searcher:
         self._data_words = set(self.meta["data_words"])
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
+        # kind → DATA_BOOST for the data classes (a data question lifts them), else 1
+        self._data_factor = np.where(self._kind_table(self._data_kinds), DATA_BOOST, 1.0)
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
         self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
         self._query_names = frozenset(self.meta.get("query_names", ()))
@@ -291,12 +309,15 @@ class Searcher:
         allowed = self._filter(domains, config, kind, platform_version, notes)
 
         want = offset + limit
-        scored = self._run(text, allowed, want)
+        # Only configuration objects compete: their graph importance can weigh more.
+        central = (self._central is not None and "domain_centrality" not in self.disabled
+                   and domains is not None and set([domains] if isinstance(domains, str) else domains) == {"metadata"})
+        scored = self._run(text, allowed, want, central)
         if scored is not None and not scored[1]:
             # Nothing at all: the words may be typed on the wrong layout or in Latin letters.
             # (Only stop words is not "nothing matched": there is nothing to re-type.)
             for label, alt in self._fallbacks(text):
-                alt_scored = self._run(alt, allowed, want)
+                alt_scored = self._run(alt, allowed, want, central)
                 if alt_scored is not None and alt_scored[1]:
                     rewrites.append(f"{label}: {text!r} → {alt!r}")
                     scored = alt_scored
@@ -339,7 +360,7 @@ class Searcher:
 
     # --- the steps --------------------------------------------------------------------------
 
-    def _run(self, text: str, allowed: np.ndarray | None, want: int
+    def _run(self, text: str, allowed: np.ndarray | None, want: int, central: bool = False
              ) -> tuple[list[tuple[int, float]], int, _Plan | None, dict[int, list[str]]] | None:
         """Exact names, then aliases, then text; the best ``want`` documents and the total.
         None when the query is only stop words."""
@@ -354,6 +375,7 @@ class Searcher:
         memo: dict[tuple[str, str], list[_Alt]] = {}
         plan = self._plan(text, memo=memo) if self.has_index else None
         if plan is not None:
+            plan.central = central
             for d, phrase in self._aliases(plan, allowed):
                 bonus.setdefault(d, ALIAS_BONUS)
                 why.setdefault(d, []).append(f"alias «{phrase}»")
@@ -364,6 +386,7 @@ class Searcher:
                 # were name words after all ("справочник версии данных" with no catalog about
                 # versions finds РегистрСведений.ВерсииСправочников by both words).
                 plan = self._plan(text, classes=False, memo=memo)
+                plan.central = central
                 cand, scores = self._bm25(plan, allowed)
         else:
             cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
@@ -863,11 +886,14 @@ class Searcher:
                 s = s * self._query_factor[cand]
         else:
             s = s * (self._prior_demoted_q if demote else self._prior_demoted)[cand]
+        if plan.central and self._central is not None:
+            s = s * self._central[cand]
+        # The factors below are per kind: a table over the kinds (tens), gathered once.
+        kc = self.catalog.kind[cand] if plan.kinds or plan.lifts or plan.data_question else None
         if plan.kinds:
             # A class the query names is what is asked for: its own class prior (plumbing waits
             # behind data objects) no longer holds it back.
-            named = self._kind_table(plan.kinds)[self.catalog.kind[cand]]
-            s = s * np.where(named, CLASS_BOOST / self._kind_prior[self.catalog.kind[cand]], CLASS_OTHERS)
+            s = s * np.where(self._kind_table(plan.kinds), CLASS_BOOST / self._kind_prior, CLASS_OTHERS)[kc]
         if plan.query_lift:
             s = s * np.where(self.catalog.domain[cand] == self._domain_ix["query"], QUERY_LIFT, 1.0)
         if plan.lifts:
@@ -875,9 +901,9 @@ class Searcher:
             factor = np.ones(max(len(self._kind_names), 1))
             for kinds, lift, _ in plan.lifts:
                 factor[list(kinds)] *= lift
-            s = s * factor[self.catalog.kind[cand]]
+            s = s * factor[kc]
         if plan.data_question and self._data_kinds:
-            s = s * np.where(self._kind_table(self._data_kinds)[self.catalog.kind[cand]], DATA_BOOST, 1.0)
+            s = s * self._data_factor[kc]
         return cand, s.astype(np.float64)
 
     def _kind_table(self, kinds: set[int]) -> np.ndarray:
@@ -1024,13 +1050,14 @@ class Searcher:
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
-                        if a.fields and not self.post_fields.item(lo + p) & a.fields:
+                        m = self.post_fields.item(lo + p)   # the fields this posting is in
+                        if a.fields and not m & a.fields:
                             continue     # a word-family match outside the naming fields
                         todo.discard(j)
                         if "synonym " not in a.reason or a.phrase:
                             own.add(d)
                         covered[d] += 1 if slot.required else slot.covers
-                        if self.post_fields.item(lo + p) & naming:
+                        if m & naming:
                             named[d] += 1 if slot.required else slot.covers
                         if a.typo:
                             guessed.add(d)
@@ -1038,7 +1065,6 @@ class Searcher:
                         if term.startswith(HAS_PREFIX):
                             why[d].append(f"has attribute {slot.word}")
                         elif not term.startswith("="):
-                            m = self.post_fields.item(lo + p)
                             got = self._mask_names.get(m)
                             if got is None:
                                 listed = [f for i, f in enumerate(fields) if m >> i & 1]
@@ -1046,14 +1072,26 @@ class Searcher:
                                 if len(self._mask_names) < 4096:
                                     self._mask_names[m] = got
                             matched[d].append(f"{term} in {got[0]}")
-                            seen = words[d].setdefault(slot.word, [])
-                            seen.extend(f for f in got[1] if f not in seen)
+                            seen = words[d].get(slot.word)
+                            if seen is None:
+                                words[d][slot.word] = list(got[1])   # the usual case: one match a word
+                            else:
+                                seen.extend(f for f in got[1] if f not in seen)
                         if a.reason:
                             why[d].append(a.reason)
                     if not todo:
                         break
-            for d, _ in page:
-                certain = any(w == "exact name" or w.startswith("alias «") for w in why[d])
+            # the page's kind and domain codes by one gather each (not numpy scalars per hit)
+            page_kinds = cat.kind[docs].tolist()
+            page_domains = cat.domain[docs].tolist()
+            query_code = self._domain_ix.get("query", -1)
+            metadata_code = self._domain_ix.get("metadata", -1)
+            page_refs = self.refs[docs].tolist() if plan.central and self.refs is not None else None
+            # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
+            certain_docs = {d for d, ws in extra.items()
+                            if any(w == "exact name" or w.startswith("alias «") for w in ws)}
+            for j, (d, _) in enumerate(page):
+                certain = d in certain_docs
                 # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
                 # is not what was asked for, only near it.
                 fuzzy[d] = not certain and (d in guessed or d not in own
@@ -1064,20 +1102,24 @@ class Searcher:
                 if matched[d]:
                     words_ = "; ".join(dict.fromkeys(matched[d]))
                     why[d].insert(len(extra.get(d, [])), "words: " + words_)
-                if plan.kinds and int(cat.kind[d]) in plan.kinds:
-                    why[d].append(f"class named in the query: {cat.kind_name(d)}")
-                if plan.query_lift and cat.domain_name(d) == "query":
+                k = page_kinds[j]
+                if plan.kinds and k in plan.kinds:
+                    why[d].append(f"class named in the query: {self._kind_names[k]}")
+                if plan.query_lift and page_domains[j] == query_code:
                     why[d].append("query-language phrase lifted query-language pages")
-                if plan.lifts and cat.domain_name(d) == "metadata":
-                    k = int(cat.kind[d])
+                if page_refs is not None and page_refs[j] and page_domains[j] == metadata_code:
+                    why[d].append(f"graph importance: {page_refs[j]} objects refer to it")
+                if plan.lifts and page_domains[j] == metadata_code:
                     for kinds, lift, shown in plan.lifts:
                         if k in kinds:
-                            why[d].append(f"phrase form «{shown}» lifts {cat.kind_name(d)}")
+                            why[d].append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
         # Domain and kind names by one gather each, not two numpy scalars per hit.
         domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
         kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         found_words = words if plan is not None and self.has_index and len(docs) else {}
-        return [Hit(d, cat.keys[d], cat.titles[d], domain_names[j], kind_names[j], score,
+        page_ids = [d for d, _ in page]
+        keys, titles = cat.keys.get_many(page_ids), cat.titles.get_many(page_ids)
+        return [Hit(d, keys[j], titles[j], domain_names[j], kind_names[j], score,
                     list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
                     [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()])
                 for j, (d, score) in enumerate(page)]
@@ -1085,12 +1127,36 @@ class Searcher:
 
 class _Table(StringTable):
     """A sorted string table found through its fixed-width head array (``<prefix>.head``):
-    numpy narrows to the strings sharing the first bytes, Python compares only those."""
+    numpy narrows to the strings sharing the first bytes, Python compares only those.
 
-    def __init__(self, offsets: np.ndarray, blob: memoryview, head: np.ndarray | None) -> None:
+    ``in_memory`` (the term table): every string is read once, on the first lookup, into a
+    sorted Python list of bytes that ``bisect`` searches in C. A query makes ~13 term lookups
+    and ~2 prefix ranges; through the head they cost 6 µs (a short key: numpy converts the key
+    on every call) to 37 µs (a whole-phrase key "=a+b+c": its first 24 bytes are shared by
+    hundreds of terms, bisected by blob reads), 0.29 ms a query at SSL ×8; from the list
+    ~1.5 µs. The list costs ~80 bytes a term (5 MB for SSL ×8's 62,805 terms)."""
+
+    def __init__(self, offsets: np.ndarray, blob: memoryview, head: np.ndarray | None,
+                 in_memory: bool = False) -> None:
         super().__init__(offsets, blob)
         self._head = head
         self._width = head.dtype.itemsize if head is not None else 0
+        self._in_memory = in_memory
+        self._list: list[bytes] | None = None
+
+    def _strings(self) -> list[bytes]:
+        """Every string of the table as bytes, in table order (read once)."""
+        got = self._list
+        if got is None:
+            blob = bytes(self._blob)
+            off = self._off.tolist()
+            got = self._list = [blob[off[i]:off[i + 1]] for i in range(self.n)]
+        return got
+
+    def __getitem__(self, i: int) -> str:
+        if self._list is not None:
+            return str(self._list[i], "utf-8")
+        return super().__getitem__(i)
 
     def _range(self, key: bytes) -> tuple[int, int]:
         h = key[:self._width]
@@ -1098,6 +1164,10 @@ class _Table(StringTable):
 
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
+        if self._in_memory and self.n:
+            strings = self._strings()
+            i = bisect_left(strings, key)
+            return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:
             return super().find(s)
         if len(key) < self._width:
@@ -1124,6 +1194,10 @@ class _Table(StringTable):
 
     def prefix_range(self, prefix: str) -> range:
         key = prefix.encode("utf-8")
+        if self._in_memory and self.n:
+            # UTF-8 has no 0xff byte: every string starting with key sorts before key + 0xff
+            strings = self._strings()
+            return range(bisect_left(strings, key), bisect_left(strings, key + b"\xff"))
         if self._head is None or len(key) >= self._width or not self.n:
             return super().prefix_range(prefix)
         lo = int(self._head.searchsorted(key, "left"))
@@ -1131,10 +1205,10 @@ class _Table(StringTable):
         return range(lo, hi)
 
 
-def _table(bundle: Bundle, prefix: str) -> _Table:
+def _table(bundle: Bundle, prefix: str, in_memory: bool = False) -> _Table:
     off, blob = S.table_segments(prefix)
     head = bundle.array(f"{prefix}.head") if bundle.has(f"{prefix}.head") else None
-    return _Table(bundle.array(off), bundle.blob(blob), head)
+    return _Table(bundle.array(off), bundle.blob(blob), head, in_memory)
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -1179,6 +1253,11 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             pos = docs.searchsorted(d)
             np.minimum(pos, len(docs) - 1, out=pos)
             hit = docs[pos] == d
+            if hit.all():
+                # The usual case (a surface form, a word family inside the stem's documents):
+                # every document is already in the base run, nothing is left over.
+                vals[pos] = np.maximum(vals[pos], v)
+                continue
             at = pos[hit]
             vals[at] = np.maximum(vals[at], v[hit])
             miss = ~hit

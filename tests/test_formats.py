@@ -156,6 +156,26 @@ def test_string_table_lookup_and_prefix():
     assert t.find("заказ") >= 0 and t[t.find("заказ")] == "заказ"
     assert t.find("заказ2") == -1
     assert sorted(t[i] for i in t.prefix_range("заказ")) == ["заказ", "заказпокупателя", "заказы"]
+    assert t.get_many([4, 0, 4]) == [t[4], t[0], t[4]] and t.get_many([]) == []
+
+
+def test_long_string_table_finds_every_string_through_its_sample():
+    # Longer than SAMPLE_MIN: lookups narrow through every SAMPLE_STEP-th string first; every
+    # string, every gap between strings and both ends must still be found where bisect puts them.
+    import bisect
+    import random
+    rng = random.Random(7)
+    words = sort_utf8("".join(rng.choice("абвёzy") for _ in range(rng.randint(1, 7))) for _ in range(9000))
+    assert len(words) > 2048
+    off, blob = build_string_table(words)
+    t = StringTable(off, blob)
+    encoded = [w.encode("utf-8") for w in words]
+    probes = words + [w + "\u0000" for w in words[::7]] + ["", "\uffff", "а", "ёёёёёёёёё"]
+    for q in probes:
+        k = q.encode("utf-8")
+        assert t.lower_bound(k) == bisect.bisect_left(encoded, k), q
+        assert t.find(q) == (words.index(q) if q in words else -1)
+    assert [t[i] for i in t.prefix_range("аб")] == [w for w in words if w.startswith("аб")]
 
 
 

@@ -325,3 +325,17 @@ def test_a_phrase_translated_by_a_synonym_is_a_find_not_a_guess(searcher):
     r = searcher.search("exchange rates", domains=["metadata"])
     assert r.hits[0].title == "РегистрСведений.КурсыВалют"
     assert not r.hits[0].fuzzy and r.confident
+
+
+def test_the_in_memory_term_table_finds_what_the_head_finds(built):
+    # The searcher reads its term table into a list once (server/search.py _Table in_memory):
+    # every term, whole-phrase key and prefix must resolve as through the head array and blob.
+    from v8atlas.server.search import _table
+    bundle = Bundle.open(built[0])
+    listed, headed = _table(bundle, "search.terms", in_memory=True), _table(bundle, "search.terms")
+    terms = [headed[i] for i in range(len(headed))]
+    assert any(t.startswith("=") for t in terms) and len(terms) > 50
+    for t in terms + [t + "я" for t in terms[::3]] + ["", "\uffff", "=", "zzzz"]:
+        assert listed.find(t) == headed.find(t), t
+        assert listed.prefix_range(t) == headed.prefix_range(t), t
+    assert [listed[i] for i in range(len(listed))] == terms

@@ -212,3 +212,45 @@ def test_a_group_word_in_the_other_script_is_a_translation_not_a_guess(round2):
     hit, r = first(round2, "внешние пользователи", config="SSL", domains=["metadata"])
     assert hit.title == "Catalog.ExternalUsers" and r.confident, r.notes
     assert any(w.startswith("synonym пользовател → user") for w in hit.why)
+
+
+def test_graph_importance_weighs_in_a_search_of_the_configuration_alone(tmp_path):
+    # Two documents with the same words: the one many registers and documents refer to (the
+    # configuration is built around it) comes first in search_metadata's search (domains =
+    # metadata) and says why; a search of every domain keeps the platform function first.
+    from v8atlas.compiler.documents import Edge
+    docs = [meta("Document", "ЗаказНаПеремещение", "Заказ на перемещение товаров"),
+            meta("Document", "ПеремещениеТоваров", "Перемещение товаров со склада"),
+            platform("Глобальный контекст.ПеремещениеТоваров", "Перемещение товаров между складами.")]
+    docs += [meta("AccumulationRegister", f"Товары{i}", f"Товары {i}") for i in range(6)]
+    moved = "УТ/Документ.ПеремещениеТоваров"
+    edges = [Edge(f"УТ/РегистрНакопления.Товары{i}", moved, "attribute_type", "Регистратор") for i in range(6)]
+    edges.append(Edge(moved, "УТ/Документ.ЗаказНаПеремещение", "attribute_type", "Заказ"))
+    path, _ = build_bundle(docs, tmp_path / "b", edges=edges)
+    on, off = Searcher(Bundle.open(path)), Searcher(Bundle.open(path), disabled=["domain_centrality"])
+    q = "перемещение товаров заказ склад"
+    assert off.search(q, domains=["metadata"]).hits[0].title == "Документ.ЗаказНаПеремещение"
+    first = on.search(q, domains=["metadata"]).hits[0]
+    assert first.title == "Документ.ПеремещениеТоваров"
+    assert "graph importance: 6 objects refer to it" in first.why
+    everywhere = on.search("перемещение товаров между складами")
+    assert everywhere.hits[0].title == off.search("перемещение товаров между складами").hits[0].title
+    assert not any(w.startswith("graph importance") for h in everywhere.hits for w in h.why)
+
+
+def test_a_bundle_without_reference_counts_searches_as_before(tmp_path, monkeypatch):
+    # Bundles compiled before search.refs: the graph importance is simply not weighed.
+    from v8atlas.compiler.documents import Edge
+    docs = [meta("Document", "ЗаказНаПеремещение", "Заказ на перемещение товаров"),
+            meta("Document", "ПеремещениеТоваров", "Перемещение товаров со склада")]
+    docs += [meta("AccumulationRegister", f"Товары{i}", f"Товары {i}") for i in range(6)]
+    edges = [Edge(f"УТ/РегистрНакопления.Товары{i}", "УТ/Документ.ПеремещениеТоваров", "attribute_type")
+             for i in range(6)]
+    path, _ = build_bundle(docs, tmp_path / "b", edges=edges)
+    bundle = Bundle.open(path)
+    has = bundle.has
+    monkeypatch.setattr(bundle, "has", lambda name: name != "search.refs" and has(name))
+    old, off = Searcher(bundle), Searcher(Bundle.open(path), disabled=["domain_centrality"])
+    q = "перемещение товаров заказ склад"
+    assert ([(h.title, h.score, h.why) for h in old.search(q, domains=["metadata"]).hits]
+            == [(h.title, h.score, h.why) for h in off.search(q, domains=["metadata"]).hits])

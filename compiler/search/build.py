@@ -14,6 +14,7 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.alias_off/_doc``    … and the CSR of the documents each alias names
 * ``search.alias_text.off/.blob`` the phrase of each alias key as written (explanations)
 * ``search.prior``             float32 per doc: class prior (data objects before pictures)
+* ``search.refs``              uint32 per doc: other documents referring to it by a strong edge
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
                                synonym groups with their origin, counts
 
@@ -176,10 +177,9 @@ def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
 CENTRALITY = 0.1   # the most referenced metadata object gets ×1.1, an unreferenced one ×1.0
 
 
-def _centrality(ctx: "LinkContext", docs: list, doc_index: dict[str, int]) -> np.ndarray:
-    """Per-document factor from how many other objects refer to it (strong edges only, log
-    scale, metadata only): of two objects matching the same words, the one the configuration
-    is built around (Справочник.Пользователи, УчетныеЗаписиЭлектроннойПочты) comes first."""
+def _references(ctx: "LinkContext", docs: list, doc_index: dict[str, int]) -> np.ndarray:
+    """How many other documents refer to each metadata object by a strong edge (an attribute
+    typed by it, a document writing its records, a subsystem holding it…); 0 elsewhere."""
     refs = np.zeros(len(docs))
     sources: dict[int, set[int]] = {}
     for e in ctx.edges:
@@ -191,9 +191,16 @@ def _centrality(ctx: "LinkContext", docs: list, doc_index: dict[str, int]) -> np
     for dst, srcs in sources.items():
         if docs[dst].domain == "metadata":
             refs[dst] = len(srcs)
+    return refs
+
+
+def _centrality(refs: np.ndarray) -> np.ndarray:
+    """Per-document factor from the references (log scale): of two objects matching the same
+    words, the one the configuration is built around (Справочник.Пользователи,
+    УчетныеЗаписиЭлектроннойПочты) comes first."""
     top = refs.max() if len(refs) else 0.0
     if top <= 0:
-        return np.ones(len(docs))
+        return np.ones(len(refs))
     return 1.0 + CENTRALITY * np.log1p(refs) / np.log1p(top)
 
 
@@ -370,9 +377,13 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     element_prior = {k: float(v) for k, v in class_data.get("element_priors", {}).items()}
     prior = np.array([prior_by_kind.get(d.kind, 1.0) if d.domain == "metadata" else element_prior.get(d.kind, 1.0)
                       for d in docs], dtype="<f8")
+    refs = _references(ctx, docs, doc_index)
     if "centrality" not in ablate:
-        prior *= _centrality(ctx, docs, doc_index)
+        prior *= _centrality(refs)
     writer.add_array(f"{prefix}.prior", prior.astype("<f4"))
+    # The counts themselves: a search of the configuration alone weighs them much more than the
+    # prior's 1.1 (server/search.py DOMAIN_CENTRALITY), where no platform method competes.
+    writer.add_array(f"{prefix}.refs", refs.astype("<u4"))
 
     synonyms = [{"phrases": _phrase_terms(g["words"]), "words": g["words"], "origin": g["origin"],
                  "domains": g.get("domains")}
