@@ -10,7 +10,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -97,45 +97,71 @@ class BundleWriter:
         data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
         self._write(name, data, {"kind": "json"})
 
-    def add_records(self, name: str, records: Iterable[Any], *, train_bytes: int | None = None) -> int:
+    def add_records(self, name: str, records: Iterable[Any] | Callable[[], Iterable[Any]], *,
+                    train_bytes: int | None = None) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it).
 
         Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
         when trained, ``<name>.zdict``. Returns the number of records. ``train_bytes`` bounds
         the samples the dictionary is trained on (every k-th record, deterministic): training
         on 80 MB of procedure bodies costs seconds and gains nothing over a few MB of them.
+
+        ``records`` may be a function giving the same records afresh on each call: they are
+        then streamed (one pass for their sizes, one for the samples, one compressing) and
+        never all held packed at once — procedure bodies at ERP scale are a gigabyte. The
+        bytes written are the same either way.
         """
+        if callable(records):
+            return self._add_records_streamed(name, records, train_bytes)
         packed = [pack_record(r) for r in records]
-        zdict = None
-        if len(packed) >= _DICT_MIN_RECORDS:
-            samples = packed
-            total = sum(map(len, packed))
-            if train_bytes and total > train_bytes:
-                samples = packed[::-(-total // train_bytes)]
-            try:
-                # threads=0 and fixed k/d keep training deterministic for the same samples.
-                zdict = zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
-                                                   level=_ZSTD_LEVEL)
-            except zstandard.ZstdError:
-                zdict = None
+        zdict = self._train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
+        return self._write_records(name, packed, len(packed), zdict)
+
+    def _add_records_streamed(self, name: str, records: Callable[[], Iterable[Any]],
+                              train_bytes: int | None) -> int:
+        count = total = 0
+        for r in records():
+            count += 1
+            total += len(pack_record(r))
+        zdict = self._train(count, total, train_bytes,
+                            lambda k: [pack_record(r) for i, r in enumerate(records()) if i % k == 0])
+        return self._write_records(name, (pack_record(r) for r in records()), count, zdict)
+
+    @staticmethod
+    def _train(count: int, total: int, train_bytes: int | None,
+               every: Callable[[int], list[bytes]]) -> zstandard.ZstdCompressionDict | None:
+        """The dictionary trained on every k-th of ``count`` packed records (``every(k)``), k
+        such that the samples stay within ``train_bytes``; None for few records or a failure."""
+        if count < _DICT_MIN_RECORDS:
+            return None
+        samples = every(-(-total // train_bytes) if train_bytes and total > train_bytes else 1)
+        try:
+            # threads=0 and fixed k/d keep training deterministic for the same samples.
+            return zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
+                                              level=_ZSTD_LEVEL)
+        except zstandard.ZstdError:
+            return None
+
+    def _write_records(self, name: str, packed: Iterable[bytes], count: int,
+                       zdict: zstandard.ZstdCompressionDict | None) -> int:
         params = dict(level=_ZSTD_LEVEL, write_checksum=False, write_content_size=True,
                       write_dict_id=False)
         cctx = (zstandard.ZstdCompressor(dict_data=zdict, **params) if zdict is not None
                 else zstandard.ZstdCompressor(**params))
-        offsets = np.zeros(len(packed) + 1, dtype="<u8")
+        offsets = np.zeros(count + 1, dtype="<u8")
         frames = bytearray()
         for i, raw in enumerate(packed):
             frames += cctx.compress(raw)
             offsets[i + 1] = len(frames)
-        self._write(f"{name}.dat", bytes(frames), {"kind": "blob"})
+        self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
         self.add_array(f"{name}.off", offsets)
-        entry: dict[str, Any] = {"count": len(packed), "data": f"{name}.dat", "offsets": f"{name}.off",
+        entry: dict[str, Any] = {"count": count, "data": f"{name}.dat", "offsets": f"{name}.off",
                                  "dict": None}
         if zdict is not None:
             self.add_blob(f"{name}.zdict", zdict.as_bytes())
             entry["dict"] = f"{name}.zdict"
         self.records[name] = entry
-        return len(packed)
+        return count
 
     # -- manifest pieces ------------------------------------------------------------------
     def add_source(self, kind: str, name: str, size: int, sha256: str, **extra: Any) -> None:

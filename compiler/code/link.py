@@ -145,7 +145,7 @@ class _ViewLinker:
                         target = global_names.get(f)
                     if target is not None and target != pid:
                         out.add(target)
-                for q, n in p.qualified_calls | p.literal_module_calls:
+                for q, n in (*p.qualified_calls, *p.literal_module_calls):
                     m = common.get(q.casefold())
                     target = m.names.get(n.casefold()) if m else None
                     if target is not None:
@@ -168,7 +168,7 @@ class _ViewLinker:
                     pe.card["uses"] = []
                     continue
                 uses: dict[str, str] = {}
-                # sorted: a set's order changes with the hash seed, and the first read/write kind wins
+                # sorted: the first read/write kind wins (whatever order a model was made in)
                 for cls, name, how in sorted(pe.proc.usages):
                     path = self.objects.get(f"{cls}.{name}".casefold())
                     if path is None:
