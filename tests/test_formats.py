@@ -180,3 +180,19 @@ def test_verified_marker_skips_rehash_until_a_file_changes(tmp_path, monkeypatch
     seg.write_bytes(bytes(data))                            # same size; ctime changes
     problems = Bundle.open(path).verify_fast()
     assert calls == [1] and any("'ids'" in p for p in problems)
+
+
+@pytest.mark.parametrize("train_bytes", [None, 20_000])
+def test_streamed_records_write_the_same_store(tmp_path, train_bytes):
+    # A function giving the records afresh (the code domain's bodies at scale) is streamed;
+    # the store it writes is byte for byte the list's, trained dictionary and all.
+    bodies = [f"Процедура П{i}()\n\tЗначение = {i * 7919 % 1000};\nКонецПроцедуры".encode() * (1 + i % 5)
+              for i in range(600)]
+    out = {}
+    for how, records in (("list", bodies), ("streamed", lambda: iter(bodies))):
+        with BundleWriter(tmp_path / how, "t", compiler_version="test") as w:
+            assert w.add_records("bodies", records, train_bytes=train_bytes) == 600
+        out[how] = {k: v["sha256"] for k, v in w.segments.items()}, w.records["bodies"]
+        assert Bundle.open(tmp_path / how).records("bodies")[599] == bodies[599]
+    assert out["streamed"] == out["list"]
+    assert out["list"][1]["dict"] == "bodies.zdict"      # the dictionary path was exercised

@@ -154,6 +154,20 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
+def _release(index: CodeIndex) -> None:
+    """Drop what the rest of the build does not read — the cards (stored above), the bodies,
+    the tokens, parameters and parsed doc comments the link has used — before the address
+    table and the postings, the build's largest temporaries. At ERP scale the parsed model
+    and the cards were most of the compile's peak. The parse cache and the linked-model cache
+    were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
+    them; nothing reads this link after the build."""
+    for pe in index.procs:
+        pe.card = {}
+        p = pe.proc
+        p.body, p.params, p.info = b"", [], {}
+        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
     index = ctx.links.get(CodeIndex)
     if index is None or not index.procs:
@@ -184,6 +198,8 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_PRIOR, prior)
     add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
     add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(c.get("description") or "") for c in cards])
+    cards.clear()
+    _release(index)
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
     # key → id, or a set of ids for the few keys shared (a set for each of 100k keys was most

@@ -71,7 +71,8 @@ class Procedure:
     is_async: bool = False
     region: list[str] = field(default_factory=list)        # outermost first
     conditions: list[str] = field(default_factory=list)    # #Если conditions around it, outermost first
-    doc: str = ""                           # the comment above it, ``//`` stripped
+    doc: str = ""                           # the comment above it, ``//`` stripped (the reader
+    #                                         parses it into ``info`` and drops it)
     line: int = 0
     end_line: int = 0
     # Header to end keyword, UTF-8 as written (LF line ends); once read (``read.py``), a zstd

@@ -52,6 +52,7 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
     res = scan_module(text)
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
         p.info = parse_doc(p.doc) if p.doc else {}
+        p.doc = ""                       # parsed into info: the raw comment is not carried on
         p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
                                    p.region)
         p.body = bodies.pack(p.body)     # the parent keeps the frame until the build (bodies.py)
