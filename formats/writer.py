@@ -10,7 +10,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,11 @@ _ZSTD_LEVEL = 3
 def pack_record(obj: Any) -> bytes:
     """The one msgpack encoding of records (writer side); see reader.unpack_record."""
     return msgpack.packb(obj, use_bin_type=True)
+
+
+def packed_size(n: int) -> int:
+    """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
+    return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
 
 
 class BundleWriter:
@@ -97,8 +102,8 @@ class BundleWriter:
         data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
         self._write(name, data, {"kind": "json"})
 
-    def add_records(self, name: str, records: Iterable[Any] | Callable[[], Iterable[Any]], *,
-                    train_bytes: int | None = None) -> int:
+    def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
+                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it).
 
         Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
@@ -106,26 +111,22 @@ class BundleWriter:
         the samples the dictionary is trained on (every k-th record, deterministic): training
         on 80 MB of procedure bodies costs seconds and gains nothing over a few MB of them.
 
-        ``records`` may be a function giving the same records afresh on each call: they are
-        then streamed (one pass for their sizes, one for the samples, one compressing) and
-        never all held packed at once — procedure bodies at ERP scale are a gigabyte. The
-        bytes written are the same either way.
+        With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
+        sequence read by index — its items may be made on access — and streamed: the samples
+        are taken by index, then every record is packed and compressed in turn, so they are
+        never all held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes
+        written are the same either way.
         """
-        if callable(records):
-            return self._add_records_streamed(name, records, train_bytes)
+        if packed_sizes is not None:
+            assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
+            seq = records
+            count = len(seq)
+            zdict = self._train(count, sum(packed_sizes), train_bytes,
+                                lambda k: [pack_record(seq[i]) for i in range(0, count, k)])
+            return self._write_records(name, (pack_record(seq[i]) for i in range(count)), count, zdict)
         packed = [pack_record(r) for r in records]
         zdict = self._train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
         return self._write_records(name, packed, len(packed), zdict)
-
-    def _add_records_streamed(self, name: str, records: Callable[[], Iterable[Any]],
-                              train_bytes: int | None) -> int:
-        count = total = 0
-        for r in records():
-            count += 1
-            total += len(pack_record(r))
-        zdict = self._train(count, total, train_bytes,
-                            lambda k: [pack_record(r) for i, r in enumerate(records()) if i % k == 0])
-        return self._write_records(name, (pack_record(r) for r in records()), count, zdict)
 
     @staticmethod
     def _train(count: int, total: int, train_bytes: int | None,

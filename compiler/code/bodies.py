@@ -29,3 +29,8 @@ def unpack(frame: bytes) -> bytes:
     if _decompressor is None:
         _decompressor = zstandard.ZstdDecompressor()
     return _decompressor.decompress(frame)
+
+
+def size(frame: bytes) -> int:
+    """The body's length, from ``pack``'s frame header (nothing decompressed)."""
+    return zstandard.frame_content_size(frame)

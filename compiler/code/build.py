@@ -18,6 +18,7 @@ import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
+from v8atlas.formats.writer import packed_size
 
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
@@ -154,6 +155,19 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
+class _Bodies(Sequence[bytes]):
+    """The procedures' bodies by procedure id, each unpacked when read (for the body store)."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.procs = index.procs
+
+    def __len__(self) -> int:
+        return len(self.procs)
+
+    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
+        return bodies.unpack(self.procs[i].proc.body)
+
+
 def _release(index: CodeIndex) -> None:
     """Drop what the rest of the build does not read — the cards (stored above), the bodies,
     the tokens, parameters and parsed doc comments the link has used — before the address
@@ -184,10 +198,10 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     for pe, card, calling in zip(index.procs, cards, callers):
         card["callees"] = len(pe.callees)
         card["callers"] = len(calling)
-    writer.add_records(FC.PROCS, lambda: iter(cards), train_bytes=TRAIN_BYTES)   # streamed
+    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES)
     # Streamed: one body unpacked at a time (the model carries them compressed, bodies.py).
-    writer.add_records(FC.BODIES, lambda: (bodies.unpack(pe.proc.body) for pe in index.procs),
-                       train_bytes=TRAIN_BYTES)
+    writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
+                       packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
