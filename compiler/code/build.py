@@ -11,6 +11,9 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 """
 from __future__ import annotations
 
+import itertools
+from array import array
+from collections import defaultdict
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
@@ -74,10 +77,8 @@ def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarra
     off = np.zeros(n + 1, dtype="<u4")
     if rows:
         off[1:] = np.cumsum([len(r) for r in rows])
-    flat: list[int] = []
-    for r in rows:
-        flat += sorted(r)
-    return off, np.array(flat, dtype="<u4")
+    flat = np.fromiter(itertools.chain.from_iterable(map(sorted, rows)), dtype="<u4", count=int(off[-1]))
+    return off, flat
 
 
 def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
@@ -90,11 +91,12 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     # Term ids in order of first sight, one dict lookup per occurrence; a term list the readers
     # share between procedures (module names, regions, handler names: terms.py memoizes them)
     # is looked up once. Sorted into UTF-8 order (the string table's) afterwards, in numpy.
-    ix: dict[str, int] = {}
+    # a missing term takes the next id (in C: no Python call per occurrence)
+    ix: defaultdict[str, int] = defaultdict(itertools.count().__next__)
     seen: dict[int, list[int]] = {}         # id(term list) → its term ids (the lists live on)
-    ids: list[int] = []
+    ids = array("i")                         # term id per occurrence (4 bytes, not a list's 8 + int)
     slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
-    get = ix.setdefault
+    get = ix.__getitem__
     for pe in index.procs:
         fields = pe.proc.terms
         for f in names:
@@ -104,8 +106,8 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
                 continue
             got = seen.get(id(t))
             if got is None:
-                got = seen[id(t)] = [get(x, len(ix)) for x in t]
-            ids += got
+                got = seen[id(t)] = list(map(get, t))
+            ids.extend(got)
             slot_len.append(len(got))
     first_seen = list(ix)
     encoded = [t.encode("utf-8") for t in first_seen]
@@ -118,7 +120,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     rank = np.empty(nt, dtype=np.int32)
     rank[np.array(order, dtype=np.int64)] = np.arange(nt, dtype=np.int32)
     del order
-    tid = rank[np.array(ids, dtype=np.int32)] if ids else np.zeros(0, dtype=np.int32)
+    tid = rank[np.frombuffer(ids, dtype=np.int32)] if ids else np.zeros(0, dtype=np.int32)
     del ids, rank
     # slot = procedure * fields + field, one per occurrence
     slot = np.repeat(np.arange(len(slot_len), dtype=np.int32 if len(slot_len) < 2**31 else np.int64),
