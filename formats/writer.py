@@ -36,6 +36,25 @@ def pack_record(obj: Any) -> bytes:
     return msgpack.packb(obj, use_bin_type=True)
 
 
+def extend_packed_map(packed: bytes, extra: dict[str, Any]) -> bytes:
+    """``pack_record({**d, **extra})`` from ``packed = pack_record(d)``, for keys new to ``d``:
+    msgpack writes a map as its count then its pairs in order, so the pairs are appended and
+    the count rewritten (a card held packed gets the build's counts without being unpacked)."""
+    first = packed[0]
+    if 0x80 <= first <= 0x8F:
+        n, body = first & 0x0F, packed[1:]
+    elif first == 0xDE:
+        n, body = int.from_bytes(packed[1:3], "big"), packed[3:]
+    elif first == 0xDF:
+        n, body = int.from_bytes(packed[1:5], "big"), packed[5:]
+    else:
+        raise ValueError("not a packed map")
+    m = n + len(extra)
+    head = (bytes([0x80 | m]) if m <= 0x0F else b"\xde" + m.to_bytes(2, "big") if m < 2**16
+            else b"\xdf" + m.to_bytes(4, "big"))
+    return b"".join([head, body, *(pack_record(k) + pack_record(v) for k, v in extra.items())])
+
+
 def packed_size(n: int) -> int:
     """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
     return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
@@ -103,7 +122,8 @@ class BundleWriter:
         self._write(name, data, {"kind": "json"})
 
     def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
-                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None) -> int:
+                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None,
+                    prepacked: bool = False) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it).
 
         Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
@@ -115,16 +135,18 @@ class BundleWriter:
         sequence read by index — its items may be made on access — and streamed: the samples
         are taken by index, then every record is packed and compressed in turn, so they are
         never all held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes
-        written are the same either way.
+        written are the same either way. ``prepacked``: the records are ``pack_record`` bytes
+        already.
         """
+        pack = (lambda r: r) if prepacked else pack_record
         if packed_sizes is not None:
             assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
             seq = records
             count = len(seq)
             zdict = self._train(count, sum(packed_sizes), train_bytes,
-                                lambda k: [pack_record(seq[i]) for i in range(0, count, k)])
-            return self._write_records(name, (pack_record(seq[i]) for i in range(count)), count, zdict)
-        packed = [pack_record(r) for r in records]
+                                lambda k: [pack(seq[i]) for i in range(0, count, k)])
+            return self._write_records(name, (pack(seq[i]) for i in range(count)), count, zdict)
+        packed = [pack(r) for r in records]
         zdict = self._train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
         return self._write_records(name, packed, len(packed), zdict)
 

@@ -21,7 +21,7 @@ import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import packed_size
+from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
 
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
@@ -157,6 +157,31 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
+def seal_cards(index: CodeIndex) -> None:
+    """Called by the link once it is done with the cards: each is packed as the card store
+    will hold it, and what the build reads of it kept beside (``ProcEntry.brief``)."""
+    for pe in index.procs:
+        card = pe.card
+        assert isinstance(card, dict) and "callees" not in card and "callers" not in card
+        pe.brief = (_prior(card), bool(card.get("deprecated")), card["address"],
+                    FC.one_line(card.get("description") or ""))
+        pe.card = pack_record(card)
+
+
+class _Cards(Sequence[bytes]):
+    """The packed cards by procedure id with their call counts (the last two keys)."""
+
+    def __init__(self, index: CodeIndex, callers: list[list[int]]) -> None:
+        self.procs, self.callers = index.procs, callers
+
+    def __len__(self) -> int:
+        return len(self.procs)
+
+    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
+        pe = self.procs[i]
+        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
+
+
 class _Bodies(Sequence[bytes]):
     """The procedures' bodies by procedure id, each unpacked when read (for the body store)."""
 
@@ -178,7 +203,7 @@ def _release(index: CodeIndex) -> None:
     were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
     them; nothing reads this link after the build."""
     for pe in index.procs:
-        pe.card = {}
+        pe.card = b""
         p = pe.proc
         p.body, p.params, p.info = b"", [], {}
         p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
@@ -189,18 +214,15 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     if index is None or not index.procs:
         return
     n = len(index.procs)
-    prior = np.array([_prior(pe.card) for pe in index.procs], dtype="<f4")
+    prior = np.array([pe.brief[0] for pe in index.procs], dtype="<f4")
     callers: list[list[int]] = [[] for _ in range(n)]
     for pid, pe in enumerate(index.procs):
         for c in pe.callees:
             callers[c].append(pid)
-    # The link's cards get their counts in place (not copied: 38k dicts for SSL); nothing reads
-    # them after this build.
-    cards = [pe.card for pe in index.procs]
-    for pe, card, calling in zip(index.procs, cards, callers):
-        card["callees"] = len(pe.callees)
-        card["callers"] = len(calling)
-    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES)
+    # The cards are held packed (seal_cards); each gets its call counts as it is stored.
+    cards = _Cards(index, callers)
+    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
+                       packed_sizes=[len(cards[i]) for i in range(n)])
     # Streamed: one body unpacked at a time (the model carries them compressed, bodies.py).
     writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
                        packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
@@ -208,13 +230,12 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
-                      | (FC.DEPRECATED if pe.card.get("deprecated") else 0)
+                      | (FC.DEPRECATED if pe.brief[1] else 0)
                       | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
-    add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
-    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(c.get("description") or "") for c in cards])
-    cards.clear()
+    add_string_table(writer, FC.PROC_TITLES, [pe.brief[2] for pe in index.procs])
+    add_string_table(writer, FC.PROC_SUMMARIES, [pe.brief[3] for pe in index.procs])
     _release(index)
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).

@@ -351,6 +351,8 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         linkers.append(vl)
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
+    from .build import seal_cards
+    seal_cards(index)                    # the link is done with the cards: held packed from here
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),
