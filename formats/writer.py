@@ -10,7 +10,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,30 @@ _ZSTD_LEVEL = 3
 def pack_record(obj: Any) -> bytes:
     """The one msgpack encoding of records (writer side); see reader.unpack_record."""
     return msgpack.packb(obj, use_bin_type=True)
+
+
+def extend_packed_map(packed: bytes, extra: dict[str, Any]) -> bytes:
+    """``pack_record({**d, **extra})`` from ``packed = pack_record(d)``, for keys new to ``d``:
+    msgpack writes a map as its count then its pairs in order, so the pairs are appended and
+    the count rewritten (a card held packed gets the build's counts without being unpacked)."""
+    first = packed[0]
+    if 0x80 <= first <= 0x8F:
+        n, body = first & 0x0F, packed[1:]
+    elif first == 0xDE:
+        n, body = int.from_bytes(packed[1:3], "big"), packed[3:]
+    elif first == 0xDF:
+        n, body = int.from_bytes(packed[1:5], "big"), packed[5:]
+    else:
+        raise ValueError("not a packed map")
+    m = n + len(extra)
+    head = (bytes([0x80 | m]) if m <= 0x0F else b"\xde" + m.to_bytes(2, "big") if m < 2**16
+            else b"\xdf" + m.to_bytes(4, "big"))
+    return b"".join([head, body, *(pack_record(k) + pack_record(v) for k, v in extra.items())])
+
+
+def packed_size(n: int) -> int:
+    """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
+    return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
 
 
 class BundleWriter:
@@ -97,45 +121,70 @@ class BundleWriter:
         data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
         self._write(name, data, {"kind": "json"})
 
-    def add_records(self, name: str, records: Iterable[Any], *, train_bytes: int | None = None) -> int:
+    def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
+                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None,
+                    prepacked: bool = False) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it).
 
         Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
         when trained, ``<name>.zdict``. Returns the number of records. ``train_bytes`` bounds
         the samples the dictionary is trained on (every k-th record, deterministic): training
         on 80 MB of procedure bodies costs seconds and gains nothing over a few MB of them.
+
+        With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
+        sequence read by index — its items may be made on access — and streamed: the samples
+        are taken by index, then every record is packed and compressed in turn, so they are
+        never all held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes
+        written are the same either way. ``prepacked``: the records are ``pack_record`` bytes
+        already.
         """
-        packed = [pack_record(r) for r in records]
-        zdict = None
-        if len(packed) >= _DICT_MIN_RECORDS:
-            samples = packed
-            total = sum(map(len, packed))
-            if train_bytes and total > train_bytes:
-                samples = packed[::-(-total // train_bytes)]
-            try:
-                # threads=0 and fixed k/d keep training deterministic for the same samples.
-                zdict = zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
-                                                   level=_ZSTD_LEVEL)
-            except zstandard.ZstdError:
-                zdict = None
+        pack = (lambda r: r) if prepacked else pack_record
+        if packed_sizes is not None:
+            assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
+            seq = records
+            count = len(seq)
+            zdict = self._train(count, sum(packed_sizes), train_bytes,
+                                lambda k: [pack(seq[i]) for i in range(0, count, k)])
+            return self._write_records(name, (pack(seq[i]) for i in range(count)), count, zdict)
+        packed = [pack(r) for r in records]
+        zdict = self._train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
+        return self._write_records(name, packed, len(packed), zdict)
+
+    @staticmethod
+    def _train(count: int, total: int, train_bytes: int | None,
+               every: Callable[[int], list[bytes]]) -> zstandard.ZstdCompressionDict | None:
+        """The dictionary trained on every k-th of ``count`` packed records (``every(k)``), k
+        such that the samples stay within ``train_bytes``; None for few records or a failure."""
+        if count < _DICT_MIN_RECORDS:
+            return None
+        samples = every(-(-total // train_bytes) if train_bytes and total > train_bytes else 1)
+        try:
+            # threads=0 and fixed k/d keep training deterministic for the same samples.
+            return zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
+                                              level=_ZSTD_LEVEL)
+        except zstandard.ZstdError:
+            return None
+
+    def _write_records(self, name: str, packed: Iterable[bytes], count: int,
+                       zdict: zstandard.ZstdCompressionDict | None) -> int:
         params = dict(level=_ZSTD_LEVEL, write_checksum=False, write_content_size=True,
                       write_dict_id=False)
         cctx = (zstandard.ZstdCompressor(dict_data=zdict, **params) if zdict is not None
                 else zstandard.ZstdCompressor(**params))
-        offsets = np.zeros(len(packed) + 1, dtype="<u8")
+        offsets = np.zeros(count + 1, dtype="<u8")
         frames = bytearray()
         for i, raw in enumerate(packed):
             frames += cctx.compress(raw)
             offsets[i + 1] = len(frames)
-        self._write(f"{name}.dat", bytes(frames), {"kind": "blob"})
+        self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
         self.add_array(f"{name}.off", offsets)
-        entry: dict[str, Any] = {"count": len(packed), "data": f"{name}.dat", "offsets": f"{name}.off",
+        entry: dict[str, Any] = {"count": count, "data": f"{name}.dat", "offsets": f"{name}.off",
                                  "dict": None}
         if zdict is not None:
             self.add_blob(f"{name}.zdict", zdict.as_bytes())
             entry["dict"] = f"{name}.zdict"
         self.records[name] = entry
-        return len(packed)
+        return count
 
     # -- manifest pieces ------------------------------------------------------------------
     def add_source(self, kind: str, name: str, size: int, sha256: str, **extra: Any) -> None:

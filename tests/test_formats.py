@@ -12,7 +12,7 @@ from v8atlas.formats import Bundle, BundleCorrupt, BundleFormatError, BundleNotF
 from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune, read_newest_name,
                                      set_newest)
 from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
-from v8atlas.formats.writer import BundleWriter
+from v8atlas.formats.writer import BundleWriter, extend_packed_map, pack_record, packed_size
 
 
 def _records(n: int) -> list[dict]:
@@ -200,3 +200,40 @@ def test_verified_marker_skips_rehash_until_a_file_changes(tmp_path, monkeypatch
     seg.write_bytes(bytes(data))                            # same size; ctime changes
     problems = Bundle.open(path).verify_fast()
     assert calls == [1] and any("'ids'" in p for p in problems)
+
+
+@pytest.mark.parametrize("train_bytes", [None, 20_000])
+def test_streamed_records_write_the_same_store(tmp_path, train_bytes):
+    # Records read by index with their packed sizes given (the code domain's bodies) are streamed;
+    # the store it writes is byte for byte the list's, trained dictionary and all.
+    bodies = [f"Процедура П{i}()\n\tЗначение = {i * 7919 % 1000};\nКонецПроцедуры".encode() * (1 + i % 5)
+              for i in range(600)]
+    out = {}
+    read: list[int] = []
+
+    class Lazy(list):         # records made on access, as the code domain's bodies are
+        def __getitem__(self, i):
+            read.append(i)
+            return bodies[i]
+
+    sizes = [packed_size(len(b)) for b in bodies]
+    for how, extra in (("list", {}), ("streamed", {"packed_sizes": sizes})):
+        with BundleWriter(tmp_path / how, "t", compiler_version="test") as w:
+            records = Lazy(bodies) if extra else bodies
+            assert w.add_records("bodies", records, train_bytes=train_bytes, **extra) == 600
+        out[how] = {k: v["sha256"] for k, v in w.segments.items()}, w.records["bodies"]
+        assert Bundle.open(tmp_path / how).records("bodies")[599] == bodies[599]
+    assert out["streamed"] == out["list"]
+    # each record made once to be stored, and the dictionary's samples (every k-th) once more
+    assert len(read) == 1200 if train_bytes is None else 600 < len(read) < 1200
+    assert out["list"][1]["dict"] == "bodies.zdict"      # the dictionary path was exercised
+    assert sizes == [len(pack_record(b)) for b in bodies] and max(sizes) > 2**8
+
+
+@pytest.mark.parametrize("keys", [0, 3, 13, 14, 15, 40])
+def test_a_packed_map_extended_is_the_map_packed_with_the_new_keys(keys):
+    card = {f"поле{i}": [i, "ё" * i] for i in range(keys)}
+    extra = {"callees": 3, "callers": 70_000}
+    assert extend_packed_map(pack_record(card), extra) == pack_record({**card, **extra})
+    with pytest.raises(ValueError):
+        extend_packed_map(pack_record([1, 2]), extra)

@@ -58,6 +58,10 @@ def compile_cold(exe: list[str], src: Path, out: Path, timings: bool = True,
             m["documents"] = int(d.group(1))
     m["stages"] = stages
     m["load"] = os.getloadavg()[0]
+    for manifest in out.glob("*/manifest.json"):   # the code domain's counts, when it ran
+        code = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {}).get("code") or {}
+        m["modules"] = sum(v.get("modules", 0) for v in code.values())
+        m["procedures"] = sum(v.get("procedures", 0) for v in code.values())
     return m
 
 
@@ -108,6 +112,8 @@ def main() -> int:
     ap.add_argument("--copies", default="1,2,4,8")
     ap.add_argument("--src", type=Path, default=None, help="a Designer dump (default: SSL 3.1.12)")
     ap.add_argument("--dumps", type=Path, default=Path(tempfile.gettempdir()) / "v8atlas-bench-dumps")
+    ap.add_argument("--modules", action="store_true",
+                    help="the copies carry their BSL modules (one configuration of SSL × N modules)")
     ap.add_argument("--svg", type=Path, default=None)
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--exe", default=str(Path(sys.executable).with_name("v8atlas")),
@@ -123,17 +129,19 @@ def main() -> int:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in [int(c) for c in args.copies.split(",")]:
-            dump = src if n == 1 else args.dumps / f"x{n}"
+            dump = src if n == 1 else args.dumps / (f"x{n}-modules" if args.modules else f"x{n}")
             if n > 1 and not (dump / "Configuration.xml").is_file():
                 args.dumps.mkdir(parents=True, exist_ok=True)
-                replicate(src, n, dump)
+                replicate(src, n, dump, modules=args.modules)
             m = compile_cold(args.exe.split(), dump, Path(tmp) / f"out{n}", not args.no_timings,
                              tuple(args.skip))
             m["copies"] = n
             rows.append(m)
             print(f"×{n}: {m.get('documents', 0):6d} documents  wall {m['wall_s']:6.2f} s  "
                   f"CPU {m['cpu_s']:6.2f} s ({100 * m['cpu_s'] / m['wall_s']:.0f} %)  "
-                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}", flush=True)
+                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}"
+                  + (f"  {m['modules']} modules, {m['procedures']} procedures" if m.get("modules") else ""),
+                  flush=True)
             for label, (wall, cpu) in m["stages"].items():
                 print(f"      {label:28s} wall {wall:7.3f}  cpu {cpu:7.3f}")
     if args.svg and len(rows) > 1:

@@ -45,13 +45,20 @@ def measure(path: Path) -> dict:
     return json.loads(out.strip().splitlines()[-1])
 
 
-_SKIP_BODIES = shutil.ignore_patterns("*.bsl", "Form.xml", "Template.*", "Picture.*", "*.png", "*.bin",
-                                      "Rights.xml", "Help", "Help.xml", "Schedule.xml", "*.html")
+_NOT_READ = ("Form.xml", "Template.*", "Picture.*", "*.png", "*.bin", "Rights.xml", "Help", "Help.xml",
+             "Schedule.xml", "*.html")
+_SKIP_BODIES = shutil.ignore_patterns("*.bsl", *_NOT_READ)
+# With their modules: one configuration as large as an ERP's code (SSL × 12 ≈ 26,000 modules).
+_KEEP_MODULES = shutil.ignore_patterns(*_NOT_READ)
 
 
-def replicate(src: Path, copies: int, dst: Path, ignore=_SKIP_BODIES) -> Path:
+def replicate(src: Path, copies: int, dst: Path, ignore=_SKIP_BODIES, *, modules: bool = False) -> Path:
     """SSL objects repeated ``copies`` times under new names (Name → Name_kN), one dump;
-    ``ignore`` says which files of an object's folder are not copied (bodies, by default)."""
+    ``ignore`` says which files of an object's folder are not copied (bodies, by default).
+    ``modules``: the copies carry their ``.bsl`` modules too (text unchanged, so a copy's code
+    calls the original common modules), for the code domain at ERP scale."""
+    if modules:
+        ignore = _KEEP_MODULES
     shutil.copytree(src, dst)
     cx = (src / "Configuration.xml").read_text(encoding="utf-8-sig")
     head, body = cx.split("<ChildObjects>", 1)

@@ -11,15 +11,21 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 """
 from __future__ import annotations
 
+import itertools
+from array import array
+from collections import defaultdict
+from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
+from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
 
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
+from . import bodies
 from .link import CodeIndex
 
 if TYPE_CHECKING:
@@ -67,14 +73,12 @@ def _name_key_part(name: str) -> str | None:
     return None if "ς" in key else key
 
 
-def _csr(rows: list[set[int]] | list[list[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
+def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
     off = np.zeros(n + 1, dtype="<u4")
     if rows:
         off[1:] = np.cumsum([len(r) for r in rows])
-    flat: list[int] = []
-    for r in rows:
-        flat += sorted(r)
-    return off, np.array(flat, dtype="<u4")
+    flat = np.fromiter(itertools.chain.from_iterable(map(sorted, rows)), dtype="<u4", count=int(off[-1]))
+    return off, flat
 
 
 def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
@@ -87,11 +91,12 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     # Term ids in order of first sight, one dict lookup per occurrence; a term list the readers
     # share between procedures (module names, regions, handler names: terms.py memoizes them)
     # is looked up once. Sorted into UTF-8 order (the string table's) afterwards, in numpy.
-    ix: dict[str, int] = {}
+    # a missing term takes the next id (in C: no Python call per occurrence)
+    ix: defaultdict[str, int] = defaultdict(itertools.count().__next__)
     seen: dict[int, list[int]] = {}         # id(term list) → its term ids (the lists live on)
-    ids: list[int] = []
+    ids = array("i")                         # term id per occurrence (4 bytes, not a list's 8 + int)
     slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
-    get = ix.setdefault
+    get = ix.__getitem__
     for pe in index.procs:
         fields = pe.proc.terms
         for f in names:
@@ -101,30 +106,48 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
                 continue
             got = seen.get(id(t))
             if got is None:
-                got = seen[id(t)] = [get(x, len(ix)) for x in t]
-            ids += got
+                got = seen[id(t)] = list(map(get, t))
+            ids.extend(got)
             slot_len.append(len(got))
     first_seen = list(ix)
-    order = sorted(range(len(first_seen)), key=lambda j: first_seen[j].encode("utf-8"))
+    encoded = [t.encode("utf-8") for t in first_seen]
+    order = sorted(range(len(first_seen)), key=encoded.__getitem__)
     terms = [first_seen[j] for j in order]
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[np.array(order, dtype=np.int64)] = np.arange(len(order), dtype=np.int64)
-    tid = rank[np.array(ids, dtype=np.int64)] if ids else np.zeros(0, dtype=np.int64)
-    slot = np.repeat(np.arange(len(slot_len), dtype=np.int64), np.array(slot_len, dtype=np.int64))
-    pid, fid = slot // len(names), slot % len(names)
+    del first_seen, encoded, ix, seen
     n, nf, nt = len(index.procs), len(names), len(terms)
+    # Narrow arrays, each dropped once used: at scale the occurrences are tens of millions
+    # (SSL: 1.1 M postings), and int64 temporaries of all of them were most of the build's peak.
+    rank = np.empty(nt, dtype=np.int32)
+    rank[np.array(order, dtype=np.int64)] = np.arange(nt, dtype=np.int32)
+    del order
+    tid = rank[np.frombuffer(ids, dtype=np.int32)] if ids else np.zeros(0, dtype=np.int32)
+    del ids, rank
+    # slot = procedure * fields + field, one per occurrence
+    slot = np.repeat(np.arange(len(slot_len), dtype=np.int32 if len(slot_len) < 2**31 else np.int64),
+                     np.array(slot_len, dtype=np.int64))
+    del slot_len
     # field lengths and their averages over the procedures that have the field
-    flen = np.bincount(pid * nf + fid, minlength=n * nf).reshape(n, nf).astype(np.float64)
+    flen = np.bincount(slot, minlength=n * nf).reshape(n, nf).astype(np.float64)
     has = (flen > 0).sum(axis=0)
     avg = np.where(has > 0, flen.sum(axis=0) / np.maximum(has, 1), 1.0)
     norm = 1.0 - b + b * flen / avg                                  # (n, nf)
+    del flen
     # tf per (term, procedure, field) → weighted pseudo-frequency per (term, procedure)
-    key3, tf = np.unique((tid * n + pid) * nf + fid, return_counts=True)
+    key3 = tid.astype(np.int64)
+    del tid
+    key3 *= n * nf
+    key3 += slot                     # (term * n + procedure) * nf + field
+    del slot
+    key3, tf = np.unique(key3, return_counts=True)
     k_tp, k_f = key3 // nf, key3 % nf
+    del key3
     k_p = k_tp % n
     contrib = tf * weight[k_f] / norm[k_p, k_f]
+    del tf, k_f, k_p
     key2, inv = np.unique(k_tp, return_inverse=True)
+    del k_tp
     w = np.bincount(inv, weights=contrib)
+    del inv, contrib
     t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
     df = np.bincount(t2, minlength=nt)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
@@ -134,56 +157,117 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
+def seal_cards(index: CodeIndex) -> None:
+    """Called by the link once it is done with the cards: each is packed as the card store
+    will hold it, and what the build reads of it kept beside (``ProcEntry.brief``)."""
+    for pe in index.procs:
+        card = pe.card
+        assert isinstance(card, dict) and "callees" not in card and "callers" not in card
+        pe.brief = (_prior(card), bool(card.get("deprecated")), card["address"],
+                    FC.one_line(card.get("description") or ""))
+        pe.card = pack_record(card)
+
+
+class _Cards(Sequence[bytes]):
+    """The packed cards by procedure id with their call counts (the last two keys)."""
+
+    def __init__(self, index: CodeIndex, callers: list[list[int]]) -> None:
+        self.procs, self.callers = index.procs, callers
+
+    def __len__(self) -> int:
+        return len(self.procs)
+
+    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
+        pe = self.procs[i]
+        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
+
+
+class _Bodies(Sequence[bytes]):
+    """The procedures' bodies by procedure id, each unpacked when read (for the body store)."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.procs = index.procs
+
+    def __len__(self) -> int:
+        return len(self.procs)
+
+    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
+        return bodies.unpack(self.procs[i].proc.body)
+
+
+def _release(index: CodeIndex) -> None:
+    """Drop what the rest of the build does not read — the cards (stored above), the bodies,
+    the tokens, parameters and parsed doc comments the link has used — before the address
+    table and the postings, the build's largest temporaries. At ERP scale the parsed model
+    and the cards were most of the compile's peak. The parse cache and the linked-model cache
+    were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
+    them; nothing reads this link after the build."""
+    for pe in index.procs:
+        pe.card = b""
+        p = pe.proc
+        p.body, p.params, p.info = b"", [], {}
+        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
     index = ctx.links.get(CodeIndex)
     if index is None or not index.procs:
         return
     n = len(index.procs)
-    prior = np.array([_prior(pe.card) for pe in index.procs], dtype="<f4")
-    cards = []
-    for pe, pr in zip(index.procs, prior):
-        card = dict(pe.card)
-        card["callees"] = len(pe.callees)
-        cards.append(card)
+    prior = np.array([pe.brief[0] for pe in index.procs], dtype="<f4")
     callers: list[list[int]] = [[] for _ in range(n)]
     for pid, pe in enumerate(index.procs):
         for c in pe.callees:
             callers[c].append(pid)
-    for pid, card in enumerate(cards):
-        card["callers"] = len(callers[pid])
-    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES)
-    writer.add_records(FC.BODIES, (pe.proc.body for pe in index.procs), train_bytes=TRAIN_BYTES)
+    # The cards are held packed (seal_cards); each gets its call counts as it is stored.
+    cards = _Cards(index, callers)
+    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
+                       packed_sizes=[len(cards[i]) for i in range(n)])
+    # Streamed: one body unpacked at a time (the model carries them compressed, bodies.py).
+    writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
+                       packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
-                      | (FC.DEPRECATED if pe.card.get("deprecated") else 0)
+                      | (FC.DEPRECATED if pe.brief[1] else 0)
                       | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
-    add_string_table(writer, FC.PROC_TITLES, [c["address"] for c in cards])
-    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(c.get("description") or "") for c in cards])
+    add_string_table(writer, FC.PROC_TITLES, [pe.brief[2] for pe in index.procs])
+    add_string_table(writer, FC.PROC_SUMMARIES, [pe.brief[3] for pe in index.procs])
+    _release(index)
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
-    names: dict[str, set[int]] = {}
+    # key → id, or a set of ids for the few keys shared (a set for each of 100k keys was most
+    # of this table's memory)
+    names: dict[str, int | set[int]] = {}
+
+    def add(key: str, value: int) -> None:
+        got = names.setdefault(key, value)
+        if got != value:
+            if isinstance(got, int):
+                names[key] = {got, value}
+            else:
+                got.add(value)
+
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
         aliases = [name_key(a) for a in mc["aliases"]]
         for a in aliases:
-            names.setdefault(a, set()).add(FC.MODULE_BIT | mid)
+            add(a, FC.MODULE_BIT | mid)
         managers = [name_key(a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
         for pid in m.procs:
             p = index.procs[pid].proc
             part = _name_key_part(p.name)
             for a, raw in zip(aliases, mc["aliases"]):
-                names.setdefault(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"),
-                                set()).add(pid)
+                add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
             if p.export:
                 for a, raw in zip(managers, FC.manager_aliases(m.ref.owner, m.ref.kind)):
-                    names.setdefault(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"),
-                                set()).add(pid)
+                    add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
     keys = sort_utf8(names)
     _add_table(writer, FC.NAMES, keys)
-    off, ids = _csr([names[k] for k in keys], len(keys))
+    off, ids = _csr([(v,) if isinstance(v, int) else v for v in map(names.__getitem__, keys)], len(keys))
+    names.clear()
     writer.add_array(FC.NAMES_OFF, off)
     writer.add_array(FC.NAMES_IDS, ids)
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from v8atlas.formats.reader import unpack_record
+
 from .model import ModuleRef, Procedure
 
 
@@ -29,7 +31,15 @@ class ProcEntry:
     view: int
     origin: str
     callees: set[int] = field(default_factory=set)
-    card: dict[str, Any] = field(default_factory=dict)
+    # The card: a dict while the link fills it, then packed (``build.seal_cards``: a 20-key dict
+    # per procedure was a fifth of the compile's memory at scale), with ``brief`` — what the
+    # build reads of it: (prior, deprecated, address, one-line description).
+    card: dict[str, Any] | bytes = field(default_factory=dict)
+    brief: tuple[float, bool, str, str] | None = None
+
+    def card_dict(self) -> dict[str, Any]:
+        """The card as a dict, packed or not."""
+        return self.card if isinstance(self.card, dict) else unpack_record(self.card)
 
 
 @dataclass

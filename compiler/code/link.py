@@ -145,7 +145,7 @@ class _ViewLinker:
                         target = global_names.get(f)
                     if target is not None and target != pid:
                         out.add(target)
-                for q, n in p.qualified_calls | p.literal_module_calls:
+                for q, n in (*p.qualified_calls, *p.literal_module_calls):
                     m = common.get(q.casefold())
                     target = m.names.get(n.casefold()) if m else None
                     if target is not None:
@@ -168,7 +168,7 @@ class _ViewLinker:
                     pe.card["uses"] = []
                     continue
                 uses: dict[str, str] = {}
-                # sorted: a set's order changes with the hash seed, and the first read/write kind wins
+                # sorted: the first read/write kind wins (whatever order a model was made in)
                 for cls, name, how in sorted(pe.proc.usages):
                     path = self.objects.get(f"{cls}.{name}".casefold())
                     if path is None:
@@ -351,6 +351,8 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         linkers.append(vl)
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
+    from .build import seal_cards
+    seal_cards(index)                    # the link is done with the cards: held packed from here
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),

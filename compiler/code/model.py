@@ -12,6 +12,7 @@ their event handlers with it).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Collection
 from typing import Any, NamedTuple
 
 
@@ -43,21 +44,23 @@ class ModuleRef(NamedTuple):
         return "/".join(p for p in (self.owner, self.kind, self.child) if p)
 
 
-@dataclass
+# ``slots``: tens of thousands of procedures and their parameters per configuration (ERP:
+# ~500 k parameters); a ``__dict__`` each was a third of the parsed model's memory.
+@dataclass(slots=True)
 class Param:
     name: str
     by_value: bool = False
     default: str | None = None     # the default as written (``Неопределено``, ``""``), None = required
 
 
-@dataclass
+@dataclass(slots=True)
 class Annotation:
     """An extension's change to a base procedure: ``&Перед("ПриЗаписи")``."""
     kind: str         # Before / After / Around / ChangeAndValidate
     target: str       # the base procedure's name
 
 
-@dataclass
+@dataclass(slots=True)
 class Procedure:
     name: str
     is_function: bool
@@ -68,17 +71,22 @@ class Procedure:
     is_async: bool = False
     region: list[str] = field(default_factory=list)        # outermost first
     conditions: list[str] = field(default_factory=list)    # #Если conditions around it, outermost first
-    doc: str = ""                           # the comment above it, ``//`` stripped
+    doc: str = ""                           # the comment above it, ``//`` stripped (the reader
+    #                                         parses it into ``info`` and drops it)
     line: int = 0
     end_line: int = 0
-    body: bytes = b""                       # header to end keyword, UTF-8 as written (LF line ends)
+    # Header to end keyword, UTF-8 as written (LF line ends); once read (``read.py``), a zstd
+    # frame of it (``bodies.pack``): the model carries bodies compressed to the build.
+    body: bytes = b""
     inserts: int = 0                        # #Вставка blocks (extensions' ChangeAndValidate)
     deletes: int = 0                        # #Удаление blocks
-    # Tokens for the linker (resolved against the configuration there):
-    local_calls: set[str] = field(default_factory=set)                 # Имя(
-    qualified_calls: set[tuple[str, str]] = field(default_factory=set)  # Модуль.Имя(
-    literal_module_calls: set[tuple[str, str]] = field(default_factory=set)  # ОбщийМодуль("М").Имя(
-    usages: set[tuple[str, str, str]] = field(default_factory=set)    # (class EN, name, how)
+    # Tokens for the linker (resolved against the configuration there): sets while the scanner
+    # collects them, sorted tuples once read (``read.py``: a tuple is a fraction of a set's
+    # memory, most are empty, and the parsed model is the same whatever the hash seed).
+    local_calls: Collection[str] = field(default_factory=set)                 # Имя(
+    qualified_calls: Collection[tuple[str, str]] = field(default_factory=set)  # Модуль.Имя(
+    literal_module_calls: Collection[tuple[str, str]] = field(default_factory=set)  # ОбщийМодуль("М").Имя(
+    usages: Collection[tuple[str, str, str]] = field(default_factory=set)    # (class EN, name, how)
     # Filled by the reader in its worker: the parsed doc comment and the search terms by field.
     info: dict[str, Any] = field(default_factory=dict)
     terms: dict[str, list[str]] = field(default_factory=dict)

@@ -20,6 +20,7 @@ from ..config.model import Configuration
 from ..config.plugin import open_source
 from .. import pool
 from ..report import CompileReport
+from . import bodies
 from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
 from .model import CONFIGURATION_OWNER, CodeModel, Module, ModuleKind, ModuleRef
@@ -51,8 +52,12 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
     res = scan_module(text)
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
         p.info = parse_doc(p.doc) if p.doc else {}
+        p.doc = ""                       # parsed into info: the raw comment is not carried on
         p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
                                    p.region)
+        p.body = bodies.pack(p.body)     # the parent keeps the frame until the build (bodies.py)
+        p.local_calls, p.qualified_calls = tuple(sorted(p.local_calls)), tuple(sorted(p.qualified_calls))
+        p.literal_module_calls, p.usages = tuple(sorted(p.literal_module_calls)), tuple(sorted(p.usages))
     module = Module(ref, rel, res.procedures, res.lines, len(data), res.module_doc)
     module.terms = terms(ref.child or ref.owner.rpartition(".")[2] or ref.kind)
     return module, [("warn", p.code, p.message, p.line) for p in res.problems]
