@@ -58,6 +58,9 @@ def compile_cold(exe: list[str], src: Path, out: Path, timings: bool = True,
             m["documents"] = int(d.group(1))
     m["stages"] = stages
     m["load"] = os.getloadavg()[0]
+    # the bundle's content hash: a faster compile must publish the same bundle
+    manifests = sorted(out.glob("*/manifest.json"), key=lambda p: p.stat().st_mtime)
+    m["content_hash"] = json.loads(manifests[-1].read_text(encoding="utf-8"))["content_hash"] if manifests else ""
     return m
 
 
@@ -133,7 +136,8 @@ def main() -> int:
             rows.append(m)
             print(f"×{n}: {m.get('documents', 0):6d} documents  wall {m['wall_s']:6.2f} s  "
                   f"CPU {m['cpu_s']:6.2f} s ({100 * m['cpu_s'] / m['wall_s']:.0f} %)  "
-                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}", flush=True)
+                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}  "
+                  f"content hash {m['content_hash'][:12]}", flush=True)
             for label, (wall, cpu) in m["stages"].items():
                 print(f"      {label:28s} wall {wall:7.3f}  cpu {cpu:7.3f}")
     if args.svg and len(rows) > 1:
