@@ -32,6 +32,18 @@ def _csr(n: int, src: np.ndarray, cols: dict[str, np.ndarray], order_keys: list[
     return {"off": off, **{k: v[order] for k, v in cols.items()}}
 
 
+def _first_of_each(keys: np.ndarray) -> np.ndarray:
+    """Indexes of the first row of each distinct row of ``keys``, in row order. lexsort is
+    stable, so the first of a run of equal rows is the earliest."""
+    if not len(keys):
+        return np.empty(0, dtype=np.int64)
+    order = np.lexsort(keys.T[::-1])
+    ranked = keys[order]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+    return np.sort(order[starts])
+
+
 def _column(edges: list, name: str) -> Iterator[Any]:
     return map(attrgetter(name), edges)
 
@@ -67,10 +79,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     rows[:, 2] = np.fromiter(map(kind_ix.__getitem__, edge_kinds), dtype=np.int64, count=k)
     rows[:, 3] = np.fromiter(map(labels.__getitem__, edge_labels), dtype=np.int64, count=k)
     rows[:, 4] = np.fromiter(map(truth, compress(_column(edges, "weak"), kept)), dtype=bool, count=k)
-    # the first occurrence of each (src, dst, kind, label), in edge order (unique's index is
-    # the first one: it sorts stably when asked for it)
-    _, first = np.unique(rows[:, :4], axis=0, return_index=True)
-    arr = rows[np.sort(first)]
+    arr = rows[_first_of_each(rows[:, :4])]
     if len(kinds) > 255:
         raise ValueError(f"too many edge kinds ({len(kinds)}) for a uint8 kind id")
     if missing:
@@ -90,5 +99,5 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     n_weak = int(weak.sum()) if len(arr) else 0
     writer.add_json(G.META, {"kinds": kinds, "edges": len(arr), "weak": n_weak})
     ctx.counts["graph"] = {"edges": len(arr), "weak": n_weak,
-                           "by_kind": {k: int((kind == i).sum()) for i, k in enumerate(kinds)
-                                       if len(arr) and (kind == i).any()}}
+                           "by_kind": {k: int(c) for k, c in zip(kinds, np.bincount(kind, minlength=len(kinds)))
+                                       if c}}
