@@ -31,7 +31,7 @@ from v8atlas.formats.text import analyze, fold
 
 from . import model as M
 from . import words as W
-from .cards import build_card, full_names
+from .cards import add_relation_counts, build_card, full_names
 from .confindex import ConfigIndex, as_bool, as_refs, object_ref
 from .query_tables import query_tables
 from .relations import ADOPTED_FROM, Rel, relations, split_dangling
@@ -265,7 +265,6 @@ class _ObjectDocs:
     view: View
     ix: ConfigIndex
     keys: dict[str, str]
-    counts_by_path: dict[str, Any]
     in_subsystems: dict[str, Any]
     language: str
 
@@ -274,8 +273,7 @@ def _object_doc(path: str, st: _ObjectDocs) -> Doc:
     obj, ix, view = st.ix.objects[path], st.ix, st.view
     std = standard_attributes(obj, ix)
     tables = query_tables(obj, ix)
-    card = build_card(obj, path, ix, view.name, std, tables, st.counts_by_path.get(path, {}), st.language,
-                      extension_view=bool(view.extensions))
+    card = build_card(obj, path, ix, view.name, std, tables, st.language, extension_view=bool(view.extensions))
     fn = full_names(obj, path)
     names = [fn[W.RU], fn[W.EN], obj.name]
     if card.get("ref_type"):
@@ -288,9 +286,11 @@ def _object_doc(path: str, st: _ObjectDocs) -> Doc:
 
 # Below this many objects the fork (≈ 30 ms) costs more than half the documents take.
 _FORK_OBJECTS = 2000
-# The child's share: it also pickles its documents (≈ 0.14 of their build time) and this
-# process builds the edges and unpickles them meanwhile, so an even split is about balanced.
-_FORKED_SHARE = 0.5
+# The child's share. It also pickles its documents (≈ 0.14 of their build time); this
+# process meanwhile finds, counts and turns into edges the relations (at SSL × 8, 419,000 of
+# them: ≈ 2.3 s, about as long as 0.75 of the documents), builds its share and unpickles
+# the child's: 0.8 about balances the two at SSL × 1 and × 8.
+_FORKED_SHARE = 0.8
 
 
 def _object_docs(paths: list[str], st: _ObjectDocs) -> list[Doc]:
@@ -303,27 +303,30 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     cfg = view.cfg
     language = W.lang(cfg.script_variant)
     ix = ConfigIndex(cfg)
+    keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
+    state = _ObjectDocs(view, ix, keys, subsystem_words(ix), language)
+    paths = list(ix.objects)
+    # The objects' documents (the link's largest part, linear in the objects) over two
+    # processes: a forked child builds the last ``_FORKED_SHARE`` of them while this process
+    # finds the relations, counts them, makes the edges and builds the rest. A document needs
+    # only the object and the index (its relation counts are put in afterwards), and
+    # building it reads the model and never writes it (tests/test_link_fork.py pickles the
+    # model before and after), so what later domains read through ConfigModels is the same.
+    # The child's documents come back pickled, in order.
+    cut = len(paths) - int(len(paths) * _FORKED_SHARE) if len(paths) >= _FORK_OBJECTS else len(paths)
+    forked = pool.fork_call(_object_docs, paths[cut:], state) if cut < len(paths) else None
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:
         _warn_dangling(view, ix, dangling, language, set() if reported is None else reported, ctx)
     counts_by_path = _relation_counts(rels)
-    keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
-    in_subsystems = subsystem_words(ix)
     by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
-    state = _ObjectDocs(view, ix, keys, counts_by_path, in_subsystems, language)
-    paths = list(ix.objects)
-    # The objects' documents (the link's largest part, linear in the objects) over two
-    # processes: a forked child builds the last ``_FORKED_SHARE`` of them while this process
-    # builds the rest and the edges. Building a document reads the model and never writes it
-    # (tests/test_link_fork.py pickles model and index before and after), so what later
-    # domains read through ConfigModels is the same; the documents come back pickled, in
-    # order.
-    cut = len(paths) - int(len(paths) * _FORKED_SHARE) if len(paths) >= _FORK_OBJECTS else len(paths)
-    forked = pool.fork_call(_object_docs, paths[cut:], state) if cut < len(paths) else None
-    ctx.docs += _object_docs(paths[:cut], state)
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
+    docs = _object_docs(paths[:cut], state)
     if forked is not None:
-        ctx.docs += forked.result()
+        docs += forked.result()
+    for path, d in zip(paths, docs):
+        add_relation_counts(d.card, counts_by_path.get(path, {}))
+    ctx.docs += docs
     adopted = 0
     if view.base_view:
         for path, obj in ix.objects.items():
