@@ -164,6 +164,8 @@ def _add_field(doc: Doc, name: str, text: str) -> None:
 
 def _resolve_aliases(aliases: list[Alias], ctx: "LinkContext") -> list[dict[str, Any]]:
     """Targets resolve by full name within the alias's configuration; a missing one is a warning."""
+    if not aliases:   # no dictionary: no need for the name table (a name key per name of every object)
+        return []
     by_name: dict[str, list[Doc]] = {}
     for d in ctx.docs:
         if d.domain != "metadata":

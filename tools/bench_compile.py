@@ -58,7 +58,10 @@ def compile_cold(exe: list[str], src: Path, out: Path, timings: bool = True,
             m["documents"] = int(d.group(1))
     m["stages"] = stages
     m["load"] = os.getloadavg()[0]
-    for manifest in out.glob("*/manifest.json"):   # the code domain's counts, when it ran
+    # the bundle's content hash: a faster compile must publish the same bundle
+    manifests = sorted(out.glob("*/manifest.json"), key=lambda p: p.stat().st_mtime)
+    m["content_hash"] = json.loads(manifests[-1].read_text(encoding="utf-8"))["content_hash"] if manifests else ""
+    for manifest in manifests:   # the code domain's counts, when it ran
         code = json.loads(manifest.read_text(encoding="utf-8")).get("counts", {}).get("code") or {}
         m["modules"] = sum(v.get("modules", 0) for v in code.values())
         m["procedures"] = sum(v.get("procedures", 0) for v in code.values())
@@ -139,7 +142,8 @@ def main() -> int:
             rows.append(m)
             print(f"×{n}: {m.get('documents', 0):6d} documents  wall {m['wall_s']:6.2f} s  "
                   f"CPU {m['cpu_s']:6.2f} s ({100 * m['cpu_s'] / m['wall_s']:.0f} %)  "
-                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}"
+                  f"peak RSS {m['peak_rss_mb']:5.0f} MB  load {m['load']:.1f}  "
+                  f"content hash {m['content_hash'][:12]}"
                   + (f"  {m['modules']} modules, {m['procedures']} procedures" if m.get("modules") else ""),
                   flush=True)
             for label, (wall, cpu) in m["stages"].items():

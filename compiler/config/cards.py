@@ -190,8 +190,9 @@ def full_names(obj: M.MDObject, path: str) -> dict[str, str]:
 
 
 def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standard: list[Field],
-               tables: list[QueryTable], relation_counts: dict[str, Any], language: str,
-               extension_view: bool) -> dict[str, Any]:
+               tables: list[QueryTable], language: str, extension_view: bool) -> dict[str, Any]:
+    """An object's card; its relation counts are put in by ``add_relation_counts`` (they need
+    every relation of the configuration, the card only the object and the index)."""
     cfg = ix.cfg
     c = W.class_words(obj.cls)
     names = full_names(obj, path)
@@ -271,8 +272,6 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
     movements = _movements(obj, ix, language)
     if movements:
         card["movements"] = movements
-    if relation_counts:
-        card["relations"] = relation_counts
     if extension_view:
         ext = extension_marks(obj)
         if ext:
@@ -280,6 +279,20 @@ def build_card(obj: M.MDObject, path: str, ix: ConfigIndex, config: str, standar
     if obj.source_file:
         card["source_file"] = obj.source_file
     return card
+
+
+# The card keys that come after "relations" (the order is part of the card's bytes).
+_AFTER_RELATIONS = ("extension", "source_file")
+
+
+def add_relation_counts(card: dict[str, Any], relation_counts: dict[str, Any]) -> None:
+    """Put an object's relation counts in its card, after its movements and before its
+    extension marks and source file; none when it has no relations."""
+    if not relation_counts:
+        return
+    tail = {k: card.pop(k) for k in _AFTER_RELATIONS if k in card}
+    card["relations"] = relation_counts
+    card.update(tail)
 
 
 def _movements(obj: M.MDObject, ix: ConfigIndex, language: str) -> dict[str, list[str]]:

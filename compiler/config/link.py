@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from v8atlas.compiler import pool
 from v8atlas.compiler.documents import METADATA, Doc, Edge
 from v8atlas.compiler.links import ConfigModels
 from v8atlas.formats.info import ConfigurationInfo, to_dict
@@ -30,7 +31,7 @@ from v8atlas.formats.text import analyze, fold
 
 from . import model as M
 from . import words as W
-from .cards import build_card, full_names
+from .cards import add_relation_counts, build_card, full_names
 from .confindex import ConfigIndex, as_bool, as_refs, object_ref
 from .query_tables import query_tables
 from .relations import ADOPTED_FROM, Rel, relations, split_dangling
@@ -264,7 +265,6 @@ class _ObjectDocs:
     view: View
     ix: ConfigIndex
     keys: dict[str, str]
-    counts_by_path: dict[str, Any]
     in_subsystems: dict[str, Any]
     language: str
 
@@ -273,8 +273,7 @@ def _object_doc(path: str, st: _ObjectDocs) -> Doc:
     obj, ix, view = st.ix.objects[path], st.ix, st.view
     std = standard_attributes(obj, ix)
     tables = query_tables(obj, ix)
-    card = build_card(obj, path, ix, view.name, std, tables, st.counts_by_path.get(path, {}), st.language,
-                      extension_view=bool(view.extensions))
+    card = build_card(obj, path, ix, view.name, std, tables, st.language, extension_view=bool(view.extensions))
     fn = full_names(obj, path)
     names = [fn[W.RU], fn[W.EN], obj.name]
     if card.get("ref_type"):
@@ -285,25 +284,49 @@ def _object_doc(path: str, st: _ObjectDocs) -> Doc:
                _search_fields(obj, st.in_subsystems.get(path)), config=view.name)
 
 
+# Below this many objects the fork (≈ 30 ms) costs more than half the documents take.
+_FORK_OBJECTS = 2000
+# The child's share. It also pickles its documents (≈ 0.14 of their build time); this
+# process meanwhile finds, counts and turns into edges the relations (at SSL × 8, 419,000 of
+# them: ≈ 2.3 s, about as long as 0.75 of the documents), builds its share and unpickles
+# the child's: 0.8 about balances the two at SSL × 1 and × 8.
+_FORKED_SHARE = 0.8
+
+
+def _object_docs(paths: list[str], st: _ObjectDocs) -> list[Doc]:
+    return [_object_doc(path, st) for path in paths]
+
+
 def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
     """Docs and edges of one view; returns its configuration info for the manifest.
     ``reported``: dangling references already warned about (by the base view)."""
     cfg = view.cfg
     language = W.lang(cfg.script_variant)
     ix = ConfigIndex(cfg)
+    keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
+    state = _ObjectDocs(view, ix, keys, subsystem_words(ix), language)
+    paths = list(ix.objects)
+    # The objects' documents (the link's largest part, linear in the objects) over two
+    # processes: a forked child builds the last ``_FORKED_SHARE`` of them while this process
+    # finds the relations, counts them, makes the edges and builds the rest. A document needs
+    # only the object and the index (its relation counts are put in afterwards), and
+    # building it reads the model and never writes it (tests/test_link_fork.py pickles the
+    # model before and after), so what later domains read through ConfigModels is the same.
+    # The child's documents come back pickled, in order.
+    cut = len(paths) - int(len(paths) * _FORKED_SHARE) if len(paths) >= _FORK_OBJECTS else len(paths)
+    forked = pool.fork_call(_object_docs, paths[cut:], state) if cut < len(paths) else None
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:
         _warn_dangling(view, ix, dangling, language, set() if reported is None else reported, ctx)
     counts_by_path = _relation_counts(rels)
-    keys = {path: doc_key(view.name, path) for path in ix.objects}   # one translation per object
-    in_subsystems = subsystem_words(ix)
     by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
-    # One document per object, in this process: building a card may fill the shared model
-    # (later domains read it through ConfigModels), so forked workers (pool.fork_imap) would
-    # change what those domains see.
-    state = _ObjectDocs(view, ix, keys, counts_by_path, in_subsystems, language)
-    ctx.docs += [_object_doc(path, state) for path in ix.objects]
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
+    docs = _object_docs(paths[:cut], state)
+    if forked is not None:
+        docs += forked.result()
+    for path, d in zip(paths, docs):
+        add_relation_counts(d.card, counts_by_path.get(path, {}))
+    ctx.docs += docs
     adopted = 0
     if view.base_view:
         for path, obj in ix.objects.items():

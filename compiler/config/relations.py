@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterator
+from itertools import repeat
+from operator import add, methodcaller
 from typing import NamedTuple
 
 from . import model as M
@@ -107,20 +109,24 @@ def _typed_fields(obj: M.MDObject) -> Iterator[tuple[str, M.TypeDescription]]:
         yield "", td
 
 
-def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[Rel]:
+# One group of relations of an object: (targets, kind, label, weak), one relation per target.
+# Grouped because a whole-class type expands to every object of the class: the relations of
+# a group are keyed and deduplicated in C (zip, dict.fromkeys, set.update), not one Python
+# step per relation (hundreds of thousands of them at ERP scale).
+Group = tuple[list[str], str, str, bool]
+Key = tuple[str, str, str, str]
+_is_defined_type = methodcaller("startswith", "DefinedType.")
+
+
+def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[Group]:
     p = obj.props
     for label, td in _typed_fields(obj):
         targets, wide = type_targets(td, ix)
-        for t in targets:
-            yield Rel(path, t, ATTRIBUTE_TYPE, label, wide)
-    for r in as_refs(p.get("register_records")):
-        yield Rel(path, r, SEQUENCE if obj.cls == "Sequence" else MOVEMENT)
-    for r in as_refs(p.get("based_on")):
-        yield Rel(path, r, BASED_ON)
-    for r in as_refs(p.get("owners")):
-        yield Rel(path, r, OWNER)
-    for r in as_refs(p.get("registered_documents")):
-        yield Rel(path, r, JOURNAL_DOCUMENT)
+        yield targets, ATTRIBUTE_TYPE, label, wide
+    yield as_refs(p.get("register_records")), SEQUENCE if obj.cls == "Sequence" else MOVEMENT, "", False
+    yield as_refs(p.get("based_on")), BASED_ON, "", False
+    yield as_refs(p.get("owners")), OWNER, "", False
+    yield as_refs(p.get("registered_documents")), JOURNAL_DOCUMENT, "", False
     cls = obj.cls
     if cls == "EventSubscription":
         # Code runs when any listed object is written: that says something about each of them,
@@ -129,94 +135,87 @@ def _object_relations(obj: M.MDObject, path: str, ix: ConfigIndex) -> Iterator[R
         targets, _ = type_targets(src, ix)
         whole_class = isinstance(src, M.TypeDescription) and any(
             not t.name and t.kind in (M.CONFIG_TYPE, M.REF_SET, M.ANY_REF) for t in src.types)
-        event = str(p.get("event") or "")
-        for t in targets:
-            yield Rel(path, t, SUBSCRIPTION_SOURCE, event, whole_class)
+        yield targets, SUBSCRIPTION_SOURCE, str(p.get("event") or ""), whole_class
         if p.get("handler"):
             module, proc = split_handler(str(p["handler"]))
-            yield Rel(path, module, SUBSCRIPTION_HANDLER, proc)
+            yield [module], SUBSCRIPTION_HANDLER, proc, False
     elif cls == "CommonCommand":
         # A command whose parameter is an object's ref acts on that object (its form shows it).
         targets, wide = type_targets(p.get("command_parameter_type"), ix)
-        for t in targets:
-            yield Rel(path, t, COMMAND_PARAMETER, "", wide)
+        yield targets, COMMAND_PARAMETER, "", wide
     elif cls == "ScheduledJob" and p.get("method_name"):
         module, proc = split_handler(str(p["method_name"]))
-        yield Rel(path, module, SCHEDULED_JOB_METHOD, proc)
+        yield [module], SCHEDULED_JOB_METHOD, proc, False
     elif cls in ("DefinedType", "ChartOfCharacteristicTypes"):
         targets, wide = type_targets(p.get("type"), ix)
-        kind = DEFINED_TYPE if cls == "DefinedType" else CHARACTERISTIC_TYPE
-        for t in targets:
-            yield Rel(path, t, kind, "", wide)
+        yield targets, DEFINED_TYPE if cls == "DefinedType" else CHARACTERISTIC_TYPE, "", wide
     elif cls in ("AccountingRegister", "CalculationRegister"):
-        for r in as_refs(p.get("chart_of_accounts")) + as_refs(p.get("chart_of_calculation_types")):
-            yield Rel(path, r, CHART)
-        for r in as_refs(p.get("schedule")):
-            yield Rel(path, r, SCHEDULE)
+        yield as_refs(p.get("chart_of_accounts")) + as_refs(p.get("chart_of_calculation_types")), CHART, "", False
+        yield as_refs(p.get("schedule")), SCHEDULE, "", False
     elif cls == "ChartOfAccounts":
-        for r in as_refs(p.get("ext_dimension_types")):
-            yield Rel(path, r, EXT_DIMENSION_TYPES)
+        yield as_refs(p.get("ext_dimension_types")), EXT_DIMENSION_TYPES, "", False
     elif cls == "BusinessProcess":
-        for r in as_refs(p.get("task")):
-            yield Rel(path, r, TASK)
+        yield as_refs(p.get("task")), TASK, "", False
     elif cls == "Task":
-        for r in as_refs(p.get("addressing")):
-            yield Rel(path, r, TASK, "addressing")
+        yield as_refs(p.get("addressing")), TASK, "addressing", False
     elif cls == "Sequence":
-        for r in as_refs(p.get("documents")):
-            yield Rel(path, r, SEQUENCE)
+        yield as_refs(p.get("documents")), SEQUENCE, "", False
     elif cls == "ExchangePlan":
-        for r in as_refs(p.get("content")):
-            yield Rel(path, object_ref(r), EXCHANGE_PLAN_CONTENT)
+        yield [object_ref(r) for r in as_refs(p.get("content"))], EXCHANGE_PLAN_CONTENT, "", False
     elif cls == "FunctionalOption":
-        for r in as_refs(p.get("location")):
-            yield Rel(path, object_ref(r), FUNCTIONAL_OPTION, "location")
-        for r in as_refs(p.get("content")):
-            yield Rel(path, object_ref(r), FUNCTIONAL_OPTION, "content")
+        yield [object_ref(r) for r in as_refs(p.get("location"))], FUNCTIONAL_OPTION, "location", False
+        yield [object_ref(r) for r in as_refs(p.get("content"))], FUNCTIONAL_OPTION, "content", False
     elif cls == "FilterCriterion":
         for r in as_refs(p.get("content")):
-            yield Rel(path, object_ref(r), FILTER_CRITERION, r.split(".", 2)[-1] if r.count(".") >= 2 else "")
+            yield [object_ref(r)], FILTER_CRITERION, r.split(".", 2)[-1] if r.count(".") >= 2 else "", False
     elif cls == "CommonAttribute":
-        for o in ix.common_attribute_users.get(path, []):
-            yield Rel(path, o, COMMON_ATTRIBUTE)
+        yield ix.common_attribute_users.get(path, []), COMMON_ATTRIBUTE, "", False
     elif cls == "Subsystem":
-        for r in as_refs(p.get("content")):
-            yield Rel(path, object_ref(r), SUBSYSTEM_CONTENT)
-        for child in obj.subsystems:
-            yield Rel(path, f"{path}.Subsystem.{child.name}", SUBSYSTEM_CHILD)
+        yield [object_ref(r) for r in as_refs(p.get("content"))], SUBSYSTEM_CONTENT, "", False
+        yield [f"{path}.Subsystem.{child.name}" for child in obj.subsystems], SUBSYSTEM_CHILD, "", False
 
 
 def relations(ix: ConfigIndex) -> list[Rel]:
-    """Every relation of the configuration, deduplicated, in a stable order; targets that do not
-    exist in the configuration are dropped (``dangling`` counts them)."""
-    out: dict[tuple[str, str, str, str], Rel] = {}
+    """Every relation of the configuration, deduplicated (weak only when every occurrence is
+    weak), in the order first seen; targets that do not exist in the configuration are kept
+    (``split_dangling`` sets them apart)."""
+    first: dict[Key, None] = {}                  # (src, dst, kind, label), first-seen order
+    strong: set[Key] = set()                      # seen at least once not weak
+    users: dict[str, set[str]] = defaultdict(set)  # defined type → objects typed by it
+    typed_by: list[tuple[Key, str]] = []          # (key, defined type) of those attribute types
+    on_objects: dict[str, list[Key]] = {}         # common attribute → its relations' keys
     for path, obj in ix.objects.items():
-        for rel in _object_relations(obj, path, ix):
-            if rel.dst == rel.src and rel.kind == ATTRIBUTE_TYPE and not rel.label:
+        for targets, kind, label, weak in _object_relations(obj, path, ix):
+            if not targets:
                 continue
-            key = (rel.src, rel.dst, rel.kind, rel.label)
-            prev = out.get(key)
-            out[key] = rel if prev is None else Rel(*key, weak=prev.weak and rel.weak)
-    rels = list(out.values())
+            if kind == ATTRIBUTE_TYPE and not label and path in targets:
+                targets = [t for t in targets if t != path]   # a constant of its own type says nothing
+            keys = list(zip(repeat(path), targets, repeat(kind), repeat(label)))
+            first.update(dict.fromkeys(keys))
+            if not weak:
+                strong.update(keys)
+            if kind == ATTRIBUTE_TYPE:
+                for t in filter(_is_defined_type, targets):   # filtered in C
+                    users[t].add(path)
+                    typed_by.append(((path, t, kind, label), t))
+            elif kind == COMMON_ATTRIBUTE:
+                on_objects[path] = keys
+    weak_keys = first.keys() - strong
     # Defined types used everywhere: their attribute edges say nothing about the object.
-    users: dict[str, set[str]] = defaultdict(set)
-    for r in rels:
-        if r.kind == ATTRIBUTE_TYPE and r.dst.startswith("DefinedType."):
-            users[r.dst].add(r.src)
     crowded = {d for d, s in users.items() if len(s) > USED_EVERYWHERE}
+    weak_keys.update(k for k, d in typed_by if d in crowded)
     # A common attribute on (nearly) everything (data separation) is plumbing too.
-    fanout: dict[str, int] = defaultdict(int)
-    for r in rels:
-        if r.kind == COMMON_ATTRIBUTE:
-            fanout[r.src] += 1
-    rels = [Rel(r.src, r.dst, r.kind, r.label, True)
-            if (r.kind == ATTRIBUTE_TYPE and r.dst in crowded)
-            or (r.kind == COMMON_ATTRIBUTE and fanout[r.src] > USED_EVERYWHERE) else r for r in rels]
-    return rels
+    for keys in on_objects.values():
+        if len(set(keys)) > USED_EVERYWHERE:
+            weak_keys.update(keys)
+    # key + (weak,) as a Rel, in C: a Python step per relation was most of this function
+    rows = map(add, first, zip(map(weak_keys.__contains__, first)))
+    return list(map(tuple.__new__, repeat(Rel), rows))
 
 
 def split_dangling(rels: list[Rel], ix: ConfigIndex) -> tuple[list[Rel], list[Rel]]:
-    ok, dangling = [], []
-    for r in rels:
-        (ok if r.dst in ix.objects and r.src in ix.objects else dangling).append(r)
-    return ok, dangling
+    objects = ix.objects
+    ok = [r for r in rels if r.dst in objects and r.src in objects]
+    if len(ok) == len(rels):
+        return ok, []
+    return ok, [r for r in rels if not (r.dst in objects and r.src in objects)]
