@@ -39,6 +39,11 @@ _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 # at SUBWORD_FACTOR × similarity of their impact — below any real match — and a section they
 # reach holds SUBWORD_COVERAGE of the word's idf: a hit still needs most words really there.
 SUBWORD_SIM, SUBWORD_TERMS, SUBWORD_FACTOR, SUBWORD_COVERAGE = 0.3, 8, 0.3, 0.5
+# Associations (docs/corpus.md), chosen on the tuning halves: for a query word the corpus holds,
+# its ASSOC_TERMS nearest terms in the corpus's latent space (cosine ≥ ASSOC_SIM, learned at
+# compile time) count at ASSOC_FACTOR × cosine of their impact, and a section holding one but
+# not the word itself holds ASSOC_COVERAGE of the word's idf.
+ASSOC_SIM, ASSOC_TERMS, ASSOC_FACTOR, ASSOC_COVERAGE = 0.5, 4, 0.3, 0.5
 _BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
@@ -148,17 +153,53 @@ class CorpusIndex:
         out = sorted(zip((-sim[cand]).tolist(), cand.tolist()))[:SUBWORD_TERMS]
         return [(-neg, j) for neg, j in out]
 
-    def _subword_row(self, slot: _Slot) -> np.ndarray | None:
-        """A word's impact through its subword terms in each section, or None when none."""
-        subs = self._subword_terms(slot)
-        if not subs:
+    @cached_property
+    def _assoc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(offsets per term, neighbour term ids, cosines) of the association table,
+        decompressed on first use, or None in a bundle written before it."""
+        if not self._bundle.has(C.ASSOC):
+            return None
+        raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.ASSOC)))
+        terms = len(self.terms)
+        counts = np.frombuffer(raw, dtype=np.uint8, count=terms)
+        offsets = np.zeros(terms + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        dtype = np.dtype(C.subword_dtype(terms))
+        total = int(offsets[-1])
+        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total).astype(np.int64)
+        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total) / 255.0
+        return offsets, ids, sims
+
+    def _assoc_terms(self, slot: _Slot) -> list[tuple[float, int]]:
+        """(cosine, term id) of the ASSOC_TERMS nearest terms of a word's exact terms (cosine ≥
+        ASSOC_SIM; the word's own terms and its near range left out), best first."""
+        table = self._assoc
+        if table is None or not slot.exact:
+            return []
+        offsets, ids, sims = table
+        best: dict[int, float] = {}
+        for j in slot.exact:
+            for k in range(offsets.item(j), offsets.item(j + 1)):
+                t, sim = ids.item(k), sims.item(k)
+                if sim >= ASSOC_SIM and t not in slot.exact and t not in slot.near and sim > best.get(t, 0.0):
+                    best[t] = sim
+        return sorted(((sim, t) for t, sim in best.items()), key=lambda x: (-x[0], x[1]))[:ASSOC_TERMS]
+
+    def _related_row(self, related: list[tuple[float, int]], factor: float) -> np.ndarray | None:
+        """A word's impact through related terms (similarity, term id) in each section, each at
+        factor × similarity of its own, or None when there are none."""
+        if not related:
             return None
         off = self.post_off
         row = np.zeros(self.n, dtype=np.float32)
-        np.maximum.at(row, np.concatenate([self.post_sec[off.item(j):off.item(j + 1)] for _, j in subs]),
-                      np.concatenate([self.post_imp[off.item(j):off.item(j + 1)] * np.float32(SUBWORD_FACTOR * sim)
-                                      for sim, j in subs]))
+        np.maximum.at(row, np.concatenate([self.post_sec[off.item(j):off.item(j + 1)] for _, j in related]),
+                      np.concatenate([self.post_imp[off.item(j):off.item(j + 1)] * np.float32(factor * sim)
+                                      for sim, j in related]))
         return row
+
+    def _subword_row(self, slot: _Slot) -> np.ndarray | None:
+        """A word's impact through its subword terms in each section, or None when none."""
+        return self._related_row(self._subword_terms(slot), SUBWORD_FACTOR)
 
     def _prefixed(self, prefix: str) -> range:
         terms = self._sorted_terms
@@ -238,7 +279,10 @@ class CorpusIndex:
             batch = slots[first:first + _BATCH]
             best = self._best_impacts(batch)
             for slot, row in zip(batch, best):
-                sub = None if slot.exact else self._subword_row(slot)
+                if slot.exact:
+                    sub, share = self._related_row(self._assoc_terms(slot), ASSOC_FACTOR), ASSOC_COVERAGE
+                else:
+                    sub, share = self._subword_row(slot), SUBWORD_COVERAGE
                 impacts.append(row if sub is None else np.maximum(row, sub))
                 if not slot.terms and sub is None:
                     mass += self.meta["unseen_idf"]
@@ -257,7 +301,7 @@ class CorpusIndex:
                     idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
                 np.add(covered, idf, out=covered, where=present)    # idf cast to float32
                 if sub is not None:
-                    np.add(covered, np.float32(idf * SUBWORD_COVERAGE), out=covered, where=(sub > 0) & ~present)
+                    np.add(covered, np.float32(idf * share), out=covered, where=(sub > 0) & ~present)
                 mass += idf
                 seen = True
         if not mass or not seen:

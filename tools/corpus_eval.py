@@ -24,6 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 SET = REPO / "tests" / "search_sets" / "corpus_public.json"
 # The second set (round 2, written before its ranking changes): the project's TSV halves.
 MORE = REPO / "tests" / "search_sets" / "corpus_public_more"
+# The third set (round 2, session 3): TSV halves whose "-" lines are no-answer queries.
+THIRD = REPO / "tests" / "search_sets" / "corpus_public_third"
 CORPORA = (("v8cs", "v8-code-style", "https://github.com/1C-Company/v8-code-style/blob/master"),
            ("bslls", "bsl-language-server", "https://github.com/1c-syntax/bsl-language-server/blob/develop"))
 
@@ -54,15 +56,23 @@ def compile_corpora(ext: Path, bundles: Path) -> tuple[Path, float, int]:
     return Path(path), seconds, text_bytes
 
 
-def load_sets() -> dict[str, dict]:
-    """Both phrasing sets as {name: {"tuning": [...], "heldout": [...], ...}}."""
-    first = json.loads(SET.read_text(encoding="utf-8"))
-    more: dict[str, list] = {}
+def load_tsv_set(stem: Path) -> dict[str, list]:
+    """A set kept as ``stem.tune.tsv`` / ``stem.holdout.tsv``: query, relevant ids joined by
+    ``|``, or ``-`` for a query the corpora do not answer (it must get not_found)."""
+    out: dict[str, list] = {}
     for half, suffix in (("tuning", "tune"), ("heldout", "holdout")):
-        rows = [ln.split("\t") for ln in Path(f"{MORE}.{suffix}.tsv").read_text(encoding="utf-8").splitlines()
+        rows = [ln.split("\t") for ln in Path(f"{stem}.{suffix}.tsv").read_text(encoding="utf-8").splitlines()
                 if ln.strip() and not ln.startswith("#")]
-        more[half] = [{"query": q, "relevant": rel.split("|")} for q, rel in rows]
-    return {"first": first, "more": more}
+        out[half] = [{"query": q, "relevant": rel.split("|")} for q, rel in rows if rel != "-"]
+        if any(rel == "-" for _, rel in rows):
+            out[f"no_answer_{half}"] = [q for q, rel in rows if rel == "-"]
+    return out
+
+
+def load_sets() -> dict[str, dict]:
+    """The phrasing sets as {name: {"tuning": [...], "heldout": [...], ...}}."""
+    first = json.loads(SET.read_text(encoding="utf-8"))
+    return {"first": first, "more": load_tsv_set(MORE), "third": load_tsv_set(THIRD)}
 
 
 def hits_of(snap, query: str, limit: int = 5) -> tuple[str, list[str]]:
@@ -124,6 +134,8 @@ def main() -> int:
     ap.add_argument("--bundle", type=Path, default=None, help="evaluate this bundle (no compile)")
     ap.add_argument("--show", action="store_true", help="print the tuning halves' misses")
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--tuning-only", action="store_true",
+                    help="print the tuning halves only (while choosing a rule: held-out stays unseen)")
     args = ap.parse_args()
     if not args.bundle and not corpus_folders(args.ext):
         print(f"no public corpus under {args.ext} (docs/corpus.md says how to fetch them)", file=sys.stderr)
@@ -146,13 +158,13 @@ def main() -> int:
         sets = load_sets()
         for set_name, qset in sets.items():
             res = evaluate(snap, qset)
-            for half in ("tuning", "heldout"):
+            for half in ("tuning",) if args.tuning_only else ("tuning", "heldout"):
                 print(f"{set_name} {half}: success@5 {res[half]['success_at_5']:.2f} "
                       f"({round(res[half]['success_at_5'] * res[half]['n'])}/{res[half]['n']})")
                 if args.show and half == "tuning":       # the held-out misses are never looked at
                     for m in res[half]["misses"]:
                         print("   miss:", m)
-            for half in ("no_answer_tuning", "no_answer_heldout"):
+            for half in ("no_answer_tuning",) if args.tuning_only else ("no_answer_tuning", "no_answer_heldout"):
                 if half in res:
                     print(f"{set_name} {half}: not_found {res[half]['not_found']}/{res[half]['n']}")
                     if args.show and half == "no_answer_tuning":
