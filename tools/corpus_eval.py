@@ -1,12 +1,13 @@
 """Compile the public corpora and measure search_docs on the phrasing sets (docs/corpus.md).
 
     .venv/bin/python tools/corpus_eval.py [--ext /work/ext] [--bundles DIR | --bundle PATH]
-                                          [--show] [--no-latency]
+                                          [--show] [--tuning-only] [--no-latency]
 
 Prints compile throughput, bundle size per MB of text, success@5 on the tuning and held-out
-halves of both sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv), the
-no-answer rate of both halves, and search_docs p50/p95/p99 in process (``--show``: the tuning
-halves' misses only). The corpora are 1C-Company/v8-code-style and
+halves of the three sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv and
+corpus_public_third.*.tsv), the no-answer rate of their halves, and search_docs p50/p95/p99 in
+process (``--show``: the tuning halves' misses only; ``--tuning-only``: no held-out figure at
+all, for the runs that choose a rule). The corpora are 1C-Company/v8-code-style and
 1c-syntax/bsl-language-server (docs/), fetched under ``--ext``; ``--bundle`` evaluates a
 compiled bundle instead of compiling.
 """
@@ -152,8 +153,9 @@ def main() -> int:
         size = bundle.size_bytes
         text_bytes = text_bytes or int(bundle.counts.get("corpus_bytes", 0))
         docs = sum(c["documents"] for c in bundle.json("corpus.meta")["corpora"])
-        print(f"corpus: {docs} documents, {text_bytes / 1e6:.2f} MB of text; compile {seconds:.1f} s "
-              f"({text_bytes / 1e6 / max(seconds, 1e-9):.2f} MB/s); bundle {size / 1e6:.2f} MB "
+        compiled = (f"compile {seconds:.1f} s ({text_bytes / 1e6 / seconds:.2f} MB/s)" if seconds
+                    else "no compile (--bundle)")
+        print(f"corpus: {docs} documents, {text_bytes / 1e6:.2f} MB of text; {compiled}; bundle {size / 1e6:.2f} MB "
               f"({size / max(text_bytes, 1):.2f} MB per MB of text); {path}")
         sets = load_sets()
         for set_name, qset in sets.items():
