@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from v8atlas.compiler.corpus.html import html_to_markdown
@@ -304,6 +305,21 @@ def test_associations_join_the_words_a_corpus_uses_together(tmp_path):
                 assert set(related) <= own, (word, related)        # never a word of another topic
                 reached += bool(related)
         assert reached >= 20
+
+
+def test_associations_keep_a_bounded_number_of_terms(tmp_path, monkeypatch):
+    # the cosines are all pairs of kept terms: a big corpus keeps the terms in most sections
+    import v8atlas.compiler.corpus.assoc as assoc
+    project = _two_topic_corpus(tmp_path / "p")
+    monkeypatch.setattr(assoc, "MAX_TERMS", 90)
+    res = compile_bundle([project], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        index = CorpusIndex(b)
+        offsets, ids, _ = index._assoc
+        owners = np.flatnonzero(np.diff(offsets))
+        df = np.diff(index.post_off.astype(np.int64))
+        assert 0 < len(owners) <= 90 and len(set(ids.tolist()) | set(owners.tolist())) <= 90
+        assert df[owners].min() >= np.sort(df[(df >= 2)])[::-1][:90].min()
 
 
 def test_an_associated_word_ranks_below_the_word_and_alone_is_no_answer(tmp_path, monkeypatch):
