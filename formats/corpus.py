@@ -22,6 +22,10 @@ Segments (prefix ``corpus.``; written by ``compiler/corpus/index.py``, read by
                               the first whole and the rest as deltas, all in
                               ``subword_dtype`` (a term → n-gram table, not per section: it only
                               finds the terms near a query word the corpus does not hold)
+* ``corpus.assoc``           blob, zstd: each term's nearest terms in a latent space learned
+                              from the corpus (``compiler/corpus/assoc.py``): a uint8 count per
+                              term, then the neighbours' term ids (``subword_dtype``) term by
+                              term, best first, then their cosines × 255 as uint8
 * ``corpus.meta``             json: corpora (name, kind, counts), N, idf of an unseen term
 """
 from __future__ import annotations
@@ -39,6 +43,7 @@ SEC_CORPUS = "corpus.sec_corpus"
 SEC_FILE = "corpus.sec_file"
 META = "corpus.meta"
 SUBWORD = "corpus.subword"
+ASSOC = "corpus.assoc"
 
 # What a corpus holds; a note is always shown as a note (written by people or agents, not
 # checked against any configuration).
@@ -73,3 +78,8 @@ def subword_dtype(terms: int) -> str:
     """uint16 while every term id (and so every bucket's count) fits, else uint32: the table
     is a quarter smaller compressed on the public corpora."""
     return "<u2" if terms <= 0xFFFF else "<u4"
+
+
+# Associations (LSA neighbours): how many a term keeps, and the least cosine worth storing.
+ASSOC_KEEP = 8
+ASSOC_MIN_SIM = 0.3

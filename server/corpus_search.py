@@ -39,6 +39,11 @@ _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 # at SUBWORD_FACTOR × similarity of their impact — below any real match — and a section they
 # reach holds SUBWORD_COVERAGE of the word's idf: a hit still needs most words really there.
 SUBWORD_SIM, SUBWORD_TERMS, SUBWORD_FACTOR, SUBWORD_COVERAGE = 0.3, 8, 0.3, 0.5
+# Associations (docs/corpus.md), chosen on the tuning halves: for a query word the corpus holds,
+# its ASSOC_TERMS nearest terms in the corpus's latent space (cosine ≥ ASSOC_SIM, learned at
+# compile time) count at ASSOC_FACTOR × cosine of their impact, and a section holding one but
+# not the word itself holds ASSOC_COVERAGE of the word's idf.
+ASSOC_SIM, ASSOC_TERMS, ASSOC_FACTOR, ASSOC_COVERAGE = 0.5, 4, 0.3, 0.5
 _BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
@@ -80,6 +85,8 @@ class CorpusIndex:
         self.n = int(self.meta["sections"])
         self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
+        self._assoc_cache: dict[int, list[tuple[float, int]]] = {}      # term → its neighbours
+        self._assoc_words: dict[tuple[int, ...], list[tuple[float, int]]] = {}   # word → its chosen
 
     def parts(self, first_doc: int, count: int) -> list[int]:
         """Core ids of a document's parts, given its first part's id (parts are consecutive)."""
@@ -148,17 +155,66 @@ class CorpusIndex:
         out = sorted(zip((-sim[cand]).tolist(), cand.tolist()))[:SUBWORD_TERMS]
         return [(-neg, j) for neg, j in out]
 
-    def _subword_row(self, slot: _Slot) -> np.ndarray | None:
-        """A word's impact through its subword terms in each section, or None when none."""
-        subs = self._subword_terms(slot)
-        if not subs:
+    @cached_property
+    def _assoc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """(offsets per term, neighbour term ids, cosines) of the association table,
+        decompressed on first use, or None in a bundle written before it."""
+        if not self._bundle.has(C.ASSOC):
             return None
-        off = self.post_off
-        row = np.zeros(self.n, dtype=np.float32)
-        np.maximum.at(row, np.concatenate([self.post_sec[off.item(j):off.item(j + 1)] for _, j in subs]),
-                      np.concatenate([self.post_imp[off.item(j):off.item(j + 1)] * np.float32(SUBWORD_FACTOR * sim)
-                                      for sim, j in subs]))
-        return row
+        raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.ASSOC)))
+        terms = len(self.terms)
+        counts = np.frombuffer(raw, dtype=np.uint8, count=terms)
+        offsets = np.zeros(terms + 1, dtype=np.int64)
+        np.cumsum(counts, out=offsets[1:])
+        dtype = np.dtype(C.subword_dtype(terms))
+        total = int(offsets[-1])
+        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total).astype(np.int64)
+        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total) / 255.0
+        return offsets, ids, sims
+
+    def _assoc_of(self, term: int) -> list[tuple[float, int]]:
+        """(-cosine, term id) of a term's stored neighbours at cosine ≥ ASSOC_SIM, in stored
+        order (best first, ties by term id), kept per term once read (a query word's lookup is
+        then a few list reads, not array reads)."""
+        got = self._assoc_cache.get(term)
+        if got is None:
+            offsets, ids, sims = self._assoc
+            a, b = offsets.item(term), offsets.item(term + 1)
+            got = [(-sim, t) for sim, t in zip(sims[a:b].tolist(), ids[a:b].tolist()) if sim >= ASSOC_SIM]
+            self._assoc_cache[term] = got
+        return got
+
+    def _assoc_terms(self, slot: _Slot) -> list[tuple[float, int]]:
+        """(cosine, term id) of the ASSOC_TERMS nearest terms of a word's exact terms (cosine ≥
+        ASSOC_SIM; the word's own terms and its near range left out), best first, ties by id.
+        Kept per word once chosen: a function of the bundle and the word, and bounded by the
+        corpus's vocabulary (a word with no exact term never gets here)."""
+        if self._assoc is None or not slot.exact:
+            return []
+        key = (*slot.exact, slot.near.start, slot.near.stop)
+        got = self._assoc_words.get(key)
+        if got is not None:
+            return got
+        every = self._assoc_of(slot.exact[0])
+        if len(slot.exact) > 1:         # its stem and surface: merged, a term at its best cosine
+            every = sorted(every + [x for j in slot.exact[1:] for x in self._assoc_of(j)])
+        seen = set(slot.exact)
+        got = []
+        for neg, t in every:
+            if t not in seen and t not in slot.near:
+                seen.add(t)
+                got.append((-neg, t))
+                if len(got) == ASSOC_TERMS:
+                    break
+        self._assoc_words[key] = got
+        return got
+
+    def _related(self, slot: _Slot) -> tuple[list[tuple[float, int]], float, float]:
+        """(related terms, impact factor, coverage share) of a word: its associations when the
+        corpus holds it, else its subword relatives."""
+        if slot.exact:
+            return self._assoc_terms(slot), ASSOC_FACTOR, ASSOC_COVERAGE
+        return self._subword_terms(slot), SUBWORD_FACTOR, SUBWORD_COVERAGE
 
     def _prefixed(self, prefix: str) -> range:
         terms = self._sorted_terms
@@ -185,27 +241,33 @@ class CorpusIndex:
                 near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
                 near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
             slots.append(_Slot(w.surface, w.term, exact, near,
-                               len(exact) + sum(1 for j in near if j not in exact)))
+                               len(exact) + len(near) - sum(1 for j in exact if j in near)))
         return slots
 
-    def _best_impacts(self, slots: list[_Slot]) -> np.ndarray:
-        """(len(slots), N) float32: each word's impact in each section, the best of its terms
-        (a lone term counts whole, as it always has; beside exact terms, the near range counts
-        at PREFIX_FACTOR, and an exact term inside that range keeps its exact impact as the
-        max). The words' posting slices are concatenated and scatter-maxed in one call: on
-        a few thousand sections each numpy call's overhead, not its work, was the search's
-        time, so the calls are counted."""
+    def _best_impacts(self, slots: list[_Slot], related: list[list[tuple[float, int]]],
+                      weights: list[float]) -> tuple[np.ndarray, np.ndarray]:
+        """(len(slots), N) float32 twice: each word's impact in each section, the best of its
+        terms (a lone term counts whole, as it always has; beside exact terms, the near range
+        counts at PREFIX_FACTOR, and an exact term inside that range keeps its exact impact as
+        the max); and the best of its related terms (similarity, term id), each at factor ×
+        similarity (a word without any: a row of zeros). The words' posting slices are
+        concatenated and scatter-maxed in one call: on a few thousand sections each numpy
+        call's overhead, not its work, was the search's time, so the calls are counted."""
         off, post_sec, post_imp, n = self.post_off, self.post_sec, self.post_imp, self.n
         secs: list[np.ndarray] = []
         vals: list[np.ndarray] = []
         rows: list[int] = []
         lens: list[int] = []
+        factors: list[float] = []       # each span's (multiplied once, at the end)
 
         def span(a: int, b: int, k: int, factor: float = 1.0) -> None:
             secs.append(post_sec[a:b])
-            vals.append(post_imp[a:b] if factor == 1.0 else post_imp[a:b] * np.float32(factor))
+            vals.append(post_imp[a:b])
             rows.append(k * n)
             lens.append(b - a)
+            factors.append(factor)
+
+        plain = True                    # every factor 1.0 (then nothing is multiplied)
 
         for k, slot in enumerate(slots):
             if not slot.terms:
@@ -218,11 +280,20 @@ class CorpusIndex:
                 span(off.item(j), off.item(j + 1), k)
             if slot.near:
                 span(off.item(slot.near.start), off.item(slot.near.stop), k, PREFIX_FACTOR)
-        best = np.zeros(len(slots) * n, dtype=np.float32)
+                plain = False
+        for k, (terms, factor) in enumerate(zip(related, weights), len(slots)):
+            for sim, j in terms:
+                span(off.item(j), off.item(j + 1), k, factor * sim)
+                plain = False
+        best = np.zeros(2 * len(slots) * n, dtype=np.float32)
         if secs:
             where = np.concatenate(secs) + np.repeat(np.array(rows, dtype=np.int64), lens)
-            np.maximum.at(best, where, np.concatenate(vals))
-        return best.reshape(len(slots), n)
+            impact = np.concatenate(vals)
+            if not plain:                           # float32 × 1.0 is exact: same values
+                impact = impact * np.repeat(np.array(factors, dtype=np.float32), lens)
+            np.maximum.at(best, where, impact)
+        both = best.reshape(2 * len(slots), n)
+        return both[:len(slots)], both[len(slots):]
 
     def search(self, query: str, corpora: list[int], limit: int) -> CorpusFound:
         slots = self._slots(query)
@@ -236,15 +307,20 @@ class CorpusIndex:
         off = self.post_off
         for first in range(0, len(slots), _BATCH):
             batch = slots[first:first + _BATCH]
-            best = self._best_impacts(batch)
-            for slot, row in zip(batch, best):
-                sub = None if slot.exact else self._subword_row(slot)
-                impacts.append(row if sub is None else np.maximum(row, sub))
-                if not slot.terms and sub is None:
+            related = [self._related(slot) for slot in batch]
+            best, near = self._best_impacts(batch, [r[0] for r in related], [r[1] for r in related])
+            holds = best > 0                        # impacts are > 0: the sections holding each word
+            widened = best
+            if any(r[0] for r in related):
+                widened = np.maximum(best, near)
+            # each word's idf where it is (its first row) and its share of it where only a
+            # relative is (its second): the rows summed in order, float32, as one add a row was
+            weights = np.zeros(2 * len(batch), dtype=np.float32)
+            for k, (slot, (rel, _, share)) in enumerate(zip(batch, related)):
+                impacts.append(widened[k])
+                if not slot.terms and not rel:
                     mass += self.meta["unseen_idf"]
                     continue
-                present = row > 0                   # impacts are > 0: the sections holding it
-                scores += impacts[-1]               # word by word in query order, as float32
                 if not slot.terms:                  # known only by its subword terms
                     idf = self.meta["unseen_idf"]
                 else:
@@ -253,13 +329,20 @@ class CorpusIndex:
                         df = off.item(j + 1) - off.item(j)
                     else:
                         df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
-                    df = df or int(np.count_nonzero(present))
+                    df = df or int(np.count_nonzero(holds[k]))
                     idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                np.add(covered, idf, out=covered, where=present)    # idf cast to float32
-                if sub is not None:
-                    np.add(covered, np.float32(idf * SUBWORD_COVERAGE), out=covered, where=(sub > 0) & ~present)
+                weights[2 * k] = idf
+                if rel:
+                    weights[2 * k + 1] = idf * share
                 mass += idf
                 seen = True
+            parts = np.empty((2 * len(batch) + 1, self.n), dtype=np.float32)
+            parts[0] = covered
+            np.multiply(holds, weights[0::2, None], out=parts[1::2])
+            np.multiply(np.greater(widened > 0, holds), weights[1::2, None], out=parts[2::2])   # reached, not held
+            covered = parts.sum(axis=0)
+            # the words' impacts added in query order (a skipped word's row is zeros)
+            scores = np.concatenate((scores[None], widened)).sum(axis=0)
         if not mass or not seen:
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)

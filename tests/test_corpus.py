@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from v8atlas.compiler.corpus.html import html_to_markdown
@@ -268,6 +269,79 @@ def test_subword_table_finds_the_terms_sharing_grams(tmp_path):
         assert index._subword_terms(index._slots("kubernetes")[0]) == []
 
 
+def _two_topic_corpus(root: Path) -> Path:
+    """300 short notes, each of 6 of the 8 words of one of 12 invented topics: words of a topic
+    share sections, words of different topics never do (a seeded generator: same files)."""
+    import random
+    rng = random.Random(15)
+    syllables = ["ba", "ko", "ri", "mu", "te", "lo", "na", "vi", "pe", "zu"]
+    vocab = sorted({"".join(rng.choice(syllables) for _ in range(4)) for _ in range(400)})
+    rng.shuffle(vocab)
+    topics = [vocab[i:i + 8] for i in range(0, 96, 8)]
+    (root / "notes").mkdir(parents=True)
+    for i in range(300):
+        words = rng.sample(topics[i % len(topics)], 6)
+        (root / "notes" / f"n{i:03}.md").write_text(f"# Note {i}\n\n{' '.join(words)}\n", encoding="utf-8")
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "notes"\nkind = "docs"\nname = "n"\n',
+                                       encoding="utf-8")
+    (root / "topics.txt").write_text("\n".join(" ".join(t) for t in topics), encoding="utf-8")
+    return root
+
+
+def test_associations_join_the_words_a_corpus_uses_together(tmp_path):
+    project = _two_topic_corpus(tmp_path / "p")
+    topics = [set(line.split()) for line in (project / "topics.txt").read_text(encoding="utf-8").splitlines()]
+    first = compile_bundle([project], tmp_path / "b1", cache=False, quiet=True)
+    second = compile_bundle([project], tmp_path / "b2", cache=False, quiet=True)
+    with Bundle.open(first.bundle_path) as b1, Bundle.open(second.bundle_path) as b2:
+        assert bytes(b1.blob("corpus.assoc")) == bytes(b2.blob("corpus.assoc"))     # deterministic
+        index = CorpusIndex(b1)
+        terms = index._sorted_terms
+        reached = 0
+        for topic in topics:
+            own = {terms[j] for w in topic for j in index._slots(w)[0].exact}     # stems and surfaces
+            for word in sorted(topic)[:2]:
+                related = [terms[j] for _, j in index._assoc_terms(index._slots(word)[0])]
+                assert set(related) <= own, (word, related)        # never a word of another topic
+                reached += bool(related)
+        assert reached >= 20
+
+
+def test_associations_keep_a_bounded_number_of_terms(tmp_path, monkeypatch):
+    # the cosines are all pairs of kept terms: a big corpus keeps the terms in most sections
+    import v8atlas.compiler.corpus.assoc as assoc
+    project = _two_topic_corpus(tmp_path / "p")
+    monkeypatch.setattr(assoc, "MAX_TERMS", 90)
+    res = compile_bundle([project], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        index = CorpusIndex(b)
+        offsets, ids, _ = index._assoc
+        owners = np.flatnonzero(np.diff(offsets))
+        df = np.diff(index.post_off.astype(np.int64))
+        assert 0 < len(owners) <= 90 and len(set(ids.tolist()) | set(owners.tolist())) <= 90
+        assert df[owners].min() >= np.sort(df[(df >= 2)])[::-1][:90].min()
+
+
+def test_an_associated_word_ranks_below_the_word_and_alone_is_no_answer(tmp_path, monkeypatch):
+    project = _two_topic_corpus(tmp_path / "p")
+    res = compile_bundle([project], tmp_path / "b", cache=False, quiet=True)
+    with Bundle.open(res.bundle_path) as b:
+        index = CorpusIndex(b)
+        word = next(w for w in sorted((project / "topics.txt").read_text(encoding="utf-8").split())
+                    if index._assoc_terms(index._slots(w)[0]))
+        every = list(range(len(index.corpora)))
+        found = index.search(word, every, 50)
+        holding = {h.doc for h in found.hits}
+        assert holding and all(h.coverage == 1.0 for h in found.hits)   # only sections holding it
+        # below the threshold: the sections reached only through an associate are guesses at most
+        monkeypatch.setattr("v8atlas.server.corpus_search.MIN_COVERAGE", 0.0)
+        monkeypatch.setattr("v8atlas.server.corpus_search.MIN_SCORE", 0.0)
+        loose = index.search(word, every, 300)
+        only_related = [h for h in loose.hits if h.doc not in holding]
+        assert only_related and max(h.coverage for h in only_related) < 0.6
+        assert max(h.score for h in only_related) < min(h.score for h in loose.hits if h.doc in holding)
+
+
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
     snap, _ = corpus_snap
     r = tools.call(snap, "search_docs", {"query": "выгрузка заказов через HTTP-сервис"})
@@ -371,12 +445,16 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
         sets = corpus_eval.load_sets()
         res = corpus_eval.evaluate(Snapshot(b), sets["first"])
         more = corpus_eval.evaluate(Snapshot(b), sets["more"])
-    for name, r in (("first", res), ("more", more)):
+        third = corpus_eval.evaluate(Snapshot(b), sets["third"])
+    for name, r in (("first", res), ("more", more), ("third", third)):
         print(name, {k: {x: y for x, y in v.items() if x != "misses"} for k, v in r.items()})
     assert res["tuning"]["success_at_5"] >= 0.9
-    # The issue asks 0.9 on the held-out half; this build measures 0.80 (docs/corpus.md). The
+    # The issue asks 0.9 on the held-out half; this build measures 0.85 (docs/corpus.md). The
     # bar here guards against regressions, it does not claim the target is met.
-    assert res["heldout"]["success_at_5"] >= 0.8
+    assert res["heldout"]["success_at_5"] >= 0.85
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
     # The round-2 set (docs/corpus.md): measured 0.67 tuning, 0.83 held-out; guards, not targets.
     assert more["tuning"]["success_at_5"] >= 0.6 and more["heldout"]["success_at_5"] >= 0.8
+    # The third set (round 2, session 3): measured 0.73 tuning, 0.62 held-out, 10/10 no-answer.
+    assert third["tuning"]["success_at_5"] >= 0.7 and third["heldout"]["success_at_5"] >= 0.6
+    assert third["no_answer_tuning"]["not_found"] + third["no_answer_heldout"]["not_found"] >= 9

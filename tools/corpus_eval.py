@@ -1,12 +1,13 @@
 """Compile the public corpora and measure search_docs on the phrasing sets (docs/corpus.md).
 
     .venv/bin/python tools/corpus_eval.py [--ext /work/ext] [--bundles DIR | --bundle PATH]
-                                          [--show] [--no-latency]
+                                          [--show] [--tuning-only] [--no-latency]
 
 Prints compile throughput, bundle size per MB of text, success@5 on the tuning and held-out
-halves of both sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv), the
-no-answer rate of both halves, and search_docs p50/p95/p99 in process (``--show``: the tuning
-halves' misses only). The corpora are 1C-Company/v8-code-style and
+halves of the three sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv and
+corpus_public_third.*.tsv), the no-answer rate of their halves, and search_docs p50/p95/p99 in
+process (``--show``: the tuning halves' misses only; ``--tuning-only``: no held-out figure at
+all, for the runs that choose a rule). The corpora are 1C-Company/v8-code-style and
 1c-syntax/bsl-language-server (docs/), fetched under ``--ext``; ``--bundle`` evaluates a
 compiled bundle instead of compiling.
 """
@@ -24,6 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 SET = REPO / "tests" / "search_sets" / "corpus_public.json"
 # The second set (round 2, written before its ranking changes): the project's TSV halves.
 MORE = REPO / "tests" / "search_sets" / "corpus_public_more"
+# The third set (round 2, session 3): TSV halves whose "-" lines are no-answer queries.
+THIRD = REPO / "tests" / "search_sets" / "corpus_public_third"
 CORPORA = (("v8cs", "v8-code-style", "https://github.com/1C-Company/v8-code-style/blob/master"),
            ("bslls", "bsl-language-server", "https://github.com/1c-syntax/bsl-language-server/blob/develop"))
 
@@ -54,15 +57,23 @@ def compile_corpora(ext: Path, bundles: Path) -> tuple[Path, float, int]:
     return Path(path), seconds, text_bytes
 
 
-def load_sets() -> dict[str, dict]:
-    """Both phrasing sets as {name: {"tuning": [...], "heldout": [...], ...}}."""
-    first = json.loads(SET.read_text(encoding="utf-8"))
-    more: dict[str, list] = {}
+def load_tsv_set(stem: Path) -> dict[str, list]:
+    """A set kept as ``stem.tune.tsv`` / ``stem.holdout.tsv``: query, relevant ids joined by
+    ``|``, or ``-`` for a query the corpora do not answer (it must get not_found)."""
+    out: dict[str, list] = {}
     for half, suffix in (("tuning", "tune"), ("heldout", "holdout")):
-        rows = [ln.split("\t") for ln in Path(f"{MORE}.{suffix}.tsv").read_text(encoding="utf-8").splitlines()
+        rows = [ln.split("\t") for ln in Path(f"{stem}.{suffix}.tsv").read_text(encoding="utf-8").splitlines()
                 if ln.strip() and not ln.startswith("#")]
-        more[half] = [{"query": q, "relevant": rel.split("|")} for q, rel in rows]
-    return {"first": first, "more": more}
+        out[half] = [{"query": q, "relevant": rel.split("|")} for q, rel in rows if rel != "-"]
+        if any(rel == "-" for _, rel in rows):
+            out[f"no_answer_{half}"] = [q for q, rel in rows if rel == "-"]
+    return out
+
+
+def load_sets() -> dict[str, dict]:
+    """The phrasing sets as {name: {"tuning": [...], "heldout": [...], ...}}."""
+    first = json.loads(SET.read_text(encoding="utf-8"))
+    return {"first": first, "more": load_tsv_set(MORE), "third": load_tsv_set(THIRD)}
 
 
 def hits_of(snap, query: str, limit: int = 5) -> tuple[str, list[str]]:
@@ -124,6 +135,8 @@ def main() -> int:
     ap.add_argument("--bundle", type=Path, default=None, help="evaluate this bundle (no compile)")
     ap.add_argument("--show", action="store_true", help="print the tuning halves' misses")
     ap.add_argument("--no-latency", action="store_true")
+    ap.add_argument("--tuning-only", action="store_true",
+                    help="print the tuning halves only (while choosing a rule: held-out stays unseen)")
     args = ap.parse_args()
     if not args.bundle and not corpus_folders(args.ext):
         print(f"no public corpus under {args.ext} (docs/corpus.md says how to fetch them)", file=sys.stderr)
@@ -140,19 +153,20 @@ def main() -> int:
         size = bundle.size_bytes
         text_bytes = text_bytes or int(bundle.counts.get("corpus_bytes", 0))
         docs = sum(c["documents"] for c in bundle.json("corpus.meta")["corpora"])
-        print(f"corpus: {docs} documents, {text_bytes / 1e6:.2f} MB of text; compile {seconds:.1f} s "
-              f"({text_bytes / 1e6 / max(seconds, 1e-9):.2f} MB/s); bundle {size / 1e6:.2f} MB "
+        compiled = (f"compile {seconds:.1f} s ({text_bytes / 1e6 / seconds:.2f} MB/s)" if seconds
+                    else "no compile (--bundle)")
+        print(f"corpus: {docs} documents, {text_bytes / 1e6:.2f} MB of text; {compiled}; bundle {size / 1e6:.2f} MB "
               f"({size / max(text_bytes, 1):.2f} MB per MB of text); {path}")
         sets = load_sets()
         for set_name, qset in sets.items():
             res = evaluate(snap, qset)
-            for half in ("tuning", "heldout"):
+            for half in ("tuning",) if args.tuning_only else ("tuning", "heldout"):
                 print(f"{set_name} {half}: success@5 {res[half]['success_at_5']:.2f} "
                       f"({round(res[half]['success_at_5'] * res[half]['n'])}/{res[half]['n']})")
                 if args.show and half == "tuning":       # the held-out misses are never looked at
                     for m in res[half]["misses"]:
                         print("   miss:", m)
-            for half in ("no_answer_tuning", "no_answer_heldout"):
+            for half in ("no_answer_tuning",) if args.tuning_only else ("no_answer_tuning", "no_answer_heldout"):
                 if half in res:
                     print(f"{set_name} {half}: not_found {res[half]['not_found']}/{res[half]['n']}")
                     if args.show and half == "no_answer_tuning":

@@ -19,6 +19,7 @@ from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import index_terms
 
 from ..links import DocIndex
+from .assoc import association_table
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -90,6 +91,7 @@ def build_index(ctx: Any, writer: "BundleWriter") -> None:
     writer.add_array(C.SEC_FILE, np.array([s.file for s in data.sections], dtype="<u4"))
     buckets, table = subword_table(terms)
     writer.add_blob(C.SUBWORD, table)
+    writer.add_blob(C.ASSOC, association_table(off, sec, imp, n))
     writer.add_json(C.META, {"corpora": data.corpora, "sections": n, "avg_length": round(avg, 3),
                              "unseen_idf": math.log(1 + (n + 0.5) / 0.5), "subword_buckets": buckets})
 
