@@ -2,7 +2,7 @@
 
 A hit must cover enough of the query: ``coverage`` is the share of the query's idf mass
 (words not in the corpus count with the idf of an unseen term) that the section contains.
-The thresholds were chosen on the tuning half of tests/search_sets/corpus_v8cs.json only
+The thresholds were chosen on the tuning half of tests/search_sets/corpus_public.json only
 (docs/corpus.md has both halves' figures); below them the candidates are returned as
 rejected, so the tool can say not_found and show them as guesses.
 """
