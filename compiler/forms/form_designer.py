@@ -1,11 +1,13 @@
 """Designer managed form body (``Forms/<F>/Ext/Form.xml``, root ``<Form>`` in the logform namespace).
 
-The item tree is most of a form's elements, and most of an item's children are properties the
+Names that repeat in every form (event names, title languages) are interned: a worker's
+batch of models pickles each once. The item tree is most of a form's elements, and most of an item's children are properties the
 model does not keep: an item's children are told apart by their full tag (a table per
 namespace, the root's), so lxml filters them in C and a skipped property never becomes a Python object."""
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 
 from lxml import etree
 from v8atlas.compiler.config.designer import type_description
@@ -36,8 +38,8 @@ def _handlers(el: etree._Element | None) -> list[Handler]:
     if el is None:
         return []
     # sorted by event: EDT keeps kind-specific events apart, so source order is not comparable
-    return sorted((Handler(e.get("name", ""), text(e), e.get("callType", "")) for e in elements(el)
-                   if local(e) == "Event"), key=lambda h: h.event)
+    return sorted((Handler(intern(e.get("name", "")), text(e), intern(e.get("callType", "")))
+                   for e in elements(el) if local(e) == "Event"), key=lambda h: h.event)
 
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:
@@ -81,7 +83,7 @@ def _title(el: etree._Element) -> dict[str, str]:
             tag = c.tag
             n = "lang" if tag == _V8_LANG else "content" if tag == _V8_CONTENT else local(c)
             if n == "lang":
-                lang = _text(c)
+                lang = intern(_text(c))
             elif n == "content":
                 content = _text(c)
         if lang or content:
