@@ -65,6 +65,7 @@ class FormItem:
     known: bool = True
 
 
+@pickled_by_fields
 @dataclass
 class FormAttribute:
     name: str
@@ -77,6 +78,7 @@ class FormAttribute:
     query_text: str = ""
 
 
+@pickled_by_fields
 @dataclass
 class FormCommand:
     name: str
@@ -85,6 +87,7 @@ class FormCommand:
     call_type: str = ""
 
 
+@pickled_by_fields
 @dataclass
 class FormParameter:
     name: str
@@ -112,6 +115,7 @@ class Form:
         return self.owner.startswith("CommonForm.")
 
 
+@pickled_by_fields
 @dataclass
 class SchemaField:
     data_path: str
@@ -185,6 +189,7 @@ class Template:
         return self.owner.startswith("CommonTemplate.")
 
 
+@pickled_by_fields
 @dataclass
 class RoleObject:
     name: str                      # MDObjectRef: Catalog.X, Catalog.X.Attribute.Y, Configuration.X
