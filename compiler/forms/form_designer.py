@@ -1,9 +1,11 @@
 """Designer managed form body (``Forms/<F>/Ext/Form.xml``, root ``<Form>`` in the logform namespace).
 
-Names that repeat in every form (event names, title languages) are interned: a worker's
-batch of models pickles each once. The item tree is most of a form's elements, and most of an item's children are properties the
-model does not keep: an item's children are told apart by their full tag (a table per
-namespace, the root's), so lxml filters them in C and a skipped property never becomes a Python object."""
+The item tree is most of a form's elements, and most of an item's children are properties the
+model does not keep: an item's children are told apart by one dict lookup on their full tag (a
+table per namespace, the root's) in a plain child loop — lxml's ``iterchildren(*tags)`` builds
+its tag matcher on every call and costs more — and the item is built once, with all its fields.
+Names that repeat in every form (event names, title languages) are interned and equal types
+shared, so a worker's batch of models pickles each once."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -93,14 +95,15 @@ def _title(el: etree._Element) -> dict[str, str]:
 
 # Form attribute and parameter types repeat (xs:boolean, a catalog ref, a value table): one
 # TypeDescription per distinct serialization, shared. The key is the element as written with
-# every namespace in scope (lxml serializes them all), so a prefix means the same in every hit;
+# every namespace in scope (lxml serializes them all), so a prefix means the same in every hit
+# (the tail, indentation only, is left out);
 # the models only read their types, and a shared one also pickles once per batch.
 _TYPES: dict[bytes, TypeDescription] = {}
 _TYPES_MAX = 4096
 
 
 def _type(el: etree._Element) -> TypeDescription:
-    key = etree.tostring(el)
+    key = etree.tostring(el, with_tail=False)
     td = _TYPES.get(key)
     if td is None:
         if len(_TYPES) >= _TYPES_MAX:
