@@ -287,3 +287,49 @@ def test_a_refused_configuration_leaves_the_other_sources_compiling(tmp_path):
     errors = result.report.as_dict()["errors"]
     assert [e["code"] for e in errors] == ["source-failed"] and "Configuration.xml:1" in errors[0]["message"]
     assert Bundle.open(result.bundle_path).counts["documents"] > 0
+
+
+def test_get_relations_lists_form_handlers_with_procedure_addresses(snap):
+    """form_handler relations: each event → the address get_procedure takes, the missing one marked."""
+    r = call(snap, "get_relations", name="Справочник.Номенклатура.Форма.ФормаЭлемента")
+    assert "kinds: form, form_data, form_handler" in r.text
+    got = [(h["where"], h["procedure"], h["missing"]) for h in r.data["handlers"]]
+    base = "Справочник.Номенклатура.Форма.ФормаЭлемента."
+    assert got == [("form OnCreateAtServer", base + "ПриСозданииНаСервере", False),
+                   ("form OnOpen", base + "ПриОткрытии", True),
+                   ("Наименование OnChange", base + "НаименованиеПриИзменении", False),
+                   ("ЦеныЦена StartChoice", base + "ЦенаНачалоВыбора", False),
+                   ("command Пересчитать", base + "Пересчитать", False)]
+    assert r.data["total"] == len(r.data["edges"]) + 5
+    assert f"- form_handler → `{base}ПриОткрытии` via `form OnOpen` (no such procedure in the form module)" in r.text
+    for _, proc, missing in got:
+        assert call(snap, "get_procedure", name=proc).outcome == ("not_found" if missing else "found")
+    # another kind asked: counted in all, not listed; incoming: none
+    data = call(snap, "get_relations", name=base.rstrip("."), kind="form_data")
+    assert "handlers" not in data.data and "(8 in all)" in data.text
+    assert "handlers" not in call(snap, "get_relations", name=base.rstrip("."), direction="in").data
+    # an object: its forms' handlers only when asked, the hint says how
+    obj = call(snap, "get_relations", name="Справочник.Номенклатура")
+    assert "handlers" not in obj.data and "kind=form_handler lists its forms' event handlers" in obj.text
+    obj = call(snap, "get_relations", name="Справочник.Номенклатура", kind="form_handler")
+    assert [h["procedure"] for h in obj.data["handlers"]] == \
+        ["Справочник.Номенклатура.Форма.ФормаСписка.ПриСозданииНаСервере"] + [p for _, p, _ in got]
+    assert obj.data["edges"] == [] and obj.data["total"] == 6
+
+
+def test_form_handler_relations_page_after_the_edges(snap, monkeypatch):
+    """Small pages: the cursor walks the graph's edges, then the handlers, each row once."""
+    from v8atlas.server.tools import relations
+    name = "Справочник.Номенклатура.Форма.ФормаЭлемента"
+    whole = call(snap, "get_relations", name=name)
+    monkeypatch.setattr(relations, "PAGE_EDGES", 2)
+    edges, handlers, cursor, pages = [], [], None, 0
+    while True:
+        r = call(snap, "get_relations", name=name, **({"cursor": cursor} if cursor else {}))
+        edges += r.data["edges"]
+        handlers += r.data.get("handlers", [])
+        pages += 1
+        cursor = r.data["cursor"]
+        if not cursor:
+            break
+    assert pages == 4 and edges == whole.data["edges"] and handlers == whole.data["handlers"]

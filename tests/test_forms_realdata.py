@@ -12,11 +12,11 @@ from v8atlas.compiler.config.plugin import ConfigSourceError, open_source, read_
 from v8atlas.compiler.forms import read as R
 from v8atlas.compiler.code.read import read_code
 from v8atlas.compiler.forms.cards import form_card
-from v8atlas.compiler.forms.handlers import _card_handlers
 from v8atlas.compiler.forms.normalize import ui_dict
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.compiler.report import CompileReport
 from v8atlas.formats import Bundle
+from v8atlas.formats.form_card import card_handlers
 from v8atlas.server import tools
 from v8atlas.server.snapshot import Snapshot
 from v8atlas.server.tools.paging import MAX_ANSWER_CHARS
@@ -57,8 +57,8 @@ def test_ssl_3_1_12_every_form_read_and_every_handler_resolves():
     unresolved, handlers = {}, 0
     for f in ui.forms:
         names = code.procedures_of(f.owner, "Form", "" if f.common else f.name)
-        where = [w for w, _, proc in _card_handlers(form_card(f, "ru")) if proc.casefold() not in names]
-        handlers += sum(1 for _ in _card_handlers(form_card(f, "ru")))
+        where = [w for w, _, proc in card_handlers(form_card(f, "ru")) if proc.casefold() not in names]
+        handlers += sum(1 for _ in card_handlers(form_card(f, "ru")))
         if where:
             unresolved[R.form_key(f)] = where
     assert unresolved == {}
@@ -82,9 +82,47 @@ def test_mdclasses_forms_templates_roles_compile_or_say_why():
         assert not [e for e in report.get("errors", []) if e["code"].startswith("ui-") or e["code"] == "xml"]
 
 
-def test_largest_ssl_form_pages_under_the_cap(tmp_path):
-    result = compile_bundle([extracted(SSL_12) / "src" / "cf"], tmp_path, quiet=True, cache=False)
-    snap = Snapshot(Bundle.open(result.bundle_path))
+@pytest.fixture(scope="module")
+def ssl_snap(tmp_path_factory) -> Snapshot:
+    """SSL 3.1.12 compiled with every domain (the code domain checks the handlers)."""
+    result = compile_bundle([extracted(SSL_12) / "src" / "cf"], tmp_path_factory.mktemp("ssl"), quiet=True,
+                            cache=False)
+    return Snapshot(Bundle.open(result.bundle_path))
+
+
+def _form_handlers(snap: Snapshot, name: str) -> list[dict]:
+    rows, cursor = [], None
+    while True:
+        args = {"name": name, "kind": "form_handler"} | ({"cursor": cursor} if cursor else {})
+        r = tools.call(snap, "get_relations", args)
+        assert r.outcome == "found", r.text
+        rows += r.data.get("handlers", [])
+        cursor = r.data["cursor"]
+        if not cursor:
+            return rows
+
+
+def test_ssl_form_handler_relations_open_with_get_procedure(ssl_snap):
+    """Every managed form's handlers as ``form_handler`` relations: the compile's count, none
+    missing, and each address (every 7th checked) is a procedure ``get_procedure`` opens."""
+    snap = ssl_snap
+    forms = [d for d in range(len(snap.catalog)) if snap.catalog.kind_name(d) in ("Form", "CommonForm")]
+    rows = [h for d in forms for h in _form_handlers(snap, snap.title(d))]
+    counts = snap.bundle.manifest["counts"]["forms"]
+    assert len(rows) == sum(v["handlers"] for v in counts.values()) == 7667
+    assert not [h for h in rows if h["missing"]]
+    for h in rows[::7]:
+        r = tools.call(snap, "get_procedure", {"name": h["procedure"]})
+        assert r.outcome == "found", (h, r.text[:200])
+    # an object lists its forms' handlers: Справочник.Пользователи's are its forms' own, in form order
+    own = [h for f in ("ФормаЭлемента", "ФормаСписка") for h in
+           _form_handlers(snap, f"Справочник.Пользователи.Форма.{f}")]
+    via_object = _form_handlers(snap, "Справочник.Пользователи")
+    assert {h["procedure"] for h in own} <= {h["procedure"] for h in via_object}
+
+
+def test_largest_ssl_form_pages_under_the_cap(ssl_snap):
+    snap = ssl_snap
     cursor, pages, items = None, 0, 0
     while True:
         args = {"name": "ОбщаяФорма.ФормаНастроекОтчета", "detail": "full"} | ({"cursor": cursor} if cursor else {})

@@ -1,14 +1,19 @@
 """Designer managed form body (``Forms/<F>/Ext/Form.xml``, root ``<Form>`` in the logform namespace).
 
 The item tree is most of a form's elements, and most of an item's children are properties the
-model does not keep: an item's children are told apart by their full tag (a table per
-namespace, the root's), so lxml filters them in C and a skipped property never becomes a Python object."""
+model does not keep: an item's children are told apart by one dict lookup on their full tag (a
+table per namespace, the root's) in a plain child loop — lxml's ``iterchildren(*tags)`` builds
+its tag matcher on every call and costs more — and the item is built once, with all its fields.
+Names that repeat in every form (event names, title languages) are interned and equal types
+shared, so a worker's batch of models pickles each once."""
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 
 from lxml import etree
-from v8atlas.compiler.config.designer import local_string, type_description
+from v8atlas.compiler.config.designer import type_description
+from v8atlas.compiler.config.model import TypeDescription
 from v8atlas.compiler.config.objects import FileContext
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
@@ -27,14 +32,16 @@ from .types import form_type
 _SKIP = frozenset({"ExtendedTooltip"})
 # Sub-elements of an item that hold nested items (menus and command bars: only when they have any).
 _NESTED_BARS = frozenset({"ContextMenu", "AutoCommandBar"})
+_V8 = "{http://v8.1c.ru/8.1/data/core}"
+_V8_LANG, _V8_CONTENT = f"{_V8}lang", f"{_V8}content"
 
 
 def _handlers(el: etree._Element | None) -> list[Handler]:
     if el is None:
         return []
     # sorted by event: EDT keeps kind-specific events apart, so source order is not comparable
-    return sorted((Handler(e.get("name", ""), text(e), e.get("callType", "")) for e in elements(el)
-                   if local(e) == "Event"), key=lambda h: h.event)
+    return sorted((Handler(intern(e.get("name", "")), text(e), intern(e.get("callType", "")))
+                   for e in elements(el) if local(e) == "Event"), key=lambda h: h.event)
 
 
 def _child(el: etree._Element, name: str) -> etree._Element | None:
@@ -60,38 +67,94 @@ def _namespace(el: etree._Element) -> str:
     return tag[1:tag.index("}")] if isinstance(tag, str) and tag.startswith("{") else ""
 
 
+def _text(el: etree._Element) -> str:
+    """``xmlsafe.text`` for the common leaf (no entity reference inside) without its call chain."""
+    if len(el):
+        return text(el)
+    t = el.text
+    return t.strip() if t else ""
+
+
+def _title(el: etree._Element) -> dict[str, str]:
+    """``local_string`` of a form's titles: ``<v8:item><v8:lang>…</v8:lang><v8:content>…``,
+    the v8 tags compared whole; another spelling falls back to the local name."""
+    out: dict[str, str] = {}
+    for entry in el.iterchildren(etree.Element):
+        lang = content = ""
+        for c in entry.iterchildren(etree.Element):
+            tag = c.tag
+            n = "lang" if tag == _V8_LANG else "content" if tag == _V8_CONTENT else local(c)
+            if n == "lang":
+                lang = intern(_text(c))
+            elif n == "content":
+                content = _text(c)
+        if lang or content:
+            out[lang] = content
+    return out
+
+
+# Form attribute and parameter types repeat (xs:boolean, a catalog ref, a value table): one
+# TypeDescription per distinct serialization, shared. The key is the element as written with
+# every namespace in scope (lxml serializes them all), so a prefix means the same in every hit
+# (the tail, indentation only, is left out);
+# the models only read their types, and a shared one also pickles once per batch.
+_TYPES: dict[bytes, TypeDescription] = {}
+_TYPES_MAX = 4096
+
+
+def _type(el: etree._Element) -> TypeDescription:
+    key = etree.tostring(el, with_tail=False)
+    td = _TYPES.get(key)
+    if td is None:
+        if len(_TYPES) >= _TYPES_MAX:
+            _TYPES.clear()
+        td = _TYPES[key] = form_type(type_description(el))
+    return td
+
+
 def _item(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormItem | None:
     kind = local(el)
     if kind in _SKIP:
         return None
-    item = FormItem(kind, el.get("name", ""), known=kind in KNOWN_KINDS)
-    if not item.known:
+    known = kind in KNOWN_KINDS
+    if not known:
         ctx.unknown(f"form item kind {kind}")
+    title: dict[str, str] = {}
+    data_path = command = ""
+    props: dict[str, bool] = {}
+    handlers: list[Handler] = []
+    children: list[FormItem] = []
     nested: list[FormItem] = []
-    for c in el.iterchildren(*parts):          # filtered by tag in C: skipped ones get no proxy
-        n = parts[c.tag]
+    get = parts.get
+    for c in el:                                # comments are dropped by the parser; entity nodes match no part
+        n = get(c.tag)
+        if n is None:
+            continue
         if n == "Title":
-            item.title = local_string(c)
+            title = _title(c)
         elif n == "DataPath":
-            item.data_path = text(c)
+            data_path = _text(c)
         elif n == "CommandName":
-            item.command = text(c)
-        elif n == "Visible" and text(c) == "false":
-            item.props["visible"] = False
-        elif n == "Enabled" and text(c) == "false":
-            item.props["enabled"] = False
-        elif n == "ReadOnly" and text(c) == "true":
-            item.props["read_only"] = True
+            command = _text(c)
+        elif n == "Visible":
+            if _text(c) == "false":
+                props["visible"] = False
+        elif n == "Enabled":
+            if _text(c) == "false":
+                props["enabled"] = False
+        elif n == "ReadOnly":
+            if _text(c) == "true":
+                props["read_only"] = True
         elif n == "Events":
-            item.handlers = _handlers(c)
+            handlers = _handlers(c)
         elif n == "ChildItems":
-            item.items = _items(c, ctx, parts)
-        else:                                   # a context menu or an auto command bar
+            children = _items(c, ctx, parts)
+        elif len(c):                            # a context menu or an auto command bar (most are empty)
             bar = _bar(c, ctx, parts)
             if bar is not None:
                 nested.append(bar)
-    item.items = nested + item.items
-    return item
+    return FormItem(kind, el.get("name", ""), title, data_path, command, props, handlers,
+                    nested + children if nested else children, known)
 
 
 def _bar(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormItem | None:
@@ -108,7 +171,7 @@ def _bar(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> FormIte
 
 def _items(el: etree._Element, ctx: FileContext, parts: dict[str, str]) -> list[FormItem]:
     out = []
-    for c in elements(el):
+    for c in el.iterchildren(etree.Element):
         item = _item(c, ctx, parts)
         if item is not None:
             out.append(item)
@@ -120,9 +183,9 @@ def _attribute(el: etree._Element) -> FormAttribute:
     for c in elements(el):
         n = local(c)
         if n == "Title":
-            a.title = local_string(c)
+            a.title = _title(c)
         elif n == "Type":
-            a.type = form_type(type_description(c))
+            a.type = _type(c)
         elif n == "MainAttribute":
             a.main = text(c) == "true"
         elif n == "Columns":
@@ -144,7 +207,7 @@ def _command(el: etree._Element) -> FormCommand:
     for c in elements(el):
         n = local(c)
         if n == "Title":
-            cmd.title = local_string(c)
+            cmd.title = _title(c)
         elif n == "Action":
             cmd.action = text(c)
             cmd.call_type = c.get("callType", "")
@@ -156,7 +219,7 @@ def _parameter(el: etree._Element) -> FormParameter:
     for c in elements(el):
         n = local(c)
         if n == "Type":
-            p.type = form_type(type_description(c))
+            p.type = _type(c)
         elif n == "KeyParameter":
             p.key = text(c) == "true"
     return p
@@ -168,7 +231,7 @@ def read_form(root: etree._Element, form: Form, ctx: FileContext) -> Form:
     for c in elements(root):
         n = local(c)
         if n == "Title":
-            form.title = local_string(c)
+            form.title = _title(c)
         elif n == "Events":
             form.handlers = _handlers(c)
         elif n == "ChildItems":

@@ -12,10 +12,10 @@ are shown unchecked.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from v8atlas.formats.domain import Domain
+from v8atlas.formats.form_card import card_handlers
 
 from ..links import FormCards
 
@@ -27,22 +27,6 @@ FORM_MODULE = "Form"          # code.model.ModuleKind.FORM (not imported: a no-c
 MAX_MISSING_WARNINGS = 50
 
 
-def _card_handlers(card: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], str]]:
-    """(where, entry, procedure) of every handler in a form card section, in the order the
-    report names them: form events, items depth first, command actions."""
-    for h in card.get("handlers", ()):
-        yield f"form {h['event']}", h, h["procedure"]
-    stack = list(reversed(card.get("items", ())))
-    while stack:
-        item = stack.pop()
-        for h in item.get("handlers", ()):
-            yield f"{item.get('name', '')} {h['event']}", h, h["procedure"]
-        stack.extend(reversed(item.get("items", ())))
-    for c in card.get("commands", ()):
-        if c.get("action"):
-            yield f"command {c['name']}", c, c["action"]
-
-
 def check(cards: FormCards, index: "CodeIndex", report: Any, counts: dict[str, dict[str, int]]) -> None:
     views = {v: i for i, v in enumerate(index.views)}
     modules = {(m.view, m.ref.owner, m.ref.child): m for m in index.modules if m.ref.kind == FORM_MODULE}
@@ -51,7 +35,7 @@ def check(cards: FormCards, index: "CodeIndex", report: Any, counts: dict[str, d
         entry = modules.get((views.get(view, -1), owner, form))
         names = entry.names if entry is not None else {}
         missing = []
-        for where, e, proc in _card_handlers(card):
+        for where, e, proc in card_handlers(card):
             if proc and proc.casefold() not in names:
                 if entry is not None:        # no module at all: reported, the card shows it unchecked
                     e["missing"] = True

@@ -1,6 +1,8 @@
 """Role rights (``Roles/<R>/Ext/Rights.xml``; EDT ``Rights.rights``): one XML format in both dumps."""
 from __future__ import annotations
 
+from sys import intern
+
 from lxml import etree
 from v8atlas.compiler.config.xmlsafe import elements, local, text
 
@@ -32,7 +34,7 @@ def _object(el: etree._Element) -> RoleObject:
             for r in elements(c):
                 rn = local(r)
                 if rn == "name":
-                    right = text(r)
+                    right = intern(text(r))     # a dozen right names in every object of every role
                 elif rn == "value":
                     value = text(r)
                 elif rn == "restrictionByCondition":

@@ -27,7 +27,7 @@ SERVE = ServePart("configuration", tools=(
              "One step of relations of an object: what it references and what references it.",
              (Param("name", "string", required=True), CONFIG,
               Param("direction", "string", default="both", enum=("both", "out", "in")),
-              Param("kind", "string", "Edge kind, e.g. attribute_type, movement"),
+              Param("kind", "string", "Edge kind, e.g. attribute_type, movement, form_handler"),
               Param("weak", "boolean", "Include weak edges (wide composite types)", default=False),
               CURSOR),
              get_relations),
