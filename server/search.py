@@ -54,7 +54,7 @@ CLASS_OTHERS = 0.5       # a class named in the query ("регистр свед�
 # graph importance much more than the prior's ×1.1: × (1 + DOMAIN_CENTRALITY·log(1+r)/log(1+r_max)),
 # r = objects referring to it by a strong edge (search.refs). Only there: in a search of every
 # domain it would push platform methods behind configuration objects (measured in round 2).
-# 2.0 chosen on the tuning halves (1.5–3 gave the same P@1; docs/search.md, round 3).
+# 2.0 chosen on the tuning halves (1.5–3 gave the same P@1; docs/search.md, round 2, session 3).
 DOMAIN_CENTRALITY = 2.0
 # Pictures, styles, commands… (classes.json "presentation") lose to data objects that match
 # the same words, unless the query names their class.
