@@ -273,7 +273,8 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     for sa in elements(el):
         name = sa.get("name", "")
         d: dict[str, Any] = {}
-        for c in elements(sa):
+        # the two of its ~20 properties we keep, filtered by local name in C (``{*}``: any namespace)
+        for c in sa.iterchildren("{*}Synonym", "{*}FillChecking"):
             n = local(c)
             if n == "Synonym":
                 syn = local_string(c)
