@@ -366,11 +366,14 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
     return child
 
 
+_OWN_FILE_FOLDERS = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
+                     "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}
+
+
 def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileContext) -> Child:
     """A child with its own file (form, template, recalculation): its kind property only."""
     child = Child(name)
-    sub = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
-           "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}.get(kind)
+    sub = _OWN_FILE_FOLDERS.get(kind)
     if sub is None:
         return child
     root = load_xml(files, f"{base}/{sub}/{name}.xml", ctx.source, ctx.report)
@@ -383,10 +386,8 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileCo
             continue
         _, syn, comment, belonging, _ = _common(props_el)
         child.synonym, child.comment, child.belonging = syn, comment, belonging
-        for p in elements(props_el):
-            n = local(p)
-            if n in ("FormType", "TemplateType"):
-                child.props[FIELD_PROPS[n].key] = text(p)
+        for p in props_el.iterchildren("{*}FormType", "{*}TemplateType"):   # by local name, in C
+            child.props[FIELD_PROPS[local(p)].key] = text(p)
         if kind in ("Form", "Template") and belonging != ADOPTED:
             key = FIELD_PROPS["FormType" if kind == "Form" else "TemplateType"]
             child.props.setdefault(key.key, key.default)
