@@ -200,9 +200,10 @@ _T_CHILD_OBJECTS = f"{{{NS_MD}}}ChildObjects"
 def _common_values(first: dict[str, etree._Element]) -> tuple[str, dict[str, str], str, str, str]:
     """name, synonym, comment, belonging, extended uuid from the first element of each tag."""
     get = first.get
-    belonging = ADOPTED if text(get(_T_BELONGING)) == "Adopted" else OWN
+    belonging_el, extended_el = get(_T_BELONGING), get(_T_EXTENDED)   # only in extensions
+    belonging = ADOPTED if belonging_el is not None and text(belonging_el) == "Adopted" else OWN
     return (text(get(_T_NAME)), local_string(get(_T_SYNONYM)), text(get(_T_COMMENT)), belonging,
-            text(get(_T_EXTENDED)))
+            text(extended_el) if extended_el is not None else "")
 
 
 def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
