@@ -288,23 +288,22 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext
-                 ) -> tuple[dict, TypeDescription | None, dict[str, etree._Element]]:
-    """The field's properties, its type and the first element of each common tag, in one pass."""
-    actions = _FIELD_ACTIONS.get((owner, kind))
-    if actions is None:
-        actions = _FIELD_ACTIONS[(owner, kind)] = {}
-    keys: tuple[str, ...] | None = None
+def _read_properties(props_el: etree._Element, actions: dict[str, _Action],
+                     decide: Callable[[str], _Action], ctx: FileContext, std_in_props: bool
+                     ) -> tuple[dict[str, Any], TypeDescription | None,
+                                dict[str, dict[str, Any]] | None, dict[str, etree._Element]]:
+    """One pass over <Properties>: the kept properties (document order), the type, the last
+    standard attributes (also put in the properties when ``std_in_props`` and not empty, as a
+    field keeps them) and the first element of each common tag. ``decide`` gives the action of
+    a tag not in ``actions`` yet."""
     props: dict[str, Any] = {}
-    typ = None
+    typ = std = None
     first: dict[str, etree._Element] = {}
     for p in props_el.iterchildren(etree.Element):
         tag = p.tag
         a = actions.get(tag)
         if a is None:
-            if keys is None:
-                keys = field_keys(owner, kind)
-            a = actions[tag] = _field_action(kind, keys, tag)
+            a = actions[tag] = decide(tag)
         op = a[0]
         if op == _PROP:
             props[a[1]] = a[2](p)
@@ -315,10 +314,21 @@ def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileConte
             typ = type_description(p)
         elif op == _STD:
             std = _standard_attributes(p)
-            if std:
+            if std_in_props and std:
                 props["standard_attributes"] = std
         elif op == _UNKNOWN:
             ctx.unknown(a[1])
+    return props, typ, std, first
+
+
+def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext
+                 ) -> tuple[dict, TypeDescription | None, dict[str, etree._Element]]:
+    """The field's properties, its type and the first element of each common tag, in one pass."""
+    actions = _FIELD_ACTIONS.get((owner, kind))
+    if actions is None:
+        actions = _FIELD_ACTIONS[(owner, kind)] = {}
+    props, typ, _, first = _read_properties(
+        props_el, actions, lambda tag: _field_action(kind, field_keys(owner, kind), tag), ctx, True)
     return props, typ, first
 
 
@@ -453,21 +463,8 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
         actions = _OBJECT_ACTIONS.get((cls, known))
         if actions is None:
             actions = _OBJECT_ACTIONS[(cls, known)] = {}
-        for p in props_el.iterchildren(etree.Element):
-            tag = p.tag
-            a = actions.get(tag)
-            if a is None:
-                a = actions[tag] = _object_action(cls, known, tag)
-            op = a[0]
-            if op == _PROP:
-                props[a[1]] = a[2](p)
-            elif op == _COMMON:
-                if tag not in first:
-                    first[tag] = p
-            elif op == _STD:
-                std = _standard_attributes(p)
-            elif op == _UNKNOWN:
-                ctx.unknown(a[1])
+        props, _, std, first = _read_properties(
+            props_el, actions, lambda tag: _object_action(cls, known, tag), ctx, False)
     name, syn, comment, belonging, ext = _common_values(first)
     obj = MDObject(cls=el_cls if not known else cls, name=name, uuid=obj_el.get("uuid", ""),
                    synonym=syn, comment=comment, known=known, belonging=belonging,
