@@ -127,6 +127,25 @@ def test_unknown_property_is_counted_not_dropped_silently(tmp_path):
     assert r.unknown.get(f"{root}: Catalog property Sparkle") == 1
 
 
+def test_property_decisions_hold_for_every_file_and_any_namespace_prefix(tmp_path):
+    # the Designer reader decides what a property tag means once per owner and reuses it:
+    # a second file with the same unknown tag must still be counted, and a property spelled
+    # in another namespace is still read by its local name, as the first file's was
+    root = _copy_sample(tmp_path)
+    for name in ("Склады", "Партнеры"):
+        f = root / "Catalogs" / f"{name}.xml"
+        f.write_text(f.read_text(encoding="utf-8-sig").replace("<Comment/>", "<Comment/><Sparkle>yes</Sparkle>", 1),
+                     encoding="utf-8")
+    f = root / "Catalogs" / "Склады.xml"
+    f.write_text(f.read_text(encoding="utf-8-sig").replace(
+        "<Hierarchical>false</Hierarchical>",
+        '<o:Hierarchical xmlns:o="urn:other">true</o:Hierarchical>', 1), encoding="utf-8")
+    cfg, r = read(root)
+    assert r.unknown.get(f"{root}: Catalog property Sparkle") == 2
+    assert cfg.find("Catalog", "Склады").props["hierarchical"] is True
+    assert cfg.find("Catalog", "Склады").name == "Склады"
+
+
 def test_external_entities_and_dtds_are_never_resolved(tmp_path):
     root = _copy_sample(tmp_path)
     secret = tmp_path / "secret.txt"

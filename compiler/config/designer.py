@@ -12,7 +12,7 @@ the same as ``cfg:CatalogRef.X``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from lxml import etree
 
@@ -47,14 +47,19 @@ _V8_TYPES = {"ValueStorage": VALUE_STORAGE, "UUID": UUID, "Null": NULL}
 # Value decoding
 
 
+# The tags a language string is made of, by their local name without a call to ``local``
+# (12,000 strings per SSL); other namespaces still go through it.
+_LOCAL_NAMES = {f"{{{NS_V8}}}lang": "lang", f"{{{NS_V8}}}content": "content"}
+
+
 def local_string(el: etree._Element | None) -> dict[str, str]:
     out: dict[str, str] = {}
     if el is None:
         return out
-    for item in elements(el):
+    for item in el.iterchildren(etree.Element):
         lang = content = ""
-        for c in elements(item):
-            n = local(c)
+        for c in item.iterchildren(etree.Element):
+            n = _LOCAL_NAMES.get(c.tag) or local(c)
             if n == "lang":
                 lang = text(c)
             elif n == "content":
@@ -138,33 +143,42 @@ def _int(s: str) -> int:
         return 0
 
 
+def _qname_value(el: etree._Element) -> str:
+    value = text(el)
+    if not value:
+        return ""
+    ns, name = _qname(el, value)
+    return f"{{{ns}}}{name}" if ns else name
+
+
+def _common_attribute_content(el: etree._Element) -> list[dict[str, str]]:
+    items = []
+    for it in elements(el):
+        d = {local(c): text(c) for c in elements(it)}
+        items.append({"metadata": d.get("Metadata", ""), "use": d.get("Use", "Auto") or "Auto",
+                      "conditional_separation": d.get("ConditionalSeparation", "")})
+    return items
+
+
+# Property kind (spec.Prop.kind) → its decoder: looked up once per tag in the action tables below.
+_DECODERS: dict[str, Callable[[etree._Element], Any]] = {
+    "bool": lambda el: _bool(text(el)),
+    "int": lambda el: _int(text(el)),
+    "str": text,
+    "ref": text,
+    "refs": ref_list,
+    "type": type_description,
+    "lstr": local_string,
+    "qname": _qname_value,
+    "common_attribute_content": _common_attribute_content,
+}
+
+
 def decode(kind: str, el: etree._Element) -> Any:
-    if kind == "bool":
-        return _bool(text(el))
-    if kind == "int":
-        return _int(text(el))
-    if kind in ("str", "ref"):
-        return text(el)
-    if kind == "refs":
-        return ref_list(el)
-    if kind == "type":
-        return type_description(el)
-    if kind == "lstr":
-        return local_string(el)
-    if kind == "qname":
-        value = text(el)
-        if not value:
-            return ""
-        ns, name = _qname(el, value)
-        return f"{{{ns}}}{name}" if ns else name
-    if kind == "common_attribute_content":
-        items = []
-        for it in elements(el):
-            d = {local(c): text(c) for c in elements(it)}
-            items.append({"metadata": d.get("Metadata", ""), "use": d.get("Use", "Auto") or "Auto",
-                          "conditional_separation": d.get("ConditionalSeparation", "")})
-        return items
-    raise ValueError(kind)
+    fn = _DECODERS.get(kind)
+    if fn is None:
+        raise ValueError(kind)
+    return fn(el)
 
 
 # ---------------------------------------------------------------------------------------
@@ -179,6 +193,17 @@ _T_EXTENDED = f"{{{NS_MD}}}ExtendedConfigurationObject"
 
 
 _COMMON_TAGS = (_T_NAME, _T_SYNONYM, _T_COMMENT, _T_BELONGING, _T_EXTENDED)
+_T_PROPERTIES = f"{{{NS_MD}}}Properties"
+_T_CHILD_OBJECTS = f"{{{NS_MD}}}ChildObjects"
+
+
+def _common_values(first: dict[str, etree._Element]) -> tuple[str, dict[str, str], str, str, str]:
+    """name, synonym, comment, belonging, extended uuid from the first element of each tag."""
+    get = first.get
+    belonging_el, extended_el = get(_T_BELONGING), get(_T_EXTENDED)   # only in extensions
+    belonging = ADOPTED if belonging_el is not None and text(belonging_el) == "Adopted" else OWN
+    return (text(get(_T_NAME)), local_string(get(_T_SYNONYM)), text(get(_T_COMMENT)), belonging,
+            text(extended_el) if extended_el is not None else "")
 
 
 def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, str, str]:
@@ -189,18 +214,59 @@ def _common(props_el: etree._Element | None) -> tuple[str, dict[str, str], str, 
     a tenth of the reader's time. The first element of each tag counts, as with ``find``."""
     if props_el is None:
         return "", {}, "", OWN, ""
-    first: dict[Any, etree._Element] = {}
+    first: dict[str, etree._Element] = {}
     for c in props_el.iterchildren(*_COMMON_TAGS):
         first.setdefault(c.tag, c)
-    get = first.get
-    belonging = ADOPTED if text(get(_T_BELONGING)) == "Adopted" else OWN
-    return (text(get(_T_NAME)), local_string(get(_T_SYNONYM)), text(get(_T_COMMENT)), belonging,
-            text(get(_T_EXTENDED)))
+    return _common_values(first)
 
 
 _COMMON_NAMES = frozenset({"Name", "Synonym", "Comment", "ObjectBelonging",
                            "ExtendedConfigurationObject"})
 
+# What to do with a property element, decided once per (owner, tag) and kept in a table:
+# the Python model building is ~80 elements per object, and working out the local name, the
+# common/ignored/unknown checks and the spec for each of them was most of the reader's time.
+# An action is (op,) or (op, model key, decoder) or (op, unknown note).
+_SKIP, _COMMON, _STD, _PROP, _TYPE, _UNKNOWN = range(6)
+_Action = tuple[Any, ...]
+
+
+def _object_action(cls: str, known: bool, tag: str) -> _Action:
+    if tag in _COMMON_TAGS:
+        return (_COMMON,)
+    n = tag[tag.rfind("}") + 1:]
+    if n in _COMMON_NAMES:
+        return (_SKIP,)
+    if n == "StandardAttributes":
+        return (_STD,)
+    spec = object_prop(cls, n)
+    if spec is not None and known:
+        return (_PROP, spec.key, _DECODERS[spec.kind])
+    if n not in IGNORED:
+        return (_UNKNOWN, f"{cls} property {n}")
+    return (_SKIP,)
+
+
+def _field_action(kind: str, keys: tuple[str, ...], tag: str) -> _Action:
+    if tag in _COMMON_TAGS:
+        return (_COMMON,)
+    n = tag[tag.rfind("}") + 1:]
+    if n in _COMMON_NAMES:
+        return (_SKIP,)
+    if n == "Type" and "Type" in keys:
+        return (_TYPE,)
+    if n == "StandardAttributes":
+        return (_STD,)
+    if n in keys:
+        spec = FIELD_PROPS[n]
+        return (_PROP, spec.key, _DECODERS[spec.kind])
+    if n not in IGNORED and n not in FIELD_PROPS:
+        return (_UNKNOWN, f"{kind} property {n}")
+    return (_SKIP,)
+
+
+_OBJECT_ACTIONS: dict[tuple[str, bool], dict[str, _Action]] = {}
+_FIELD_ACTIONS: dict[tuple[str, str], dict[str, _Action]] = {}
 
 def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     """Only what differs from the platform default (EDT lists only those)."""
@@ -208,7 +274,8 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     for sa in elements(el):
         name = sa.get("name", "")
         d: dict[str, Any] = {}
-        for c in elements(sa):
+        # the two of its ~20 properties we keep, filtered by local name in C (``{*}``: any namespace)
+        for c in sa.iterchildren("{*}Synonym", "{*}FillChecking"):
             n = local(c)
             if n == "Synonym":
                 syn = local_string(c)
@@ -221,44 +288,78 @@ def _standard_attributes(el: etree._Element) -> dict[str, dict[str, Any]]:
     return out
 
 
-def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext) -> tuple[dict, TypeDescription | None]:
-    keys = field_keys(owner, kind)
+def _read_properties(props_el: etree._Element, actions: dict[str, _Action],
+                     decide: Callable[[str], _Action], ctx: FileContext, std_in_props: bool
+                     ) -> tuple[dict[str, Any], TypeDescription | None,
+                                dict[str, dict[str, Any]] | None, dict[str, etree._Element]]:
+    """One pass over <Properties>: the kept properties (document order), the type, the last
+    standard attributes (also put in the properties when ``std_in_props`` and not empty, as a
+    field keeps them) and the first element of each common tag. ``decide`` gives the action of
+    a tag not in ``actions`` yet."""
     props: dict[str, Any] = {}
-    typ = None
-    std: dict[str, dict[str, Any]] = {}
-    for p in elements(props_el):
-        n = local(p)
-        if n in _COMMON_NAMES:
-            continue
-        if n == "Type" and "Type" in keys:
+    typ = std = None
+    first: dict[str, etree._Element] = {}
+    for p in props_el.iterchildren(etree.Element):
+        tag = p.tag
+        a = actions.get(tag)
+        if a is None:
+            a = actions[tag] = decide(tag)
+        op = a[0]
+        if op == _PROP:
+            props[a[1]] = a[2](p)
+        elif op == _COMMON:
+            if tag not in first:
+                first[tag] = p
+        elif op == _TYPE:
             typ = type_description(p)
-            continue
-        if n == "StandardAttributes":
+        elif op == _STD:
             std = _standard_attributes(p)
-            if std:
+            if std_in_props and std:
                 props["standard_attributes"] = std
-            continue
-        if n in keys:
-            spec = FIELD_PROPS[n]
-            props[spec.key] = decode(spec.kind, p)
-        elif n not in IGNORED and n not in FIELD_PROPS:
-            ctx.unknown(f"{kind} property {n}")
-    return props, typ
+        elif op == _UNKNOWN:
+            ctx.unknown(a[1])
+    return props, typ, std, first
+
+
+def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileContext
+                 ) -> tuple[dict, TypeDescription | None, dict[str, etree._Element]]:
+    """The field's properties, its type and the first element of each common tag, in one pass."""
+    actions = _FIELD_ACTIONS.get((owner, kind))
+    if actions is None:
+        actions = _FIELD_ACTIONS[(owner, kind)] = {}
+    props, typ, _, first = _read_properties(
+        props_el, actions, lambda tag: _field_action(kind, field_keys(owner, kind), tag), ctx, True)
+    return props, typ, first
+
+
+def _parts(el: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
+    """The first <Properties> and <ChildObjects> of an object element, in one pass."""
+    props_el = co = None
+    for c in el.iterchildren(_T_PROPERTIES, _T_CHILD_OBJECTS):
+        if c.tag == _T_PROPERTIES:
+            if props_el is None:
+                props_el = c
+        elif co is None:
+            co = c
+    return props_el, co
 
 
 def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> Any:
     """An inline child (attribute, tabular section, command, enum value, URL template…)."""
-    props_el = el.find(f"{{{NS_MD}}}Properties")
-    name, syn, comment, belonging, _ = _common(props_el)
+    props_el, co = _parts(el)
+    if props_el is not None:
+        props, typ, first = _field_props(owner, kind, props_el, ctx)
+        name, syn, comment, belonging, _ = _common_values(first)
+    else:
+        props, typ = {}, None
+        name, syn, comment, belonging, _ = _common(None)
     uuid = el.get("uuid", "")
-    props, typ = _field_props(owner, kind, props_el, ctx) if props_el is not None else ({}, None)
     fill_field_defaults(owner, kind, props, belonging)
     if kind in TYPED_KINDS:
         return Attribute(name, uuid, syn, comment, typ or TypeDescription(), props, belonging)
     if kind == "TabularSection":
         std = props.pop("standard_attributes", {})
         ts = TabularSection(name, uuid, syn, comment, [], props, std, belonging)
-        co = el.find(f"{{{NS_MD}}}ChildObjects")
         if co is not None:
             for c in elements(co):
                 if local(c) == "Attribute":
@@ -269,7 +370,6 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
     child = Child(name, uuid, syn, comment, props, {}, belonging)
     if typ is not None:
         child.props["type"] = typ
-    co = el.find(f"{{{NS_MD}}}ChildObjects")
     if co is not None:
         for c in elements(co):
             ck = local(c)
@@ -277,11 +377,14 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
     return child
 
 
+_OWN_FILE_FOLDERS = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
+                     "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}
+
+
 def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileContext) -> Child:
     """A child with its own file (form, template, recalculation): its kind property only."""
     child = Child(name)
-    sub = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
-           "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}.get(kind)
+    sub = _OWN_FILE_FOLDERS.get(kind)
     if sub is None:
         return child
     root = load_xml(files, f"{base}/{sub}/{name}.xml", ctx.source, ctx.report)
@@ -294,10 +397,8 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileCo
             continue
         _, syn, comment, belonging, _ = _common(props_el)
         child.synonym, child.comment, child.belonging = syn, comment, belonging
-        for p in elements(props_el):
-            n = local(p)
-            if n in ("FormType", "TemplateType"):
-                child.props[FIELD_PROPS[n].key] = text(p)
+        for p in props_el.iterchildren("{*}FormType", "{*}TemplateType"):   # by local name, in C
+            child.props[FIELD_PROPS[local(p)].key] = text(p)
         if kind in ("Form", "Template") and belonging != ADOPTED:
             key = FIELD_PROPS["FormType" if kind == "Form" else "TemplateType"]
             child.props.setdefault(key.key, key.default)
@@ -354,27 +455,24 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     if known and el_cls != cls:
         report.warn(source, f"the file holds a {el_cls}, expected a {cls} (read as {cls})",
                     code="class-mismatch", file=rel)
-    props_el = obj_el.find(f"{{{NS_MD}}}Properties")
-    name, syn, comment, belonging, ext = _common(props_el)
+    props_el, co = _parts(obj_el)
+    props: dict[str, Any] = {}
+    std: dict[str, dict[str, Any]] | None = None
+    first: dict[str, etree._Element] = {}
+    if props_el is not None:
+        actions = _OBJECT_ACTIONS.get((cls, known))
+        if actions is None:
+            actions = _OBJECT_ACTIONS[(cls, known)] = {}
+        props, _, std, first = _read_properties(
+            props_el, actions, lambda tag: _object_action(cls, known, tag), ctx, False)
+    name, syn, comment, belonging, ext = _common_values(first)
     obj = MDObject(cls=el_cls if not known else cls, name=name, uuid=obj_el.get("uuid", ""),
                    synonym=syn, comment=comment, known=known, belonging=belonging,
-                   extended_uuid=ext, source_file=rel)
-    if props_el is not None:
-        for p in elements(props_el):
-            n = local(p)
-            if n in _COMMON_NAMES:
-                continue
-            if n == "StandardAttributes":
-                obj.standard_attributes = _standard_attributes(p)
-                continue
-            spec = object_prop(cls, n)
-            if spec is not None and known:
-                obj.props[spec.key] = decode(spec.kind, p)
-            elif n not in IGNORED:
-                ctx.unknown(f"{cls} property {n}")
+                   extended_uuid=ext, props=props, source_file=rel)
+    if std is not None:
+        obj.standard_attributes = std
     fill_object_defaults(cls, obj.props, belonging)
     base = rel[:-4]   # folder of the object's own files: Catalogs/X
-    co = obj_el.find(f"{{{NS_MD}}}ChildObjects")
     if co is not None:
         for c in elements(co):
             kind = local(c)
