@@ -88,40 +88,63 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     names = list(FIELDS)
     weight = np.array([FIELDS[f][0] for f in names])
     b = np.array([FIELDS[f][1] for f in names])
-    # Term ids in order of first sight, one dict lookup per occurrence; a term list the readers
-    # share between procedures (module names, regions, handler names: terms.py memoizes them)
-    # is looked up once. Sorted into UTF-8 order (the string table's) afterwards, in numpy.
-    # a missing term takes the next id (in C: no Python call per occurrence)
-    ix: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-    seen: dict[int, list[int]] = {}         # id(term list) → its term ids (the lists live on)
-    ids = array("i")                         # term id per occurrence (4 bytes, not a list's 8 + int)
+    # The readers packed each procedure's terms as ids into its model's vocabulary
+    # (``terms.TermPacker``); ids here are in one space: each vocabulary at its own base, then
+    # the modules' terms (one dict lookup per module). A term list a module shares between its
+    # procedures is looked up once. Only the terms that occur are kept, in UTF-8 order (the
+    # string table's), mapped in numpy.
+    vocabularies = list({id(pe.vocabulary): pe.vocabulary for pe in index.procs}.values())
+    bases, space = {}, 0
+    for v in vocabularies:
+        bases[id(v)], space = space, space + len(v)
+    # a module term not seen yet takes the next id (in C: no Python call per occurrence)
+    module_ix: defaultdict[str, int] = defaultdict(itertools.count(space).__next__)
+    module_ids: dict[int, array] = {}        # module id → its terms' ids
+    ids = array("I")                         # term id per occurrence (4 bytes, not a list's 8 + int)
     slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
-    get = ix.__getitem__
     for pe in index.procs:
-        fields = pe.proc.terms
-        for f in names:
-            t = index.modules[pe.module].terms if f == "module" else fields.get(f)
-            if not t:
-                slot_len.append(0)
-                continue
-            got = seen.get(id(t))
-            if got is None:
-                got = seen[id(t)] = list(map(get, t))
-            ids.extend(got)
-            slot_len.append(len(got))
-    first_seen = list(ix)
+        got = module_ids.get(pe.module)
+        if got is None:
+            got = module_ids[pe.module] = array("I", map(module_ix.__getitem__, index.modules[pe.module].terms))
+        packed = array("I")
+        packed.frombytes(pe.proc.terms)      # type: ignore[arg-type]   (packed by the reader)
+        n_name, n_desc, n_params, n_region = packed[:4]
+        base = bases[id(pe.vocabulary)]
+        if base:
+            packed = array("I", [x + base for x in packed])
+        at = 4 + n_name
+        ids.extend(packed[4:at])
+        ids.extend(got)
+        ids.extend(packed[at:])
+        slot_len += (n_name, len(got), n_desc, n_params, n_region)
+    assert names == ["name", "module", "description", "params", "region"]   # the order packed above
+    occ = np.frombuffer(ids, dtype=np.uint32) if ids else np.zeros(0, dtype=np.uint32)
+    total = space + len(module_ix)
+    used = np.zeros(total, dtype=bool)
+    used[occ] = True
+    every = list(itertools.chain(*vocabularies, module_ix))
+    cids = np.flatnonzero(used)
+    del used, module_ix, module_ids
+    uniq: dict[str, int] = {}                 # term → its id among the terms that occur
+    of_cid = np.fromiter((uniq.setdefault(every[c], len(uniq)) for c in cids.tolist()),
+                         dtype=np.int64, count=len(cids))
+    del every
+    first_seen = list(uniq)
     encoded = [t.encode("utf-8") for t in first_seen]
     order = sorted(range(len(first_seen)), key=encoded.__getitem__)
     terms = [first_seen[j] for j in order]
-    del first_seen, encoded, ix, seen
+    del first_seen, encoded, uniq
     n, nf, nt = len(index.procs), len(names), len(terms)
     # Narrow arrays, each dropped once used: at scale the occurrences are tens of millions
     # (SSL: 1.1 M postings), and int64 temporaries of all of them were most of the build's peak.
     rank = np.empty(nt, dtype=np.int32)
     rank[np.array(order, dtype=np.int64)] = np.arange(nt, dtype=np.int32)
     del order
-    tid = rank[np.frombuffer(ids, dtype=np.int32)] if ids else np.zeros(0, dtype=np.int32)
-    del ids, rank
+    remap = np.zeros(total, dtype=np.int32)
+    remap[cids] = rank[of_cid]
+    del cids, of_cid, rank
+    tid = remap[occ]
+    del occ, ids, remap
     # slot = procedure * fields + field, one per occurrence
     slot = np.repeat(np.arange(len(slot_len), dtype=np.int32 if len(slot_len) < 2**31 else np.int64),
                      np.array(slot_len, dtype=np.int64))
