@@ -81,6 +81,14 @@ def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarra
     return off, flat
 
 
+def _run_starts(keys: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of the sorted ``keys`` starts."""
+    first = np.empty(len(keys), dtype=bool)
+    first[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return np.flatnonzero(first)
+
+
 def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
     """BM25F postings from the terms the readers computed (``compiler/code/terms.py``), in numpy:
     tf per (term, procedure, field), length normalisation per (procedure, field), then one
@@ -88,40 +96,63 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     names = list(FIELDS)
     weight = np.array([FIELDS[f][0] for f in names])
     b = np.array([FIELDS[f][1] for f in names])
-    # Term ids in order of first sight, one dict lookup per occurrence; a term list the readers
-    # share between procedures (module names, regions, handler names: terms.py memoizes them)
-    # is looked up once. Sorted into UTF-8 order (the string table's) afterwards, in numpy.
-    # a missing term takes the next id (in C: no Python call per occurrence)
-    ix: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-    seen: dict[int, list[int]] = {}         # id(term list) → its term ids (the lists live on)
-    ids = array("i")                         # term id per occurrence (4 bytes, not a list's 8 + int)
+    # The readers packed each procedure's terms as ids into its model's vocabulary
+    # (``terms.TermPacker``); ids here are in one space: each vocabulary at its own base, then
+    # the modules' terms (one dict lookup per module). A term list a module shares between its
+    # procedures is looked up once. Only the terms that occur are kept, in UTF-8 order (the
+    # string table's), mapped in numpy.
+    vocabularies = list({id(pe.vocabulary): pe.vocabulary for pe in index.procs}.values())
+    bases, space = {}, 0
+    for v in vocabularies:
+        bases[id(v)], space = space, space + len(v)
+    # a module term not seen yet takes the next id (in C: no Python call per occurrence)
+    module_ix: defaultdict[str, int] = defaultdict(itertools.count(space).__next__)
+    module_ids: dict[int, array] = {}        # module id → its terms' ids
+    ids = array("I")                         # term id per occurrence (4 bytes, not a list's 8 + int)
     slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
-    get = ix.__getitem__
     for pe in index.procs:
-        fields = pe.proc.terms
-        for f in names:
-            t = index.modules[pe.module].terms if f == "module" else fields.get(f)
-            if not t:
-                slot_len.append(0)
-                continue
-            got = seen.get(id(t))
-            if got is None:
-                got = seen[id(t)] = list(map(get, t))
-            ids.extend(got)
-            slot_len.append(len(got))
-    first_seen = list(ix)
+        got = module_ids.get(pe.module)
+        if got is None:
+            got = module_ids[pe.module] = array("I", map(module_ix.__getitem__, index.modules[pe.module].terms))
+        packed = array("I")
+        packed.frombytes(pe.proc.terms)      # type: ignore[arg-type]   (packed by the reader)
+        n_name, n_desc, n_params, n_region = packed[:4]
+        base = bases[id(pe.vocabulary)]
+        if base:
+            packed = array("I", [x + base for x in packed])
+        at = 4 + n_name
+        ids.extend(packed[4:at])
+        ids.extend(got)
+        ids.extend(packed[at:])
+        slot_len += (n_name, len(got), n_desc, n_params, n_region)
+    assert names == ["name", "module", "description", "params", "region"]   # the order packed above
+    occ = np.frombuffer(ids, dtype=np.uint32) if ids else np.zeros(0, dtype=np.uint32)
+    total = space + len(module_ix)
+    used = np.zeros(total, dtype=bool)
+    used[occ] = True
+    every = list(itertools.chain(*vocabularies, module_ix))
+    cids = np.flatnonzero(used)
+    del used, module_ix, module_ids
+    uniq: dict[str, int] = {}                 # term → its id among the terms that occur
+    of_cid = np.fromiter((uniq.setdefault(every[c], len(uniq)) for c in cids.tolist()),
+                         dtype=np.int64, count=len(cids))
+    del every
+    first_seen = list(uniq)
     encoded = [t.encode("utf-8") for t in first_seen]
     order = sorted(range(len(first_seen)), key=encoded.__getitem__)
     terms = [first_seen[j] for j in order]
-    del first_seen, encoded, ix, seen
+    del first_seen, encoded, uniq
     n, nf, nt = len(index.procs), len(names), len(terms)
     # Narrow arrays, each dropped once used: at scale the occurrences are tens of millions
     # (SSL: 1.1 M postings), and int64 temporaries of all of them were most of the build's peak.
     rank = np.empty(nt, dtype=np.int32)
     rank[np.array(order, dtype=np.int64)] = np.arange(nt, dtype=np.int32)
     del order
-    tid = rank[np.frombuffer(ids, dtype=np.int32)] if ids else np.zeros(0, dtype=np.int32)
-    del ids, rank
+    remap = np.zeros(total, dtype=np.int32)
+    remap[cids] = rank[of_cid]
+    del cids, of_cid, rank
+    tid = remap[occ]
+    del occ, ids, remap
     # slot = procedure * fields + field, one per occurrence
     slot = np.repeat(np.arange(len(slot_len), dtype=np.int32 if len(slot_len) < 2**31 else np.int64),
                      np.array(slot_len, dtype=np.int64))
@@ -138,16 +169,26 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     key3 *= n * nf
     key3 += slot                     # (term * n + procedure) * nf + field
     del slot
-    key3, tf = np.unique(key3, return_counts=True)
+    # np.unique's work done by hand on sorted keys, without its copies: key3 sorted in place
+    # (np.unique sorts a copy), and the (term, procedure) keys, already sorted, summed by runs
+    # (np.unique would argsort them again and return an inverse): at × 12 SSL these
+    # temporaries of every occurrence were the top of the compile's peak. The same sums, in
+    # the same order, as before.
+    key3.sort()
+    starts = _run_starts(key3)
+    tf = np.diff(np.append(starts, len(key3)))
+    key3 = key3[starts]
+    del starts
     k_tp, k_f = key3 // nf, key3 % nf
     del key3
     k_p = k_tp % n
     contrib = tf * weight[k_f] / norm[k_p, k_f]
     del tf, k_f, k_p
-    key2, inv = np.unique(k_tp, return_inverse=True)
+    starts = _run_starts(k_tp)
+    key2 = k_tp[starts]
     del k_tp
-    w = np.bincount(inv, weights=contrib)
-    del inv, contrib
+    w = np.add.reduceat(contrib, starts) if len(starts) else np.zeros(0)
+    del starts, contrib
     t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
     df = np.bincount(t2, minlength=nt)
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))

@@ -30,6 +30,7 @@ class ProcEntry:
     module: int
     view: int
     origin: str
+    vocabulary: list[str]                   # its model's (``CodeModel.vocabulary``: proc.terms' ids)
     callees: set[int] = field(default_factory=set)
     # The card: a dict while the link fills it, then packed (``build.seal_cards``: a 20-key dict
     # per procedure was a fifth of the compile's memory at scale), with ``brief`` — what the

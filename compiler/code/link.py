@@ -95,9 +95,9 @@ class _ViewLinker:
     def add_modules(self) -> None:
         for origin, _cfg, code in self.parts:
             for m in code.modules:
-                self._add_module(m, origin)
+                self._add_module(m, origin, code.vocabulary)
 
-    def _add_module(self, m: Module, origin: str) -> None:
+    def _add_module(self, m: Module, origin: str, vocabulary: list[str]) -> None:
         mid = self.by_ref.get(m.ref)
         if mid is None:
             mid = len(self.ix.modules)
@@ -111,7 +111,7 @@ class _ViewLinker:
         entry = self.ix.modules[mid]
         for p in m.procedures:
             pid = len(self.ix.procs)
-            self.ix.procs.append(ProcEntry(p, mid, self.view, origin))
+            self.ix.procs.append(ProcEntry(p, mid, self.view, origin, vocabulary))
             entry.procs.append(pid)
             entry.names.setdefault(p.name.casefold(), pid)
 

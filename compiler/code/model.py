@@ -87,9 +87,11 @@ class Procedure:
     qualified_calls: Collection[tuple[str, str]] = field(default_factory=set)  # Модуль.Имя(
     literal_module_calls: Collection[tuple[str, str]] = field(default_factory=set)  # ОбщийМодуль("М").Имя(
     usages: Collection[tuple[str, str, str]] = field(default_factory=set)    # (class EN, name, how)
-    # Filled by the reader in its worker: the parsed doc comment and the search terms by field.
+    # Filled by the reader in its worker: the parsed doc comment and the search terms by field
+    # (a dict of lists there; packed in the parent as ids into ``CodeModel.vocabulary``,
+    # ``terms.TermPacker``).
     info: dict[str, Any] = field(default_factory=dict)
-    terms: dict[str, list[str]] = field(default_factory=dict)
+    terms: dict[str, list[str]] | bytes = field(default_factory=dict)
 
 
 @dataclass
@@ -116,6 +118,7 @@ class CodeModel:
     modules: list[Module] = field(default_factory=list)
     script_variant: str = "Russian"
     source: str = ""                        # the source's display name (report lines name it)
+    vocabulary: list[str] = field(default_factory=list)   # term id → term (``Procedure.terms``)
 
     def module(self, ref: ModuleRef) -> Module | None:
         index = self.__dict__.get("_index")

@@ -25,7 +25,7 @@ from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
 from .model import CONFIGURATION_OWNER, CodeModel, Module, ModuleKind, ModuleRef
 from .modules import bsl_files, module_ref
-from .terms import procedure_fields, terms
+from .terms import TermPacker, procedure_fields, terms
 
 MAX_MODULE_BYTES = 16 * 1024 * 1024    # SSL's largest module is 3.4 MB; ERP's about 6 MB
 POOL_THRESHOLD = 200                   # modules; below this a pool costs more than it saves
@@ -84,20 +84,28 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
                         code="module-unplaced", file=rel)
             continue
         tasks.append((rel, ref))
+    packer = TermPacker()
     n = pool.jobs()
     if n > 1 and len(tasks) >= POOL_THRESHOLD:
         # Interleaved batches: big modules (common modules) are not all in one worker's share.
         # Over the compile's pool (compiler/pool.py), batches back as they finish.
+        # Each batch's terms are packed once the batches before it are (the same vocabulary
+        # whatever order they finish in), so few batches' term lists are alive at once.
         batches = [tasks[i::n * 4] for i in range(n * 4)]
         parts: list[Any] = [None] * len(batches)
+        packed = 0
         with pool.session():
             for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
                 parts[b] = out
+                while packed < len(parts) and parts[packed] is not None:
+                    _pack_terms(parts[packed], packer)
+                    packed += 1
         by_rel = {rel: r for batch, out in zip(batches, parts) for (rel, _), r in zip(batch, out)}
         results = [by_rel[rel] for rel, _ in tasks]
     else:
         results = [_read_one(files, rel, ref) for rel, ref in tasks]
-    model = CodeModel(source=source)
+        _pack_terms(results, packer)
+    model = CodeModel(source=source, vocabulary=packer.vocabulary())
     for (rel, ref), (module, problems) in zip(tasks, results):
         for level, code, message, line in problems:
             (report.error if level == "error" else report.warn)(
@@ -106,6 +114,14 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
             model.modules.append(module)
     report.sections[f"code {source}"] = summary(model)
     return model
+
+
+def _pack_terms(results: list[tuple[Module | None, list]], packer: TermPacker) -> None:
+    for module, _problems in results:
+        if module is not None:
+            for p in module.procedures:
+                p.terms = packer.pack(p.terms)  # type: ignore[arg-type]   (the worker's dict)
+    packer.end_batch()
 
 
 def parse(source: Source, report: CompileReport) -> CodeModel:

@@ -6,8 +6,12 @@ procedures, and the tokenizer's per-word cost would otherwise dominate the code 
 """
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
+from array import array
+from collections import defaultdict
+from collections.abc import Iterator
 
 from v8atlas.formats.text import index_terms
 
@@ -43,6 +47,54 @@ def _terms(text: str) -> list[str]:
                 _memo[chunk] = t
         out.extend(t)
     return out
+
+
+# The procedure's own fields, in the builder's field order (``build.FIELDS``, less "module").
+PROC_FIELDS = ("name", "description", "params", "region")
+_HEADER = len(PROC_FIELDS)     # a packed procedure opens with its fields' term counts
+
+
+class TermPacker:
+    """Packs each procedure's terms by field into one ``bytes`` (``pack``): the four fields' term
+    counts, then their term ids into the model's vocabulary, as native uint32. Done in the parent
+    as the readers' results arrive: at ERP scale a dict of lists of strings per procedure was the
+    largest part of the parsed model left at the build's peak (4 bytes a term instead of a list's
+    8 plus a list and a dict per procedure). ``vocabulary()`` is the id → term list."""
+
+    def __init__(self) -> None:
+        # a term not seen yet takes the next id (in C: no Python call per occurrence)
+        self._ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
+        self._shared: dict[int, tuple[list[str], array]] = {}
+
+    def pack(self, fields: dict[str, list[str]]) -> bytes:
+        lists = [fields.get(f) or () for f in PROC_FIELDS]
+        out = array("I", map(len, lists))
+        for t in lists:
+            if t:
+                # readers share a term list between procedures (terms.py memoizes short texts;
+                # a batch's pickle keeps the sharing): each shared list is looked up once
+                got = self._shared.get(id(t))
+                if got is None:
+                    got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)))
+                out.extend(got[1])
+        return out.tobytes()
+
+    def end_batch(self) -> None:
+        """Forget the shared lists of a batch (they die with it)."""
+        self._shared.clear()
+
+    def vocabulary(self) -> list[str]:
+        return list(self._ids)
+
+
+def unpack(packed: bytes) -> Iterator[array]:
+    """The term ids of each of ``PROC_FIELDS``, in that order, from ``TermPacker.pack``'s bytes."""
+    a = array("I")
+    a.frombytes(packed)
+    at = _HEADER
+    for n in a[:_HEADER]:
+        yield a[at:at + n]
+        at += n
 
 
 def procedure_fields(name: str, description: str, params: list[str], region: list[str]) -> dict[str, list[str]]:
