@@ -1108,7 +1108,8 @@ class Searcher:
                 if plan.query_lift and page_domains[j] == query_code:
                     why[d].append("query-language phrase lifted query-language pages")
                 if page_refs is not None and page_refs[j] and page_domains[j] == metadata_code:
-                    why[d].append(f"graph importance: {page_refs[j]} objects refer to it")
+                    why[d].append(f"graph importance: {page_refs[j]} "
+                                  + ("object refers" if page_refs[j] == 1 else "objects refer") + " to it")
                 if plan.lifts and page_domains[j] == metadata_code:
                     for kinds, lift, shown in plan.lifts:
                         if k in kinds:
