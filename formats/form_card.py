@@ -14,13 +14,17 @@ def card_handlers(card: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any], s
     report names them: form events, items depth first, command actions. ``where`` is
     ``form <Event>``, ``<item> <Event>`` or ``command <Name>``; ``entry`` is the card's own dict
     (the handler check marks ``missing`` on it)."""
+    # an event element with no procedure named (empty text) is no handler: skipped, as a
+    # command without an action is
     for h in card.get("handlers", ()):
-        yield f"form {h['event']}", h, h["procedure"]
+        if h.get("procedure"):
+            yield f"form {h['event']}", h, h["procedure"]
     stack = list(reversed(card.get("items", ())))
     while stack:
         item = stack.pop()
         for h in item.get("handlers", ()):
-            yield f"{item.get('name', '')} {h['event']}", h, h["procedure"]
+            if h.get("procedure"):
+                yield f"{item.get('name', '')} {h['event']}", h, h["procedure"]
         stack.extend(reversed(item.get("items", ())))
     for c in card.get("commands", ()):
         if c.get("action"):

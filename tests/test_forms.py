@@ -211,6 +211,19 @@ def test_compile_report_names_missing_handler_and_unknown_right_target(snap):
     assert unknown[0]["file"] == "Roles/Менеджер/Ext/Rights.xml" and unknown[0]["line"] == line
 
 
+def test_an_event_naming_no_procedure_is_no_handler(tmp_path):
+    root = F.designer_dump(tmp_path)
+    body = root / "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext/Form.xml"
+    body.write_text(F.DESIGNER_FORM.replace('<Event name="OnOpen">ПриОткрытии</Event>', '<Event name="OnOpen"/>'),
+                    encoding="utf-8")
+    result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    assert not [w for w in result.report.as_dict()["warnings"] if w["code"] == "form-handler-missing"]
+    s = Snapshot(Bundle.open(result.bundle_path))
+    rel = call(s, "get_relations", name="Справочник.Номенклатура.Форма.ФормаЭлемента")
+    assert rel.outcome == "found" and "ПриСозданииНаСервере" in rel.text
+    assert "OnOpen" not in rel.text
+
+
 def test_malformed_form_is_reported_with_line_and_the_rest_compiles(tmp_path):
     root = F.designer_dump(tmp_path)
     body = root / "Catalogs/Номенклатура/Forms/ФормаЭлемента/Ext/Form.xml"
