@@ -16,7 +16,7 @@ from v8atlas.formats.schema import table_segments
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import name_key, stem_stop_words, words
 
-from .search import _table as _head_table
+from .search import _member, _table as _head_table
 
 WHOLE_NAME_BONUS = 2.0     # a query word that *is* the procedure's name (or its whole CamelCase)
 SURFACE_BONUS = 0.3        # a query word met in the form it was typed, beside its stem
@@ -206,20 +206,12 @@ class CodeIndex:
         sc = total[cand] * self.prior[cand]
         top = cand[np.argsort(-sc, kind="stable")[:limit]]
         # which runs each hit is in: one vectorized membership test per run, not per (hit, run)
-        member = [_members(procs, top) for _w, procs, _imp in runs]
+        member = [_member(top, procs).tolist() for _w, procs, _imp in runs]
         out = []
         for k, pid in enumerate(top.tolist()):
             hit = [w.removesuffix(BONUS_MARK) for (w, _p, _i), m in zip(runs, member) if m[k]]
             out.append(CodeHit(pid, float(total[pid] * self.prior[pid]), list(dict.fromkeys(hit))))
         return out
-
-
-def _members(sorted_ids: np.ndarray, xs: np.ndarray) -> list[bool]:
-    """For each of ``xs``: is it in ``sorted_ids`` (a posting run, ascending)?"""
-    if not len(sorted_ids):
-        return [False] * len(xs)
-    i = np.searchsorted(sorted_ids, xs)
-    return (sorted_ids[np.minimum(i, len(sorted_ids) - 1)] == xs).tolist()
 
 
 def find(code: CodeIndex, query: str, config: int | None, scope: str = "api", limit: int = 10

@@ -54,6 +54,12 @@ class _Slot(NamedTuple):          # a tuple: built per query word, so kept cheap
     near: range           # term ids sharing its stem's beginning (PREFIX_FACTOR)
     terms: int            # distinct terms of both
 
+    @property
+    def lone(self) -> int:
+        """The one term of a slot with ``terms == 1``: its stem or surface form, else the single
+        term of its prefix range."""
+        return self.exact[0] if self.exact else self.near.start
+
 
 class CorpusHit(NamedTuple):      # a tuple: up to limit + 5 are built per query
     doc: int              # core document id of the section
@@ -273,7 +279,7 @@ class CorpusIndex:
             if not slot.terms:
                 continue
             if slot.terms == 1:
-                j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                j = slot.lone
                 span(off.item(j), off.item(j + 1), k)
                 continue
             for j in slot.exact:
@@ -325,7 +331,7 @@ class CorpusIndex:
                     idf = self.meta["unseen_idf"]
                 else:
                     if slot.terms == 1:
-                        j = slot.exact[0] if slot.exact else next(j for j in slot.near if j not in slot.exact)
+                        j = slot.lone
                         df = off.item(j + 1) - off.item(j)
                     else:
                         df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)

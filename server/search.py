@@ -36,7 +36,6 @@ W_SYNONYM_PHRASE = 0.4   # a synonym phrase of another length: a hint, not a mat
 W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest describes it)
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
-WHOLE_PRIOR_POW = 1      # the whole-name bonus × prior ** this (plumbing named like the phrase waits)
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
 # Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
 # a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
@@ -852,11 +851,11 @@ class Searcher:
                     ds.append(d)
                     vs.append(v)
                 docs, vals = _best_per_doc(ds, vs)
-            if slot.whole and WHOLE_PRIOR_POW and "whole_prior" not in self.disabled:
+            if slot.whole and "whole_prior" not in self.disabled:
                 # A phrase that is the name of plumbing (a defined type, a session parameter, a
                 # role repeating a data object's words) is usually about the data object it
                 # serves: the whole-name bonus carries the class prior once more.
-                vals = vals * self.prior[docs] ** WHOLE_PRIOR_POW
+                vals = vals * self.prior[docs]
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs

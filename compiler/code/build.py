@@ -26,7 +26,7 @@ from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
 from . import bodies
-from .link import CodeIndex
+from .index import CodeIndex
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -293,18 +293,16 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
                 got.add(value)
 
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        aliases = [name_key(a) for a in mc["aliases"]]
-        for a in aliases:
+        own = [(name_key(a), a) for a in mc["aliases"]]
+        for a, _ in own:
             add(a, FC.MODULE_BIT | mid)
-        managers = [name_key(a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
+        # exported procedures are also reached through the manager (Справочники.X.Проц)
+        with_managers = own + [(name_key(a), a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
         for pid in m.procs:
             p = index.procs[pid].proc
             part = _name_key_part(p.name)
-            for a, raw in zip(aliases, mc["aliases"]):
+            for a, raw in (with_managers if p.export else own):
                 add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
-            if p.export:
-                for a, raw in zip(managers, FC.manager_aliases(m.ref.owner, m.ref.kind)):
-                    add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
     keys = sort_utf8(names)
     _add_table(writer, FC.NAMES, keys)
     off, ids = _csr([(v,) if isinstance(v, int) else v for v in map(names.__getitem__, keys)], len(keys))

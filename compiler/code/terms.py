@@ -11,7 +11,6 @@ import re
 import unicodedata
 from array import array
 from collections import defaultdict
-from collections.abc import Iterator
 
 from v8atlas.formats.text import index_terms
 
@@ -85,16 +84,6 @@ class TermPacker:
 
     def vocabulary(self) -> list[str]:
         return list(self._ids)
-
-
-def unpack(packed: bytes) -> Iterator[array]:
-    """The term ids of each of ``PROC_FIELDS``, in that order, from ``TermPacker.pack``'s bytes."""
-    a = array("I")
-    a.frombytes(packed)
-    at = _HEADER
-    for n in a[:_HEADER]:
-        yield a[at:at + n]
-        at += n
 
 
 def procedure_fields(name: str, description: str, params: list[str], region: list[str]) -> dict[str, list[str]]:

@@ -174,13 +174,6 @@ _DECODERS: dict[str, Callable[[etree._Element], Any]] = {
 }
 
 
-def decode(kind: str, el: etree._Element) -> Any:
-    fn = _DECODERS.get(kind)
-    if fn is None:
-        raise ValueError(kind)
-    return fn(el)
-
-
 # ---------------------------------------------------------------------------------------
 # Object files
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from sys import intern
 
 from lxml import etree
-from v8atlas.compiler.config.designer import type_description
+from v8atlas.compiler.config.designer import local_string, type_description
 from v8atlas.compiler.config.model import TypeDescription
 from v8atlas.compiler.config.objects import FileContext
 from v8atlas.compiler.config.xmlsafe import elements, local, text
@@ -32,8 +32,6 @@ from .types import form_type
 _SKIP = frozenset({"ExtendedTooltip"})
 # Sub-elements of an item that hold nested items (menus and command bars: only when they have any).
 _NESTED_BARS = frozenset({"ContextMenu", "AutoCommandBar"})
-_V8 = "{http://v8.1c.ru/8.1/data/core}"
-_V8_LANG, _V8_CONTENT = f"{_V8}lang", f"{_V8}content"
 
 
 def _handlers(el: etree._Element | None) -> list[Handler]:
@@ -76,21 +74,9 @@ def _text(el: etree._Element) -> str:
 
 
 def _title(el: etree._Element) -> dict[str, str]:
-    """``local_string`` of a form's titles: ``<v8:item><v8:lang>…</v8:lang><v8:content>…``,
-    the v8 tags compared whole; another spelling falls back to the local name."""
-    out: dict[str, str] = {}
-    for entry in el.iterchildren(etree.Element):
-        lang = content = ""
-        for c in entry.iterchildren(etree.Element):
-            tag = c.tag
-            n = "lang" if tag == _V8_LANG else "content" if tag == _V8_CONTENT else local(c)
-            if n == "lang":
-                lang = intern(_text(c))
-            elif n == "content":
-                content = _text(c)
-        if lang or content:
-            out[lang] = content
-    return out
+    """``local_string`` of a form's titles, the language codes interned (a handful of values
+    repeated on every title of every form)."""
+    return {intern(lang): content for lang, content in local_string(el).items()}
 
 
 # Form attribute and parameter types repeat (xs:boolean, a catalog ref, a value table): one

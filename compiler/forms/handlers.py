@@ -20,7 +20,7 @@ from v8atlas.formats.form_card import card_handlers
 from ..links import FormCards
 
 if TYPE_CHECKING:
-    from ..code.link import CodeIndex
+    from ..code.index import CodeIndex
 
 FORM_MODULE = "Form"          # code.model.ModuleKind.FORM (not imported: a no-change compile needs no code)
 
@@ -55,7 +55,7 @@ def check(cards: FormCards, index: "CodeIndex", report: Any, counts: dict[str, d
 
 
 def link(parsed: list[Any], ctx: Any) -> None:
-    from ..code.link import CodeIndex
+    from ..code.index import CodeIndex
     cards = ctx.links.get(FormCards)
     index = ctx.links.get(CodeIndex)
     if cards is None or index is None:       # no forms, or no code domain in this compile
