@@ -84,7 +84,7 @@ _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
 # A header after its keyword, in one match: the name, the parameter list (it may span lines;
 # a string default may hold ``)``) and ``Экспорт``.
-_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
+_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]++|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
                      + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?)")
 _PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
@@ -175,7 +175,9 @@ def decode_module(data: bytes) -> tuple[bytes | None, Problem | None]:
         return None, Problem("encoding", f"invalid UTF-8 (byte 0x{data[e.start]:02x} at offset "
                                          f"{e.start}): not a UTF-8 BSL module", line)
     if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        data = data.replace(b"\r\n", b"\n")
+        if b"\r" in data:       # a lone CR (old Mac line ends)
+            data = data.replace(b"\r", b"\n")
     return data, None
 
 
@@ -220,6 +222,11 @@ def _doc_comment(text: bytes, start: int, stop: int) -> str:
     return "\n".join(lines).strip("\n")
 
 
+# A keyword as matched (bytes) → (as written, its last word folded, whether ``Асинх`` opens it):
+# a module writes the same few spellings over and over. Bounded by the spellings there are.
+_KEYWORDS: dict[bytes, tuple[str, str, bool]] = {}
+
+
 class _Open:
     """A procedure whose end has not been seen yet."""
     __slots__ = ("is_function", "proc", "start")
@@ -245,13 +252,9 @@ def scan_module(data: bytes) -> ScanResult:
     comment_to: int | None = None
     open_: _Open | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
-    line_no, line_pos = 0, 0
-
-    def lineno(pos: int) -> int:
-        nonlocal line_no, line_pos
-        line_no += text.count(b"\n", line_pos, pos)
-        line_pos = pos
-        return line_no
+    line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
+    n_text = len(text)
+    count, find = text.count, text.find
 
     def close(end_pos: int, end_line: int) -> None:
         nonlocal open_
@@ -265,9 +268,13 @@ def scan_module(data: bytes) -> ScanResult:
 
     for m in _STRUCT.finditer(text):
         pos = m.start() + 1          # the line itself, after its \n
-        ln = lineno(pos)
-        le = _line_end(text, m.end())
-        if m.group("pp"):
+        line_no += count(b"\n", line_pos, pos)
+        ln, line_pos = line_no, pos
+        le = find(b"\n", m.end())
+        if le < 0:
+            le = n_text
+        group = m.lastgroup          # the alternatives are the only named groups
+        if group == "pp":
             word = m.group("pp")[1:].strip().decode().lower()
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
@@ -298,15 +305,20 @@ def scan_module(data: bytes) -> ScanResult:
             if open_ is None:
                 comment_from, comment_to, pending = le, None, []
             continue
-        if m.group("dir"):
+        if group == "dir":
             if open_ is None:
                 if comment_to is None:
                     comment_to = pos
                 pending.append((m.group("dir")[1:].strip().decode().lower(), text[m.end("dir"):le].decode()))
             continue
-        kw = m.group("kw").decode()
-        words = kw.lower().split()
-        head = words[-1]
+        kw_bytes = m.group("kw")
+        got = _KEYWORDS.get(kw_bytes)
+        if got is None:
+            kw = kw_bytes.decode()
+            got = (kw, kw.lower().split()[-1], " " in kw or "\t" in kw)
+            if len(_KEYWORDS) < 1000:
+                _KEYWORDS[kw_bytes] = got
+        kw, head, is_async = got
         if head in _END_WORDS:
             if open_ is None:
                 res.problems.append(Problem("unbalanced", f"{kw} without a matching Процедура/Функция", ln))
@@ -332,7 +344,7 @@ def scan_module(data: bytes) -> ScanResult:
             continue
         name, params, export, sig_end = sig
         proc = Procedure(name=name, is_function=_HEAD_WORDS[head], params=params, export=export,
-                         line=ln, end_line=ln, is_async=len(words) > 1,
+                         line=ln, end_line=ln, is_async=is_async,
                          region=list(regions), conditions=list(conditions))
         proc.doc = _doc_comment(text, comment_from, comment_to if comment_to is not None else pos)
         for word, rest in pending:
@@ -353,7 +365,9 @@ def scan_module(data: bytes) -> ScanResult:
         tail = text[sig_end:tail_end]
         if _END_ON_LINE.search(tail) and _END_ON_LINE.search(_STRINGS_AND_COMMENTS.sub(b" ", tail)):
             # a one-line procedure (the end word outside strings and comments)
-            close(tail_end, lineno(tail_end))
+            line_no += count(b"\n", line_pos, tail_end)
+            line_pos = tail_end
+            close(tail_end, line_no)
             comment_from = tail_end
     last_line = text.count(b"\n")
     if open_ is not None:
@@ -394,6 +408,20 @@ def _name(rev: bytes) -> str:
     return n
 
 
+# ``\.[ \t]*+(word)`` (reversed) for the class words a body holds: its positions without visiting
+# every other ``Слово.`` of the body in Python. Per set of words, bounded.
+_WORDS_AT: dict[frozenset[bytes], re.Pattern[bytes]] = {}
+
+
+def _class_words_at(words: frozenset[bytes]) -> re.Pattern[bytes]:
+    got = _WORDS_AT.get(words)
+    if got is None:
+        got = re.compile(rb"\.[ \t]*+(" + b"|".join(map(re.escape, sorted(words))) + rb")(?!" + _W + rb")")
+        if len(_WORDS_AT) < 4096:
+            _WORDS_AT[words] = got
+    return got
+
+
 def add_tokens(proc: Procedure, body: bytes) -> None:
     """Calls and metadata usages of one body, as written (the linker resolves them)."""
     code, strings = split_code(body)
@@ -406,35 +434,31 @@ def add_tokens(proc: Procedure, body: bytes) -> None:
         n = _name(name)
         if not q1:
             if n.lower() not in _NOT_CALLS:
-                local.add(n)
+                local.add(n)  # type: ignore[attr-defined]
         elif not q2:
-            qualified.add((_name(q1), n))
+            qualified.add((_name(q1), n))  # type: ignore[attr-defined]
         else:                     # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
-            qualified.add((_name(q1), n))
+            qualified.add((_name(q1), n))  # type: ignore[attr-defined]
             cls = MANAGER_WORDS.get(q2)
             if cls:
-                proc.usages.add((cls, _name(q1), "call:" + n))
+                proc.usages.add((cls, _name(q1), "call:" + n))  # type: ignore[attr-defined]
     n_code = len(code)
-    # Positions only when a class word is there at all (most bodies have none): C-level first.
-    found = not _MANAGER_KEYS.isdisjoint(_REV_QUALIFIER.findall(rev))
-    for m in _REV_QUALIFIER.finditer(rev) if found else ():
-        cls = MANAGER_WORDS.get(m.group(1))
-        if cls is None:
-            continue
+    # Positions only of the class words there are (most bodies have none): C-level first.
+    hits = _MANAGER_KEYS.intersection(_REV_QUALIFIER.findall(rev))
+    for m in _class_words_at(frozenset(hits)).finditer(rev) if hits else ():
+        cls = MANAGER_WORDS[m.group(1)]
         after = _AFTER_NAME.match(code, n_code - m.start())   # just after the dot
         if after:
             method = (after.group(2) or b"").decode().lower()
-            proc.usages.add((cls, after.group(1).decode(),
+            proc.usages.add((cls, after.group(1).decode(),  # type: ignore[attr-defined]
                              "write" if method.startswith(_WRITE_METHODS) else "code"))
     if strings:
         joined = b"\n".join(strings)
         rj = joined[::-1]
         n_str = len(joined)
-        found = not _QUERY_KEYS.isdisjoint(_REV_QUALIFIER.findall(rj))
-        for m in _REV_QUALIFIER.finditer(rj) if found else ():
-            cls = QUERY_WORDS.get(m.group(1))
-            if cls is None:
-                continue
+        hits = _QUERY_KEYS.intersection(_REV_QUALIFIER.findall(rj))
+        for m in _class_words_at(frozenset(hits)).finditer(rj) if hits else ():
+            cls = QUERY_WORDS[m.group(1)]
             after = _NAME.match(joined, n_str - m.start())
             if after:
                 proc.usages.add((cls, after.group(1).decode(), "query"))
