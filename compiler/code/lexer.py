@@ -98,9 +98,11 @@ _LINE_COMMENT = re.compile(r"//[^\n]*")
 # one alternation, so ``//`` inside a string and ``"`` inside a comment are each what they are.
 # The capture group makes ``split`` return them between the code parts.
 _STRINGS_AND_COMMENTS = re.compile(rb'([|"/](?:(?<=/)/[^\n]*|(?<=[|"])[^"\n]*+(?:""[^"\n]*+)*+"?))')
-# In reversed code: ``(`` + name, up to two ``.qualifier`` parts, and the byte before them.
-_REV_CALL = re.compile(rb"\([ \t]*+(" + _W + rb"++)(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+"
-                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(?=(.?))", re.DOTALL)
+# In reversed code: ``(`` + name and up to two ``.qualifier`` parts.
+# Not a call, so no match: a name that is a number (``1(``: its last reversed byte a digit), a
+# method of an expression (``Ф().Имя(``: a dot before the chain).
+_REV_CALL = re.compile(rb"\([ \t]*+(" + _W + rb"++)(?<![0-9])(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+"
+                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(?!\.)")
 _NAME = re.compile(rb"[ \t]*+(" + _ID + rb")")
 _AFTER_NAME = re.compile(rb"[ \t]*+(" + _ID + rb")(?:[ \t]*+\.[ \t]*+(" + _ID + rb")[ \t]*+\()?")
 # ``ОбщегоНазначения.ОбщийМодуль("Имя")``: the literal argument, a direct call after it, and the
@@ -422,26 +424,42 @@ def _class_words_at(words: frozenset[bytes]) -> re.Pattern[bytes]:
     return got
 
 
+# Reversed identifier bytes of an unqualified call → its name, or "" for a keyword that looks
+# like a call (``Если (``): decided once per name, bounded like ``_NAMES``.
+_LOCAL_NAMES: dict[bytes, str] = {}
+
+
+def _local_name(rev: bytes) -> str:
+    n = _name(rev)
+    if n.lower() in _NOT_CALLS:
+        n = ""
+    if len(_LOCAL_NAMES) < _NAMES_MAX:
+        _LOCAL_NAMES[rev] = n
+    return n
+
+
 def add_tokens(proc: Procedure, body: bytes) -> None:
     """Calls and metadata usages of one body, as written (the linker resolves them)."""
     code, strings = split_code(body)
     rev = code[::-1]
     local, qualified = proc.local_calls, proc.qualified_calls
     # a set: a body calls the same few names many times, and every token lands in a set anyway
-    for name, q1, q2, before in set(_REV_CALL.findall(rev)):
-        if before == b"." or not name or name[-1:].isdigit():
-            continue              # a method of an expression (``Ф().Имя(``), a number
-        n = _name(name)
+    names = _NAMES
+    for name, q1, q2 in set(_REV_CALL.findall(rev)):
         if not q1:
-            if n.lower() not in _NOT_CALLS:
+            n = _LOCAL_NAMES.get(name)
+            if n is None:
+                n = _local_name(name)
+            if n:
                 local.add(n)  # type: ignore[attr-defined]
-        elif not q2:
-            qualified.add((_name(q1), n))  # type: ignore[attr-defined]
-        else:                     # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
-            qualified.add((_name(q1), n))  # type: ignore[attr-defined]
+            continue
+        n = names.get(name) or _name(name)
+        q = names.get(q1) or _name(q1)
+        qualified.add((q, n))  # type: ignore[attr-defined]
+        if q2:                    # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
             cls = MANAGER_WORDS.get(q2)
             if cls:
-                proc.usages.add((cls, _name(q1), "call:" + n))  # type: ignore[attr-defined]
+                proc.usages.add((cls, q, "call:" + n))  # type: ignore[attr-defined]
     n_code = len(code)
     # Positions only of the class words there are (most bodies have none): C-level first.
     hits = _MANAGER_KEYS.intersection(_REV_QUALIFIER.findall(rev))
