@@ -253,6 +253,9 @@ def scan_module(data: bytes) -> ScanResult:
     comment_from = 0          # where the text a doc comment may come from begins
     comment_to: int | None = None
     open_: _Open | None = None
+    # The region path and #Если conditions as procedures keep them: one pair of lists shared by
+    # the procedures between two preprocessor lines (read only from then on; pickled once).
+    context: tuple[list[str], list[str]] | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
     n_text = len(text)
@@ -278,6 +281,7 @@ def scan_module(data: bytes) -> ScanResult:
         group = m.lastgroup          # the alternatives are the only named groups
         if group == "pp":
             word = m.group("pp")[1:].strip().decode().lower()
+            context = None
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
                 regions.append(rest.split("//")[0].strip())
@@ -345,9 +349,11 @@ def scan_module(data: bytes) -> ScanResult:
             comment_from, comment_to, pending = le, None, []
             continue
         name, params, export, sig_end = sig
+        if context is None:
+            context = (list(regions), list(conditions))
         proc = Procedure(name=name, is_function=_HEAD_WORDS[head], params=params, export=export,
                          line=ln, end_line=ln, is_async=is_async,
-                         region=list(regions), conditions=list(conditions))
+                         region=context[0], conditions=context[1])
         proc.doc = _doc_comment(text, comment_from, comment_to if comment_to is not None else pos)
         for word, rest in pending:
             if word in DIRECTIVES:
