@@ -48,14 +48,34 @@ def _spellings(*words: str) -> bytes:
 _HEAD_WORDS = {"процедура": False, "функция": True, "procedure": False, "function": True}
 _END_WORDS = {"конецпроцедуры": False, "конецфункции": True, "endprocedure": False, "endfunction": True}
 
-# The filter's first bytes: \xd0 starts А-Я, а-п and \xd1 р-я (``функция`` in lower case).
+_STRUCT_WORDS = ("Процедура", "Функция", "Procedure", "Function", "КонецПроцедуры", "КонецФункции",
+                 "EndProcedure", "EndFunction")
+_ASYNC_WORDS = ("Асинх", "Async")
+
+
+def _first_letters(*words: str) -> bytes:
+    """A lookahead for a line whose first letter may open one of ``words`` (either case), on the
+    UTF-8 bytes: a Cyrillic letter is two bytes, so most code lines (``Если``, ``Результат``)
+    fail it at their first letter instead of trying every keyword."""
+    single, pairs = set(), {}
+    for ch in {w[0] for w in words} | {w[0].lower() for w in words} | {w[0].upper() for w in words}:
+        b = ch.encode()
+        if len(b) == 1:
+            single.add(b)
+        else:
+            pairs.setdefault(b[:1], set()).add(b[1:])
+    alts = [b"[#&" + b"".join(re.escape(c) for c in sorted(single)) + b"]"]
+    alts += [re.escape(lead) + b"[" + b"".join(re.escape(c) for c in sorted(rest)) + b"]"
+             for lead, rest in sorted(pairs.items())]
+    return b"(?=" + b"|".join(alts) + b")"
+
+
 _STRUCT = re.compile(
-    rb"\n[ \t]*+(?=[#&\xd0\xd1PpFfEeAa])(?:"                # a literal \n, then a cheap filter
+    rb"\n[ \t]*+" + _first_letters(*_STRUCT_WORDS, *_ASYNC_WORDS) + rb"(?:"   # a literal \n, a filter
     rb"(?P<pp>\#[ \t]*+" + _ID + rb")"                     # #Область, #Если, #Вставка…
     rb"|(?P<dir>&[ \t]*+" + _ID + rb")"                     # &НаСервере, &Перед("X")…
-    rb"|(?P<kw>(?:(?:" + _spellings("Асинх", "Async") + rb")[ \t]++)?(?:"
-    + _spellings("Процедура", "Функция", "Procedure", "Function", "КонецПроцедуры", "КонецФункции",
-                 "EndProcedure", "EndFunction") + rb"))(?!" + _W + rb"))")
+    rb"|(?P<kw>(?:(?:" + _spellings(*_ASYNC_WORDS) + rb")[ \t]++)?(?:"
+    + _spellings(*_STRUCT_WORDS) + rb"))(?!" + _W + rb"))")
 
 # Compile directives, English canonical names (both spellings accepted).
 DIRECTIVES = {
