@@ -218,12 +218,25 @@ def _split_params(inner: str) -> list[Param]:
             for val, name, default in _PARAM.findall(inner) if name]
 
 
+# A parameter list as written → its params: handlers repeat the same lists (``Отказ``,
+# ``Форма, Отказ, СтандартнаяОбработка``) across modules. The Param objects are shared (never
+# changed once read; pickled once per batch), each procedure gets its own list. Bounded.
+_PARAMS: dict[bytes, tuple[Param, ...]] = {}
+_PARAMS_MAX = 100_000
+
+
 def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
     """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
     m = _HEADER.match(text, pos)
     if not m:
         return None
-    return m.group(1).decode(), _split_params(m.group(2).decode()), bool(m.group(3)), m.end()
+    inner = m.group(2)
+    params = _PARAMS.get(inner)
+    if params is None:
+        params = tuple(_split_params(inner.decode()))
+        if len(_PARAMS) < _PARAMS_MAX:
+            _PARAMS[inner] = params
+    return m.group(1).decode(), list(params), bool(m.group(3)), m.end()
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
