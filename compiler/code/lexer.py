@@ -490,15 +490,15 @@ def add_tokens(proc: Procedure, body: bytes) -> None:
             if n is None:
                 n = _local_name(name)
             if n:
-                local.add(n)  # type: ignore[attr-defined]
+                local.add(n)
             continue
         n = names.get(name) or _name(name)
         q = names.get(q1) or _name(q1)
-        qualified.add((q, n))  # type: ignore[attr-defined]
+        qualified.add((q, n))
         if q2:                    # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
             cls = MANAGER_WORDS.get(q2)
             if cls:
-                proc.usages.add((cls, q, "call:" + n))  # type: ignore[attr-defined]
+                proc.usages.add((cls, q, "call:" + n))
     n_code = len(code)
     # Positions only of the class words there are (most bodies have none): C-level first.
     hits = _MANAGER_KEYS.intersection(_REV_QUALIFIER.findall(rev))
@@ -507,7 +507,7 @@ def add_tokens(proc: Procedure, body: bytes) -> None:
         after = _AFTER_NAME.match(code, n_code - m.start())   # just after the dot
         if after:
             method = (after.group(2) or b"").decode().lower()
-            proc.usages.add((cls, after.group(1).decode(),  # type: ignore[attr-defined]
+            proc.usages.add((cls, after.group(1).decode(),
                              "write" if method.startswith(_WRITE_METHODS) else "code"))
     if strings:
         joined = b"\n".join(strings)
