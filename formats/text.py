@@ -109,6 +109,17 @@ class Word:
 
 
 _chunk_memo: dict[str, tuple[Word, ...]] = {}
+# One part's word (Заказ → заказ, its stem): parts repeat across far more chunks than chunks
+# repeat (a configuration's identifiers share their words), and a Word is immutable.
+_part_words: dict[str, Word] = {}
+
+
+def _part_word(part: str) -> Word:
+    f = part.lower().replace("ё", "е")
+    w = Word(f, stem(f))
+    if len(_part_words) < _STEM_MEMO_MAX:
+        _part_words[part] = w
+    return w
 
 
 def _chunk_words(chunk: str) -> tuple[Word, ...]:
@@ -119,7 +130,7 @@ def _chunk_words(chunk: str) -> tuple[Word, ...]:
     if got is not None:
         return got
     parts = split_identifier(chunk)
-    out = [Word(f, stem(f)) for f in (p.lower().replace("ё", "е") for p in parts)]
+    out = [_part_words.get(p) or _part_word(p) for p in parts]
     if len(parts) > 1:
         f = chunk.lower().replace("ё", "е")
         out.append(Word(f, f, whole=True))

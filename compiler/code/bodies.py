@@ -4,12 +4,16 @@ The parent then holds about a sixth of the raw bytes per module (SSL: 66 MB of b
 the parse to the build, where ``build.py`` unpacks them one at a time into the body store
 (which recompresses them with its own trained dictionary, so the segment bytes do not depend on
 this). A fixed fast level and no dictionary: the worker needs nothing from the other modules.
+
+Level -1 (zstd's first "fast" level) rather than 1: on SSL 3.1.12's 65 MB of bodies it
+compresses in 0.39 s against 0.67 s CPU for frames of 23.0 MB against 18.7 MB (docs/perf/code.md,
+"Round 2, fourth session"): the reader's largest single C cost, for ~4 MB more held per SSL.
 """
 from __future__ import annotations
 
 import zstandard
 
-_LEVEL = 1
+_LEVEL = -1
 _compressor: zstandard.ZstdCompressor | None = None
 _decompressor: zstandard.ZstdDecompressor | None = None
 

@@ -75,7 +75,7 @@ def parse_doc(doc: str) -> dict[str, Any]:
                 p["text"] = (p["text"] + "\n" + sub if sub.startswith("*") else
                              (p["text"] + " " + sub).strip())[:MAX_TEXT]
             continue
-        chunks.setdefault(section, []).append(raw.strip() if section != "example" else raw.rstrip())
+        chunks[section].append(raw.strip() if section != "example" else raw.rstrip())  # made at its heading
     description = "\n".join(chunks.get("description", [])).strip()
     dep = _DEPRECATED.match(description)
     if dep:

@@ -48,14 +48,34 @@ def _spellings(*words: str) -> bytes:
 _HEAD_WORDS = {"процедура": False, "функция": True, "procedure": False, "function": True}
 _END_WORDS = {"конецпроцедуры": False, "конецфункции": True, "endprocedure": False, "endfunction": True}
 
-# The filter's first bytes: \xd0 starts А-Я, а-п and \xd1 р-я (``функция`` in lower case).
+_STRUCT_WORDS = ("Процедура", "Функция", "Procedure", "Function", "КонецПроцедуры", "КонецФункции",
+                 "EndProcedure", "EndFunction")
+_ASYNC_WORDS = ("Асинх", "Async")
+
+
+def _first_letters(*words: str) -> bytes:
+    """A lookahead for a line whose first letter may open one of ``words`` (either case), on the
+    UTF-8 bytes: a Cyrillic letter is two bytes, so most code lines (``Если``, ``Результат``)
+    fail it at their first letter instead of trying every keyword."""
+    single, pairs = set(), {}
+    for ch in {w[0] for w in words} | {w[0].lower() for w in words} | {w[0].upper() for w in words}:
+        b = ch.encode()
+        if len(b) == 1:
+            single.add(b)
+        else:
+            pairs.setdefault(b[:1], set()).add(b[1:])
+    alts = [b"[#&" + b"".join(re.escape(c) for c in sorted(single)) + b"]"]
+    alts += [re.escape(lead) + b"[" + b"".join(re.escape(c) for c in sorted(rest)) + b"]"
+             for lead, rest in sorted(pairs.items())]
+    return b"(?=" + b"|".join(alts) + b")"
+
+
 _STRUCT = re.compile(
-    rb"\n[ \t]*+(?=[#&\xd0\xd1PpFfEeAa])(?:"                # a literal \n, then a cheap filter
+    rb"\n[ \t]*+" + _first_letters(*_STRUCT_WORDS, *_ASYNC_WORDS) + rb"(?:"   # a literal \n, a filter
     rb"(?P<pp>\#[ \t]*+" + _ID + rb")"                     # #Область, #Если, #Вставка…
     rb"|(?P<dir>&[ \t]*+" + _ID + rb")"                     # &НаСервере, &Перед("X")…
-    rb"|(?P<kw>(?:(?:" + _spellings("Асинх", "Async") + rb")[ \t]++)?(?:"
-    + _spellings("Процедура", "Функция", "Procedure", "Function", "КонецПроцедуры", "КонецФункции",
-                 "EndProcedure", "EndFunction") + rb"))(?!" + _W + rb"))")
+    rb"|(?P<kw>(?:(?:" + _spellings(*_ASYNC_WORDS) + rb")[ \t]++)?(?:"
+    + _spellings(*_STRUCT_WORDS) + rb"))(?!" + _W + rb"))")
 
 # Compile directives, English canonical names (both spellings accepted).
 DIRECTIVES = {
@@ -84,7 +104,7 @@ _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
 # A header after its keyword, in one match: the name, the parameter list (it may span lines;
 # a string default may hold ``)``) and ``Экспорт``.
-_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
+_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]++|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
                      + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?)")
 _PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
@@ -98,9 +118,11 @@ _LINE_COMMENT = re.compile(r"//[^\n]*")
 # one alternation, so ``//`` inside a string and ``"`` inside a comment are each what they are.
 # The capture group makes ``split`` return them between the code parts.
 _STRINGS_AND_COMMENTS = re.compile(rb'([|"/](?:(?<=/)/[^\n]*|(?<=[|"])[^"\n]*+(?:""[^"\n]*+)*+"?))')
-# In reversed code: ``(`` + name, up to two ``.qualifier`` parts, and the byte before them.
-_REV_CALL = re.compile(rb"\([ \t]*+(" + _W + rb"++)(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+"
-                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(?=(.?))", re.DOTALL)
+# In reversed code: ``(`` + name and up to two ``.qualifier`` parts.
+# Not a call, so no match: a name that is a number (``1(``: its last reversed byte a digit), a
+# method of an expression (``Ф().Имя(``: a dot before the chain).
+_REV_CALL = re.compile(rb"\([ \t]*+(" + _W + rb"++)(?<![0-9])(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+"
+                       rb"(?:[ \t]*+\.[ \t]*+(" + _W + rb"++))?+(?!\.)")
 _NAME = re.compile(rb"[ \t]*+(" + _ID + rb")")
 _AFTER_NAME = re.compile(rb"[ \t]*+(" + _ID + rb")(?:[ \t]*+\.[ \t]*+(" + _ID + rb")[ \t]*+\()?")
 # ``ОбщегоНазначения.ОбщийМодуль("Имя")``: the literal argument, a direct call after it, and the
@@ -175,7 +197,9 @@ def decode_module(data: bytes) -> tuple[bytes | None, Problem | None]:
         return None, Problem("encoding", f"invalid UTF-8 (byte 0x{data[e.start]:02x} at offset "
                                          f"{e.start}): not a UTF-8 BSL module", line)
     if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        data = data.replace(b"\r\n", b"\n")
+        if b"\r" in data:       # a lone CR (old Mac line ends)
+            data = data.replace(b"\r", b"\n")
     return data, None
 
 
@@ -194,12 +218,25 @@ def _split_params(inner: str) -> list[Param]:
             for val, name, default in _PARAM.findall(inner) if name]
 
 
+# A parameter list as written → its params: handlers repeat the same lists (``Отказ``,
+# ``Форма, Отказ, СтандартнаяОбработка``) across modules. The Param objects are shared (never
+# changed once read; pickled once per batch), each procedure gets its own list. Bounded.
+_PARAMS: dict[bytes, tuple[Param, ...]] = {}
+_PARAMS_MAX = 100_000
+
+
 def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
     """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
     m = _HEADER.match(text, pos)
     if not m:
         return None
-    return m.group(1).decode(), _split_params(m.group(2).decode()), bool(m.group(3)), m.end()
+    inner = m.group(2)
+    params = _PARAMS.get(inner)
+    if params is None:
+        params = tuple(_split_params(inner.decode()))
+        if len(_PARAMS) < _PARAMS_MAX:
+            _PARAMS[inner] = params
+    return m.group(1).decode(), list(params), bool(m.group(3)), m.end()
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
@@ -218,6 +255,11 @@ def _doc_comment(text: bytes, start: int, stop: int) -> str:
     while lines and lines[0].strip() and set(lines[0].strip()) <= {"/"}:
         lines.pop(0)
     return "\n".join(lines).strip("\n")
+
+
+# A keyword as matched (bytes) → (as written, its last word folded, whether ``Асинх`` opens it):
+# a module writes the same few spellings over and over. Bounded by the spellings there are.
+_KEYWORDS: dict[bytes, tuple[str, str, bool]] = {}
 
 
 class _Open:
@@ -244,14 +286,13 @@ def scan_module(data: bytes) -> ScanResult:
     comment_from = 0          # where the text a doc comment may come from begins
     comment_to: int | None = None
     open_: _Open | None = None
+    # The region path and #Если conditions as procedures keep them: one pair of lists shared by
+    # the procedures between two preprocessor lines (read only from then on; pickled once).
+    context: tuple[list[str], list[str]] | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
-    line_no, line_pos = 0, 0
-
-    def lineno(pos: int) -> int:
-        nonlocal line_no, line_pos
-        line_no += text.count(b"\n", line_pos, pos)
-        line_pos = pos
-        return line_no
+    line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
+    n_text = len(text)
+    count, find = text.count, text.find
 
     def close(end_pos: int, end_line: int) -> None:
         nonlocal open_
@@ -265,10 +306,15 @@ def scan_module(data: bytes) -> ScanResult:
 
     for m in _STRUCT.finditer(text):
         pos = m.start() + 1          # the line itself, after its \n
-        ln = lineno(pos)
-        le = _line_end(text, m.end())
-        if m.group("pp"):
+        line_no += count(b"\n", line_pos, pos)
+        ln, line_pos = line_no, pos
+        le = find(b"\n", m.end())
+        if le < 0:
+            le = n_text
+        group = m.lastgroup          # the alternatives are the only named groups
+        if group == "pp":
             word = m.group("pp")[1:].strip().decode().lower()
+            context = None
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
                 regions.append(rest.split("//")[0].strip())
@@ -298,15 +344,20 @@ def scan_module(data: bytes) -> ScanResult:
             if open_ is None:
                 comment_from, comment_to, pending = le, None, []
             continue
-        if m.group("dir"):
+        if group == "dir":
             if open_ is None:
                 if comment_to is None:
                     comment_to = pos
                 pending.append((m.group("dir")[1:].strip().decode().lower(), text[m.end("dir"):le].decode()))
             continue
-        kw = m.group("kw").decode()
-        words = kw.lower().split()
-        head = words[-1]
+        kw_bytes = m.group("kw")
+        got = _KEYWORDS.get(kw_bytes)
+        if got is None:
+            kw = kw_bytes.decode()
+            got = (kw, kw.lower().split()[-1], " " in kw or "\t" in kw)
+            if len(_KEYWORDS) < 1000:
+                _KEYWORDS[kw_bytes] = got
+        kw, head, is_async = got
         if head in _END_WORDS:
             if open_ is None:
                 res.problems.append(Problem("unbalanced", f"{kw} without a matching Процедура/Функция", ln))
@@ -331,9 +382,11 @@ def scan_module(data: bytes) -> ScanResult:
             comment_from, comment_to, pending = le, None, []
             continue
         name, params, export, sig_end = sig
+        if context is None:
+            context = (list(regions), list(conditions))
         proc = Procedure(name=name, is_function=_HEAD_WORDS[head], params=params, export=export,
-                         line=ln, end_line=ln, is_async=len(words) > 1,
-                         region=list(regions), conditions=list(conditions))
+                         line=ln, end_line=ln, is_async=is_async,
+                         region=context[0], conditions=context[1])
         proc.doc = _doc_comment(text, comment_from, comment_to if comment_to is not None else pos)
         for word, rest in pending:
             if word in DIRECTIVES:
@@ -353,7 +406,9 @@ def scan_module(data: bytes) -> ScanResult:
         tail = text[sig_end:tail_end]
         if _END_ON_LINE.search(tail) and _END_ON_LINE.search(_STRINGS_AND_COMMENTS.sub(b" ", tail)):
             # a one-line procedure (the end word outside strings and comments)
-            close(tail_end, lineno(tail_end))
+            line_no += count(b"\n", line_pos, tail_end)
+            line_pos = tail_end
+            close(tail_end, line_no)
             comment_from = tail_end
     last_line = text.count(b"\n")
     if open_ is not None:
@@ -394,33 +449,61 @@ def _name(rev: bytes) -> str:
     return n
 
 
+# ``\.[ \t]*+(word)`` (reversed) for the class words a body holds: its positions without visiting
+# every other ``Слово.`` of the body in Python. Per set of words, bounded.
+_WORDS_AT: dict[frozenset[bytes], re.Pattern[bytes]] = {}
+
+
+def _class_words_at(words: frozenset[bytes]) -> re.Pattern[bytes]:
+    got = _WORDS_AT.get(words)
+    if got is None:
+        got = re.compile(rb"\.[ \t]*+(" + b"|".join(map(re.escape, sorted(words))) + rb")(?!" + _W + rb")")
+        if len(_WORDS_AT) < 4096:
+            _WORDS_AT[words] = got
+    return got
+
+
+# Reversed identifier bytes of an unqualified call → its name, or "" for a keyword that looks
+# like a call (``Если (``): decided once per name, bounded like ``_NAMES``.
+_LOCAL_NAMES: dict[bytes, str] = {}
+
+
+def _local_name(rev: bytes) -> str:
+    n = _name(rev)
+    if n.lower() in _NOT_CALLS:
+        n = ""
+    if len(_LOCAL_NAMES) < _NAMES_MAX:
+        _LOCAL_NAMES[rev] = n
+    return n
+
+
 def add_tokens(proc: Procedure, body: bytes) -> None:
     """Calls and metadata usages of one body, as written (the linker resolves them)."""
     code, strings = split_code(body)
     rev = code[::-1]
     local, qualified = proc.local_calls, proc.qualified_calls
     # a set: a body calls the same few names many times, and every token lands in a set anyway
-    for name, q1, q2, before in set(_REV_CALL.findall(rev)):
-        if before == b"." or not name or name[-1:].isdigit():
-            continue              # a method of an expression (``Ф().Имя(``), a number
-        n = _name(name)
+    names = _NAMES
+    for name, q1, q2 in set(_REV_CALL.findall(rev)):
         if not q1:
-            if n.lower() not in _NOT_CALLS:
+            n = _LOCAL_NAMES.get(name)
+            if n is None:
+                n = _local_name(name)
+            if n:
                 local.add(n)
-        elif not q2:
-            qualified.add((_name(q1), n))
-        else:                     # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
-            qualified.add((_name(q1), n))
+            continue
+        n = names.get(name) or _name(name)
+        q = names.get(q1) or _name(q1)
+        qualified.add((q, n))
+        if q2:                    # Справочники.X.Имя( — a manager call, or deeper: kept as X.Имя
             cls = MANAGER_WORDS.get(q2)
             if cls:
-                proc.usages.add((cls, _name(q1), "call:" + n))
+                proc.usages.add((cls, q, "call:" + n))
     n_code = len(code)
-    # Positions only when a class word is there at all (most bodies have none): C-level first.
-    found = not _MANAGER_KEYS.isdisjoint(_REV_QUALIFIER.findall(rev))
-    for m in _REV_QUALIFIER.finditer(rev) if found else ():
-        cls = MANAGER_WORDS.get(m.group(1))
-        if cls is None:
-            continue
+    # Positions only of the class words there are (most bodies have none): C-level first.
+    hits = _MANAGER_KEYS.intersection(_REV_QUALIFIER.findall(rev))
+    for m in _class_words_at(frozenset(hits)).finditer(rev) if hits else ():
+        cls = MANAGER_WORDS[m.group(1)]
         after = _AFTER_NAME.match(code, n_code - m.start())   # just after the dot
         if after:
             method = (after.group(2) or b"").decode().lower()
@@ -430,11 +513,9 @@ def add_tokens(proc: Procedure, body: bytes) -> None:
         joined = b"\n".join(strings)
         rj = joined[::-1]
         n_str = len(joined)
-        found = not _QUERY_KEYS.isdisjoint(_REV_QUALIFIER.findall(rj))
-        for m in _REV_QUALIFIER.finditer(rj) if found else ():
-            cls = QUERY_WORDS.get(m.group(1))
-            if cls is None:
-                continue
+        hits = _QUERY_KEYS.intersection(_REV_QUALIFIER.findall(rj))
+        for m in _class_words_at(frozenset(hits)).finditer(rj) if hits else ():
+            cls = QUERY_WORDS[m.group(1)]
             after = _NAME.match(joined, n_str - m.start())
             if after:
                 proc.usages.add((cls, after.group(1).decode(), "query"))

