@@ -663,8 +663,13 @@ class Searcher:
 
     def _family(self, alts: list[_Alt], surface: str) -> list[_Alt]:
         """The stored word family of the stem ``alts[0]`` as alternatives, the stem's own marked
-        to be scored by the merged postings. A family holding a term the word already has (its
-        surface form) is one the merge did not see: the rule runs live then."""
+        to be scored by the merged postings.
+
+        ``alts`` are the word's own terms at full weight (the stem, its surface form). A family
+        completion the word already has (пользовател → пользователи, typed so) is left out, as
+        the rule leaves it out; the merged run still holds it at W_DERIVED, which its own
+        alternative beats in every document, so the scores are those of the family without it.
+        A cut the word already has would make the rule try a shorter one: it runs live then."""
         stem = alts[0]
         t = stem.term
         ids = self.family_term[self.family_off.item(t):self.family_off.item(t + 1)].tolist()
@@ -672,7 +677,9 @@ class Searcher:
             return []
         have = {a.term for a in alts}
         if have.intersection(ids):
-            return self._derived(stem.text, surface, have)
+            if any(len(self.terms[f]) < len(stem.text) for f in ids if f in have):
+                return self._derived(stem.text, surface, have)
+            ids = [f for f in ids if f not in have]
         stem.family = t
         return [_Alt(f, W_DERIVED, f"word family {surface} → {(text := self.terms[f])}", text,
                      fields=self._naming_mask, family=t) for f in ids]
