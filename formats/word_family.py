@@ -43,21 +43,21 @@ def families(terms: list[str], df: list[int], ix: dict[str, int] | None = None) 
     id). ``terms`` sorted as the term table, ``df`` their posting counts, ``ix`` term → id."""
     if ix is None:
         ix = {t: j for j, t in enumerate(terms)}
+    stems = [j for j, t in enumerate(terms) if has_family(t)]
     grown: dict[int, list[int]] = {}
-    for j, u in enumerate(terms):
-        if not has_family(u):
-            continue    # its prefixes would start as it does: no stem among them has a family
+    for j in stems:
+        u = terms[j]
         size = len(u.encode("utf-8"))
-        # the stems u grows: its prefixes p with grows(len(p), size) (u itself too, should its
-        # bytes outgrow its letters: the server leaves a stem out of its own family)
+        # the stems u grows: its prefixes p with grows(len(p), size), each as long as
+        # DERIVED_MIN and starting as u does (u itself too, should its bytes outgrow its
+        # letters: the server leaves a stem out of its own family)
         for k in range(max(DERIVED_MIN, (size - 2 * DERIVED_GROW + 1) // 2), min(len(u), (size - 1) // 2) + 1):
             p = ix.get(u[:k])
-            if p is not None and has_family(terms[p]):
+            if p is not None:
                 grown.setdefault(p, []).append(j)
     out: list[list[int]] = [[] for _ in terms]
-    for j, t in enumerate(terms):
-        if not has_family(t):
-            continue
+    for j in stems:
+        t = terms[j]
         fam = out[j]
         for k in cut_lengths(t):
             c = ix.get(t[:k])

@@ -240,21 +240,25 @@ def _add_families(writer: "BundleWriter", terms: list[str], term_ix: dict[str, i
     own = row_rank[row] == 0
     keep = own | ((post_fields[at] & naming_mask) != 0)
     row, at, own = row[keep], at[keep], own[keep]
-    owner, doc = row_owner[row], post_doc[at].astype(np.int64)
     imp = np.where(own, post_imp[at], post_imp[at] * np.float32(W_DERIVED)).astype("<f4")
-    # per (owner, doc) the greatest impact: sorted by owner, doc, impact descending
-    order = np.lexsort((-imp, doc, owner))
-    owner, doc, imp = owner[order], doc[order], imp[order]
-    first = np.ones(len(doc), dtype=bool)
-    first[1:] = (owner[1:] != owner[:-1]) | (doc[1:] != doc[:-1])
+    # per (owner, doc) the greatest impact. The rows come by owner, each run by doc: a stable
+    # sort of the (owner, doc) key merges presorted runs.
+    key = row_owner[row] * (int(post_doc.max(initial=0)) + 1) + post_doc[at]
+    order = np.argsort(key, kind="stable")
+    key, imp = key[order], imp[order]
+    first = np.ones(len(key), dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(first)
+    best = np.maximum.reduceat(imp, starts) if len(starts) else imp[:0]
+    owner = row_owner[row[order[starts]]]
     p_off = np.zeros(len(terms) + 1, dtype="<u4")
-    p_off[1:] = np.cumsum(np.bincount(owner[first], minlength=len(terms)))
+    p_off[1:] = np.cumsum(np.bincount(owner, minlength=len(terms)))
     prefix = S.SEARCH
     writer.add_array(f"{prefix}.family_off", f_off)
     writer.add_array(f"{prefix}.family_term", np.array([t for f in fams for t in f], dtype="<u4"))
     writer.add_array(f"{prefix}.family_post_off", p_off)
-    writer.add_array(f"{prefix}.family_doc", doc[first].astype("<u4"))
-    writer.add_array(f"{prefix}.family_imp", imp[first])
+    writer.add_array(f"{prefix}.family_doc", post_doc[at[order[starts]]].astype("<u4"))
+    writer.add_array(f"{prefix}.family_imp", best.astype("<f4"))
 
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
