@@ -18,6 +18,23 @@ DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 4, 3, 3, 2
 NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")
 
 
+# Perfective prefixes of Russian -овать verbs: a user says what to do once (скопировать,
+# закодировать, сформировать), the platform names the method by the imperfective (Копировать…,
+# Кодировать…, Сформировать is rarer). The prefix is taken off only a verb stem ending in -ова
+# whose remainder keeps ASPECT_MIN letters, and only where the index has the remainder as a term.
+ASPECT_PREFIXES = ("пере", "рас", "раз", "про", "вы", "за", "по", "от", "на", "об", "с", "у")
+ASPECT_SUFFIX, ASPECT_MIN = "ова", 6
+
+
+def imperfective(term: str) -> list[str]:
+    """The stem of a perfective -овать verb without its prefix (скопирова → копирова), longest
+    prefix first; [] for any other stem."""
+    if not term.endswith(ASPECT_SUFFIX) or not has_family(term):
+        return []
+    return [term[len(p):] for p in ASPECT_PREFIXES
+            if term.startswith(p) and len(term) - len(p) >= ASPECT_MIN]
+
+
 def has_family(term: str) -> bool:
     """The stem is long enough and Cyrillic: a word family is looked for."""
     return len(term) >= DERIVED_MIN and ("а" <= term[0] <= "я" or term[0] == "ё")

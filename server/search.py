@@ -22,7 +22,7 @@ from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import (Word, deletions, fold, name_key, stem_stop_words, swap_layout,
                                   transliterate, whole_key, words)
 from v8atlas.formats.word_family import (DERIVED_EXPANSIONS, DERIVED_GROW, NAMING_FIELDS, W_DERIVED,
-                                         cut_lengths, grows, has_family)
+                                         cut_lengths, grows, has_family, imperfective)
 
 MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
 MAX_SLOTS = 12             # words of a query that take part in ranking
@@ -39,6 +39,7 @@ W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest 
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
+W_ASPECT = 1.0           # скопировать → копирова: the same verb in the other aspect (a form, not a synonym)
 # Word families (касса/кассовый: formats/word_family.py) are stored per stem by the compiler;
 # the rule runs here only for a stem the index lacks.
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
@@ -170,7 +171,7 @@ class _Plan:
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
 SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
-           "domain_centrality")
+           "domain_centrality", "class_head", "aspect")
 
 
 class Searcher:
@@ -442,10 +443,16 @@ class Searcher:
                         for head in (heads if classes else ())
                         for order, (ph, kind_name, kix) in self._class_by_head.get(head, ())
                         for i in _find(stems, ph)))
+        if "class_head" not in self.disabled and found and all(_latin(stems[i]) for i, *_ in found):
+            # An English noun phrase ends with its head ("which roles give which rights report",
+            # "user group membership register"); a Russian one starts with it ("отчет права ролей").
+            found.sort(key=lambda f: (-(f[0] - f[1]), f[1], f[2]))
         for i, _, _, ph, kind_name, kix in found:   # left to right, longest first
             span = set(range(i, i + len(ph)))
             if span & class_pos or span & drop:
                 continue
+            if kinds and "class_head" not in self.disabled:
+                break          # one class per phrase: its head; a class word elsewhere qualifies the name
             if self.has_index and self.terms.find("=" + "+".join(sorted(
                     {s for j, s in enumerate(stems)
                      if j not in drop and j not in class_pos and s not in self._stop}))) >= 0:
@@ -649,10 +656,11 @@ class Searcher:
             if "derived" not in self.disabled:
                 alts += self._family(alts, surface) if self.has_families else \
                     self._derived(term, surface, {a.term for a in alts})
-            return alts
+            return alts + self._aspect(term, surface, {a.term for a in alts})
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
         alts: list[_Alt] = [] if "derived" in self.disabled else self._derived(term, surface, set())
+        alts += self._aspect(term, surface, {a.term for a in alts})
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
                 alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
@@ -683,6 +691,20 @@ class Searcher:
         stem.family = t
         return [_Alt(f, W_DERIVED, f"word family {surface} → {(text := self.terms[f])}", text,
                      fields=self._naming_mask, family=t) for f in ids]
+
+    def _aspect(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
+        """The imperfective of a perfective verb (скопировать → копирова: КопироватьФайл), a
+        member of the word's family: W_ASPECT in the naming fields."""
+        if "aspect" in self.disabled:
+            return []
+        out = []
+        for rest in imperfective(term):
+            t = self.terms.find(rest)
+            if t >= 0 and t not in have:
+                out.append(_Alt(t, W_ASPECT, f"word family {surface} → {rest}", rest,
+                                fields=self._naming_mask))
+                break
+        return out
 
     def _derived(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
         """Terms of the same word family by shared stem: the stem cut short (кассов → касс) and
