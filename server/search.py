@@ -21,6 +21,8 @@ from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import (Word, deletions, fold, name_key, stem_stop_words, swap_layout,
                                   transliterate, whole_key, words)
+from v8atlas.formats.word_family import (DERIVED_EXPANSIONS, DERIVED_GROW, NAMING_FIELDS, W_DERIVED,
+                                         cut_lengths, grows, has_family, imperfective)
 
 MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
 MAX_SLOTS = 12             # words of a query that take part in ranking
@@ -37,10 +39,9 @@ W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest 
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
-# Russian derivation the stemmer keeps apart (касса/кассовый, приход/приходный, склад/складской):
-# a term that is the query word's stem cut by at most DERIVED_CUT letters, or that stem grown by
-# at most DERIVED_GROW letters, matches at W_DERIVED. Stems shorter than DERIVED_MIN do not.
-W_DERIVED, DERIVED_MIN, DERIVED_CUT, DERIVED_GROW, DERIVED_EXPANSIONS = 0.5, 4, 3, 3, 2
+W_ASPECT = 1.0           # скопировать → копирова: the same verb in the other aspect (a form, not a synonym)
+# Word families (касса/кассовый: formats/word_family.py) are stored per stem by the compiler;
+# the rule runs here only for a stem the index lacks.
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
 FILTER_CACHE = 256       # distinct filters whose masks are kept (a session uses a handful)
 BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
@@ -68,7 +69,6 @@ ACTION_MIN_STEM = 3      # an action-noun suffix counts on words with at least t
 # over the second hit (a tie is two equally good guesses, not a find). Exact names and aliases
 # are finds whatever the scores.
 RELEVANCE_MIN, LEAD_MIN = 0.25, 0.02
-NAMING_FIELDS = ("name", "alias", "synonym", "english", "name_en", "keys")   # fields that name a document
 
 # Control characters: line/tab-like ones separate words, the others are dropped where they
 # stand ("поль\x01зов\x1bатели" is one word with junk inside, not three words).
@@ -136,6 +136,10 @@ class _Alt:
     # Field bit mask the match must fall in (0: any field): a word-family match counts only in
     # the fields that name a document, not in its description.
     fields: int = 0
+    # The stem whose stored postings merged with its word family's (search.family_post_off)
+    # score this alternative: the stem's own alternative and its family's carry its id and are
+    # scored as one posting run; -1: scored by the term's own postings.
+    family: int = -1
 
 
 @dataclass
@@ -167,7 +171,7 @@ class _Plan:
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
 SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
-           "domain_centrality")
+           "domain_centrality", "class_head", "aspect")
 
 
 class Searcher:
@@ -197,6 +201,14 @@ class Searcher:
         self.dels = _table(bundle, f"{p}.dels")
         self.dels_off = bundle.array(f"{p}.dels_off")
         self.dels_term = bundle.array(f"{p}.dels_term")
+        # Word families and their merged postings (older bundles: none; the rule runs live).
+        self.has_families = bundle.has(f"{p}.family_post_off")
+        if self.has_families:
+            self.family_off = bundle.array(f"{p}.family_off")
+            self.family_term = bundle.array(f"{p}.family_term")
+            self.family_post_off = bundle.array(f"{p}.family_post_off")
+            self.family_doc = bundle.array(f"{p}.family_doc")
+            self.family_imp = bundle.array(f"{p}.family_imp")
         self.alias = _table(bundle, f"{p}.alias")
         self.alias_off = bundle.array(f"{p}.alias_off")
         self.alias_doc = bundle.array(f"{p}.alias_doc")
@@ -431,10 +443,16 @@ class Searcher:
                         for head in (heads if classes else ())
                         for order, (ph, kind_name, kix) in self._class_by_head.get(head, ())
                         for i in _find(stems, ph)))
+        if "class_head" not in self.disabled and found and all(_latin(stems[i]) for i, *_ in found):
+            # An English noun phrase ends with its head ("which roles give which rights report",
+            # "user group membership register"); a Russian one starts with it ("отчет права ролей").
+            found.sort(key=lambda f: (-(f[0] - f[1]), f[1], f[2]))
         for i, _, _, ph, kind_name, kix in found:   # left to right, longest first
             span = set(range(i, i + len(ph)))
             if span & class_pos or span & drop:
                 continue
+            if kinds and "class_head" not in self.disabled:
+                break          # one class per phrase: its head; a class word elsewhere qualifies the name
             if self.has_index and self.terms.find("=" + "+".join(sorted(
                     {s for j, s in enumerate(stems)
                      if j not in drop and j not in class_pos and s not in self._stop}))) >= 0:
@@ -636,11 +654,13 @@ class Searcher:
                 if s >= 0:
                     alts.append(_Alt(s, W_EXACT_TERM, "", surface))
             if "derived" not in self.disabled:
-                alts += self._derived(term, surface, {a.term for a in alts})
-            return alts
+                alts += self._family(alts, surface) if self.has_families else \
+                    self._derived(term, surface, {a.term for a in alts})
+            return alts + self._aspect(term, surface, {a.term for a in alts})
         if surface != term and (s := self.terms.find(surface)) >= 0:
             return [_Alt(s, W_EXACT_TERM, "", surface)]
         alts: list[_Alt] = [] if "derived" in self.disabled else self._derived(term, surface, set())
+        alts += self._aspect(term, surface, {a.term for a in alts})
         if len(term) >= PREFIX_MIN:
             for tid in self._prefix(term if len(term) <= len(surface) else surface):
                 alts.append(_Alt(tid, W_PREFIX, f"prefix {surface}… → {self.terms[tid]}"))
@@ -649,15 +669,50 @@ class Searcher:
                 alts.append(_Alt(tid, W_TYPO, f"typo {surface} → {self.terms[tid]}", typo=True))
         return alts
 
+    def _family(self, alts: list[_Alt], surface: str) -> list[_Alt]:
+        """The stored word family of the stem ``alts[0]`` as alternatives, the stem's own marked
+        to be scored by the merged postings.
+
+        ``alts`` are the word's own terms at full weight (the stem, its surface form). A family
+        completion the word already has (пользовател → пользователи, typed so) is left out, as
+        the rule leaves it out; the merged run still holds it at W_DERIVED, which its own
+        alternative beats in every document, so the scores are those of the family without it.
+        A cut the word already has would make the rule try a shorter one: it runs live then."""
+        stem = alts[0]
+        t = stem.term
+        ids = self.family_term[self.family_off.item(t):self.family_off.item(t + 1)].tolist()
+        if not ids:
+            return []
+        have = {a.term for a in alts}
+        if have.intersection(ids):
+            if any(len(self.terms[f]) < len(stem.text) for f in ids if f in have):
+                return self._derived(stem.text, surface, have)
+            ids = [f for f in ids if f not in have]
+        stem.family = t
+        return [_Alt(f, W_DERIVED, f"word family {surface} → {(text := self.terms[f])}", text,
+                     fields=self._naming_mask, family=t) for f in ids]
+
+    def _aspect(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
+        """The imperfective of a perfective verb (скопировать → копирова: КопироватьФайл), a
+        member of the word's family: W_ASPECT in the naming fields."""
+        if "aspect" in self.disabled:
+            return []
+        out = []
+        for rest in imperfective(term):
+            t = self.terms.find(rest)
+            if t >= 0 and t not in have:
+                out.append(_Alt(t, W_ASPECT, f"word family {surface} → {rest}", rest,
+                                fields=self._naming_mask))
+                break
+        return out
+
     def _derived(self, term: str, surface: str, have: set[int]) -> list[_Alt]:
         """Terms of the same word family by shared stem: the stem cut short (кассов → касс) and
         the most frequent term that grows it a little (приход → приходн). Cyrillic words only."""
-        if len(term) < DERIVED_MIN or not ("а" <= term[0] <= "я" or term[0] == "ё"):
+        if not has_family(term):
             return []
         found: dict[int, str] = {}
-        # The cut keeps two thirds of the stem: кассов → касс, not професс → проф.
-        shortest = max(DERIVED_MIN, len(term) - DERIVED_CUT, -(-2 * len(term) // 3))
-        for k in range(len(term) - 1, shortest - 1, -1):
+        for k in cut_lengths(term):
             t = self.terms.find(term[:k])
             if t >= 0 and t not in have:
                 found[t] = term[:k]
@@ -668,15 +723,15 @@ class Searcher:
             # Byte lengths from the table's offsets (2 bytes a Cyrillic letter): no decoding.
             # A completion range is short (tens of terms): plain Python over two slices costs
             # less than five numpy calls on tiny arrays; a long one stays in numpy.
-            low, high = 2 * len(term), 2 * (len(term) + DERIVED_GROW)
             if hi - lo <= DERIVED_PY_RANGE:
                 off = self.terms.offsets(lo, hi).tolist()
                 post = self.post_off[lo:hi + 1].tolist()
                 grown = [(post[i] - post[i + 1], lo + i) for i in range(hi - lo)
-                         if low < off[i + 1] - off[i] <= high]
+                         if grows(len(term), off[i + 1] - off[i])]
                 best = [t for _, t in sorted(grown)[:DERIVED_EXPANSIONS]]   # most postings, then id
             else:
                 size = self.terms.byte_sizes(lo, hi)
+                low, high = 2 * len(term), 2 * (len(term) + DERIVED_GROW)
                 ids = lo + np.flatnonzero((size > low) & (size <= high))
                 df = self.post_off[ids + 1].astype(np.int64) - self.post_off[ids].astype(np.int64)
                 best = ids[np.argsort(-df, kind="stable")][:DERIVED_EXPANSIONS].tolist()
@@ -833,6 +888,14 @@ class Searcher:
                 # postings (thousands for a common word) are not merged again.
                 plain: dict[int, float] = {}
                 for a in slot.alts:
+                    if a.family >= 0:
+                        if a.family == a.term:
+                            # the stem and its word family: one stored run, merged at compile time
+                            lo, hi = self.family_post_off.item(a.term), self.family_post_off.item(a.term + 1)
+                            ds.append(self.family_doc[lo:hi])
+                            vs.append(self.family_imp[lo:hi])
+                            plain[a.term] = a.weight
+                        continue
                     if plain.get(a.term, -1.0) >= a.weight:
                         continue
                     if not a.fields and a.only is None:
@@ -850,7 +913,7 @@ class Searcher:
                         d, v = d[keep], v[keep]
                     ds.append(d)
                     vs.append(v)
-                docs, vals = _best_per_doc(ds, vs)
+                docs, vals = _best_per_doc(ds, vs) if len(ds) > 1 else (ds[0], vs[0])
             if slot.whole and "whole_prior" not in self.disabled:
                 # A phrase that is the name of plumbing (a defined type, a session parameter, a
                 # role repeating a data object's words) is usually about the data object it

@@ -254,3 +254,40 @@ def test_a_bundle_without_reference_counts_searches_as_before(tmp_path, monkeypa
     q = "перемещение товаров заказ склад"
     assert ([(h.title, h.score, h.why) for h in old.search(q, domains=["metadata"]).hits]
             == [(h.title, h.score, h.why) for h in off.search(q, domains=["metadata"]).hits])
+
+
+# Round 2, session 4 of issue 13: one class per phrase, its head; the other aspect of a verb.
+def eng(cls: str, name: str, synonym: str) -> Doc:
+    title = f"{cls}.{name}"
+    return Doc("metadata", f"SSL/{title}", cls, title, {"title": title}, names=[title, name],
+               fields={"name": name, "synonym": synonym}, config="SSL")
+
+
+def test_an_english_phrase_names_its_class_by_its_last_word(tmp_path):
+    # "roles" qualifies the report; "report" is the head: Report.RolesRights, not a role.
+    docs = [eng("Role", "FullRights", "Full rights"), eng("Report", "AccessRights", "Access rights"),
+            eng("Report", "RolesRights", "Roles rights"), eng("Role", "ReadRights", "Read rights")]
+    path, _ = build_bundle(docs, tmp_path / "b")
+    b = Bundle.open(path)
+    q = "which roles give which rights report"
+    hit = Searcher(b).search(q, domains=["metadata"]).hits[0]
+    assert hit.title == "Report.RolesRights"
+    assert "class named in the query: Report" in hit.why
+    both = Searcher(b, disabled=["class_head"]).search(q, domains=["metadata"]).hits[0]
+    assert both.title != "Report.RolesRights"      # "roles" consumed as the Role class: a name word lost
+
+
+def test_a_perfective_verb_meets_the_method_named_by_the_imperfective(tmp_path):
+    from v8atlas.formats.word_family import imperfective
+    assert imperfective("скопирова") == ["копирова"] and imperfective("закодирова") == ["кодирова"]
+    assert imperfective("заполн") == [] and imperfective("выгруз") == [] and imperfective("копирова") == []
+    docs = [platform("Глобальный контекст.СкопироватьЖурналРегистрации", "Копирует записи журнала в файл."),
+            platform("Глобальный контекст.КопироватьФайл", "Копирует файл."),
+            platform("Глобальный контекст.ПереместитьФайл", "Перемещает файл.")]
+    path, _ = build_bundle(docs, tmp_path / "b")
+    b = Bundle.open(path)
+    hit = Searcher(b).search("скопировать файл").hits[0]
+    assert hit.title == "Глобальный контекст.КопироватьФайл"
+    assert "word family скопировать → копирова" in hit.why
+    assert Searcher(b, disabled=["aspect"]).search("скопировать файл").hits[0].title \
+        == "Глобальный контекст.СкопироватьЖурналРегистрации"

@@ -13,6 +13,10 @@ Segments (prefix ``schema.SEARCH``; read by ``server/search.py``):
 * ``search.alias.off/.blob``   sorted alias phrase keys (stems joined by spaces) …
 * ``search.alias_off/_doc``    … and the CSR of the documents each alias names
 * ``search.alias_text.off/.blob`` the phrase of each alias key as written (explanations)
+* ``search.family_off/_term``  CSR per term: its word family (``formats/word_family.py``) …
+* ``search.family_post_off``   … and CSR per term of its postings merged with the family's:
+* ``search.family_doc/_imp``   doc ids ascending, the best of the term's impact and W_DERIVED ×
+                               a family term's impact in a naming field (empty: no family)
 * ``search.prior``             float32 per doc: class prior (data objects before pictures)
 * ``search.refs``              uint32 per doc: other documents referring to it by a strong edge
 * ``search.meta``              json: fields and weights, class phrases, query phrases,
@@ -36,6 +40,7 @@ from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
+from v8atlas.formats.word_family import NAMING_FIELDS, W_DERIVED, families
 
 from ..build_docs import outside_core_index
 from ..links import DocIndex, SearchDictionary
@@ -213,6 +218,49 @@ def _csr(keys: list[str], groups: dict[str, Any], dtype: str) -> tuple[np.ndarra
     return off, np.array(values, dtype=dtype)
 
 
+def _add_families(writer: "BundleWriter", terms: list[str], term_ix: dict[str, int], df: np.ndarray,
+                  post_off: np.ndarray, post_doc: np.ndarray, post_imp: np.ndarray,
+                  post_fields: np.ndarray, naming_mask: int) -> None:
+    """Each term's word family and the postings a query word of that stem is scored by: per
+    document the best of the term's own impact and W_DERIVED × a family term's impact where that
+    term is in a naming field — what the server merged per query before (a stem's family does
+    not depend on the query). The same float32 products and maxima, so the same scores."""
+    fams = families(terms, df.tolist(), term_ix)
+    f_off = np.zeros(len(terms) + 1, dtype="<u4")
+    f_off[1:] = np.cumsum([len(f) for f in fams])
+    owners = [j for j, f in enumerate(fams) if f]
+    # one row per (owner, member): the owner itself first (rank 0), then its family in order
+    row_owner = np.array([j for j in owners for _ in range(len(fams[j]) + 1)], dtype=np.int64)
+    row_term = np.array([t for j in owners for t in (j, *fams[j])], dtype=np.int64)
+    row_rank = np.array([r for j in owners for r in range(len(fams[j]) + 1)], dtype=np.int64)
+    lo, hi = post_off[row_term].astype(np.int64), post_off[row_term + 1].astype(np.int64)
+    lens = hi - lo
+    row = np.repeat(np.arange(len(row_term)), lens)
+    at = np.repeat(lo - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens) + np.arange(int(lens.sum()))
+    own = row_rank[row] == 0
+    keep = own | ((post_fields[at] & naming_mask) != 0)
+    row, at, own = row[keep], at[keep], own[keep]
+    imp = np.where(own, post_imp[at], post_imp[at] * np.float32(W_DERIVED)).astype("<f4")
+    # per (owner, doc) the greatest impact. The rows come by owner, each run by doc: a stable
+    # sort of the (owner, doc) key merges presorted runs.
+    key = row_owner[row] * (int(post_doc.max(initial=0)) + 1) + post_doc[at]
+    order = np.argsort(key, kind="stable")
+    key, imp = key[order], imp[order]
+    first = np.ones(len(key), dtype=bool)
+    first[1:] = key[1:] != key[:-1]
+    starts = np.flatnonzero(first)
+    best = np.maximum.reduceat(imp, starts) if len(starts) else imp[:0]
+    owner = row_owner[row[order[starts]]]
+    p_off = np.zeros(len(terms) + 1, dtype="<u4")
+    p_off[1:] = np.cumsum(np.bincount(owner, minlength=len(terms)))
+    prefix = S.SEARCH
+    writer.add_array(f"{prefix}.family_off", f_off)
+    writer.add_array(f"{prefix}.family_term", np.array([t for f in fams for t in f], dtype="<u4"))
+    writer.add_array(f"{prefix}.family_post_off", p_off)
+    writer.add_array(f"{prefix}.family_doc", post_doc[at[order[starts]]].astype("<u4"))
+    writer.add_array(f"{prefix}.family_imp", best.astype("<f4"))
+
+
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
     # Documents of a domain with its own index (Domain.core_index False) get no entry and do
@@ -333,6 +381,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.post_doc", post_doc)
     writer.add_array(f"{prefix}.post_imp", post_imp)
     writer.add_array(f"{prefix}.post_fields", post_fields)
+
+    _add_families(writer, terms, term_ix, df, post_off, post_doc, post_imp, post_fields,
+                  sum(1 << i for i, f in enumerate(field_names) if f in NAMING_FIELDS))
 
     # Typo tolerance: every one-deletion variant of a word term → the terms it comes from.
     dels: dict[str, set[int]] = {}
