@@ -181,3 +181,61 @@ def test_fingerprint_finished_by_a_forked_child_is_the_content_formula(tmp_path,
     walked = later.begin(root)                                      # walked, its one file pending
     assert isinstance(walked, fingerprint.Pending) and walked.walked and len(walked.missing) == 1
     assert later.finish(later.complete([walked])[0]) == _folder_fingerprint(root)
+
+
+def _read_in_worker(args: tuple[str, str]) -> int:
+    from v8atlas.compiler.config.files import FolderFiles
+    root, rel = args
+    return len(FolderFiles(Path(root)).read(rel) or b"")
+
+
+def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
+    """A cold folder's files that a reader read while its fingerprint was pending (in a pool
+    worker or in-process) are not read again by the fingerprinter; the rest are, and the
+    fingerprint is the formula's. A file edited after it was read is hashed anew."""
+    import shutil
+
+    from v8atlas.compiler import fingerprint, readhash
+    from v8atlas.compiler.config.files import FolderFiles
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    root = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", root)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.xml"))
+    in_workers, here, edited = files[:-2], files[-2], files[-1]
+    fp = Fingerprinter(tmp_path / "fp.pickle")
+    pending = fp.begin(root)
+    assert isinstance(pending, fingerprint.Pending)
+    readhash.watch([os.path.realpath(root)])
+    try:
+        with pool.session():
+            sizes = dict(pool.imap(_read_in_worker, [(str(root), r) for r in in_workers],
+                                   chunk=2, threshold=1))
+            assert len(sizes) == len(in_workers)
+            folder = FolderFiles(root)
+            folder.read(here)
+            folder.read(edited)
+            (root / edited).write_bytes((root / edited).read_bytes() + b"\n<!-- edited -->")
+            done = pool.fork_call(fp.complete, [pending]).result()
+    finally:
+        readhash.stop()
+    assert fp.finish(done[0]) == _folder_fingerprint(root)
+    read = sum((root / r).stat().st_size for r in [*in_workers, here])
+    assert 0 < fp.bytes_hashed == fp.sizes[root] - read
+    assert fp.bytes_hashed >= (root / edited).stat().st_size
+
+
+def test_a_cold_compile_of_a_large_folder_gives_the_content_hash_of_one_in_process(tmp_path, monkeypatch):
+    """Deferred fingerprint (the readers' digests, the child hashing the rest) or all in
+    one process: the same bundle, the same source fingerprint in the manifest."""
+    from v8atlas.compiler import fingerprint
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    src = EXAMPLES / "config-designer"
+    deferred = compile_bundle([src], tmp_path / "deferred", quiet=True)
+    assert "wait for fingerprint" in deferred.report.timings
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    alone = compile_bundle([src], tmp_path / "alone", quiet=True, cache=False)
+    assert _content_hash(deferred.bundle_path) == _content_hash(alone.bundle_path)
+    manifest = json.loads((deferred.bundle_path / "manifest.json").read_text(encoding="utf-8"))
+    assert [s["sha256"] for s in manifest["sources"]] == [_folder_fingerprint(src)]
