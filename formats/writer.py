@@ -6,6 +6,7 @@ Time-dependent data (created_at, the compile report's timings) stays outside tha
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
@@ -20,7 +21,6 @@ import numpy as np
 import zstandard
 
 from .errors import BundleError
-from .hashing import sha256_file
 from .manifest import content_hash
 from .publish import cleanup_leftovers, fsync_dir, set_newest, find_bundle_by_hash
 from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
@@ -99,7 +99,10 @@ class BundleWriter:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        meta.update(file=fname, size=path.stat().st_size, sha256=sha256_file(path))
+        # Size and digest of the bytes just written, not read back from the file (the same
+        # figures: a write to a regular file writes all of them or raises).
+        view = memoryview(data)
+        meta.update(file=fname, size=view.nbytes, sha256=hashlib.sha256(view).hexdigest())
         self.segments[name] = meta
 
     def add_array(self, name: str, array: np.ndarray) -> None:
