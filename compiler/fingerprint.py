@@ -47,6 +47,15 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
 DEFER_AT = 300
 
 
+def read_by_readers(rel: str) -> bool:
+    """Whether a cold compile's parse is about to read this file, so that its digest will come
+    from the reader (``compiler/readhash.py``) and the hashing child skips it: a file at the
+    top or one folder down — ``Configuration.xml`` and the object descriptors of a Designer
+    dump (``Catalogs/Имя.xml``), 7 % of SSL's bytes, all read by the configuration reader.
+    Only a schedule: a file left here and read by no reader is hashed by ``finish``."""
+    return rel.count("/") <= 1
+
+
 @dataclass
 class Pending:
     """A folder whose fingerprint is not computed yet: its files in walk order, their stat
@@ -129,28 +138,36 @@ class Fingerprinter:
         return pending
 
     def complete(self, pendings: list[Pending]) -> list[Pending]:
-        """Each pending folder walked (if it was not) and its missing files hashed, but for
-        those a reader read since (``compiler/readhash.py``: the digest of the bytes read,
-        while the file's stat is the same): run by a forked child after the parse, which
-        reads what it inherited; the filled ``Pending``s go back."""
+        """Each pending folder walked (if it was not) and its missing files hashed — but those
+        a reader has read (``compiler/readhash.py``: the digest of the bytes read, the file's
+        stat unchanged) and those a reader is about to read (``read_by_readers``), left to
+        ``finish``. Run by a forked child beside the parse, which reads what it inherited;
+        the filled ``Pending``s go back."""
         done = []
         for p in pendings:
             p = p if p.walked else self._walk(p.path)
-            # the readers note real paths (a folder given through a link is walked by its name)
             real = os.path.realpath(p.path)
             for i in p.missing:
-                key = p.keys[i]
-                digest = readhash.known(os.path.join(real, p.rels[i]), key)
-                if digest is None:
+                digest = readhash.known(os.path.join(real, p.rels[i]), p.keys[i])
+                if digest is None and not read_by_readers(p.rels[i]):
                     digest = sha256_file(p.fulls[i])
-                    p.hashed += key[0]
+                    p.hashed += p.keys[i][0]
                 p.digests[i] = digest
             done.append(p)
         return done
 
     def finish(self, pending: Pending) -> str:
-        """The folder's fingerprint from its ``complete``d ``Pending``."""
+        """The folder's fingerprint from its ``complete``d ``Pending``: the files it left
+        are known from the readers by now (``compiler/readhash.py``), else hashed here."""
         self.sizes[pending.path] = sum(k[0] for k in pending.keys)
+        real = os.path.realpath(pending.path)   # the readers note real paths
+        for i in pending.missing:
+            if pending.digests[i] is None:
+                digest = readhash.known(os.path.join(real, pending.rels[i]), pending.keys[i])
+                if digest is None:   # not read after all (or edited since the walk)
+                    digest = sha256_file(pending.fulls[i])
+                    pending.hashed += pending.keys[i][0]
+                pending.digests[i] = digest
         self.bytes_hashed += pending.hashed
         h = hashlib.sha256()
         for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):

@@ -248,9 +248,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
     # A folder of many files unknown by their stat (a cold compile) is fingerprinted later
-    # (``pending``): the readers hash the files they read as they read them
-    # (``compiler/readhash.py``), then a forked child walks the folder and hashes the rest
-    # while the parent links; what needs the fingerprint (the caches' keys, the
+    # (``pending``): a forked child walks it and hashes its files during the parse and the
+    # link, but for those the readers read, which they hash as they read them
+    # (``compiler/readhash.py``); what needs the fingerprint (the caches' keys, the
     # unchanged-bundle check) waits until then.
     with report.timed("fingerprint"):
         source_fps: dict[Source, str] = {}
@@ -266,6 +266,10 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
     # Before the pool's workers start (they inherit the watch), and before the parse.
     readhash.watch(os.path.realpath(p.path) for p in pending.values())
+    # Started before the parse, at low priority: it takes the CPU the parse workers leave
+    # (and reads the disk while they compute), then the second core while the parent links.
+    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
+               if pending else None)
     if not pending:
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
@@ -297,11 +301,6 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                 report.error(source.name, str(e), code="source-failed")
                 continue
             ctx.parsed.setdefault(domain.name, []).append((source, result))
-    # Started after the parse, at low priority, with what the readers hashed: it reads only
-    # the files no reader read, on the second core while the parent links.
-    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
-               if pending else None)
-    readhash.stop()
     if not any(ctx.parsed.values()) and not ctx.docs:
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
@@ -311,7 +310,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     if hashing is not None:
         with report.timed("wait for fingerprint"):
             for s, done in zip(pending, hashing.result()):
-                source_fps[s] = fingerprinter.finish(done)
+                source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
+        readhash.stop()
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                bundle_name, report, progress)

@@ -191,8 +191,9 @@ def _read_in_worker(args: tuple[str, str]) -> int:
 
 def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
     """A cold folder's files that a reader read while its fingerprint was pending (in a pool
-    worker or in-process) are not read again by the fingerprinter; the rest are, and the
-    fingerprint is the formula's. A file edited after it was read is hashed anew."""
+    worker or in-process, before or after the hashing child was forked) are not read again
+    by the fingerprinter; the rest are, and the fingerprint is the formula's over the bytes
+    read. A file edited after it was read is hashed anew by the next compile."""
     import shutil
 
     from v8atlas.compiler import fingerprint, readhash
@@ -200,28 +201,40 @@ def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
     root = tmp_path / "cfg"
     shutil.copytree(EXAMPLES / "config-designer", root)
-    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.xml"))
-    in_workers, here, edited = files[:-2], files[-2], files[-1]
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    deep = [r for r in files if not fingerprint.read_by_readers(r)]          # hashed by the child
+    descriptors = [r for r in files if fingerprint.read_by_readers(r)]       # left to finish
+    assert len(deep) >= 3 and len(descriptors) >= 4
+    read_before, unread_deep = deep[:-1], deep[-1]
+    in_workers, here, edited, unread = descriptors[:-3], descriptors[-3], descriptors[-2], descriptors[-1]
     fp = Fingerprinter(tmp_path / "fp.pickle")
     pending = fp.begin(root)
     assert isinstance(pending, fingerprint.Pending)
     readhash.watch([os.path.realpath(root)])
     try:
         with pool.session():
+            folder = FolderFiles(root)
+            for rel in read_before:                  # read before the hashing child is forked
+                folder.read(rel)
+            hashing = pool.fork_call(fp.complete, [pending])
             sizes = dict(pool.imap(_read_in_worker, [(str(root), r) for r in in_workers],
                                    chunk=2, threshold=1))
             assert len(sizes) == len(in_workers)
-            folder = FolderFiles(root)
             folder.read(here)
             folder.read(edited)
+            done = hashing.result()
+            as_read = _folder_fingerprint(root)
             (root / edited).write_bytes((root / edited).read_bytes() + b"\n<!-- edited -->")
-            done = pool.fork_call(fp.complete, [pending]).result()
+            # the fingerprint of the bytes the readers read, not of the edit after them
+            assert fp.finish(done[0]) == as_read
+            fp.save()
     finally:
         readhash.stop()
-    assert fp.finish(done[0]) == _folder_fingerprint(root)
-    read = sum((root / r).stat().st_size for r in [*in_workers, here])
-    assert 0 < fp.bytes_hashed == fp.sizes[root] - read
-    assert fp.bytes_hashed >= (root / edited).stat().st_size
+    assert fp.bytes_hashed == sum((root / r).stat().st_size for r in [unread_deep, unread])
+    # the edit shows in its stat: the next compile hashes that file again, and only it
+    again = Fingerprinter(tmp_path / "fp.pickle")
+    assert again.begin(root) == _folder_fingerprint(root) != as_read
+    assert again.bytes_hashed == (root / edited).stat().st_size
 
 
 def test_a_cold_compile_of_a_large_folder_gives_the_content_hash_of_one_in_process(tmp_path, monkeypatch):
