@@ -306,7 +306,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            if f in ("whole", "has"):
+            if f == "whole" and isinstance(text, set):   # the keys made above: each once
+                row_terms = tuple(sorted(text))
+                row_tf, length = (1,) * len(row_terms), len(row_terms)
+            elif f in ("whole", "has"):
                 counts = Counter(sorted(text))
                 row_terms, row_tf, length = tuple(counts), tuple(counts.values()), len(text)
             else:
