@@ -6,9 +6,11 @@ files anyway (the object descriptors; with the code and form domains, most of th
 while a folder is *watched* (``watch``: its fingerprint is pending), the folder reader
 (``compiler/config/files.py``, ``FolderFiles.read``) notes each file's stat key, taken before
 the read, and the sha256 of the bytes it read; the pool's workers hand their notes back with
-each chunk (``compiler/pool.py``), and the fingerprinter, run after the parse, hashes only the
-files no reader read, or whose stat changed since (``known``). Same digests, same
-fingerprint; only who computes them differs.
+each chunk (``compiler/pool.py``). The hashing child, forked before the parse, leaves the
+files the parse is about to read (``fingerprint.read_by_readers``) to
+``Fingerprinter.finish``, which takes their digests from these notes after the link and
+hashes a file itself only when no reader read it or its stat changed since (``known``).
+Same digests, same fingerprint; only who computes them differs.
 
 The stat key is taken *before* the read: a file edited while it is read gets a key older
 than the bytes, so the next compile sees the new stat and hashes it again (never the other
