@@ -19,11 +19,10 @@ from typing import Iterator
 
 from v8atlas.formats.hashing import sha256_file
 
-from . import cache, pool
+from . import cache, pool, readhash
+from .readhash import StatKey as _StatKey, stat_key
 
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
-
-_StatKey = tuple[int, int, int, int]        # size, mtime_ns, ctime_ns, inode
 
 
 def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
@@ -48,6 +47,15 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
 DEFER_AT = 300
 
 
+def read_by_readers(rel: str) -> bool:
+    """Whether a cold compile's parse is about to read this file, so that its digest will come
+    from the reader (``compiler/readhash.py``) and the hashing child skips it: a file at the
+    top or one folder down — ``Configuration.xml`` and the object descriptors of a Designer
+    dump (``Catalogs/Имя.xml``), 7 % of SSL's bytes, all read by the configuration reader.
+    Only a schedule: a file left here and read by no reader is hashed by ``finish``."""
+    return rel.count("/") <= 1
+
+
 @dataclass
 class Pending:
     """A folder whose fingerprint is not computed yet: its files in walk order, their stat
@@ -61,6 +69,7 @@ class Pending:
     keys: list[_StatKey] = field(default_factory=list)
     digests: list[str | None] = field(default_factory=list)
     missing: list[int] = field(default_factory=list)
+    hashed: int = 0     # bytes the fingerprinter read itself (not known from a reader)
 
 
 class Fingerprinter:
@@ -77,7 +86,7 @@ class Fingerprinter:
             self._cache = hashes if ok and isinstance(hashes, dict) else {}
 
     def _known(self, path: str, st: os.stat_result) -> tuple[_StatKey, str | None]:
-        key = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        key = stat_key(st)
         hit = self._cache.get(path)
         return key, (hit[1] if hit is not None and hit[0] == key else None)
 
@@ -107,6 +116,7 @@ class Fingerprinter:
             return pending
         for j, digest in pool.imap(sha256_file, [pending.fulls[i] for i in pending.missing]):
             pending.digests[pending.missing[j]] = digest
+        pending.hashed = sum(pending.keys[i][0] for i in pending.missing)
         return self.finish(pending)
 
     def _knows_below(self, path: Path) -> bool:
@@ -128,20 +138,37 @@ class Fingerprinter:
         return pending
 
     def complete(self, pendings: list[Pending]) -> list[Pending]:
-        """Each pending folder walked (if it was not) and its missing files hashed: run by a
-        forked child, which reads what it inherited; the filled ``Pending``s go back."""
+        """Each pending folder walked (if it was not) and its missing files hashed — but those
+        a reader has read (``compiler/readhash.py``: the digest of the bytes read, the file's
+        stat unchanged) and those a reader is about to read (``read_by_readers``), left to
+        ``finish``. Run by a forked child beside the parse, which reads what it inherited;
+        the filled ``Pending``s go back."""
         done = []
         for p in pendings:
             p = p if p.walked else self._walk(p.path)
+            real = os.path.realpath(p.path)
             for i in p.missing:
-                p.digests[i] = sha256_file(p.fulls[i])
+                digest = readhash.known(os.path.join(real, p.rels[i]), p.keys[i])
+                if digest is None and not read_by_readers(p.rels[i]):
+                    digest = sha256_file(p.fulls[i])
+                    p.hashed += p.keys[i][0]
+                p.digests[i] = digest
             done.append(p)
         return done
 
     def finish(self, pending: Pending) -> str:
-        """The folder's fingerprint from its ``complete``d ``Pending``."""
+        """The folder's fingerprint from its ``complete``d ``Pending``: the files it left
+        are known from the readers by now (``compiler/readhash.py``), else hashed here."""
         self.sizes[pending.path] = sum(k[0] for k in pending.keys)
-        self.bytes_hashed += sum(pending.keys[i][0] for i in pending.missing)
+        real = os.path.realpath(pending.path)   # the readers note real paths
+        for i in pending.missing:
+            if pending.digests[i] is None:
+                digest = readhash.known(os.path.join(real, pending.rels[i]), pending.keys[i])
+                if digest is None:   # not read after all (or edited since the walk)
+                    digest = sha256_file(pending.fulls[i])
+                    pending.hashed += pending.keys[i][0]
+                pending.digests[i] = digest
+        self.bytes_hashed += pending.hashed
         h = hashlib.sha256()
         for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):
             assert digest is not None

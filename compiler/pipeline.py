@@ -26,7 +26,7 @@ from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 from v8atlas.formats.writer import BundleWriter
 
-from . import __version__, build_docs, cache, pool
+from . import __version__, build_docs, cache, pool, readhash
 from .documents import Doc, Edge
 from .report import CompileReport
 from .fingerprint import Fingerprinter, Pending
@@ -205,8 +205,11 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     """*skip* names registered domains to leave out of this compile (``--skip code``)."""
     # One worker pool for the whole compile (started only if a stage needs it).
     with pool.session(), _gc_paused():
-        return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet, project=project,
-                        skip=skip)
+        try:
+            return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet,
+                            project=project, skip=skip)
+        finally:
+            readhash.stop()   # a failed compile leaves no folder watched
 
 
 @contextmanager
@@ -244,10 +247,11 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
     fingerprinter = Fingerprinter(out_dir / ".cache" / "fingerprints.pickle" if cache else None)
-    # A folder of many files unknown by their stat (a cold compile) is fingerprinted later:
-    # its files are walked and hashed by a forked child during the parse and the link
-    # (``pending``), and what needs the fingerprint (the caches' keys, the unchanged-bundle
-    # check) waits until then.
+    # A folder of many files unknown by their stat (a cold compile) is fingerprinted later
+    # (``pending``): a forked child walks it and hashes its files during the parse and the
+    # link, but for those the readers read, which they hash as they read them
+    # (``compiler/readhash.py``); what needs the fingerprint (the caches' keys, the
+    # unchanged-bundle check) waits until then.
     with report.timed("fingerprint"):
         source_fps: dict[Source, str] = {}
         pending: dict[Source, Pending] = {}
@@ -260,6 +264,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     bundle_name = name or project.settings.get("name") or _default_name(project)
     # The domain selection is part of what the bundle holds, so part of its build key.
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
+    # Before the pool's workers start (they inherit the watch), and before the parse.
+    readhash.watch(os.path.realpath(p.path) for p in pending.values())
     # Started before the parse, at low priority: it takes the CPU the parse workers leave
     # (and reads the disk while they compute), then the second core while the parent links.
     hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
@@ -304,7 +310,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     if hashing is not None:
         with report.timed("wait for fingerprint"):
             for s, done in zip(pending, hashing.result()):
-                source_fps[s] = fingerprinter.finish(done)
+                source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
+        readhash.stop()
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                bundle_name, report, progress)

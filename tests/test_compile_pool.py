@@ -181,3 +181,74 @@ def test_fingerprint_finished_by_a_forked_child_is_the_content_formula(tmp_path,
     walked = later.begin(root)                                      # walked, its one file pending
     assert isinstance(walked, fingerprint.Pending) and walked.walked and len(walked.missing) == 1
     assert later.finish(later.complete([walked])[0]) == _folder_fingerprint(root)
+
+
+def _read_in_worker(args: tuple[str, str]) -> int:
+    from v8atlas.compiler.config.files import FolderFiles
+    root, rel = args
+    return len(FolderFiles(Path(root)).read(rel) or b"")
+
+
+def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
+    """A cold folder's files that a reader read while its fingerprint was pending (in a pool
+    worker or in-process, before or after the hashing child was forked) are not read again
+    by the fingerprinter; the rest are, and the fingerprint is the formula's over the bytes
+    read. A file edited after it was read is hashed anew by the next compile."""
+    import shutil
+
+    from v8atlas.compiler import fingerprint, readhash
+    from v8atlas.compiler.config.files import FolderFiles
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    root = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", root)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    deep = [r for r in files if not fingerprint.read_by_readers(r)]          # hashed by the child
+    descriptors = [r for r in files if fingerprint.read_by_readers(r)]       # left to finish
+    assert len(deep) >= 3 and len(descriptors) >= 4
+    read_before, unread_deep = deep[:-1], deep[-1]
+    in_workers, here, edited, unread = descriptors[:-3], descriptors[-3], descriptors[-2], descriptors[-1]
+    fp = Fingerprinter(tmp_path / "fp.pickle")
+    pending = fp.begin(root)
+    assert isinstance(pending, fingerprint.Pending)
+    readhash.watch([os.path.realpath(root)])
+    try:
+        with pool.session():
+            folder = FolderFiles(root)
+            for rel in read_before:                  # read before the hashing child is forked
+                folder.read(rel)
+            hashing = pool.fork_call(fp.complete, [pending])
+            sizes = dict(pool.imap(_read_in_worker, [(str(root), r) for r in in_workers],
+                                   chunk=2, threshold=1))
+            assert len(sizes) == len(in_workers)
+            folder.read(here)
+            folder.read(edited)
+            done = hashing.result()
+            as_read = _folder_fingerprint(root)
+            (root / edited).write_bytes((root / edited).read_bytes() + b"\n<!-- edited -->")
+            # the fingerprint of the bytes the readers read, not of the edit after them
+            assert fp.finish(done[0]) == as_read
+            fp.save()
+    finally:
+        readhash.stop()
+    assert fp.bytes_hashed == sum((root / r).stat().st_size for r in [unread_deep, unread])
+    # the edit shows in its stat: the next compile hashes that file again, and only it
+    again = Fingerprinter(tmp_path / "fp.pickle")
+    assert again.begin(root) == _folder_fingerprint(root) != as_read
+    assert again.bytes_hashed == (root / edited).stat().st_size
+
+
+def test_a_cold_compile_of_a_large_folder_gives_the_content_hash_of_one_in_process(tmp_path, monkeypatch):
+    """Deferred fingerprint (the readers' digests, the child hashing the rest) or all in
+    one process: the same bundle, the same source fingerprint in the manifest."""
+    from v8atlas.compiler import fingerprint
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)
+    monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    src = EXAMPLES / "config-designer"
+    deferred = compile_bundle([src], tmp_path / "deferred", quiet=True)
+    assert "wait for fingerprint" in deferred.report.timings
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    alone = compile_bundle([src], tmp_path / "alone", quiet=True, cache=False)
+    assert _content_hash(deferred.bundle_path) == _content_hash(alone.bundle_path)
+    manifest = json.loads((deferred.bundle_path / "manifest.json").read_text(encoding="utf-8"))
+    assert [s["sha256"] for s in manifest["sources"]] == [_folder_fingerprint(src)]

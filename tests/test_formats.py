@@ -237,3 +237,33 @@ def test_a_packed_map_extended_is_the_map_packed_with_the_new_keys(keys):
     assert extend_packed_map(pack_record(card), extra) == pack_record({**card, **extra})
     with pytest.raises(ValueError):
         extend_packed_map(pack_record([1, 2]), extra)
+
+
+def test_publish_makes_every_segment_durable_before_the_rename(tmp_path, monkeypatch):
+    """Segments are written without a sync each and synced together at publish: every one
+    of them (the parent's and a forked child's alike, by name) before the folder's rename."""
+    import os as _os
+
+    synced: list[str] = []
+    renamed: list[int] = []
+    real_fsync, real_rename = _os.fsync, _os.rename
+
+    def fsync(fd: int) -> None:
+        synced.append(_os.path.basename(_os.readlink(f"/proc/self/fd/{fd}")))
+        real_fsync(fd)
+
+    def rename(src, dst) -> None:
+        renamed.append(len(synced))
+        real_rename(src, dst)
+
+    monkeypatch.setattr(_os, "fsync", fsync)
+    monkeypatch.setattr(_os, "rename", rename)
+    w = BundleWriter(tmp_path, "t", compiler_version="0")
+    w.add_array("a.x", np.arange(10, dtype="<u4"))
+    w.add_blob("a.y", b"abc")
+    w.add_json("a.z", {"k": 1})
+    w.add_records("a.r", [{"n": i} for i in range(3)])
+    w.publish()
+    before_rename = set(synced[:renamed[0]])
+    assert {m["file"] for m in w.segments.values()} <= before_rename
+    assert "manifest.json" in before_rename

@@ -5,7 +5,7 @@ import os
 import zipfile
 from pathlib import Path, PurePosixPath
 
-from .. import safefile
+from .. import readhash, safefile
 from ..safefile import RefusedFile, read_inside, resolve_inside
 from .zipsafe import check_zip
 
@@ -47,9 +47,21 @@ class FolderFiles(SourceFiles):
         self._real = os.path.realpath(self.root)
 
     def read(self, rel: str) -> bytes | None:
+        # While the folder's fingerprint is pending (a cold compile), the bytes read are
+        # hashed here, so the fingerprinter need not read the file again (compiler/readhash.py).
+        key = self._stat_key(rel) if readhash.watching(self._real) else None
         try:
-            return read_inside(self._real, rel)
+            data = read_inside(self._real, rel)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return None
+        if key is not None:
+            readhash.note(os.path.join(self._real, rel), key, data)
+        return data
+
+    def _stat_key(self, rel: str) -> readhash.StatKey | None:
+        try:   # before the read: an edit during it then shows as a changed stat next time
+            return readhash.stat_key(os.lstat(os.path.join(self._real, rel)))
+        except OSError:
             return None
 
     def exists(self, rel: str) -> bool:

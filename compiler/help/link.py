@@ -14,8 +14,6 @@ from v8atlas.formats.info import HelpInfo, to_dict
 
 from ..links import ConfigModels
 from . import versions as V
-from .cards import query_doc, platform_doc
-from .merge import merge_books
 from .plugin import ParsedHelpBook
 from .replacements import load_query_language, load_replacements
 
@@ -26,6 +24,9 @@ def link(parsed_all: list[tuple[Any, Any]], ctx: Any) -> None:
     if not parsed:
         _coverage(ctx, [], [])
         return
+    # imported when there are books to merge (a compile without help books does not pay)
+    from .cards import platform_doc, query_doc
+    from .merge import merge_books
     report = ctx.report
 
     # Platform books: several books of one version (shcntx + shlang) pool their elements.

@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from v8atlas.compiler.report import CompileReport
 from v8atlas.formats.domain import Source
 
 from . import versions
-from .context_book import ElementRecord, read_context_book
-from .hbk import HelpBookError, open_book
-from .query_book import QueryRecord, read_query_book
+
+if TYPE_CHECKING:
+    from .context_book import ElementRecord
+    from .query_book import QueryRecord
 
 KIND = "help"
 QUERY_BOOK = "SyntaxHelperQueries"
@@ -47,6 +48,9 @@ def detect(path: Path) -> str | None:
 
 
 def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
+    # The book readers are imported when a book is read: a compile without help books
+    # (most configuration compiles) does not pay for them (0.1 s of its start).
+    from .hbk import HelpBookError
     try:
         return _parse(source, report)
     except HelpBookError as e:
@@ -58,6 +62,9 @@ def parse(source: Source, report: CompileReport) -> ParsedHelpBook:
 
 
 def _parse(source: Source, report: CompileReport) -> ParsedHelpBook:
+    from .context_book import read_context_book
+    from .hbk import HelpBookError, open_book
+    from .query_book import read_query_book
     name = source.name
     book = open_book(source.path, label=name)      # HelpBookError names the book and element
     n_warn = 0

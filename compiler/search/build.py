@@ -31,6 +31,7 @@ import json
 import os
 from collections import Counter
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -261,6 +262,20 @@ def _add_families(writer: "BundleWriter", terms: list[str], term_ix: dict[str, i
     writer.add_array(f"{prefix}.family_imp", best.astype("<f4"))
 
 
+def _csr_pairs(keys: list[str], names: list[str], values: list[int], dtype: str
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``_csr`` from (name, value) pairs: per key (in ``keys`` order) its distinct values,
+    ascending — the same arrays, sorted and deduplicated by numpy instead of a set per key."""
+    index = dict(zip(keys, range(len(keys))))
+    key_ids = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    vals = np.array(values, dtype=np.int64)
+    stride = int(vals.max()) + 1 if len(vals) else 1
+    pairs = np.unique(key_ids * stride + vals)
+    off = np.zeros(len(keys) + 1, dtype="<u4")
+    off[1:] = np.cumsum(np.bincount(pairs // stride, minlength=len(keys)))
+    return off, (pairs % stride).astype(dtype)
+
+
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     docs = ctx.docs                  # sorted and numbered by build_docs
     # Documents of a domain with its own index (Domain.core_index False) get no entry and do
@@ -297,12 +312,21 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     field_len_sum = np.zeros(len(field_names))
     field_docs = np.zeros(len(field_names))
     ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
+    # The same texts recur across documents (attribute lists, class words, subsystem
+    # synonyms in "context", a phrase in several fields): each is tokenized once.
+    terms_memo: dict[str, tuple[tuple[str, ...], tuple[int, ...], int]] = {}
+    whole_memo: dict[str, tuple[str, str]] = {}
+    has_memo: dict[str, list[str]] = {}
     for doc_id, d in enumerate(docs):
         if d.domain in outside:
             continue
         fields = _merged_fields(dict(d.fields), ablate)
         if fields.get("attributes") and "has" in field_ix:
-            fields["has"] = has_terms(str(fields["attributes"]))
+            attributes = str(fields["attributes"])
+            has = has_memo.get(attributes)
+            if has is None:
+                has = has_memo[attributes] = has_terms(attributes)
+            fields["has"] = has
         phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
         for nm in (d.title, *d.names):
             dots = nm.count(".")
@@ -318,9 +342,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                 phrases.add(nm.rsplit(".", 1)[1])
         wholes = set()
         for p in phrases:
-            stems = [t for t in analyze(p) if t not in stop]
-            wholes.add(whole_key(stems))
-            wholes.add(whole_key(stems, ordered=True))
+            keys = whole_memo.get(p)
+            if keys is None:
+                stems = [t for t in analyze(p) if t not in stop]
+                keys = whole_memo[p] = (whole_key(stems), whole_key(stems, ordered=True))
+            wholes.update(keys)
         wholes.discard("")
         if wholes:
             fields["whole"] = wholes
@@ -328,18 +354,29 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            terms = sorted(text) if f in ("whole", "has") else index_terms(
-                text if isinstance(text, str) else " ".join(map(str, text)), surfaces=True)
-            if not terms:
+            if f == "whole" and isinstance(text, set):   # the keys made above: each once
+                row_terms = tuple(sorted(text))
+                row_tf, length = (1,) * len(row_terms), len(row_terms)
+            elif f in ("whole", "has"):
+                counts = Counter(sorted(text))
+                row_terms, row_tf, length = tuple(counts), tuple(counts.values()), len(text)
+            else:
+                key = text if isinstance(text, str) else " ".join(map(str, text))
+                got = terms_memo.get(key)
+                if got is None:
+                    counts = Counter(index_terms(key, surfaces=True))
+                    got = terms_memo[key] = (tuple(counts), tuple(counts.values()),
+                                             sum(counts.values()))
+                row_terms, row_tf, length = got
+            if not length:
                 continue
-            counts = Counter(terms)
-            e_term.extend(counts)
-            e_tf.extend(counts.values())
+            e_term.extend(row_terms)
+            e_tf.extend(row_tf)
             seg_doc.append(doc_id)
             seg_field.append(i)
-            seg_len.append(len(terms))
-            seg_rows.append(len(counts))
-            field_len_sum[i] += len(terms)
+            seg_len.append(length)
+            seg_rows.append(len(row_terms))
+            field_len_sum[i] += length
             field_docs[i] += 1
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
@@ -386,14 +423,15 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                   sum(1 << i for i, f in enumerate(field_names) if f in NAMING_FIELDS))
 
     # Typo tolerance: every one-deletion variant of a word term → the terms it comes from.
-    dels: dict[str, set[int]] = {}
+    variants: list[str] = []
+    variant_term: list[int] = []
     for j, t in enumerate(terms):
         if TYPO_MIN <= len(t) <= TYPO_MAX and not t.isdigit() and t[0] not in "=" + HAS_PREFIX:
-            for v in deletions(t):
-                dels.setdefault(v, set()).add(j)
-    del_keys = sort_utf8(dels)
+            variants.extend(deletions(t))
+            variant_term.extend(repeat(j, len(t)))   # a term of n characters has n deletions
+    del_keys = sort_utf8(variants)
     _add_table(writer, f"{prefix}.dels", del_keys)
-    d_off, d_term = _csr(del_keys, dels, "<u4")
+    d_off, d_term = _csr_pairs(del_keys, variants, variant_term, "<u4")
     writer.add_array(f"{prefix}.dels_off", d_off)
     writer.add_array(f"{prefix}.dels_term", d_term)
 

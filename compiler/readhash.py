@@ -1,0 +1,77 @@
+"""Digests of the source files the readers read, so that a cold compile reads each file once.
+
+A folder's fingerprint is the sha256 over its files' sha256 (``compiler/fingerprint.py``).
+On a cold compile none of them is known, and the readers are about to read many of the same
+files anyway (the object descriptors; with the code and form domains, most of the dump). So
+while a folder is *watched* (``watch``: its fingerprint is pending), the folder reader
+(``compiler/config/files.py``, ``FolderFiles.read``) notes each file's stat key, taken before
+the read, and the sha256 of the bytes it read; the pool's workers hand their notes back with
+each chunk (``compiler/pool.py``). The hashing child, forked before the parse, leaves the
+files the parse is about to read (``fingerprint.read_by_readers``) to
+``Fingerprinter.finish``, which takes their digests from these notes after the link and
+hashes a file itself only when no reader read it or its stat changed since (``known``).
+Same digests, same fingerprint; only who computes them differs.
+
+The stat key is taken *before* the read: a file edited while it is read gets a key older
+than the bytes, so the next compile sees the new stat and hashes it again (never the other
+way round, a new key with the old digest, which would hide the edit).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Iterable
+
+StatKey = tuple[int, int, int, int]        # size, mtime_ns, ctime_ns, inode
+
+_roots: frozenset[str] = frozenset()       # real paths of the folders being watched
+_read: dict[str, tuple[StatKey, str]] = {}  # real path of a file read → (stat key, sha256)
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """What says a file is unchanged without reading it (ctime cannot be set back by a user)."""
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def watch(roots: Iterable[str]) -> None:
+    """Note the digests of files read below these folders (real paths) from now on. Pool
+    workers started after this call inherit it; those started before note nothing (the
+    fingerprinter then reads their files itself: slower, the same fingerprint)."""
+    global _roots
+    _roots = frozenset(roots)
+    _read.clear()
+
+
+def stop() -> None:
+    """Note nothing more and forget what was noted."""
+    watch(())
+
+
+def watching(root_real: str) -> bool:
+    return root_real in _roots
+
+
+def note(full: str, key: StatKey, data: bytes) -> None:
+    """The bytes read from ``full``, whose stat before the read was ``key``."""
+    _read[full] = (key, hashlib.sha256(data).hexdigest())
+
+
+def take() -> dict[str, tuple[StatKey, str]]:
+    """What this process noted since the last ``take`` (a worker sends it with its chunk)."""
+    if not _read:
+        return {}
+    out = dict(_read)
+    _read.clear()
+    return out
+
+
+def merge(notes: dict[str, tuple[StatKey, str]]) -> None:
+    """A worker's notes, in the parent."""
+    if notes and _roots:
+        _read.update(notes)
+
+
+def known(full: str, key: StatKey) -> str | None:
+    """The sha256 a reader computed for ``full`` if its stat is still ``key``, else None."""
+    hit = _read.get(full)
+    return hit[1] if hit is not None and hit[0] == key else None
