@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from .. import safefile
-from ..safefile import RefusedFile, read_inside, resolve_inside
+from ..safefile import RefusedFile, SourceDirs, read_inside, resolve_inside
 from .zipsafe import check_zip
 
 
@@ -45,10 +45,11 @@ class FolderFiles(SourceFiles):
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._real = os.path.realpath(self.root)
+        self._dirs = SourceDirs(self._real)   # folders kept open while the source is read
 
     def read(self, rel: str) -> bytes | None:
         try:
-            return read_inside(self._real, rel)
+            return read_inside(self._real, rel, dirs=self._dirs)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
 
