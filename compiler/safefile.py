@@ -122,7 +122,7 @@ class SourceDirs:
     ``/proc/self/fd`` lookup per file, and a one-name path walk instead of the whole absolute
     path (file reads −45 % on SSL's 3,700 descriptors). A path with a link anywhere, an odd
     name, or a platform without ``dir_fd`` takes ``read_inside``'s general way. The last
-    ``keep`` folders stay open (files are read folder by folder); one compile's source only:
+    ``keep`` folders opened stay open (files are read folder by folder); one compile's source only:
     a folder replaced on disk meanwhile would still be read through its old descriptor."""
 
     def __init__(self, root_real: str, keep: int = 16) -> None:
@@ -145,7 +145,7 @@ class SourceDirs:
             return None
 
     def _folder(self, folder: str) -> int:
-        fd = self._fds.pop(folder, None)
+        fd = self._fds.get(folder)
         if fd is None:
             if folder:
                 parent, _, name = folder.rpartition("/")
@@ -153,8 +153,9 @@ class SourceDirs:
             else:
                 fd = os.open(self.root_real, _DIR_FLAGS)
             if len(self._fds) >= self._keep:
-                os.close(self._fds.pop(next(iter(self._fds))))   # the least recently used
-        self._fds[folder] = fd     # last used last
+                # the first opened goes (a class folder evicted is reopened by one call)
+                os.close(self._fds.pop(next(iter(self._fds))))
+            self._fds[folder] = fd
         return fd
 
     def close(self) -> None:
