@@ -300,3 +300,59 @@ def test_zip_without_utf8_flag_cyrillic_names(tmp_path):
     b, rb = read(z)
     assert not rb.errors
     assert diff(config_dict(a), config_dict(b)) == []
+
+
+def test_entity_references_between_elements_read_as_if_absent(tmp_path):
+    # the Designer reader walks children with plain iterators: an (unresolved) entity
+    # reference between properties, between child objects or between language items is no
+    # element — the model is the one of the file without them, and nothing is noted unknown
+    root = _copy_sample(tmp_path)
+    f = root / "Catalogs" / "Номенклатура.xml"
+    body = f.read_text(encoding="utf-8-sig").split("\n", 1)[1]
+    body = body.replace("<Comment/>", "<Comment/>&e;", 1).replace("<ChildObjects>", "<ChildObjects>&e;", 1)
+    body = body.replace("<Synonym>", "<Synonym>&e;", 2)
+    f.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE MetaDataObject [<!ENTITY e "x">]>\n'
+                 + body, encoding="utf-8")
+    cfg, r = read(root)
+    plain, _ = read(DESIGNER)
+    assert body.count("&e;") == 4
+    assert diff(config_dict(cfg)["objects"], config_dict(plain)["objects"]) == []
+    assert not r.unknown and not r.errors
+
+
+def test_language_strings_read_by_local_name_in_any_order():
+    from lxml import etree
+
+    from v8atlas.compiler.config.designer import local_string
+    el = etree.fromstring(
+        '<Synonym xmlns:v8="http://v8.1c.ru/8.1/data/core" xmlns:o="urn:other">'
+        "<v8:item><v8:lang>ru</v8:lang><v8:content> Склад </v8:content></v8:item>"
+        "<v8:item><v8:content>Store</v8:content><v8:lang>en</v8:lang></v8:item>"
+        "<v8:item><o:lang>de</o:lang><o:content>Lager</o:content></v8:item>"
+        "<v8:item><v8:lang>fr</v8:lang><v8:content>Dépôt</v8:content><v8:note>x</v8:note></v8:item>"
+        "<v8:item><v8:lang/><v8:content/></v8:item></Synonym>")
+    assert local_string(el) == {"ru": "Склад", "en": "Store", "de": "Lager", "fr": "Dépôt"}
+
+
+def test_folder_files_read_through_inner_links_and_many_folders(tmp_path):
+    # FolderFiles keeps a few folders open and opens files by bare name in them; a folder
+    # that is a link (inside the root) is read the general way, and more folders than are
+    # kept open still read right, again and again
+    from v8atlas.compiler.config.files import FolderFiles
+    root = tmp_path / "dump"
+    for i in range(40):
+        (root / f"Class{i}" / "Sub").mkdir(parents=True)
+        (root / f"Class{i}" / "Sub" / "f.xml").write_bytes(f"<a>{i}</a>".encode())
+        (root / f"Class{i}.xml").write_bytes(f"<b>{i}</b>".encode())
+    (root / "Alias").symlink_to(root / "Class3")
+    (root / "plain.txt").write_bytes(b"text")
+    files = FolderFiles(root)
+    for _ in range(2):
+        for i in range(40):
+            assert files.read(f"Class{i}/Sub/f.xml") == f"<a>{i}</a>".encode()
+            assert files.read(f"Class{i}.xml") == f"<b>{i}</b>".encode()
+    assert files.read("Alias/Sub/f.xml") == b"<a>3</a>"
+    assert files.read("Class5/Sub/missing.xml") is None
+    assert files.read("Missing/Sub/f.xml") is None
+    assert files.read("plain.txt/f.xml") is None
+    assert files.read("plain.txt") == b"text"

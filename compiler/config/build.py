@@ -30,26 +30,37 @@ def fill_object_defaults(cls: str, props: dict[str, Any], belonging: str) -> Non
         del props[key]
     if belonging == ADOPTED:
         return
-    for name in CLASS_KEYS.get(cls, ()):
-        spec = object_prop(cls, name)
-        if spec is None or spec.key in props:
-            continue
-        if spec.kind == "type":
-            props[spec.key] = TypeDescription()
-        else:
-            props[spec.key] = _default(spec.default)
+    defaults = _OBJECT_DEFAULTS.get(cls)
+    if defaults is None:
+        specs = [object_prop(cls, name) for name in CLASS_KEYS.get(cls, ())]
+        defaults = _OBJECT_DEFAULTS[cls] = tuple((s.key, s.kind == "type", s.default)
+                                                 for s in specs if s is not None)
+    _fill(props, defaults)
 
 
 def fill_field_defaults(owner: str, kind: str, props: dict[str, Any], belonging: str) -> None:
     """Defaults for the properties a ``kind`` child of ``owner`` has (``Type`` lives on the field)."""
     if belonging == ADOPTED:
         return
-    for name in field_keys(owner, kind):
-        if name == "Type":
-            continue
-        spec = FIELD_PROPS[name]
-        if spec.key not in props:
-            props[spec.key] = TypeDescription() if spec.kind == "type" else _default(spec.default)
+    defaults = _FIELD_DEFAULTS.get((owner, kind))
+    if defaults is None:
+        specs = [FIELD_PROPS[name] for name in field_keys(owner, kind) if name != "Type"]
+        defaults = _FIELD_DEFAULTS[(owner, kind)] = tuple((s.key, s.kind == "type", s.default)
+                                                          for s in specs)
+    _fill(props, defaults)
+
+
+# (model key, is a type, default) per class / per (owner, field kind), worked out from the
+# spec once: the readers fill defaults for every one of ~10⁴ objects and fields per SSL.
+_Defaults = tuple[tuple[str, bool, Any], ...]
+_OBJECT_DEFAULTS: dict[str, _Defaults] = {}
+_FIELD_DEFAULTS: dict[tuple[str, str], _Defaults] = {}
+
+
+def _fill(props: dict[str, Any], defaults: _Defaults) -> None:
+    for key, is_type, default in defaults:
+        if key not in props:
+            props[key] = TypeDescription() if is_type else _default(default)
 
 
 # Configuration properties EDT omits when they have these (first-literal) values.

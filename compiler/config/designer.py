@@ -52,11 +52,26 @@ _V8_TYPES = {"ValueStorage": VALUE_STORAGE, "UUID": UUID, "Null": NULL}
 _LOCAL_NAMES = {f"{{{NS_V8}}}lang": "lang", f"{{{NS_V8}}}content": "content"}
 
 
+_T_LANG, _T_CONTENT = f"{{{NS_V8}}}lang", f"{{{NS_V8}}}content"
+
+
 def local_string(el: etree._Element | None) -> dict[str, str]:
     out: dict[str, str] = {}
     if el is None:
         return out
-    for item in el.iterchildren(etree.Element):
+    for item in el:     # an entity reference here has no children: it adds nothing
+        if len(item) == 2:
+            # the shape Designer writes, <v8:lang/> then <v8:content/> as leaves: taken by
+            # position (12,000 strings per SSL), the general loop below for anything else
+            lang_el, content_el = item
+            if lang_el.tag == _T_LANG and content_el.tag == _T_CONTENT and \
+                    not len(lang_el) and not len(content_el):
+                lang, content = lang_el.text, content_el.text
+                lang = lang.strip() if lang else ""
+                content = content.strip() if content else ""
+                if lang or content:
+                    out[lang] = content
+                continue
         lang = content = ""
         for c in item.iterchildren(etree.Element):
             n = _LOCAL_NAMES.get(c.tag) or local(c)
@@ -120,7 +135,7 @@ def type_member(el: etree._Element, value: str) -> TypeRef:
 def type_description(el: etree._Element) -> TypeDescription:
     members: list[TypeRef] = []
     quals: dict[str, etree._Element] = {}
-    for c in elements(el):
+    for c in el:      # plain iterator; an entity reference's local name is "", matching nothing
         n = local(c)
         if n in ("Type", "TypeSet"):
             members.append(type_member(c, text(c)))
@@ -161,8 +176,14 @@ def _common_attribute_content(el: etree._Element) -> list[dict[str, str]]:
 
 
 # Property kind (spec.Prop.kind) → its decoder: looked up once per tag in the action tables below.
+def _decode_bool(el: etree._Element) -> bool:
+    """``_bool(text(el))`` in one call: 14,000 flags per SSL."""
+    t = text(el) if len(el) else el.text
+    return t is not None and t.strip().lower() == "true"
+
+
 _DECODERS: dict[str, Callable[[etree._Element], Any]] = {
-    "bool": lambda el: _bool(text(el)),
+    "bool": _decode_bool,
     "int": lambda el: _int(text(el)),
     "str": text,
     "ref": text,
@@ -224,7 +245,9 @@ _SKIP, _COMMON, _STD, _PROP, _TYPE, _UNKNOWN = range(6)
 _Action = tuple[Any, ...]
 
 
-def _object_action(cls: str, known: bool, tag: str) -> _Action:
+def _object_action(cls: str, known: bool, tag: Any) -> _Action:
+    if not isinstance(tag, str):     # an entity reference (``etree.Entity``), no element
+        return (_SKIP,)
     if tag in _COMMON_TAGS:
         return (_COMMON,)
     n = tag[tag.rfind("}") + 1:]
@@ -240,7 +263,9 @@ def _object_action(cls: str, known: bool, tag: str) -> _Action:
     return (_SKIP,)
 
 
-def _field_action(kind: str, keys: tuple[str, ...], tag: str) -> _Action:
+def _field_action(kind: str, keys: tuple[str, ...], tag: Any) -> _Action:
+    if not isinstance(tag, str):     # an entity reference (``etree.Entity``), no element
+        return (_SKIP,)
     if tag in _COMMON_TAGS:
         return (_COMMON,)
     n = tag[tag.rfind("}") + 1:]
@@ -292,12 +317,14 @@ def _read_properties(props_el: etree._Element, actions: dict[str, _Action],
     props: dict[str, Any] = {}
     typ = std = None
     first: dict[str, etree._Element] = {}
-    for p in props_el.iterchildren(etree.Element):
+    for p in props_el:   # every child node; an entity reference's table entry is _SKIP
         tag = p.tag
         a = actions.get(tag)
         if a is None:
             a = actions[tag] = decide(tag)
         op = a[0]
+        if op == _SKIP:      # most of them: 76,000 of 130,000 per SSL
+            continue
         if op == _PROP:
             props[a[1]] = a[2](p)
         elif op == _COMMON:
@@ -328,11 +355,12 @@ def _field_props(owner: str, kind: str, props_el: etree._Element, ctx: FileConte
 def _parts(el: etree._Element) -> tuple[etree._Element | None, etree._Element | None]:
     """The first <Properties> and <ChildObjects> of an object element, in one pass."""
     props_el = co = None
-    for c in el.iterchildren(_T_PROPERTIES, _T_CHILD_OBJECTS):
-        if c.tag == _T_PROPERTIES:
+    for c in el:     # a few children; a plain iterator is cheaper to make than a tag-filtered one
+        tag = c.tag
+        if tag == _T_PROPERTIES:
             if props_el is None:
                 props_el = c
-        elif co is None:
+        elif tag == _T_CHILD_OBJECTS and co is None:
             co = c
     return props_el, co
 
@@ -364,14 +392,18 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
     if typ is not None:
         child.props["type"] = typ
     if co is not None:
-        for c in elements(co):
+        for c in co:
             ck = local(c)
-            child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
+            if ck:       # "": an entity reference, no element
+                child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
     return child
 
 
 _OWN_FILE_FOLDERS = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
                      "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}
+
+
+_BARE_TAGS = (*_COMMON_TAGS, "{*}FormType", "{*}TemplateType")
 
 
 def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileContext) -> Child:
@@ -385,17 +417,23 @@ def _bare_child(files: SourceFiles, base: str, kind: str, name: str, ctx: FileCo
         return child
     for obj in elements(root):
         child.uuid = obj.get("uuid", "")
-        props_el = obj.find(f"{{{NS_MD}}}Properties")
+        props_el, co = _parts(obj)
         if props_el is None:
             continue
-        _, syn, comment, belonging, _ = _common(props_el)
+        # one pass, filtered in C: the common tags, and the kind property by local name
+        first: dict[str, etree._Element] = {}
+        for p in props_el.iterchildren(*_BARE_TAGS):
+            tag = p.tag
+            if tag in _COMMON_TAGS:
+                if tag not in first:
+                    first[tag] = p
+            else:
+                child.props[FIELD_PROPS[local(p)].key] = text(p)
+        _, syn, comment, belonging, _ = _common_values(first)
         child.synonym, child.comment, child.belonging = syn, comment, belonging
-        for p in props_el.iterchildren("{*}FormType", "{*}TemplateType"):   # by local name, in C
-            child.props[FIELD_PROPS[local(p)].key] = text(p)
         if kind in ("Form", "Template") and belonging != ADOPTED:
             key = FIELD_PROPS["FormType" if kind == "Form" else "TemplateType"]
             child.props.setdefault(key.key, key.default)
-        co = obj.find(f"{{{NS_MD}}}ChildObjects")
         if co is not None:    # recalculation dimensions, external table fields/forms…
             for c in elements(co):
                 ck = local(c)
@@ -440,7 +478,7 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     if root is None:
         return None
     ctx = FileContext(source, report, rel)
-    obj_el = next(elements(root), None)
+    obj_el = next((c for c in root if isinstance(c.tag, str)), None)   # the first element
     if obj_el is None:
         report.error(source, "the file holds no object: <MetaDataObject> is empty", code="empty", file=rel)
         return None
@@ -467,8 +505,10 @@ def read_object(files: SourceFiles, source: str, cls: str, rel: str, report: Com
     fill_object_defaults(cls, obj.props, belonging)
     base = rel[:-4]   # folder of the object's own files: Catalogs/X
     if co is not None:
-        for c in elements(co):
+        for c in co:     # plain iterator (cheaper to make than a filtered one, 2,700 per SSL)
             kind = local(c)
+            if not kind:     # an entity reference, no element
+                continue
             if cls == "Subsystem" and kind == "Subsystem":
                 sub = read_object(files, source, "Subsystem", f"{base}/Subsystems/{text(c)}.xml", report,
                                   listed_in=rel)

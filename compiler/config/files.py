@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from .. import readhash, safefile
-from ..safefile import RefusedFile, read_inside, resolve_inside
+from ..safefile import RefusedFile, SourceDirs, read_inside, resolve_inside
 from .zipsafe import check_zip
 
 
@@ -45,13 +45,14 @@ class FolderFiles(SourceFiles):
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._real = os.path.realpath(self.root)
+        self._dirs = SourceDirs(self._real)   # folders kept open while the source is read
 
     def read(self, rel: str) -> bytes | None:
         # While the folder's fingerprint is pending (a cold compile), the bytes read are
         # hashed here, so the fingerprinter need not read the file again (compiler/readhash.py).
         key = self._stat_key(rel) if readhash.watching(self._real) else None
         try:
-            data = read_inside(self._real, rel)
+            data = read_inside(self._real, rel, dirs=self._dirs)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
         if key is not None:
