@@ -198,15 +198,14 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, p2.astype("<u4"), imp.astype("<f4")
 
 
-def seal_cards(index: CodeIndex) -> None:
-    """Called by the link once it is done with the cards: each is packed as the card store
-    will hold it, and what the build reads of it kept beside (``ProcEntry.brief``)."""
-    for pe in index.procs:
-        card = pe.card
-        assert isinstance(card, dict) and "callees" not in card and "callers" not in card
-        pe.brief = (_prior(card), bool(card.get("deprecated")), card["address"],
-                    FC.one_line(card.get("description") or ""))
-        pe.card = pack_record(card)
+def seal_card(card: dict) -> tuple[tuple[float, bool, str, str], bytes]:
+    """The link's last word on one card: what the build reads of it (``ProcEntry.brief``) and
+    the card packed as the card store will hold it. Called per procedure as the link writes
+    each card, so no more than one card is a dict at a time."""
+    assert "callees" not in card and "callers" not in card     # the build appends them
+    brief = (_prior(card), bool(card.get("deprecated")), card["address"],
+             FC.one_line(card.get("description") or ""))
+    return brief, pack_record(card)
 
 
 class _Cards(Sequence[bytes]):
@@ -260,7 +259,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     for pid, pe in enumerate(index.procs):
         for c in pe.callees:
             callers[c].append(pid)
-    # The cards are held packed (seal_cards); each gets its call counts as it is stored.
+    # The cards are held packed (seal_card); each gets its call counts as it is stored.
     cards = _Cards(index, callers)
     writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
                        packed_sizes=[len(cards[i]) for i in range(n)])
