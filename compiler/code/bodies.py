@@ -1,4 +1,4 @@
-"""Procedure bodies (and the link's packed cards) in transit: each body leaves the reader's worker as a zstd frame.
+"""Procedure bodies in transit: each body leaves the reader's worker as a zstd frame.
 
 The parent then holds about a sixth of the raw bytes per module (SSL: 66 MB of bodies) from
 the parse to the build, where ``build.py`` unpacks them one at a time into the body store

@@ -238,8 +238,7 @@ def seal_card(card: dict) -> tuple[tuple[float, bool, str, str], bytes]:
     assert "callees" not in card and "callers" not in card     # the build appends them
     brief = (_prior(card), bool(card.get("deprecated")), card["address"],
              FC.one_line(card.get("description") or ""))
-    # held as a zstd frame, as bodies are (bodies.py): the packed cards were ~60 MB per SSL copy
-    return brief, bodies.pack(pack_record(card))
+    return brief, pack_record(card)
 
 
 class _Cards(Sequence[bytes]):
@@ -253,8 +252,7 @@ class _Cards(Sequence[bytes]):
 
     def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
         pe = self.procs[i]
-        return extend_packed_map(bodies.unpack(pe.card),
-                                 {"callees": len(pe.callees), "callers": len(self.callers[i])})
+        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
 
 
 class _Bodies(Sequence[bytes]):

@@ -9,7 +9,6 @@ from typing import Any
 
 from v8atlas.formats.reader import unpack_record
 
-from . import bodies
 from .model import ModuleRef, Procedure
 
 
@@ -35,16 +34,16 @@ class ProcEntry:
     origin: str
     vocabulary: list[str]                   # its model's (``CodeModel.vocabulary``: proc.terms' ids)
     callees: tuple[int, ...] = ()           # resolved callee ids, sorted (``link.resolve_calls``)
-    # The card, packed as the card store holds it and compressed (a zstd frame, ``bodies``)
-    # the moment the link has written it (``build.seal_card``: the cards as dicts, all alive
-    # until the link's end, were its largest memory at scale), with ``brief`` — what the
-    # build reads of it: (prior, deprecated, address, one-line description).
+    # The card, packed as the card store holds it the moment the link has written it
+    # (``build.seal_card``: the cards as dicts, all alive until the link's end, were its
+    # largest memory at scale), with ``brief`` — what the build reads of it: (prior,
+    # deprecated, address, one-line description).
     card: bytes = b""
     brief: tuple[float, bool, str, str] | None = None
 
     def card_dict(self) -> dict[str, Any]:
         """The card as a dict."""
-        return unpack_record(bodies.unpack(self.card))
+        return unpack_record(self.card)
 
 
 @dataclass
