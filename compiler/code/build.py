@@ -26,7 +26,7 @@ from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
 from . import bodies
-from .index import CardStore, CodeIndex
+from .index import CodeIndex
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -245,15 +245,14 @@ class _Cards(Sequence[bytes]):
     """The packed cards by procedure id with their call counts (the last two keys)."""
 
     def __init__(self, index: CodeIndex, callers: list[list[int]]) -> None:
-        self.procs, self.store, self.callers = index.procs, index.cards, callers
+        self.procs, self.callers = index.procs, callers
 
     def __len__(self) -> int:
         return len(self.procs)
 
     def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
         pe = self.procs[i]
-        return extend_packed_map(self.store.get(pe.card),
-                                 {"callees": len(pe.callees), "callers": len(self.callers[i])})
+        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
 
 
 class _Bodies(Sequence[bytes]):
@@ -276,8 +275,8 @@ def _release(index: CodeIndex) -> None:
     and the cards were most of the compile's peak. The parse cache and the linked-model cache
     were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
     them; nothing reads this link after the build."""
-    index.cards = CardStore()
     for pe in index.procs:
+        pe.card = b""
         p = pe.proc
         p.body, p.params, p.info = b"", [], {}
         p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()

@@ -4,13 +4,11 @@ A module of its own so that registering the domain (``domain.py``) needs only th
 not the readers and linker a no-change recompile never runs."""
 from __future__ import annotations
 
-from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
 from v8atlas.formats.reader import unpack_record
 
-from . import bodies
 from .model import ModuleRef, Procedure
 
 
@@ -36,32 +34,16 @@ class ProcEntry:
     origin: str
     vocabulary: list[str]                   # its model's (``CodeModel.vocabulary``: proc.terms' ids)
     callees: tuple[int, ...] = ()           # resolved callee ids, sorted (``link.resolve_calls``)
-    # The card's id in ``CodeIndex.cards``, where the link puts it packed the moment it has
-    # written it (``build.seal_card``: the cards as dicts, all alive until the link's end, were
-    # its largest memory at scale), with ``brief`` — what the build reads of it: (prior,
+    # The card, packed as the card store holds it the moment the link has written it
+    # (``build.seal_card``: the cards as dicts, all alive until the link's end, were its
+    # largest memory at scale), with ``brief`` — what the build reads of it: (prior,
     # deprecated, address, one-line description).
-    card: int = -1
+    card: bytes = b""
     brief: tuple[float, bool, str, str] | None = None
 
-
-class CardStore:
-    """The packed cards (``pack_record`` bytes) as zstd frames (``bodies.pack``: half their
-    size), one after another in one buffer: a bytes object each, however small, left the
-    allocator's arenas holding as much again (measured at × 4 SSL: frames held one each
-    lowered no peak)."""
-
-    def __init__(self) -> None:
-        self.data = bytearray()
-        self.ends = array("Q")
-
-    def add(self, packed: bytes) -> int:
-        self.data += bodies.pack(packed)
-        self.ends.append(len(self.data))
-        return len(self.ends) - 1
-
-    def get(self, i: int) -> bytes:
-        """The card as ``pack_record`` wrote it."""
-        return bodies.unpack(bytes(self.data[self.ends[i - 1] if i else 0:self.ends[i]]))
+    def card_dict(self) -> dict[str, Any]:
+        """The card as a dict."""
+        return unpack_record(self.card)
 
 
 @dataclass
@@ -70,8 +52,3 @@ class CodeIndex:
     modules: list[ModuleEntry] = field(default_factory=list)
     module_cards: list[dict[str, Any]] = field(default_factory=list)
     procs: list[ProcEntry] = field(default_factory=list)
-    cards: CardStore = field(default_factory=CardStore)     # ProcEntry.card → the packed card
-
-    def card(self, pid: int) -> dict[str, Any]:
-        """Procedure ``pid``'s card as a dict."""
-        return unpack_record(self.cards.get(self.procs[pid].card))

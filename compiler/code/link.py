@@ -253,8 +253,7 @@ class _ViewLinker:
                     card["event_handler"] = True
                 card.update(late.get(pid, ()))
                 card["uses"] = self._uses(e, p, card["address"])
-                pe.brief, packed = seal_card(card)
-                pe.card = self.ix.cards.add(packed)
+                pe.brief, pe.card = seal_card(card)
             self.ix.module_cards.append(self._module_card(e, address, lang))
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
