@@ -79,6 +79,13 @@ def _write(root: Path, rel: str, data: bytes) -> None:
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
     root = tmp_path_factory.mktemp("code") / "cf"
+    _make_dump(root)
+    result = compile_bundle([root], tmp_path_factory.mktemp("out"), quiet=True, cache=False)
+    return result, Snapshot(Bundle.open(result.bundle_path))
+
+
+def _make_dump(root: Path) -> None:
+    """The sample configuration with the modules above and a few bad ones."""
     shutil.copytree(EXAMPLES, root)
     bom = b"\xef\xbb\xbf"
     _write(root, "CommonModules/ОбщегоНазначения/Ext/Module.bsl", bom + COMMON.replace("\n", "\r\n").encode())
@@ -92,8 +99,6 @@ def compiled(tmp_path_factory):
            "Процедура А()\n\nПроцедура Б()\nКонецПроцедуры\nПроцедура Б()\nКонецПроцедуры\n".encode())
     _write(root, "Catalogs/НетТакого/Ext/ObjectModule.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
     _write(root, "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl", "Процедура А()\nКонецПроцедуры\n".encode())
-    result = compile_bundle([root], tmp_path_factory.mktemp("out"), quiet=True, cache=False)
-    return result, Snapshot(Bundle.open(result.bundle_path))
 
 
 def call(snap, tool, /, **args):
@@ -328,3 +333,21 @@ def test_a_result_list_says_what_each_card_says(compiled):
             assert ("· deprecated" in line) == bool(card.get("deprecated"))
     deprecated = call(snap, "search_code", query="старое значение", scope="all")
     assert any("· deprecated" in ln for ln in deprecated.text.splitlines())
+
+
+
+def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_path, monkeypatch):
+    """The build computes the search postings range of terms by range (memory bounded at
+    scale); ranges of at most two occurrences give the same bundle, byte for byte, as one."""
+    from v8atlas.compiler.code import build as code_build
+    result, _snap = compiled
+    root = tmp_path / "cf"
+    _make_dump(root)
+    ranges: list[int] = []
+    by_range = code_build._term_ranges
+    monkeypatch.setattr(code_build, "POSTING_RANGE", 2)
+    monkeypatch.setattr(code_build, "_term_ranges",
+                        lambda per_term, budget: ranges.append(len(got := by_range(per_term, budget))) or got)
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    assert ranges and ranges[0] > 10          # the terms were split into many ranges
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash

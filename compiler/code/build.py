@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
           "params": (0.5, 0.5), "region": (0.8, 0.3)}
 K1 = 1.2
+POSTING_RANGE = 1 << 21      # occurrences whose postings are computed at once (``_postings``)
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
@@ -163,17 +164,51 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     avg = np.where(has > 0, flen.sum(axis=0) / np.maximum(has, 1), 1.0)
     norm = 1.0 - b + b * flen / avg                                  # (n, nf)
     del flen
-    # tf per (term, procedure, field) → weighted pseudo-frequency per (term, procedure)
-    key3 = tid.astype(np.int64)
-    del tid
-    key3 *= n * nf
-    key3 += slot                     # (term * n + procedure) * nf + field
-    del slot
+    # tf per (term, procedure, field) → weighted pseudo-frequency per (term, procedure), by
+    # ranges of terms (``_term_ranges``): the keys and their runs are temporaries of every
+    # occurrence of a range, not of all of them at once (at × 12 SSL those of every
+    # occurrence were the top of the compile's peak). A term's postings are all in one range,
+    # in the same order, so the sums and impacts are the same as over all at once.
+    df = np.zeros(nt, dtype=np.int64)
+    procs: list[np.ndarray] = []
+    imps: list[np.ndarray] = []
+    for t0, t1 in _term_ranges(np.bincount(tid, minlength=nt), POSTING_RANGE):
+        sel = np.flatnonzero((tid >= t0) & (tid < t1)) if (t0, t1) != (0, nt) else slice(None)
+        key3 = tid[sel].astype(np.int64)
+        key3 -= t0
+        key3 *= n * nf
+        key3 += slot[sel]                # ((term - t0) * n + procedure) * nf + field
+        del sel
+        p2, imp = _range_postings(key3, n, nf, weight, norm, df[t0:t1])
+        procs.append(p2)
+        imps.append(imp)
+    del tid, slot
+    off = np.zeros(nt + 1, dtype="<u4")
+    off[1:] = np.cumsum(df)
+    if not procs:
+        return terms, off, np.zeros(0, dtype="<u4"), np.zeros(0, dtype="<f4")
+    return terms, off, np.concatenate(procs), np.concatenate(imps)
+
+
+def _term_ranges(per_term: np.ndarray, budget: int) -> list[tuple[int, int]]:
+    """[t0, t1) ranges of term ids, in order, covering every term, each of at most ``budget``
+    occurrences (a term more frequent than that alone)."""
+    cum = np.cumsum(per_term)
+    bounds = [0]
+    while bounds[-1] < len(per_term):
+        done = int(cum[bounds[-1] - 1]) if bounds[-1] else 0
+        bounds.append(max(int(np.searchsorted(cum, done + budget, side="right")), bounds[-1] + 1))
+    return list(zip(bounds, bounds[1:]))
+
+
+def _range_postings(key3: np.ndarray, n: int, nf: int, weight: np.ndarray, norm: np.ndarray,
+                    df: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The postings of one range of terms from its occurrences' keys
+    (``(term * n + procedure) * nf + field``, terms from the range's first): procedures and
+    impacts sorted by term, then procedure; ``df`` (the range's slice) filled."""
     # np.unique's work done by hand on sorted keys, without its copies: key3 sorted in place
     # (np.unique sorts a copy), and the (term, procedure) keys, already sorted, summed by runs
-    # (np.unique would argsort them again and return an inverse): at × 12 SSL these
-    # temporaries of every occurrence were the top of the compile's peak. The same sums, in
-    # the same order, as before.
+    # (np.unique would argsort them again and return an inverse).
     key3.sort()
     starts = _run_starts(key3)
     tf = np.diff(np.append(starts, len(key3)))
@@ -190,23 +225,20 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     w = np.add.reduceat(contrib, starts) if len(starts) else np.zeros(0)
     del starts, contrib
     t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
-    df = np.bincount(t2, minlength=nt)
+    df[:] = np.bincount(t2, minlength=len(df))
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-    off = np.zeros(nt + 1, dtype="<u4")
-    off[1:] = np.cumsum(df)
     imp = idf[t2] * w * (K1 + 1.0) / (w + K1)
-    return terms, off, p2.astype("<u4"), imp.astype("<f4")
+    return p2.astype("<u4"), imp.astype("<f4")
 
 
-def seal_cards(index: CodeIndex) -> None:
-    """Called by the link once it is done with the cards: each is packed as the card store
-    will hold it, and what the build reads of it kept beside (``ProcEntry.brief``)."""
-    for pe in index.procs:
-        card = pe.card
-        assert isinstance(card, dict) and "callees" not in card and "callers" not in card
-        pe.brief = (_prior(card), bool(card.get("deprecated")), card["address"],
-                    FC.one_line(card.get("description") or ""))
-        pe.card = pack_record(card)
+def seal_card(card: dict) -> tuple[tuple[float, bool, str, str], bytes]:
+    """The link's last word on one card: what the build reads of it (``ProcEntry.brief``) and
+    the card packed as the card store will hold it. Called per procedure as the link writes
+    each card, so no more than one card is a dict at a time."""
+    assert "callees" not in card and "callers" not in card     # the build appends them
+    brief = (_prior(card), bool(card.get("deprecated")), card["address"],
+             FC.one_line(card.get("description") or ""))
+    return brief, pack_record(card)
 
 
 class _Cards(Sequence[bytes]):
@@ -260,7 +292,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     for pid, pe in enumerate(index.procs):
         for c in pe.callees:
             callers[c].append(pid)
-    # The cards are held packed (seal_cards); each gets its call counts as it is stored.
+    # The cards are held packed (seal_card); each gets its call counts as it is stored.
     cards = _Cards(index, callers)
     writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
                        packed_sizes=[len(cards[i]) for i in range(n)])

@@ -24,23 +24,26 @@ class ModuleEntry:
     terms: list[str] = field(default_factory=list)        # search terms of the module's name
 
 
-@dataclass
+# ``slots``: one per procedure (ERP: ~500 k); a ``__dict__`` and an empty ``callees`` set each
+# were ~14 MB per SSL copy.
+@dataclass(slots=True)
 class ProcEntry:
     proc: Procedure
     module: int
     view: int
     origin: str
     vocabulary: list[str]                   # its model's (``CodeModel.vocabulary``: proc.terms' ids)
-    callees: set[int] = field(default_factory=set)
-    # The card: a dict while the link fills it, then packed (``build.seal_cards``: a 20-key dict
-    # per procedure was a fifth of the compile's memory at scale), with ``brief`` — what the
-    # build reads of it: (prior, deprecated, address, one-line description).
-    card: dict[str, Any] | bytes = field(default_factory=dict)
+    callees: tuple[int, ...] = ()           # resolved callee ids, sorted (``link.resolve_calls``)
+    # The card, packed as the card store holds it the moment the link has written it
+    # (``build.seal_card``: the cards as dicts, all alive until the link's end, were its
+    # largest memory at scale), with ``brief`` — what the build reads of it: (prior,
+    # deprecated, address, one-line description).
+    card: bytes = b""
     brief: tuple[float, bool, str, str] | None = None
 
     def card_dict(self) -> dict[str, Any]:
-        """The card as a dict, packed or not."""
-        return self.card if isinstance(self.card, dict) else unpack_record(self.card)
+        """The card as a dict."""
+        return unpack_record(self.card)
 
 
 @dataclass

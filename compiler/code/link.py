@@ -84,6 +84,8 @@ class _ViewLinker:
         self.by_ref: dict[ModuleRef, int] = {}
         self.objects: dict[str, str] = {}        # folded "Catalog.x" → "Catalog.X"
         self.props: dict[str, dict[str, Any]] = {}
+        # (owner, object, edge kind) → addresses of the procedures that use it (``_uses``)
+        self.grouped: defaultdict[tuple[str, str, str], list[str]] = defaultdict(list)
         for _origin, cfg, _code in parts:
             for o in cfg.objects:
                 self.objects.setdefault(o.full_name.casefold(), o.full_name)
@@ -137,7 +139,7 @@ class _ViewLinker:
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
-                out = pe.callees
+                out: set[int] = set()
                 for n in p.local_calls:
                     f = n.casefold()
                     target = e.names.get(f)
@@ -156,39 +158,41 @@ class _ViewLinker:
                         target = m.names.get(how[5:].casefold()) if m else None
                         if target is not None:
                             out.add(target)
+                if out:                 # most call nothing resolvable: the shared empty tuple
+                    pe.callees = tuple(sorted(out))
 
     # -- usages -----------------------------------------------------------------------------
+    def _uses(self, e: ModuleEntry, p: Procedure, address: str) -> list[list[str]]:
+        """The card's ``uses`` ([object, edge kind] sorted); the module owner's usage edges
+        are collected on the way (``usage_edges``)."""
+        if not p.usages:             # most procedures mention no metadata object
+            return []
+        uses: dict[str, str] = {}
+        # sorted: the first read/write kind wins (whatever order a model was made in)
+        for cls, name, how in sorted(p.usages):
+            path = self.objects.get(f"{cls}.{name}".casefold())
+            if path is None:
+                continue
+            kind = USAGE_EDGE.get(how, "code_uses")
+            # one kind per object and procedure: a query read or a write says more than a mention
+            if uses.get(path) in (None, "code_uses"):
+                uses[path] = kind
+        if e.ref.owner != "Configuration":
+            for path, kind in uses.items():
+                if path != e.ref.owner:
+                    self.grouped[(e.ref.owner, path, kind)].append(address)
+        return sorted([W.ref_name(path, self.language), kind] for path, kind in uses.items())
+
     def usage_edges(self, doc_key: Any) -> list[Edge]:
-        grouped: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-        for mid in self.by_ref.values():
-            e = self.ix.modules[mid]
-            for pid in e.procs:
-                pe = self.ix.procs[pid]
-                if not pe.proc.usages:       # most procedures mention no metadata object
-                    pe.card["uses"] = []
-                    continue
-                uses: dict[str, str] = {}
-                # sorted: the first read/write kind wins (whatever order a model was made in)
-                for cls, name, how in sorted(pe.proc.usages):
-                    path = self.objects.get(f"{cls}.{name}".casefold())
-                    if path is None:
-                        continue
-                    kind = USAGE_EDGE.get(how, "code_uses")
-                    # one kind per object and procedure: a query read or a write says more than a mention
-                    if uses.get(path) in (None, "code_uses"):
-                        uses[path] = kind
-                pe.card["uses"] = sorted([W.ref_name(path, self.language), kind] for path, kind in uses.items())
-                if e.ref.owner == "Configuration":
-                    continue
-                for path, kind in uses.items():
-                    if path != e.ref.owner:
-                        grouped[(e.ref.owner, path, kind)].append(pe.card["address"])
+        """The usage edges ``cards`` collected: one per (owner, object, kind), labelled with
+        the procedures."""
         edges = []
-        for (src, dst, kind), procs in sorted(grouped.items()):
+        for (src, dst, kind), procs in sorted(self.grouped.items()):
             names = sorted(set(procs))
             label = ", ".join(names[:MAX_LABEL_NAMES]) + (f" (+{len(names) - MAX_LABEL_NAMES})"
                                                           if len(names) > MAX_LABEL_NAMES else "")
             edges.append(Edge(doc_key(self.view_name, src), doc_key(self.view_name, dst), kind, label))
+        self.grouped.clear()
         return edges
 
     # -- cards ------------------------------------------------------------------------------
@@ -208,19 +212,23 @@ class _ViewLinker:
         return where
 
     def cards(self) -> None:
+        """Every procedure's card, written whole and packed at once (``seal_card``): the
+        extension links (``_extension_keys``) and the usages are known before it is packed, so
+        no card stays a dict past its own procedure."""
+        from .build import seal_card      # the builder's packing (and its imports) only here
         lang = 0 if self.language == W.RU else 1
         for mid in self.by_ref.values():
             e = self.ix.modules[mid]
             address = FC.module_address(*e.ref, lang=lang)
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
+            late = self._extension_keys(e, address)
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
                 doc = dict(p.info)
                 described = {d["name"].casefold(): d for d in doc.pop("params", [])}
-                card = pe.card
-                card.update({
+                card = {
                     "address": f"{address}.{p.name}", "name": p.name, "module": address,
                     "owner": owner,
                     "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
@@ -232,7 +240,7 @@ class _ViewLinker:
                     "conditions": p.conditions, "availability": self.availability(e, p, module_where),
                     "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
                     "config": self.view_name, "script": "en" if lang else "ru",
-                })
+                }
                 card.update(doc)
                 if pe.origin:
                     card["extension"] = pe.origin
@@ -243,8 +251,10 @@ class _ViewLinker:
                     card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
                 if is_event_handler(e.ref.kind, p.name):
                     card["event_handler"] = True
-            self.ix.module_cards.append({})   # placeholder, filled in _module_card
-            self.ix.module_cards[-1] = self._module_card(e, address, lang)
+                card.update(late.get(pid, ()))
+                card["uses"] = self._uses(e, p, card["address"])
+                pe.brief, pe.card = seal_card(card)
+            self.ix.module_cards.append(self._module_card(e, address, lang))
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -254,27 +264,30 @@ class _ViewLinker:
                 "extensions": sorted({o for o in e.origins if o}),
                 "doc": summary(e.doc, 300) if e.doc else ""}
 
-    def link_extensions(self) -> None:
-        """``&Перед("X")`` etc.: the extension procedure → the base procedure it changes."""
-        for mid in self.by_ref.values():
-            e = self.ix.modules[mid]
-            for pid in e.procs:
-                pe = self.ix.procs[pid]
-                ann = pe.proc.annotation
-                if not ann or not ann.target:
-                    continue
-                target = next((q for q in e.procs if self.ix.procs[q].proc.name.casefold() == ann.target.casefold()
-                               and not self.ix.procs[q].origin), None)
-                if target is None:
-                    pe.card["annotation_unresolved"] = True
-                    # Real extensions annotate platform events the base module does not handle
-                    # (&После("ПередЗаписью") on a record set module without one): say so.
-                    if is_event_handler(e.ref.kind, ann.target):
-                        pe.card["annotation_event"] = True
-                    continue
-                pe.card["changes"] = self.ix.procs[target].card["address"]
-                changed = self.ix.procs[target].card.setdefault("changed_by", [])
-                changed.append([pe.card["address"], ann.kind, pe.origin])
+    def _extension_keys(self, e: ModuleEntry, address: str) -> dict[int, dict[str, Any]]:
+        """``&Перед("X")`` etc. in one module: the extension procedure → the base procedure it
+        changes (``changes``, and ``changed_by`` on the base one), or why not — per procedure
+        id, in the order the cards list them. The base procedure is in the same module."""
+        late: dict[int, dict[str, Any]] = {}
+        for pid in e.procs:
+            pe = self.ix.procs[pid]
+            ann = pe.proc.annotation
+            if not ann or not ann.target:
+                continue
+            keys = late.setdefault(pid, {})
+            target = next((q for q in e.procs if self.ix.procs[q].proc.name.casefold() == ann.target.casefold()
+                           and not self.ix.procs[q].origin), None)
+            if target is None:
+                keys["annotation_unresolved"] = True
+                # Real extensions annotate platform events the base module does not handle
+                # (&После("ПередЗаписью") on a record set module without one): say so.
+                if is_event_handler(e.ref.kind, ann.target):
+                    keys["annotation_event"] = True
+                continue
+            keys["changes"] = f"{address}.{self.ix.procs[target].proc.name}"
+            changed = late.setdefault(target, {}).setdefault("changed_by", [])
+            changed.append([f"{address}.{pe.proc.name}", ann.kind, pe.origin])
+        return late
 
 
 def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
@@ -283,15 +296,14 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
         pe = index.procs[pid]
         if not pe.proc.export:
             continue
-        c = pe.card
-        regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(
-            [pe.proc.name, summary(c.get("description", "")), pe.proc.is_function,
-             bool(c.get("deprecated"))])
+        regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(   # as its card says
+            [pe.proc.name, summary(pe.proc.info.get("description", "")), pe.proc.is_function,
+             pe.brief[1]])
     return [{"region": r, "procedures": items} for r, items in regions.items()]
 
 
 def _handlers(index: CodeIndex, e: ModuleEntry) -> list[str]:
-    return [index.procs[pid].proc.name for pid in e.procs if index.procs[pid].card.get("event_handler")]
+    return [index.procs[pid].proc.name for pid in e.procs if is_event_handler(e.ref.kind, index.procs[pid].proc.name)]
 
 
 def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dict[str, Any],
@@ -346,13 +358,10 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         vl.add_modules()
         vl.resolve_calls()
         vl.cards()
-        vl.link_extensions()
         ctx.edges += vl.usage_edges(doc_key)
         linkers.append(vl)
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
-    from .build import seal_cards
-    seal_cards(index)                    # the link is done with the cards: held packed from here
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),
