@@ -108,9 +108,13 @@ class Forked:
         return value
 
     def discard(self) -> None:
+        # The answer is not wanted (the compile failed): stop the child rather than wait for
+        # it to finish and fail its send — a child forked later may hold this pipe's read end
+        # too, and a step that never returns would hold the failed compile forever.
         if self._conn is not None:
-            self._conn.close()      # the child's send fails; it exits
+            self._conn.close()
             self._conn = None
+            self._process.terminate()
             self._process.join()
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,31 @@ def test_fork_call_not_waited_for_ends_with_the_session(monkeypatch):
     with pool.session():
         pool.fork_call(_first_words_and_pid, ["Справочник Пользователи"])   # never asked for
     assert not pool._forked
+
+
+def _never_returns() -> None:
+    threading.Event().wait()
+
+
+def _hung(signum, frame):
+    raise TimeoutError("the failed session still waits for a forked step")
+
+
+def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch):
+    # A step that never answers (or cannot send: a later child holds its pipe) must not hold a
+    # failed compile; the alarm turns the old endless join into a failure instead of a hang.
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    previous = signal.signal(signal.SIGALRM, _hung)
+    signal.alarm(60)
+    try:
+        with pytest.raises(ValueError, match="a linker failed"):
+            with pool.session():
+                step = pool.fork_call(_never_returns)
+                raise ValueError("a linker failed")
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert step._process.exitcode is not None and not pool._forked
 
 
 def _folder_fingerprint(root: Path) -> str:
