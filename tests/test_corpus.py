@@ -256,6 +256,35 @@ def test_a_word_no_document_holds_reaches_its_relatives_by_subwords(corpus_snap,
     assert tools.call(snap, "search_docs", {"query": "замер производительности"}).text == exact
 
 
+def test_what_an_answer_keeps_per_bundle_changes_no_answer(corpus_snap, tmp_path, monkeypatch):
+    # sections' views (card, citation, fold), query words' slots and subword relatives are kept
+    # per bundle: a second bundle whose sections have the same numbers must not see the first's,
+    # and answers stay the same warm, cold and when the kept entries overflow
+    import v8atlas.server.corpus_search as search
+    import v8atlas.server.tools.corpus as corpus_tools
+    snap, _ = corpus_snap
+    other = Snapshot(Bundle.open(compile_bundle([_two_topic_corpus(tmp_path / "o")], tmp_path / "ob",
+                                                cache=False, quiet=True).bundle_path))
+    topic = (tmp_path / "o" / "topics.txt").read_text(encoding="utf-8").splitlines()[0].split()[:3]
+    calls = [(snap, {"query": "отладочный замер производительности"}),
+             (snap, {"query": "узлы обмена", "limit": 1}),
+             (other, {"query": " ".join(topic)}),
+             (snap, {"query": "отбор регистрации изменений по организациям", "detailed": True}),
+             (other, {"query": topic[0], "max_chars": 80})]
+
+    def answers() -> list[str]:
+        return [tools.call(s, "search_docs", args).text for s, args in calls]
+
+    first = answers()                         # each bundle's caches filled from empty
+    assert any("guide:readme.txt" in a for a in first) and any("`n:" in a for a in first)
+    assert answers() == first                 # warm
+    assert answers()[::-1] == [tools.call(s, "search_docs", args).text for s, args in calls[::-1]]
+    monkeypatch.setattr(corpus_tools._Sections, "KEPT", 1)
+    monkeypatch.setattr(search, "_SLOTS_KEPT", 1)
+    assert answers() == first                 # every lookup evicts the one before it
+    other.bundle.close()
+
+
 def test_subword_table_finds_the_terms_sharing_grams(tmp_path):
     res = compile_bundle([_project(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
     with Bundle.open(res.bundle_path) as b:
