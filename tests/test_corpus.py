@@ -279,7 +279,7 @@ def test_what_an_answer_keeps_per_bundle_changes_no_answer(corpus_snap, tmp_path
     assert any("guide:readme.txt" in a for a in first) and any("`n:" in a for a in first)
     assert answers() == first                 # warm
     assert answers()[::-1] == [tools.call(s, "search_docs", args).text for s, args in calls[::-1]]
-    monkeypatch.setattr(corpus_tools._Sections, "KEPT", 1)
+    monkeypatch.setattr(corpus_tools._Sections, "KEPT_CHARS", 1)
     monkeypatch.setattr(search, "_SLOTS_KEPT", 1)
     assert answers() == first                 # every lookup evicts the one before it
     other.bundle.close()
