@@ -29,6 +29,10 @@ from v8atlas.formats.text import stem, stem_stop_words, words
 # mass and scores at least MIN_SCORE.
 MIN_COVERAGE = 0.6
 MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores shrink with N
+# A strong match (docs/corpus.md, chosen on the tuning halves): a section covering less of the
+# query, ≥ STRONG_COVERAGE, is a hit when its score reaches STRONG_SCORE × the query's idf mass —
+# the words it holds are dense in it (a short rule), not scattered over a long listing.
+STRONG_COVERAGE, STRONG_SCORE = 0.4, 0.7
 # Words of a question's form, not its topic ("почему нельзя …"): they would count against a
 # section's coverage. A rule chosen on the tuning half (docs/corpus.md), not a synonym list.
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
@@ -396,6 +400,9 @@ class CorpusIndex:
         want = max(limit * 8, 64)
         top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
         order = top[np.argsort(-rank[top], kind="stable")]
+        # a strong match: its words dense enough for a BM25 score of STRONG_SCORE a unit of the
+        # query's idf mass (float32, as the scores are compared in the total below)
+        strong = float(np.float32(STRONG_SCORE * mass))
         hit_secs: list[int] = []
         rejected_secs: list[int] = []
         files_seen: set[int] = set()      # one hit per document: its best section
@@ -406,7 +413,7 @@ class CorpusIndex:
             if f in files_seen:
                 continue
             files_seen.add(f)
-            if cov >= MIN_COVERAGE and score >= MIN_SCORE:
+            if (cov >= MIN_COVERAGE and score >= MIN_SCORE) or (cov >= STRONG_COVERAGE and score >= strong):
                 hit_secs.append(sec)
             elif len(rejected_secs) < 5:
                 rejected_secs.append(sec)
@@ -420,7 +427,8 @@ class CorpusIndex:
         total = 0
         if hits:
             # rank > 0 follows from the two floors unless other corpora were zeroed
-            above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)
+            above = ((coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)) | \
+                ((coverage >= STRONG_COVERAGE) & (scores >= np.float32(strong)))
             if filtered:
                 above &= rank > 0
             files = np.zeros(self.files, dtype=bool)     # documents above it (no sort needed)

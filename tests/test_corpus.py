@@ -478,12 +478,12 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     for name, r in (("first", res), ("more", more), ("third", third)):
         print(name, {k: {x: y for x, y in v.items() if x != "misses"} for k, v in r.items()})
     assert res["tuning"]["success_at_5"] >= 0.9
-    # The issue asks 0.9 on the held-out half; this build measures 0.85 (docs/corpus.md). The
-    # bar here guards against regressions, it does not claim the target is met.
-    assert res["heldout"]["success_at_5"] >= 0.85
+    # The issue asks 0.9 on the held-out half; this build measures 0.95 (docs/corpus.md: the
+    # strong-match signal of round 2, session 4, chosen on the tuning halves only).
+    assert res["heldout"]["success_at_5"] >= 0.9
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
-    # The round-2 set (docs/corpus.md): measured 0.67 tuning, 0.83 held-out; guards, not targets.
-    assert more["tuning"]["success_at_5"] >= 0.6 and more["heldout"]["success_at_5"] >= 0.8
-    # The third set (round 2, session 3): measured 0.73 tuning, 0.62 held-out, 10/10 no-answer.
-    assert third["tuning"]["success_at_5"] >= 0.7 and third["heldout"]["success_at_5"] >= 0.6
+    # The round-2 set (docs/corpus.md): measured 0.75 tuning, 0.83 held-out; guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.7 and more["heldout"]["success_at_5"] >= 0.8
+    # The third set (round 2, session 3): measured 0.77 tuning, 0.73 held-out, 10/10 no-answer.
+    assert third["tuning"]["success_at_5"] >= 0.75 and third["heldout"]["success_at_5"] >= 0.7
     assert third["no_answer_tuning"]["not_found"] + third["no_answer_heldout"]["not_found"] >= 9
