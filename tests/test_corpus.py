@@ -371,6 +371,45 @@ def test_an_associated_word_ranks_below_the_word_and_alone_is_no_answer(tmp_path
         assert max(h.score for h in only_related) < min(h.score for h in loose.hits if h.doc in holding)
 
 
+def _rules_and_a_listing(root: Path) -> Path:
+    """60 short filler rules, one short rule on empty exception blocks, and a long listing that
+    holds some of its words scattered over its items (a seeded generator: same files)."""
+    import random
+    rng = random.Random(4)
+    filler = ("справочник документ регистр реквизит форма отчет обработка запрос модуль процедура "
+              "функция переменная цикл условие строка число дата таблица поле индекс").split()
+    (root / "std").mkdir(parents=True)
+    for i in range(60):
+        (root / "std" / f"f{i:02}.md").write_text(f"# Правило {i}\n\n" + " ".join(rng.sample(filler, 8)) + ".\n",
+                                                  encoding="utf-8")
+    (root / "std" / "empty.md").write_text("# Пустой блок Исключение\n\nПустой блок Исключение скрывает "
+                                           "ошибку выполнения.\n", encoding="utf-8")
+    items = [f"- правило {i}: " + " ".join(rng.sample(filler, 4)) for i in range(60)]
+    (root / "std" / "index.md").write_text("# Все правила\n\n" + "\n".join(items) +
+                                           "\n- пустой отчет\n- ошибку в дате\n- блок условий\n", encoding="utf-8")
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "std"\nkind = "standards"\nname = "std"\n',
+                                       encoding="utf-8")
+    return root
+
+
+def test_a_dense_partial_match_is_a_hit_and_a_scattered_one_is_not(tmp_path, monkeypatch):
+    # «тихо», «глушит» are in no document: the rule covers under 0.6 of the query's idf mass,
+    # but the words it holds are all there in two short lines (a strong match); the listing
+    # covers half of the other query with its words one per item far apart: no answer
+    res = compile_bundle([_rules_and_a_listing(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    dense = {"query": "пустой блок Исключение тихо глушит ошибку"}
+    r = tools.call(snap, "search_docs", dense)
+    assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:empty.md"
+    assert r.data["hits"][0]["coverage"] < 0.6
+    scattered = tools.call(snap, "search_docs", {"query": "ошибку в дате условий кластера"})
+    assert scattered.outcome == "not_found"
+    assert "std:index.md" in [c["id"] for c in scattered.data["candidates"]]
+    monkeypatch.setattr("v8atlas.server.corpus_search.STRONG_SCORE", float("inf"))
+    assert tools.call(snap, "search_docs", dense).outcome == "not_found"     # coverage alone: no
+    snap.bundle.close()
+
+
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
     snap, _ = corpus_snap
     r = tools.call(snap, "search_docs", {"query": "выгрузка заказов через HTTP-сервис"})
