@@ -42,18 +42,14 @@ def folded_text(text: str) -> str | None:
     return folded
 
 
-def fragments(text: str, stems: list[str], max_chars: int) -> str:
+def fragments(text: str, folded: str | None, stems: list[str], max_chars: int) -> str:
     """The lines of ``text`` holding most query stems (substring match on the folded line: no
-    tokenizing at serve time), in text order, within ``max_chars``.
+    tokenizing at serve time), in text order, within ``max_chars``; ``folded`` is the text's
+    ``folded_text`` (kept per section).
 
     The text is folded once and each stem's occurrences are found with ``str.find``, so the
     cost follows the matches, not the section's lines (a section holds up to 6,000 characters;
     folding it line by line was a third of the whole answer, docs/corpus.md)."""
-    return fragments_of(text, folded_text(text), stems, max_chars)
-
-
-def fragments_of(text: str, folded: str | None, stems: list[str], max_chars: int) -> str:
-    """``fragments`` with the text's ``folded_text`` given (kept per section by the caller)."""
     if folded is None:
         return _fragments_by_line(text, stems, max_chars)   # offsets would not line up
     hits: dict[int, int] = {}           # line start → how many distinct stems it holds
@@ -193,7 +189,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
         if view.meta is not None:
             lines.append("   " + view.meta)
         text = view.card["text"]
-        body = text[:max_chars * 4] if detailed else fragments_of(text, view.folded, found.stems, max_chars)
+        body = text[:max_chars * 4] if detailed else fragments(text, view.folded, found.stems, max_chars)
         if body:
             lines.append("   > " + body.replace("\n", "\n   > "))
         hits.append(_hit_data(h, view))
