@@ -285,6 +285,28 @@ def test_what_an_answer_keeps_per_bundle_changes_no_answer(corpus_snap, tmp_path
     other.bundle.close()
 
 
+def test_the_benchmarks_first_sight_starts_from_a_server_that_answered_nothing(corpus_snap):
+    # tools/corpus_eval.py's "first sight" and "cold" latencies clear what the server keeps per
+    # query word and per shown section; if they missed a cache the figure would be a warm one
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    import corpus_eval
+
+    import v8atlas.server.tools.corpus as corpus_tools
+    from v8atlas.server.corpus_search import corpus_index
+    snap, _ = corpus_snap
+    args = {"query": "отладочный замер производительности"}
+    first = tools.call(snap, "search_docs", args).text
+    tools.call(snap, "search_docs", {"query": "замерр производительностии"})   # subword relatives
+    index = corpus_index(snap.bundle)
+    assert all(getattr(index, c) for c in ("_slot_cache", "_subword_words"))
+    assert corpus_tools._SECTIONS[snap.bundle].views
+    corpus_eval.forget_queries(snap)
+    assert not any(getattr(index, c) for c in corpus_eval.QUERY_CACHES)
+    assert not corpus_tools._SECTIONS[snap.bundle].views and not corpus_tools._SECTIONS[snap.bundle].chars
+    assert tools.call(snap, "search_docs", args).text == first
+
+
 def test_subword_table_finds_the_terms_sharing_grams(tmp_path):
     res = compile_bundle([_project(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
     with Bundle.open(res.bundle_path) as b:
