@@ -123,15 +123,21 @@ def forget_queries(snap) -> None:
         sections.chars = 0
 
 
-LATENCY_MODES = ("warm", "first sight", "cold")
+LATENCY_MODES = ("warm", "warm, CPU caches flushed", "first sight", "cold")
+# Read before each "flushed" query: more than this machine's last-level cache, so the answer
+# reads its index and code from memory as after an idle spell or beside another process.
+_FLUSH_BYTES = 16 << 20
 
 
 def latency(snap, sets: dict[str, dict], rounds: int = 5) -> dict[str, tuple[float, float, float]]:
     """p50/p95/p99 in ms of the index search alone and of the whole tool, wall clock and thread
     CPU time (on a shared machine the wall clock includes waiting for a core), in three modes:
-    warm (every query answered once untimed first), first sight (each query once in the set's
-    order, the caches cleared at the start of a round: only the other queries warmed them — an
-    agent's queries are mostly new) and cold (the caches cleared before every query)."""
+    warm (every query answered once untimed first), warm with the CPU caches flushed (the same,
+    16 MB read before each query: the server's caches full, the processor's not), first sight
+    (each query once in the set's order, the server's caches cleared at the start of a round:
+    only the other queries warmed them — an agent's queries are mostly new) and cold (the
+    server's caches cleared before every query)."""
+    import numpy as np
     from v8atlas.server.corpus_search import corpus_index
     from v8atlas.server.tools.corpus import search_docs
     index = corpus_index(snap.bundle)
@@ -144,15 +150,18 @@ def latency(snap, sets: dict[str, dict], rounds: int = 5) -> dict[str, tuple[flo
         for mode in LATENCY_MODES:
             wall: list[float] = []
             cpu: list[float] = []
-            if mode == "warm":
+            if mode.startswith("warm"):
                 for q in queries:
                     fn(q)
+            flush = np.ones(_FLUSH_BYTES // 4, dtype=np.float32) if "flushed" in mode else None
             for _ in range(rounds):
                 if mode == "first sight":
                     forget_queries(snap)
                 for q in queries:
                     if mode == "cold":
                         forget_queries(snap)
+                    if flush is not None:
+                        flush.sum()
                     w0, c0 = time.perf_counter(), time.thread_time()
                     fn(q)
                     c1, w1 = time.thread_time(), time.perf_counter()
