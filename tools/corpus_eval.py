@@ -6,8 +6,9 @@
 Prints compile throughput, bundle size per MB of text, success@5 on the tuning and held-out
 halves of the three sets (round 1: corpus_public.json; round 2: corpus_public_more.*.tsv and
 corpus_public_third.*.tsv), the no-answer rate of their halves, and search_docs p50/p95/p99 in
-process (``--show``: the tuning halves' misses only; ``--tuning-only``: no held-out figure at
-all, for the runs that choose a rule). The corpora are 1C-Company/v8-code-style and
+process: warm, warm with the CPU caches flushed, first sight and cold (``latency`` says what
+each is). ``--show``: the tuning halves' misses only; ``--tuning-only``: no held-out figure at
+all, for the runs that choose a rule. The corpora are 1C-Company/v8-code-style and
 1c-syntax/bsl-language-server (docs/), fetched under ``--ext``; ``--bundle`` evaluates a
 compiled bundle instead of compiling.
 """
