@@ -29,6 +29,10 @@ from v8atlas.formats.text import stem, stem_stop_words, words
 # mass and scores at least MIN_SCORE.
 MIN_COVERAGE = 0.6
 MIN_SCORE = 1.0     # a floor for one-word queries of common words; BM25 scores shrink with N
+# A strong match (docs/corpus.md, chosen on the tuning halves): a section covering less of the
+# query, ≥ STRONG_COVERAGE, is a hit when its score reaches STRONG_SCORE × the query's idf mass —
+# the words it holds are dense in it (a short rule), not scattered over a long listing.
+STRONG_COVERAGE, STRONG_SCORE = 0.4, 0.7
 # Words of a question's form, not its topic ("почему нельзя …"): they would count against a
 # section's coverage. A rule chosen on the tuning half (docs/corpus.md), not a synonym list.
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
@@ -44,6 +48,8 @@ SUBWORD_SIM, SUBWORD_TERMS, SUBWORD_FACTOR, SUBWORD_COVERAGE = 0.3, 8, 0.3, 0.5
 # compile time) count at ASSOC_FACTOR × cosine of their impact, and a section holding one but
 # not the word itself holds ASSOC_COVERAGE of the word's idf.
 ASSOC_SIM, ASSOC_TERMS, ASSOC_FACTOR, ASSOC_COVERAGE = 0.5, 4, 0.3, 0.5
+_SLOTS_KEPT = 65_536   # query words whose term lookups are kept (a slot is a function of the
+                       # bundle and the word; a few hundred bytes each)
 _BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
 
 
@@ -93,6 +99,8 @@ class CorpusIndex:
         self.corpora: list[dict] = self.meta["corpora"]
         self._assoc_cache: dict[int, list[tuple[float, int]]] = {}      # term → its neighbours
         self._assoc_words: dict[tuple[int, ...], list[tuple[float, int]]] = {}   # word → its chosen
+        self._slot_cache: dict[tuple[str, str], _Slot] = {}     # (stem, surface) → its slot
+        self._subword_words: dict[tuple[str, str], list[tuple[float, int]]] = {}   # (stem, word) → its relatives
 
     def parts(self, first_doc: int, count: int) -> list[int]:
         """Core ids of a document's parts, given its first part's id (parts are consecutive)."""
@@ -115,6 +123,12 @@ class CorpusIndex:
         ~2 MB): UTF-8 byte order is code point order, so ``bisect`` finds prefixes in C
         instead of bisecting the mapped table in Python."""
         return [self.terms[j] for j in range(len(self.terms))]
+
+    @cached_property
+    def _off(self) -> list[int]:
+        """The postings' offsets per term as Python ints (a list index is a fraction of a
+        numpy ``item`` call, and a query reads two a term)."""
+        return self.post_off.tolist()
 
     @cached_property
     def _term_ids(self) -> dict[str, int]:
@@ -141,10 +155,22 @@ class CorpusIndex:
 
     def _subword_terms(self, slot: _Slot) -> list[tuple[float, int]]:
         """(similarity, term id) of the SUBWORD_TERMS terms most like a word (Dice of their
-        n-grams ≥ SUBWORD_SIM), best first, ties in term order."""
+        n-grams ≥ SUBWORD_SIM), best first, ties in term order. Kept per word once chosen
+        (a function of the bundle and the word: ~0.25 ms a word to count over every term)."""
         table = self._subword
         if table is None:
             return []
+        key = (slot.stem, slot.word)
+        got = self._subword_words.get(key)
+        if got is None:
+            got = self._subword_choose(slot, table)
+            if len(self._subword_words) >= _SLOTS_KEPT:     # bounded like the slots
+                self._subword_words.clear()
+            self._subword_words[key] = got
+        return got
+
+    def _subword_choose(self, slot: _Slot, table: tuple[np.ndarray, np.ndarray, np.ndarray]
+                        ) -> list[tuple[float, int]]:
         offsets, ids, term_buckets = table
         buckets = len(offsets) - 1
         query = C.subword_grams(slot.stem) | C.subword_grams(slot.word)
@@ -234,20 +260,26 @@ class CorpusIndex:
         two letters (выполнять / выполнение: derived forms stemmed apart) count at
         PREFIX_FACTOR: the first PREFIX_MAX of them in term order, a contiguous range of term
         ids, so their postings are one slice of the CSR arrays."""
-        ids = self._term_ids
+        ids, known = self._term_ids, self._slot_cache
         slots: list[_Slot] = []
         seen: set[str] = set()
         for w in words(query):
             if w.whole or w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
-            near = range(0)
-            if len(w.term) >= PREFIX_MIN + 2:
-                near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
-            slots.append(_Slot(w.surface, w.term, exact, near,
-                               len(exact) + len(near) - sum(1 for j in exact if j in near)))
+            slot = known.get((w.term, w.surface))
+            if slot is None:
+                exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
+                near = range(0)
+                if len(w.term) >= PREFIX_MIN + 2:
+                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
+                    near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
+                slot = _Slot(w.surface, w.term, exact, near,
+                             len(exact) + len(near) - sum(1 for j in exact if j in near))
+                if len(known) >= _SLOTS_KEPT:       # bounded: query words are the callers'
+                    known.clear()
+                known[(w.term, w.surface)] = slot
+            slots.append(slot)
         return slots
 
     def _best_impacts(self, slots: list[_Slot], related: list[list[tuple[float, int]]],
@@ -259,42 +291,51 @@ class CorpusIndex:
         similarity (a word without any: a row of zeros). The words' posting slices are
         concatenated and scatter-maxed in one call: on a few thousand sections each numpy
         call's overhead, not its work, was the search's time, so the calls are counted."""
-        off, post_sec, post_imp, n = self.post_off, self.post_sec, self.post_imp, self.n
-        secs: list[np.ndarray] = []
-        vals: list[np.ndarray] = []
+        off, n = self._off, self.n
+        starts: list[int] = []          # each span's first posting, its end, its row's offset
+        ends: list[int] = []
         rows: list[int] = []
-        lens: list[int] = []
         factors: list[float] = []       # each span's (multiplied once, at the end)
-
-        def span(a: int, b: int, k: int, factor: float = 1.0) -> None:
-            secs.append(post_sec[a:b])
-            vals.append(post_imp[a:b])
-            rows.append(k * n)
-            lens.append(b - a)
-            factors.append(factor)
-
         plain = True                    # every factor 1.0 (then nothing is multiplied)
-
         for k, slot in enumerate(slots):
             if not slot.terms:
                 continue
             if slot.terms == 1:
                 j = slot.lone
-                span(off.item(j), off.item(j + 1), k)
+                starts.append(off[j])
+                ends.append(off[j + 1])
+                rows.append(k * n)
+                factors.append(1.0)
                 continue
             for j in slot.exact:
-                span(off.item(j), off.item(j + 1), k)
+                starts.append(off[j])
+                ends.append(off[j + 1])
+                rows.append(k * n)
+                factors.append(1.0)
             if slot.near:
-                span(off.item(slot.near.start), off.item(slot.near.stop), k, PREFIX_FACTOR)
+                starts.append(off[slot.near.start])
+                ends.append(off[slot.near.stop])
+                rows.append(k * n)
+                factors.append(PREFIX_FACTOR)
                 plain = False
         for k, (terms, factor) in enumerate(zip(related, weights), len(slots)):
             for sim, j in terms:
-                span(off.item(j), off.item(j + 1), k, factor * sim)
+                starts.append(off[j])
+                ends.append(off[j + 1])
+                rows.append(k * n)
+                factors.append(factor * sim)
                 plain = False
         best = np.zeros(2 * len(slots) * n, dtype=np.float32)
-        if secs:
-            where = np.concatenate(secs) + np.repeat(np.array(rows, dtype=np.int64), lens)
-            impact = np.concatenate(vals)
+        if starts:
+            # the spans' postings gathered in one index array (a slice a span was two numpy
+            # views, a list append and a concatenate of them all: the search's Python time)
+            first = np.array(starts, dtype=np.int64)
+            lens = np.array(ends, dtype=np.int64) - first
+            total = int(lens.sum())
+            before = np.cumsum(lens) - lens             # where each span starts in the gather
+            at = np.arange(total, dtype=np.int64) + np.repeat(first - before, lens)
+            where = self.post_sec[at] + np.repeat(np.array(rows, dtype=np.int64), lens)
+            impact = self.post_imp[at]
             if not plain:                           # float32 × 1.0 is exact: same values
                 impact = impact * np.repeat(np.array(factors, dtype=np.float32), lens)
             np.maximum.at(best, where, impact)
@@ -310,7 +351,7 @@ class CorpusIndex:
         impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
         seen = False                        # some word matched a term (exact, near or subword)
-        off = self.post_off
+        off = self._off
         for first in range(0, len(slots), _BATCH):
             batch = slots[first:first + _BATCH]
             related = [self._related(slot) for slot in batch]
@@ -332,9 +373,9 @@ class CorpusIndex:
                 else:
                     if slot.terms == 1:
                         j = slot.lone
-                        df = off.item(j + 1) - off.item(j)
+                        df = off[j + 1] - off[j]
                     else:
-                        df = max((off.item(j + 1) - off.item(j) for j in slot.exact), default=0)
+                        df = max((off[j + 1] - off[j] for j in slot.exact), default=0)
                     df = df or int(np.count_nonzero(holds[k]))
                     idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
                 weights[2 * k] = idf
@@ -359,6 +400,9 @@ class CorpusIndex:
         want = max(limit * 8, 64)
         top = np.argpartition(-rank, min(want, self.n - 1))[:want] if self.n > want else np.arange(self.n)
         order = top[np.argsort(-rank[top], kind="stable")]
+        # a strong match: its words dense enough for a BM25 score of STRONG_SCORE a unit of the
+        # query's idf mass (float32, as the scores are compared in the total below)
+        strong = float(np.float32(STRONG_SCORE * mass))
         hit_secs: list[int] = []
         rejected_secs: list[int] = []
         files_seen: set[int] = set()      # one hit per document: its best section
@@ -369,7 +413,7 @@ class CorpusIndex:
             if f in files_seen:
                 continue
             files_seen.add(f)
-            if cov >= MIN_COVERAGE and score >= MIN_SCORE:
+            if (cov >= MIN_COVERAGE and score >= MIN_SCORE) or (cov >= STRONG_COVERAGE and score >= strong):
                 hit_secs.append(sec)
             elif len(rejected_secs) < 5:
                 rejected_secs.append(sec)
@@ -383,7 +427,8 @@ class CorpusIndex:
         total = 0
         if hits:
             # rank > 0 follows from the two floors unless other corpora were zeroed
-            above = (coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)
+            above = ((coverage >= MIN_COVERAGE) & (scores >= MIN_SCORE)) | \
+                ((coverage >= STRONG_COVERAGE) & (scores >= np.float32(strong)))
             if filtered:
                 above &= rank > 0
             files = np.zeros(self.files, dtype=bool)     # documents above it (no sort needed)

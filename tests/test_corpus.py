@@ -256,6 +256,57 @@ def test_a_word_no_document_holds_reaches_its_relatives_by_subwords(corpus_snap,
     assert tools.call(snap, "search_docs", {"query": "замер производительности"}).text == exact
 
 
+def test_what_an_answer_keeps_per_bundle_changes_no_answer(corpus_snap, tmp_path, monkeypatch):
+    # sections' views (card, citation, fold), query words' slots and subword relatives are kept
+    # per bundle: a second bundle whose sections have the same numbers must not see the first's,
+    # and answers stay the same warm, cold and when the kept entries overflow
+    import v8atlas.server.corpus_search as search
+    import v8atlas.server.tools.corpus as corpus_tools
+    snap, _ = corpus_snap
+    other = Snapshot(Bundle.open(compile_bundle([_two_topic_corpus(tmp_path / "o")], tmp_path / "ob",
+                                                cache=False, quiet=True).bundle_path))
+    topic = (tmp_path / "o" / "topics.txt").read_text(encoding="utf-8").splitlines()[0].split()[:3]
+    calls = [(snap, {"query": "отладочный замер производительности"}),
+             (snap, {"query": "узлы обмена", "limit": 1}),
+             (other, {"query": " ".join(topic)}),
+             (snap, {"query": "отбор регистрации изменений по организациям", "detailed": True}),
+             (other, {"query": topic[0], "max_chars": 80})]
+
+    def answers() -> list[str]:
+        return [tools.call(s, "search_docs", args).text for s, args in calls]
+
+    first = answers()                         # each bundle's caches filled from empty
+    assert any("guide:readme.txt" in a for a in first) and any("`n:" in a for a in first)
+    assert answers() == first                 # warm
+    assert answers()[::-1] == [tools.call(s, "search_docs", args).text for s, args in calls[::-1]]
+    monkeypatch.setattr(corpus_tools._Sections, "KEPT_CHARS", 1)
+    monkeypatch.setattr(search, "_SLOTS_KEPT", 1)
+    assert answers() == first                 # every lookup evicts the one before it
+    other.bundle.close()
+
+
+def test_the_benchmarks_first_sight_starts_from_a_server_that_answered_nothing(corpus_snap):
+    # tools/corpus_eval.py's "first sight" and "cold" latencies clear what the server keeps per
+    # query word and per shown section; if they missed a cache the figure would be a warm one
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    import corpus_eval
+
+    import v8atlas.server.tools.corpus as corpus_tools
+    from v8atlas.server.corpus_search import corpus_index
+    snap, _ = corpus_snap
+    args = {"query": "отладочный замер производительности"}
+    first = tools.call(snap, "search_docs", args).text
+    tools.call(snap, "search_docs", {"query": "замерр производительностии"})   # subword relatives
+    index = corpus_index(snap.bundle)
+    assert all(getattr(index, c) for c in ("_slot_cache", "_subword_words"))
+    assert corpus_tools._SECTIONS[snap.bundle].views
+    corpus_eval.forget_queries(snap)
+    assert not any(getattr(index, c) for c in corpus_eval.QUERY_CACHES)
+    assert not corpus_tools._SECTIONS[snap.bundle].views and not corpus_tools._SECTIONS[snap.bundle].chars
+    assert tools.call(snap, "search_docs", args).text == first
+
+
 def test_subword_table_finds_the_terms_sharing_grams(tmp_path):
     res = compile_bundle([_project(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
     with Bundle.open(res.bundle_path) as b:
@@ -340,6 +391,45 @@ def test_an_associated_word_ranks_below_the_word_and_alone_is_no_answer(tmp_path
         only_related = [h for h in loose.hits if h.doc not in holding]
         assert only_related and max(h.coverage for h in only_related) < 0.6
         assert max(h.score for h in only_related) < min(h.score for h in loose.hits if h.doc in holding)
+
+
+def _rules_and_a_listing(root: Path) -> Path:
+    """60 short filler rules, one short rule on empty exception blocks, and a long listing that
+    holds some of its words scattered over its items (a seeded generator: same files)."""
+    import random
+    rng = random.Random(4)
+    filler = ("справочник документ регистр реквизит форма отчет обработка запрос модуль процедура "
+              "функция переменная цикл условие строка число дата таблица поле индекс").split()
+    (root / "std").mkdir(parents=True)
+    for i in range(60):
+        (root / "std" / f"f{i:02}.md").write_text(f"# Правило {i}\n\n" + " ".join(rng.sample(filler, 8)) + ".\n",
+                                                  encoding="utf-8")
+    (root / "std" / "empty.md").write_text("# Пустой блок Исключение\n\nПустой блок Исключение скрывает "
+                                           "ошибку выполнения.\n", encoding="utf-8")
+    items = [f"- правило {i}: " + " ".join(rng.sample(filler, 4)) for i in range(60)]
+    (root / "std" / "index.md").write_text("# Все правила\n\n" + "\n".join(items) +
+                                           "\n- пустой отчет\n- ошибку в дате\n- блок условий\n", encoding="utf-8")
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "std"\nkind = "standards"\nname = "std"\n',
+                                       encoding="utf-8")
+    return root
+
+
+def test_a_dense_partial_match_is_a_hit_and_a_scattered_one_is_not(tmp_path, monkeypatch):
+    # «тихо», «глушит» are in no document: the rule covers under 0.6 of the query's idf mass,
+    # but the words it holds are all there in two short lines (a strong match); the listing
+    # covers half of the other query with its words one per item far apart: no answer
+    res = compile_bundle([_rules_and_a_listing(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    dense = {"query": "пустой блок Исключение тихо глушит ошибку"}
+    r = tools.call(snap, "search_docs", dense)
+    assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:empty.md"
+    assert r.data["hits"][0]["coverage"] < 0.6
+    scattered = tools.call(snap, "search_docs", {"query": "ошибку в дате условий кластера"})
+    assert scattered.outcome == "not_found"
+    assert "std:index.md" in [c["id"] for c in scattered.data["candidates"]]
+    monkeypatch.setattr("v8atlas.server.corpus_search.STRONG_SCORE", float("inf"))
+    assert tools.call(snap, "search_docs", dense).outcome == "not_found"     # coverage alone: no
+    snap.bundle.close()
 
 
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
@@ -449,12 +539,12 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     for name, r in (("first", res), ("more", more), ("third", third)):
         print(name, {k: {x: y for x, y in v.items() if x != "misses"} for k, v in r.items()})
     assert res["tuning"]["success_at_5"] >= 0.9
-    # The issue asks 0.9 on the held-out half; this build measures 0.85 (docs/corpus.md). The
-    # bar here guards against regressions, it does not claim the target is met.
-    assert res["heldout"]["success_at_5"] >= 0.85
+    # The issue asks 0.9 on the held-out half; this build measures 0.95 (docs/corpus.md: the
+    # strong-match signal of round 2, session 4, chosen on the tuning halves only).
+    assert res["heldout"]["success_at_5"] >= 0.9
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
-    # The round-2 set (docs/corpus.md): measured 0.67 tuning, 0.83 held-out; guards, not targets.
-    assert more["tuning"]["success_at_5"] >= 0.6 and more["heldout"]["success_at_5"] >= 0.8
-    # The third set (round 2, session 3): measured 0.73 tuning, 0.62 held-out, 10/10 no-answer.
-    assert third["tuning"]["success_at_5"] >= 0.7 and third["heldout"]["success_at_5"] >= 0.6
+    # The round-2 set (docs/corpus.md): measured 0.75 tuning, 0.83 held-out; guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.7 and more["heldout"]["success_at_5"] >= 0.8
+    # The third set (round 2, session 3): measured 0.77 tuning, 0.73 held-out, 10/10 no-answer.
+    assert third["tuning"]["success_at_5"] >= 0.75 and third["heldout"]["success_at_5"] >= 0.7
     assert third["no_answer_tuning"]["not_found"] + third["no_answer_heldout"]["not_found"] >= 9

@@ -2,11 +2,14 @@
 templates, project notes) compiled into the bundle; see docs/corpus.md."""
 from __future__ import annotations
 
+import threading
 import unicodedata
-from typing import Any
+import weakref
+from typing import Any, NamedTuple
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.domain import ServePart
+from v8atlas.formats.reader import Bundle
 from v8atlas.formats.text import fold
 
 from ..corpus_search import CorpusHit, corpus_index
@@ -30,15 +33,24 @@ def citation(card: dict[str, Any]) -> str:
     return cite + (f" · {card['url']}" if card.get("url") else "")
 
 
-def fragments(text: str, stems: list[str], max_chars: int) -> str:
+def folded_text(text: str) -> str | None:
+    """The text folded for ``fragments`` (lower case, ё → е), or None when the fold would
+    shift offsets (not NFC, or a letter whose lower case is longer)."""
+    folded = text.lower().replace("ё", "е")
+    if len(folded) != len(text) or not unicodedata.is_normalized("NFC", text):
+        return None
+    return folded
+
+
+def fragments(text: str, folded: str | None, stems: list[str], max_chars: int) -> str:
     """The lines of ``text`` holding most query stems (substring match on the folded line: no
-    tokenizing at serve time), in text order, within ``max_chars``.
+    tokenizing at serve time), in text order, within ``max_chars``; ``folded`` is the text's
+    ``folded_text`` (kept per section).
 
     The text is folded once and each stem's occurrences are found with ``str.find``, so the
     cost follows the matches, not the section's lines (a section holds up to 6,000 characters;
     folding it line by line was a third of the whole answer, docs/corpus.md)."""
-    folded = text.lower().replace("ё", "е")
-    if len(folded) != len(text) or not unicodedata.is_normalized("NFC", text):
+    if folded is None:
         return _fragments_by_line(text, stems, max_chars)   # offsets would not line up
     hits: dict[int, int] = {}           # line start → how many distinct stems it holds
     for s in dict.fromkeys(stems):
@@ -83,9 +95,60 @@ def _kind_label(card: dict[str, Any]) -> str:
     return NOTE_LABEL if card.get("ckind") == C.NOTES else card.get("ckind", "docs")
 
 
-def _hit_data(snap: Snapshot, h: CorpusHit, card: dict[str, Any]) -> dict[str, Any]:
+class _Section(NamedTuple):
+    """What a hit shows of its section that no query changes: read from the card once."""
+    card: dict[str, Any]
+    head: str               # the hit's first line after its number
+    cite: str
+    meta: str | None        # the front-matter line, when the card has facts
+    folded: str | None      # ``folded_text`` of the card's text
+    title: str              # the catalog's title (the hit data's)
+
+
+class _Sections:
+    """Sections already shown, per bundle (a bundle is immutable, so a section's view is a
+    function of it): the card's zstd + msgpack decode, the citation and the text's fold were
+    a third of an answer. Bounded by the text held (the text and its fold): cleared when full."""
+    KEPT_CHARS = 2_000_000  # ~4–8 MB; the public corpora's 3,387 sections hold 1.2 M characters
+
+    def __init__(self) -> None:
+        self.views: dict[int, _Section] = {}
+        self.chars = 0
+
+    def get(self, snap: Snapshot, doc: int) -> _Section:
+        view = self.views.get(doc)
+        if view is None:
+            card = _card(snap, doc)
+            meta = card.get("meta") or {}
+            view = _Section(card, f"**{card['title']}** · corpus `{card['corpus']}` · {_kind_label(card)}",
+                            citation(card),
+                            " · ".join(f"{k}: {v}" for k, v in meta.items() if k != "tags") if meta else None,
+                            folded_text(card["text"]), snap.title(doc))
+            size = 2 * len(card["text"])
+            if self.chars + size > self.KEPT_CHARS:
+                self.views.clear()
+                self.chars = 0
+            self.views[doc] = view
+            self.chars += size
+        return view
+
+
+_SECTIONS: "weakref.WeakKeyDictionary[Bundle, _Sections]" = weakref.WeakKeyDictionary()
+_SECTIONS_LOCK = threading.Lock()
+
+
+def _sections(snap: Snapshot) -> _Sections:
+    with _SECTIONS_LOCK:
+        got = _SECTIONS.get(snap.bundle)
+        if got is None:
+            got = _SECTIONS[snap.bundle] = _Sections()
+        return got
+
+
+def _hit_data(h: CorpusHit, view: _Section) -> dict[str, Any]:
+    card = view.card
     return {"id": card["doc"], "part": card["part"], "corpus": card["corpus"], "kind": card.get("ckind"),
-            "title": snap.title(h.doc), "url": card.get("url"), "score": round(h.score, 3),
+            "title": view.title, "url": card.get("url"), "score": round(h.score, 3),
             "coverage": round(h.coverage, 3), "matched": list(h.matched),
             "note": card.get("ckind") == C.NOTES}
 
@@ -105,28 +168,31 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
     found = index.search(query, ids, paging.offset + limit)
     where = f"corpus `{corpus}`" if corpus else f"{len(ids)} corpus(es)"
     if not found.hits:
-        cards = {h.doc: _card(snap, h.doc) for h in found.rejected}
+        sections = _sections(snap)
+        views = {h.doc: sections.get(snap, h.doc) for h in found.rejected}
+        cards = {d: v.card for d, v in views.items()}
         return A.not_found(
             f"no section of {where} answers {query!r} well enough (searched: "
             f"{', '.join(found.words) or 'no words'}).", [h.doc for h in found.rejected],
-            lambda d: f"- {citation(cards[d])} · corpus `{cards[d]['corpus']}` · {_kind_label(cards[d])}",
+            lambda d: f"- {views[d].cite} · corpus `{cards[d]['corpus']}` · {_kind_label(cards[d])}",
             lambda d: {"id": cards[d]["doc"], "part": cards[d]["part"], "corpus": cards[d]["corpus"]},
             {"hits": []})
     page = found.hits[paging.offset:paging.offset + limit]
     lines = [A.headline(FOUND, f"{found.total} document(s) in {where} for {query!r}; "
                         "`get_doc` with an id reads it whole:")]
     hits = []
+    sections = _sections(snap)
     for i, h in enumerate(page, paging.offset + 1):
-        card = _card(snap, h.doc)
-        lines.append(f"{i}. **{card['title']}** · corpus `{card['corpus']}` · {_kind_label(card)}")
-        lines.append(f"   Cite: {citation(card)}")
-        meta = card.get("meta") or {}
-        if meta:
-            lines.append("   " + " · ".join(f"{k}: {v}" for k, v in meta.items() if k != "tags"))
-        body = card["text"][:max_chars * 4] if detailed else fragments(card["text"], found.stems, max_chars)
+        view = sections.get(snap, h.doc)
+        lines.append(f"{i}. {view.head}")
+        lines.append(f"   Cite: {view.cite}")
+        if view.meta is not None:
+            lines.append("   " + view.meta)
+        text = view.card["text"]
+        body = text[:max_chars * 4] if detailed else fragments(text, view.folded, found.stems, max_chars)
         if body:
             lines.append("   > " + body.replace("\n", "\n   > "))
-        hits.append(_hit_data(snap, h, card))
+        hits.append(_hit_data(h, view))
     data: dict[str, Any] = {"hits": hits}
     lines += paging.footer("document(s)", len(page), found.total, data)
     return ToolResult(FOUND, "\n".join(lines) + "\n", data)
