@@ -15,7 +15,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from v8atlas.formats.hashing import sha256_file
 
@@ -52,8 +52,24 @@ def read_by_readers(rel: str) -> bool:
     from the reader (``compiler/readhash.py``) and the hashing child skips it: a file at the
     top or one folder down — ``Configuration.xml`` and the object descriptors of a Designer
     dump (``Catalogs/Имя.xml``), 7 % of SSL's bytes, all read by the configuration reader.
-    Only a schedule: a file left here and read by no reader is hashed by ``finish``."""
-    return rel.count("/") <= 1
+    Other files at the top (``ConfigDumpInfo.xml``: tens of MB in a large dump, read by no
+    reader) stay with the child. Only a schedule: a file left here and read by no reader is
+    hashed by ``finish``, on the critical path."""
+    depth = rel.count("/")
+    return rel == "Configuration.xml" if depth == 0 else depth == 1
+
+
+def _fill_digests(p: "Pending", leave: Callable[[str], bool] = lambda rel: False) -> None:
+    """Each missing file's digest: a reader's (``compiler/readhash.py``: the bytes it read, the
+    stat unchanged), else hashed now — but not the files ``leave`` names (left ``None``)."""
+    real = os.path.realpath(p.path)   # the readers note real paths
+    for i in p.missing:
+        if p.digests[i] is None:
+            digest = readhash.known(os.path.join(real, p.rels[i]), p.keys[i])
+            if digest is None and not leave(p.rels[i]):
+                digest = sha256_file(p.fulls[i])
+                p.hashed += p.keys[i][0]
+            p.digests[i] = digest
 
 
 @dataclass
@@ -146,13 +162,7 @@ class Fingerprinter:
         done = []
         for p in pendings:
             p = p if p.walked else self._walk(p.path)
-            real = os.path.realpath(p.path)
-            for i in p.missing:
-                digest = readhash.known(os.path.join(real, p.rels[i]), p.keys[i])
-                if digest is None and not read_by_readers(p.rels[i]):
-                    digest = sha256_file(p.fulls[i])
-                    p.hashed += p.keys[i][0]
-                p.digests[i] = digest
+            _fill_digests(p, leave=read_by_readers)
             done.append(p)
         return done
 
@@ -160,14 +170,7 @@ class Fingerprinter:
         """The folder's fingerprint from its ``complete``d ``Pending``: the files it left
         are known from the readers by now (``compiler/readhash.py``), else hashed here."""
         self.sizes[pending.path] = sum(k[0] for k in pending.keys)
-        real = os.path.realpath(pending.path)   # the readers note real paths
-        for i in pending.missing:
-            if pending.digests[i] is None:
-                digest = readhash.known(os.path.join(real, pending.rels[i]), pending.keys[i])
-                if digest is None:   # not read after all (or edited since the walk)
-                    digest = sha256_file(pending.fulls[i])
-                    pending.hashed += pending.keys[i][0]
-                pending.digests[i] = digest
+        _fill_digests(pending)   # what the child left: read by now, or hashed here
         self.bytes_hashed += pending.hashed
         h = hashlib.sha256()
         for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):

@@ -162,7 +162,8 @@ def _stop_pool() -> None:
 def _pool() -> ProcessPoolExecutor:
     global _executor
     if _executor is None:
-        _executor = ProcessPoolExecutor(max_workers=jobs(), mp_context=get_context("fork"))
+        _executor = ProcessPoolExecutor(max_workers=jobs(), mp_context=get_context("fork"),
+                                        initializer=readhash.forget)
     return _executor
 
 
@@ -205,7 +206,8 @@ def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chu
                 yield i, fn(t)
             return
         _stop_pool()   # never fork while the other pool's manager thread runs (it restarts on demand)
-        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("fork")) as fresh:
+        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("fork"),
+                                 initializer=readhash.forget) as fresh:
             yield from _pooled(fresh, fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
     finally:
         _fork_state = None

@@ -56,6 +56,11 @@ def note(full: str, key: StatKey, data: bytes) -> None:
     _read[full] = (key, hashlib.sha256(data).hexdigest())
 
 
+def forget() -> None:
+    """A new pool worker's start: what it inherited from the parent is the parent's already."""
+    _read.clear()
+
+
 def take() -> dict[str, tuple[StatKey, str]]:
     """What this process noted since the last ``take`` (a worker sends it with its chunk)."""
     if not _read:

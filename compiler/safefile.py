@@ -145,15 +145,17 @@ class SourceDirs:
             return None
 
     def _folder(self, folder: str) -> int:
-        fd = self._fds.get(folder)
-        if fd is None:
+        fd = self._fds.pop(folder, None)
+        if fd is not None:
+            self._fds[folder] = fd   # the most recently used goes last: the busy folders stay
+        else:
             if folder:
                 parent, _, name = folder.rpartition("/")
                 fd = os.open(name, _DIR_FLAGS, dir_fd=self._folder(parent))
             else:
                 fd = os.open(self.root_real, _DIR_FLAGS)
             if len(self._fds) >= self._keep:
-                # the first opened goes (a class folder evicted is reopened by one call)
+                # the least recently used goes (a class folder evicted is reopened by one call)
                 os.close(self._fds.pop(next(iter(self._fds))))
             self._fds[folder] = fd
         return fd

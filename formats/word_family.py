@@ -47,6 +47,11 @@ def cut_lengths(term: str) -> range:
     return range(len(term) - 1, shortest - 1, -1)
 
 
+def naming_mask(fields: "list[str] | tuple[str, ...]") -> int:
+    """The bit mask of the naming fields among a search index's ``fields`` (bit i = field i)."""
+    return sum(1 << i for i, f in enumerate(fields) if f in NAMING_FIELDS)
+
+
 def grows(stem_letters: int, completion_bytes: int) -> bool:
     """A completion of a stem of ``stem_letters`` letters, ``completion_bytes`` UTF-8 bytes long,
     grows it by one to DERIVED_GROW letters (2 bytes a Cyrillic letter: measured in bytes, so the

@@ -21,8 +21,8 @@ from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
 from v8atlas.formats.text import (Word, deletions, fold, name_key, stem_stop_words, swap_layout,
                                   transliterate, whole_key, words)
-from v8atlas.formats.word_family import (DERIVED_EXPANSIONS, DERIVED_GROW, NAMING_FIELDS, W_DERIVED,
-                                         cut_lengths, grows, has_family, imperfective)
+from v8atlas.formats.word_family import (DERIVED_EXPANSIONS, DERIVED_GROW, W_DERIVED,
+                                         cut_lengths, grows, has_family, imperfective, naming_mask)
 
 MAX_QUERY_CHARS = 300      # longer input is cut (and the answer says so)
 MAX_SLOTS = 12             # words of a query that take part in ranking
@@ -253,7 +253,7 @@ class Searcher:
         self._abbreviations: dict[str, str] = self.meta.get("abbreviations", {})
         self._set_forms(self.meta.get("phrase_forms") or {}, kind_ix)
         self._query_names = frozenset(self.meta.get("query_names", ()))
-        self._naming_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in NAMING_FIELDS)
+        self._naming_mask = naming_mask(self.meta["fields"])
         self._whole_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in ("whole", "has"))
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).

@@ -1,6 +1,7 @@
 """Helpers both readers share: defaults for omitted properties and the reader's result shape."""
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from .model import ADOPTED, Configuration, TypeDescription, compatibility_to_platform
@@ -30,31 +31,31 @@ def fill_object_defaults(cls: str, props: dict[str, Any], belonging: str) -> Non
         del props[key]
     if belonging == ADOPTED:
         return
-    defaults = _OBJECT_DEFAULTS.get(cls)
-    if defaults is None:
-        specs = [object_prop(cls, name) for name in CLASS_KEYS.get(cls, ())]
-        defaults = _OBJECT_DEFAULTS[cls] = tuple((s.key, s.kind == "type", s.default)
-                                                 for s in specs if s is not None)
-    _fill(props, defaults)
+    _fill(props, _object_defaults(cls))
 
 
 def fill_field_defaults(owner: str, kind: str, props: dict[str, Any], belonging: str) -> None:
     """Defaults for the properties a ``kind`` child of ``owner`` has (``Type`` lives on the field)."""
     if belonging == ADOPTED:
         return
-    defaults = _FIELD_DEFAULTS.get((owner, kind))
-    if defaults is None:
-        specs = [FIELD_PROPS[name] for name in field_keys(owner, kind) if name != "Type"]
-        defaults = _FIELD_DEFAULTS[(owner, kind)] = tuple((s.key, s.kind == "type", s.default)
-                                                          for s in specs)
-    _fill(props, defaults)
+    _fill(props, _field_defaults(owner, kind))
 
 
 # (model key, is a type, default) per class / per (owner, field kind), worked out from the
 # spec once: the readers fill defaults for every one of ~10⁴ objects and fields per SSL.
 _Defaults = tuple[tuple[str, bool, Any], ...]
-_OBJECT_DEFAULTS: dict[str, _Defaults] = {}
-_FIELD_DEFAULTS: dict[tuple[str, str], _Defaults] = {}
+
+
+@functools.cache
+def _object_defaults(cls: str) -> _Defaults:
+    specs = (object_prop(cls, name) for name in CLASS_KEYS.get(cls, ()))
+    return tuple((s.key, s.kind == "type", s.default) for s in specs if s is not None)
+
+
+@functools.cache
+def _field_defaults(owner: str, kind: str) -> _Defaults:
+    specs = (FIELD_PROPS[name] for name in field_keys(owner, kind) if name != "Type")
+    return tuple((s.key, s.kind == "type", s.default) for s in specs)
 
 
 def _fill(props: dict[str, Any], defaults: _Defaults) -> None:

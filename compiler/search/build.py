@@ -41,7 +41,7 @@ from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
-from v8atlas.formats.word_family import NAMING_FIELDS, W_DERIVED, families
+from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
 from ..build_docs import outside_core_index
 from ..links import DocIndex, SearchDictionary
@@ -354,10 +354,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            if f == "whole" and isinstance(text, set):   # the keys made above: each once
-                row_terms = tuple(sorted(text))
-                row_tf, length = (1,) * len(row_terms), len(row_terms)
-            elif f in ("whole", "has"):
+            if f in ("whole", "has"):
                 counts = Counter(sorted(text))
                 row_terms, row_tf, length = tuple(counts), tuple(counts.values()), len(text)
             else:
@@ -420,15 +417,16 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     writer.add_array(f"{prefix}.post_fields", post_fields)
 
     _add_families(writer, terms, term_ix, df, post_off, post_doc, post_imp, post_fields,
-                  sum(1 << i for i, f in enumerate(field_names) if f in NAMING_FIELDS))
+                  naming_mask(field_names))
 
     # Typo tolerance: every one-deletion variant of a word term → the terms it comes from.
     variants: list[str] = []
     variant_term: list[int] = []
     for j, t in enumerate(terms):
         if TYPO_MIN <= len(t) <= TYPO_MAX and not t.isdigit() and t[0] not in "=" + HAS_PREFIX:
-            variants.extend(deletions(t))
-            variant_term.extend(repeat(j, len(t)))   # a term of n characters has n deletions
+            near = deletions(t)
+            variants.extend(near)
+            variant_term.extend(repeat(j, len(near)))
     del_keys = sort_utf8(variants)
     _add_table(writer, f"{prefix}.dels", del_keys)
     d_off, d_term = _csr_pairs(del_keys, variants, variant_term, "<u4")
