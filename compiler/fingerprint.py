@@ -20,7 +20,7 @@ from typing import Callable, Iterator
 from v8atlas.formats.hashing import sha256_file
 
 from . import cache, pool, readhash
-from .readhash import StatKey as _StatKey, stat_key
+from .readhash import StatKey as _StatKey, read_by_readers, stat_key
 
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
@@ -45,18 +45,6 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
 
 # A folder with this many files unknown by their stat is hashed beside its parse (``begin``).
 DEFER_AT = 300
-
-
-def read_by_readers(rel: str) -> bool:
-    """Whether a cold compile's parse is about to read this file, so that its digest will come
-    from the reader (``compiler/readhash.py``) and the hashing child skips it: a file at the
-    top or one folder down — ``Configuration.xml`` and the object descriptors of a Designer
-    dump (``Catalogs/Имя.xml``), 7 % of SSL's bytes, all read by the configuration reader.
-    Other files at the top (``ConfigDumpInfo.xml``: tens of MB in a large dump, read by no
-    reader) stay with the child. Only a schedule: a file left here and read by no reader is
-    hashed by ``finish``, on the critical path."""
-    depth = rel.count("/")
-    return rel == "Configuration.xml" if depth == 0 else depth == 1
 
 
 def _fill_digests(p: "Pending", leave: Callable[[str], bool] = lambda rel: False) -> None:

@@ -7,7 +7,7 @@ while a folder is *watched* (``watch``: its fingerprint is pending), the folder 
 (``compiler/config/files.py``, ``FolderFiles.read``) notes each file's stat key, taken before
 the read, and the sha256 of the bytes it read; the pool's workers hand their notes back with
 each chunk (``compiler/pool.py``). The hashing child, forked before the parse, leaves the
-files the parse is about to read (``fingerprint.read_by_readers``) to
+files the parse is about to read (``read_by_readers``) to
 ``Fingerprinter.finish``, which takes their digests from these notes after the link and
 hashes a file itself only when no reader read it or its stat changed since (``known``).
 Same digests, same fingerprint; only who computes them differs.
@@ -31,6 +31,18 @@ _read: dict[str, tuple[StatKey, str]] = {}  # real path of a file read → (stat
 def stat_key(st: os.stat_result) -> StatKey:
     """What says a file is unchanged without reading it (ctime cannot be set back by a user)."""
     return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def read_by_readers(rel: str) -> bool:
+    """Whether a cold compile's parse is about to read this file, so that its digest will come
+    from the reader (``note``) and the hashing child skips it: a file at the
+    top or one folder down — ``Configuration.xml`` and the object descriptors of a Designer
+    dump (``Catalogs/Имя.xml``), 7 % of SSL's bytes, all read by the configuration reader.
+    Other files at the top (``ConfigDumpInfo.xml``: tens of MB in a large dump, read by no
+    reader) stay with the child. Only a schedule: a file left here and read by no reader is
+    hashed by ``finish``, on the critical path."""
+    depth = rel.count("/")
+    return rel == "Configuration.xml" if depth == 0 else depth == 1
 
 
 def watch(roots: Iterable[str]) -> None:

@@ -217,10 +217,11 @@ def _read_in_worker(args: tuple[str, str]) -> int:
 
 
 def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
-    """A cold folder's files that a reader read while its fingerprint was pending (in a pool
-    worker or in-process, before or after the hashing child was forked) are not read again
-    by the fingerprinter; the rest are, and the fingerprint is the formula's over the bytes
-    read. A file edited after it was read is hashed anew by the next compile."""
+    """A cold folder's descriptors that a reader read while its fingerprint was pending (in a
+    pool worker or in-process) are not read again by the fingerprinter; the deeper files are
+    the hashing child's, whoever reads them (a reader does not hash them too), and the
+    fingerprint is the formula's over the bytes read. A file edited after it was read is
+    hashed anew by the next compile."""
     import shutil
 
     from v8atlas.compiler import fingerprint, readhash
@@ -241,7 +242,7 @@ def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
     try:
         with pool.session():
             folder = FolderFiles(root)
-            for rel in read_before:                  # read before the hashing child is forked
+            for rel in read_before:                  # read, yet still the child's to hash
                 folder.read(rel)
             hashing = pool.fork_call(fp.complete, [pending])
             sizes = dict(pool.imap(_read_in_worker, [(str(root), r) for r in in_workers],
@@ -257,7 +258,7 @@ def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
             fp.save()
     finally:
         readhash.stop()
-    assert fp.bytes_hashed == sum((root / r).stat().st_size for r in [unread_deep, unread])
+    assert fp.bytes_hashed == sum((root / r).stat().st_size for r in [*read_before, unread_deep, unread])
     # the edit shows in its stat: the next compile hashes that file again, and only it
     again = Fingerprinter(tmp_path / "fp.pickle")
     assert again.begin(root) == _folder_fingerprint(root) != as_read

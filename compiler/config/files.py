@@ -50,7 +50,9 @@ class FolderFiles(SourceFiles):
     def read(self, rel: str) -> bytes | None:
         # While the folder's fingerprint is pending (a cold compile), the bytes read are
         # hashed here, so the fingerprinter need not read the file again (compiler/readhash.py).
-        key = self._stat_key(rel) if readhash.watching(self._real) else None
+        # Only the files the hashing child leaves to the readers (the rest it hashes itself).
+        key = (self._stat_key(rel) if readhash.watching(self._real) and readhash.read_by_readers(rel)
+               else None)
         try:
             data = read_inside(self._real, rel, dirs=self._dirs)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
