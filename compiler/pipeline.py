@@ -28,6 +28,7 @@ from v8atlas.formats.writer import BundleWriter
 
 from . import __version__, build_docs, cache, pool, readhash
 from .documents import Doc, Edge
+from .links import ConfigModels
 from .report import CompileReport
 from .fingerprint import Fingerprinter, Pending
 from .search import build as search_build
@@ -487,12 +488,25 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
                        counts=counts, links=links)
 
 
+def _links_after_model(links: Links) -> Links:
+    """The links a compile from the linked-model cache reads: it runs no model-stage linker,
+    and only those read the parsed configurations (``ConfigModels.models``/``by_source``: the
+    costliest part of the pickle at scale, and in the parse cache already); the platforms stay."""
+    kept = Links()
+    kept.__setstate__(dict(links.__getstate__()))
+    models = links.get(ConfigModels)
+    if models is not None:
+        kept.put(ConfigModels(platforms=dict(models.platforms)))
+    return kept
+
+
 def _save_linked(path: Path, ctx: LinkContext) -> None:
     # Edges as plain tuples: hundreds of thousands of them at ERP scale, and a tuple pickles
     # five times faster than a dataclass instance (and loads eight times faster).
     # (field order: a dataclass's __init__ sets its fields in declaration order)
     edge_rows = [tuple(e.__dict__.values()) for e in ctx.edges]
-    cache.save(path, (ctx.docs, edge_rows, ctx.info, ctx.counts, ctx.links, ctx.report))
+    cache.save(path, (ctx.docs, edge_rows, ctx.info, ctx.counts, _links_after_model(ctx.links),
+                      ctx.report))
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
