@@ -97,7 +97,6 @@ class CorpusIndex:
         self.n = int(self.meta["sections"])
         self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
-        self._assoc_cache: dict[int, list[tuple[float, int]]] = {}      # term → its neighbours
         self._assoc_words: dict[tuple[int, ...], list[tuple[float, int]]] = {}   # word → its chosen
         self._slot_cache: dict[tuple[str, str], _Slot] = {}     # (stem, surface) → its slot
         self._subword_words: dict[tuple[str, str], list[tuple[float, int]]] = {}   # (stem, word) → its relatives
@@ -189,8 +188,11 @@ class CorpusIndex:
 
     @cached_property
     def _assoc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(offsets per term, neighbour term ids, cosines) of the association table,
-        decompressed on first use, or None in a bundle written before it."""
+        """(offsets per term, neighbour term ids, packed keys) of the association table,
+        decompressed on first use, or None in a bundle written before it. A key is one int per
+        neighbour, ``(255 - its cosine byte) << _assoc_shift | its term id``: Python ints sort
+        as the (-cosine, term id) pairs they stand for, so a word's lookup reads one slice and
+        builds no tuple until it has chosen (the pairs per term were most of a new word's cost)."""
         if not self._bundle.has(C.ASSOC):
             return None
         raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.ASSOC)))
@@ -200,42 +202,51 @@ class CorpusIndex:
         np.cumsum(counts, out=offsets[1:])
         dtype = np.dtype(C.subword_dtype(terms))
         total = int(offsets[-1])
-        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total).astype(np.int64)
-        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total) / 255.0
-        return offsets, ids, sims
+        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total)
+        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total)
+        keys = ((255 - sims.astype(np.int64)) << self._assoc_shift) | ids
+        return offsets, ids, keys
 
-    def _assoc_of(self, term: int) -> list[tuple[float, int]]:
-        """(-cosine, term id) of a term's stored neighbours at cosine ≥ ASSOC_SIM, in stored
-        order (best first, ties by term id), kept per term once read (a query word's lookup is
-        then a few list reads, not array reads)."""
-        got = self._assoc_cache.get(term)
-        if got is None:
-            offsets, ids, sims = self._assoc
-            a, b = offsets.item(term), offsets.item(term + 1)
-            got = [(-sim, t) for sim, t in zip(sims[a:b].tolist(), ids[a:b].tolist()) if sim >= ASSOC_SIM]
-            self._assoc_cache[term] = got
-        return got
+    @cached_property
+    def _assoc_shift(self) -> int:
+        return max(1, len(self.terms)).bit_length()
+
+    @cached_property
+    def _assoc_weakest(self) -> int:
+        """The largest ``255 - cosine byte`` whose cosine (byte / 255, as stored) is ≥ ASSOC_SIM."""
+        return max((255 - q for q in range(256) if q / 255.0 >= ASSOC_SIM), default=-1)
 
     def _assoc_terms(self, slot: _Slot) -> list[tuple[float, int]]:
         """(cosine, term id) of the ASSOC_TERMS nearest terms of a word's exact terms (cosine ≥
         ASSOC_SIM; the word's own terms and its near range left out), best first, ties by id.
         Kept per word once chosen: a function of the bundle and the word, and bounded by the
-        corpus's vocabulary (a word with no exact term never gets here)."""
+        corpus's vocabulary (a word with no exact term never gets here). A term's neighbours
+        are stored best first, ties by id: the keys' order, so one term's slice is in order and
+        several terms' are merged by sorting their keys (a term at its best cosine first)."""
         if self._assoc is None or not slot.exact:
             return []
         key = (*slot.exact, slot.near.start, slot.near.stop)
         got = self._assoc_words.get(key)
         if got is not None:
             return got
-        every = self._assoc_of(slot.exact[0])
-        if len(slot.exact) > 1:         # its stem and surface: merged, a term at its best cosine
-            every = sorted(every + [x for j in slot.exact[1:] for x in self._assoc_of(j)])
+        offsets, _, keys = self._assoc
+        if len(slot.exact) == 1:
+            j = slot.exact[0]
+            every = keys[offsets.item(j):offsets.item(j + 1)].tolist()
+        else:
+            every = sorted(k for j in slot.exact for k in keys[offsets.item(j):offsets.item(j + 1)].tolist())
+        shift, weakest = self._assoc_shift, self._assoc_weakest
+        mask = (1 << shift) - 1
         seen = set(slot.exact)
+        near = slot.near
         got = []
-        for neg, t in every:
-            if t not in seen and t not in slot.near:
+        for k in every:
+            if k >> shift > weakest:        # below ASSOC_SIM: so is everything after it
+                break
+            t = k & mask
+            if t not in seen and t not in near:
                 seen.add(t)
-                got.append((-neg, t))
+                got.append(((255 - (k >> shift)) / 255.0, t))
                 if len(got) == ASSOC_TERMS:
                     break
         self._assoc_words[key] = got
@@ -346,8 +357,7 @@ class CorpusIndex:
         slots = self._slots(query)
         found_words = [s.word for s in slots]
         stems = [s.stem for s in slots]
-        scores = np.zeros(self.n, dtype=np.float32)
-        covered = np.zeros(self.n, dtype=np.float32)
+        scores = covered = np.zeros(self.n, dtype=np.float32)     # no words: nothing covered
         impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
         seen = False                        # some word matched a term (exact, near or subword)
@@ -360,9 +370,11 @@ class CorpusIndex:
             widened = best
             if any(r[0] for r in related):
                 widened = np.maximum(best, near)
-            # each word's idf where it is (its first row) and its share of it where only a
-            # relative is (its second): the rows summed in order, float32, as one add a row was
-            weights = np.zeros(2 * len(batch), dtype=np.float32)
+            # each word's idf where it is and its share of it where only a relative is: one row a
+            # word (a section either holds the word or is reached by a relative, so the row is
+            # the held and the reached parts' sum exactly), the rows summed in order, float32
+            held_w = [0.0] * len(batch)
+            reach_w = [0.0] * len(batch)
             for k, (slot, (rel, _, share)) in enumerate(zip(batch, related)):
                 impacts.append(widened[k])
                 if not slot.terms and not rel:
@@ -378,18 +390,20 @@ class CorpusIndex:
                         df = max((off[j + 1] - off[j] for j in slot.exact), default=0)
                     df = df or int(np.count_nonzero(holds[k]))
                     idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                weights[2 * k] = idf
+                held_w[k] = idf
                 if rel:
-                    weights[2 * k + 1] = idf * share
+                    reach_w[k] = idf * share
                 mass += idf
                 seen = True
-            parts = np.empty((2 * len(batch) + 1, self.n), dtype=np.float32)
-            parts[0] = covered
-            np.multiply(holds, weights[0::2, None], out=parts[1::2])
-            np.multiply(np.greater(widened > 0, holds), weights[1::2, None], out=parts[2::2])   # reached, not held
-            covered = parts.sum(axis=0)
-            # the words' impacts added in query order (a skipped word's row is zeros)
-            scores = np.concatenate((scores[None], widened)).sum(axis=0)
+            part = np.multiply(widened > 0, np.array(reach_w, dtype=np.float32)[:, None])
+            np.copyto(part, np.array(held_w, dtype=np.float32)[:, None], where=holds)
+            if first:       # a long query's later batch: added to the running sums, in order
+                covered = np.concatenate((covered[None], part)).sum(axis=0)
+                scores = np.concatenate((scores[None], widened)).sum(axis=0)
+            else:           # 0 + x is x: the first batch's rows need no zeros row before them
+                covered = part.sum(axis=0)
+                # the words' impacts added in query order (a skipped word's row is zeros)
+                scores = widened.sum(axis=0)
         if not mass or not seen:
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)
