@@ -174,16 +174,25 @@ class CorpusIndex:
         buckets = len(offsets) - 1
         query = C.subword_grams(slot.stem) | C.subword_grams(slot.word)
         rows = Counter(C.subword_bucket(g, buckets) for g in query)     # bucket → query grams in it
-        spans = [ids[offsets[b]:offsets[b + 1]] for b in sorted(rows)]
-        counts = np.bincount(np.concatenate(spans), minlength=len(term_buckets),
-                             weights=np.repeat([rows[b] for b in sorted(rows)], [len(x) for x in spans]))
+        # the buckets' spans of term ids gathered in one index array (bucket order), each id
+        # weighted by its bucket's query grams
+        order = sorted(rows)
+        first = offsets[order]
+        lens = offsets[np.add(order, 1)] - first
+        before = np.cumsum(lens) - lens
+        members = ids[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(first - before, lens)]
+        counts = np.bincount(members, minlength=len(term_buckets),
+                             weights=np.repeat([rows[b] for b in order], lens))
         # Dice over buckets (fastText hashes its n-grams too): a collision can only raise it,
-        # and with twice as many buckets as grams it rarely does
-        sim = 2 * counts / (len(query) + term_buckets)
-        sim[slot.exact] = 0
-        sim[slot.near.start:slot.near.stop] = 0
-        cand = np.flatnonzero(sim >= SUBWORD_SIM)
-        out = sorted(zip((-sim[cand]).tolist(), cand.tolist()))[:SUBWORD_TERMS]
+        # and with twice as many buckets as grams it rarely does. Only the terms sharing a
+        # bucket can reach SUBWORD_SIM: the Dice is taken over them, not over every term (a
+        # few vocabulary-wide float temporaries were most of a new word's memory traffic)
+        shared = np.flatnonzero(counts > 0)        # (a bool array's nonzero is the fast one)
+        sim = 2 * counts[shared] / (len(query) + term_buckets[shared])
+        good = sim >= SUBWORD_SIM
+        cand, sim = shared[good].tolist(), sim[good].tolist()
+        exact, near = set(slot.exact), slot.near
+        out = sorted((-x, j) for x, j in zip(sim, cand) if j not in exact and j not in near)[:SUBWORD_TERMS]
         return [(-neg, j) for neg, j in out]
 
     @cached_property
@@ -259,10 +268,12 @@ class CorpusIndex:
             return self._assoc_terms(slot), ASSOC_FACTOR, ASSOC_COVERAGE
         return self._subword_terms(slot), SUBWORD_FACTOR, SUBWORD_COVERAGE
 
-    def _prefixed(self, prefix: str) -> range:
+    def _prefixed(self, prefix: str, most: int) -> range:
+        """The first ``most`` terms starting with ``prefix``, in term order (the end is looked
+        for only that far: a few comparisons, not a bisection of the whole vocabulary)."""
         terms = self._sorted_terms
         lo = bisect.bisect_left(terms, prefix)
-        return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo))
+        return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo, min(len(terms), lo + most)))
 
     def _slots(self, query: str) -> list[_Slot]:
         """One slot per distinct query word that counts (stop words and the whole-identifier
@@ -280,13 +291,15 @@ class CorpusIndex:
             seen.add(w.term)
             slot = known.get((w.term, w.surface))
             if slot is None:
-                exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
+                a, b = ids.get(w.term, -1), ids.get(w.surface, -1)
+                exact = sorted({a, b}) if a >= 0 and b >= 0 else [j for j in (a, b) if j >= 0]
                 near = range(0)
                 if len(w.term) >= PREFIX_MIN + 2:
-                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                    near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
-                slot = _Slot(w.surface, w.term, exact, near,
-                             len(exact) + len(near) - sum(1 for j in exact if j in near))
+                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)], PREFIX_MAX)
+                inside = 0                          # exact terms inside the near range
+                for j in exact:
+                    inside += j in near
+                slot = _Slot(w.surface, w.term, exact, near, len(exact) + len(near) - inside)
                 if len(known) >= _SLOTS_KEPT:       # bounded: query words are the callers'
                     known.clear()
                 known[(w.term, w.surface)] = slot
