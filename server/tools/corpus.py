@@ -36,6 +36,8 @@ def citation(card: dict[str, Any]) -> str:
 def folded_text(text: str) -> str | None:
     """The text folded for ``fragments`` (lower case, ё → е), or None when the fold would
     shift offsets (not NFC, or a letter whose lower case is longer)."""
+    if text.isascii():              # (a flag of the string: no ё, no letter that grows, NFC)
+        return text.lower()
     folded = text.lower().replace("ё", "е")
     if len(folded) != len(text) or not unicodedata.is_normalized("NFC", text):
         return None
