@@ -374,7 +374,7 @@ class CorpusIndex:
         found_words = [s.word for s in slots]
         stems = [s.stem for s in slots]
         scores = covered = np.zeros(self.n, dtype=np.float32)     # no words: nothing covered
-        impacts: list[np.ndarray] = []      # (words, N) a batch (matched words are read from them)
+        impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
         seen = False                        # some word matched a term (exact, near or subword)
         off = self._off
@@ -391,8 +391,8 @@ class CorpusIndex:
             # the held and the reached parts' sum exactly), the rows summed in order, float32
             held_w = [0.0] * len(batch)
             reach_w = [0.0] * len(batch)
-            impacts.append(widened)
             for k, (slot, (rel, _, share)) in enumerate(zip(batch, related)):
+                impacts.append(widened[k])
                 if not slot.terms and not rel:
                     mass += self.meta["unseen_idf"]
                     continue
@@ -448,17 +448,12 @@ class CorpusIndex:
             elif len(rejected_secs) < 5:
                 rejected_secs.append(sec)
 
-        def hits_at(secs: list[int]) -> list[CorpusHit]:
-            """The hits of sections ``secs``: their columns read by one gather an array."""
-            if not secs:
-                return []
-            rows = (impacts[0] if len(impacts) == 1 else np.concatenate(impacts))[:, secs].T.tolist()
-            return [CorpusHit(doc, score, cov, tuple(w for w, x in zip(found_words, row) if x > 0))
-                    for doc, score, cov, row in zip(self.sec_doc[secs].tolist(), scores[secs].tolist(),
-                                                    coverage[secs].tolist(), rows)]
+        def hit(sec: int) -> CorpusHit:
+            matched = tuple(w for w, row in zip(found_words, impacts) if row.item(sec) > 0)
+            return CorpusHit(self.sec_doc.item(sec), scores.item(sec), coverage.item(sec), matched)
 
-        hits = hits_at(hit_secs)
-        rejected = hits_at(rejected_secs) if not hits else []
+        hits = [hit(x) for x in hit_secs]
+        rejected = [hit(x) for x in rejected_secs] if not hits else []
         total = 0
         if hits:
             # rank > 0 follows from the two floors unless other corpora were zeroed
