@@ -383,9 +383,9 @@ class CorpusIndex:
             related = [self._related(slot) for slot in batch]
             best, near = self._best_impacts(batch, [r[0] for r in related], [r[1] for r in related])
             holds = best > 0                        # impacts are > 0: the sections holding each word
-            widened = best
+            widened = best                          # (the word's own impacts are read once, above)
             if any(r[0] for r in related):
-                widened = np.maximum(best, near)
+                widened = np.maximum(best, near, out=best)
             # each word's idf where it is and its share of it where only a relative is: one row a
             # word (a section either holds the word or is reached by a relative, so the row is
             # the held and the reached parts' sum exactly), the rows summed in order, float32
@@ -411,7 +411,9 @@ class CorpusIndex:
                     reach_w[k] = idf * share
                 mass += idf
                 seen = True
-            part = np.multiply(widened > 0, np.array(reach_w, dtype=np.float32)[:, None])
+            # written over the relatives' rows (read into ``widened`` already): a batch's memory
+            # is the one (2 × words, N) array and its bool rows
+            part = np.multiply(widened > 0, np.array(reach_w, dtype=np.float32)[:, None], out=near)
             np.copyto(part, np.array(held_w, dtype=np.float32)[:, None], where=holds)
             if first:       # a long query's later batch: added to the running sums, in order
                 covered = np.concatenate((covered[None], part)).sum(axis=0)
