@@ -97,7 +97,6 @@ class CorpusIndex:
         self.n = int(self.meta["sections"])
         self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
-        self._assoc_cache: dict[int, list[tuple[float, int]]] = {}      # term → its neighbours
         self._assoc_words: dict[tuple[int, ...], list[tuple[float, int]]] = {}   # word → its chosen
         self._slot_cache: dict[tuple[str, str], _Slot] = {}     # (stem, surface) → its slot
         self._subword_words: dict[tuple[str, str], list[tuple[float, int]]] = {}   # (stem, word) → its relatives
@@ -175,22 +174,34 @@ class CorpusIndex:
         buckets = len(offsets) - 1
         query = C.subword_grams(slot.stem) | C.subword_grams(slot.word)
         rows = Counter(C.subword_bucket(g, buckets) for g in query)     # bucket → query grams in it
-        spans = [ids[offsets[b]:offsets[b + 1]] for b in sorted(rows)]
-        counts = np.bincount(np.concatenate(spans), minlength=len(term_buckets),
-                             weights=np.repeat([rows[b] for b in sorted(rows)], [len(x) for x in spans]))
+        # the buckets' spans of term ids gathered in one index array (bucket order), each id
+        # weighted by its bucket's query grams
+        order = sorted(rows)
+        first = offsets[order]
+        lens = offsets[np.add(order, 1)] - first
+        before = np.cumsum(lens) - lens
+        members = ids[np.arange(int(lens.sum()), dtype=np.int64) + np.repeat(first - before, lens)]
+        counts = np.bincount(members, minlength=len(term_buckets),
+                             weights=np.repeat([rows[b] for b in order], lens))
         # Dice over buckets (fastText hashes its n-grams too): a collision can only raise it,
-        # and with twice as many buckets as grams it rarely does
-        sim = 2 * counts / (len(query) + term_buckets)
-        sim[slot.exact] = 0
-        sim[slot.near.start:slot.near.stop] = 0
-        cand = np.flatnonzero(sim >= SUBWORD_SIM)
-        out = sorted(zip((-sim[cand]).tolist(), cand.tolist()))[:SUBWORD_TERMS]
+        # and with twice as many buckets as grams it rarely does. Only the terms sharing a
+        # bucket can reach SUBWORD_SIM: the Dice is taken over them, not over every term (a
+        # few vocabulary-wide float temporaries were most of a new word's memory traffic)
+        shared = np.flatnonzero(counts > 0)        # (a bool array's nonzero is the fast one)
+        sim = 2 * counts[shared] / (len(query) + term_buckets[shared])
+        good = sim >= SUBWORD_SIM
+        cand, sim = shared[good].tolist(), sim[good].tolist()
+        exact, near = set(slot.exact), slot.near
+        out = sorted((-x, j) for x, j in zip(sim, cand) if j not in exact and j not in near)[:SUBWORD_TERMS]
         return [(-neg, j) for neg, j in out]
 
     @cached_property
     def _assoc(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """(offsets per term, neighbour term ids, cosines) of the association table,
-        decompressed on first use, or None in a bundle written before it."""
+        """(offsets per term, neighbour term ids, packed keys) of the association table,
+        decompressed on first use, or None in a bundle written before it. A key is one int per
+        neighbour, ``(255 - its cosine byte) << _assoc_shift | its term id``: Python ints sort
+        as the (-cosine, term id) pairs they stand for, so a word's lookup reads one slice and
+        builds no tuple until it has chosen (the pairs per term were most of a new word's cost)."""
         if not self._bundle.has(C.ASSOC):
             return None
         raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.ASSOC)))
@@ -200,42 +211,54 @@ class CorpusIndex:
         np.cumsum(counts, out=offsets[1:])
         dtype = np.dtype(C.subword_dtype(terms))
         total = int(offsets[-1])
-        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total).astype(np.int64)
-        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total) / 255.0
-        return offsets, ids, sims
+        ids = np.frombuffer(raw, dtype=dtype, offset=terms, count=total)
+        sims = np.frombuffer(raw, dtype=np.uint8, offset=terms + total * dtype.itemsize, count=total)
+        keys = ((255 - sims.astype(np.int64)) << self._assoc_shift) | ids
+        return offsets, ids, keys
 
-    def _assoc_of(self, term: int) -> list[tuple[float, int]]:
-        """(-cosine, term id) of a term's stored neighbours at cosine ≥ ASSOC_SIM, in stored
-        order (best first, ties by term id), kept per term once read (a query word's lookup is
-        then a few list reads, not array reads)."""
-        got = self._assoc_cache.get(term)
-        if got is None:
-            offsets, ids, sims = self._assoc
-            a, b = offsets.item(term), offsets.item(term + 1)
-            got = [(-sim, t) for sim, t in zip(sims[a:b].tolist(), ids[a:b].tolist()) if sim >= ASSOC_SIM]
-            self._assoc_cache[term] = got
-        return got
+    @cached_property
+    def _assoc_shift(self) -> int:
+        return max(1, len(self.terms)).bit_length()
+
+    @cached_property
+    def _assoc_weakest(self) -> int:
+        """The largest ``255 - cosine byte`` whose cosine (byte / 255, as stored) is ≥ ASSOC_SIM."""
+        return max((255 - q for q in range(256) if q / 255.0 >= ASSOC_SIM), default=-1)
 
     def _assoc_terms(self, slot: _Slot) -> list[tuple[float, int]]:
         """(cosine, term id) of the ASSOC_TERMS nearest terms of a word's exact terms (cosine ≥
         ASSOC_SIM; the word's own terms and its near range left out), best first, ties by id.
         Kept per word once chosen: a function of the bundle and the word, and bounded by the
-        corpus's vocabulary (a word with no exact term never gets here)."""
+        corpus's vocabulary (a word with no exact term never gets here). A term's neighbours
+        are stored best first, ties by id: the keys' order, so one term's slice is in order and
+        several terms' are merged by sorting their keys (a term at its best cosine first)."""
         if self._assoc is None or not slot.exact:
             return []
         key = (*slot.exact, slot.near.start, slot.near.stop)
         got = self._assoc_words.get(key)
         if got is not None:
             return got
-        every = self._assoc_of(slot.exact[0])
-        if len(slot.exact) > 1:         # its stem and surface: merged, a term at its best cosine
-            every = sorted(every + [x for j in slot.exact[1:] for x in self._assoc_of(j)])
+        offsets, _, keys = self._assoc
+        if len(slot.exact) == 1:
+            j = slot.exact[0]
+            every = keys[offsets.item(j):offsets.item(j + 1)].tolist()
+        else:
+            every = []
+            for j in slot.exact:
+                every += keys[offsets.item(j):offsets.item(j + 1)].tolist()
+            every.sort()
+        shift, weakest = self._assoc_shift, self._assoc_weakest
+        mask = (1 << shift) - 1
         seen = set(slot.exact)
+        near = slot.near
         got = []
-        for neg, t in every:
-            if t not in seen and t not in slot.near:
+        for k in every:
+            if k >> shift > weakest:        # below ASSOC_SIM: so is everything after it
+                break
+            t = k & mask
+            if t not in seen and t not in near:
                 seen.add(t)
-                got.append((-neg, t))
+                got.append(((255 - (k >> shift)) / 255.0, t))
                 if len(got) == ASSOC_TERMS:
                     break
         self._assoc_words[key] = got
@@ -248,10 +271,12 @@ class CorpusIndex:
             return self._assoc_terms(slot), ASSOC_FACTOR, ASSOC_COVERAGE
         return self._subword_terms(slot), SUBWORD_FACTOR, SUBWORD_COVERAGE
 
-    def _prefixed(self, prefix: str) -> range:
+    def _prefixed(self, prefix: str, most: int) -> range:
+        """The first ``most`` terms starting with ``prefix``, in term order (the end is looked
+        for only that far: a few comparisons, not a bisection of the whole vocabulary)."""
         terms = self._sorted_terms
         lo = bisect.bisect_left(terms, prefix)
-        return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo))
+        return range(lo, bisect.bisect_left(terms, prefix + "\U0010ffff", lo, min(len(terms), lo + most)))
 
     def _slots(self, query: str) -> list[_Slot]:
         """One slot per distinct query word that counts (stop words and the whole-identifier
@@ -269,13 +294,15 @@ class CorpusIndex:
             seen.add(w.term)
             slot = known.get((w.term, w.surface))
             if slot is None:
-                exact = sorted({j for t in (w.term, w.surface) if (j := ids.get(t, -1)) >= 0})
+                a, b = ids.get(w.term, -1), ids.get(w.surface, -1)
+                exact = sorted({a, b}) if a >= 0 and b >= 0 else [j for j in (a, b) if j >= 0]
                 near = range(0)
                 if len(w.term) >= PREFIX_MIN + 2:
-                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)])
-                    near = range(near.start, min(near.stop, near.start + PREFIX_MAX))
-                slot = _Slot(w.surface, w.term, exact, near,
-                             len(exact) + len(near) - sum(1 for j in exact if j in near))
+                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)], PREFIX_MAX)
+                inside = 0                          # exact terms inside the near range
+                for j in exact:
+                    inside += j in near
+                slot = _Slot(w.surface, w.term, exact, near, len(exact) + len(near) - inside)
                 if len(known) >= _SLOTS_KEPT:       # bounded: query words are the callers'
                     known.clear()
                 known[(w.term, w.surface)] = slot
@@ -346,8 +373,7 @@ class CorpusIndex:
         slots = self._slots(query)
         found_words = [s.word for s in slots]
         stems = [s.stem for s in slots]
-        scores = np.zeros(self.n, dtype=np.float32)
-        covered = np.zeros(self.n, dtype=np.float32)
+        scores = covered = np.zeros(self.n, dtype=np.float32)     # no words: nothing covered
         impacts: list[np.ndarray] = []      # a row a word (matched words are read from them)
         mass = 0.0
         seen = False                        # some word matched a term (exact, near or subword)
@@ -357,12 +383,14 @@ class CorpusIndex:
             related = [self._related(slot) for slot in batch]
             best, near = self._best_impacts(batch, [r[0] for r in related], [r[1] for r in related])
             holds = best > 0                        # impacts are > 0: the sections holding each word
-            widened = best
+            widened = best                          # (the word's own impacts are read once, above)
             if any(r[0] for r in related):
-                widened = np.maximum(best, near)
-            # each word's idf where it is (its first row) and its share of it where only a
-            # relative is (its second): the rows summed in order, float32, as one add a row was
-            weights = np.zeros(2 * len(batch), dtype=np.float32)
+                widened = np.maximum(best, near, out=best)
+            # each word's idf where it is and its share of it where only a relative is: one row a
+            # word (a section either holds the word or is reached by a relative, so the row is
+            # the held and the reached parts' sum exactly), the rows summed in order, float32
+            held_w = [0.0] * len(batch)
+            reach_w = [0.0] * len(batch)
             for k, (slot, (rel, _, share)) in enumerate(zip(batch, related)):
                 impacts.append(widened[k])
                 if not slot.terms and not rel:
@@ -378,18 +406,22 @@ class CorpusIndex:
                         df = max((off[j + 1] - off[j] for j in slot.exact), default=0)
                     df = df or int(np.count_nonzero(holds[k]))
                     idf = math.log(1 + (self.n - df + 0.5) / (df + 0.5))
-                weights[2 * k] = idf
+                held_w[k] = idf
                 if rel:
-                    weights[2 * k + 1] = idf * share
+                    reach_w[k] = idf * share
                 mass += idf
                 seen = True
-            parts = np.empty((2 * len(batch) + 1, self.n), dtype=np.float32)
-            parts[0] = covered
-            np.multiply(holds, weights[0::2, None], out=parts[1::2])
-            np.multiply(np.greater(widened > 0, holds), weights[1::2, None], out=parts[2::2])   # reached, not held
-            covered = parts.sum(axis=0)
-            # the words' impacts added in query order (a skipped word's row is zeros)
-            scores = np.concatenate((scores[None], widened)).sum(axis=0)
+            # written over the relatives' rows (read into ``widened`` already): a batch's memory
+            # is the one (2 × words, N) array and its bool rows
+            part = np.multiply(widened > 0, np.array(reach_w, dtype=np.float32)[:, None], out=near)
+            np.copyto(part, np.array(held_w, dtype=np.float32)[:, None], where=holds)
+            if first:       # a long query's later batch: added to the running sums, in order
+                covered = np.concatenate((covered[None], part)).sum(axis=0)
+                scores = np.concatenate((scores[None], widened)).sum(axis=0)
+            else:           # 0 + x is x: the first batch's rows need no zeros row before them
+                covered = part.sum(axis=0)
+                # the words' impacts added in query order (a skipped word's row is zeros)
+                scores = widened.sum(axis=0)
         if not mass or not seen:
             return CorpusFound([], [], found_words, stems)
         coverage = covered / np.float32(mass)

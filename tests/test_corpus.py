@@ -239,6 +239,24 @@ def test_no_real_answer_is_not_found_with_rejected_candidates(corpus_snap):
     assert any(c["id"] == "guide:exchange.md" for c in r.data["candidates"])
 
 
+def test_a_section_first_shown_as_a_guess_shows_the_same_as_a_hit(corpus_snap):
+    # a guess's view is made without the parts only a hit shows (its head, facts line, fold and
+    # catalog title); a later hit of that section must show them as a fresh server would
+    import sys
+    sys.path.insert(0, str(REPO / "tools"))
+    import corpus_eval
+    snap, _ = corpus_snap
+    guess = tools.call(snap, "search_docs", {"query": "настройка узлов кластера kubernetes ingress"})
+    assert guess.outcome == "not_found" and any(c["id"] == "guide:exchange.md" for c in guess.data["candidates"])
+    args = [{"query": "узлы обмена"}, {"query": "регистрация изменений узлов обмена", "max_chars": 80}]
+    after_guess = [tools.call(snap, "search_docs", a) for a in args]
+    assert all(r.outcome == "found" for r in after_guess)
+    assert any(h["id"] == "guide:exchange.md" and h["title"] for r in after_guess for h in r.data["hits"])
+    corpus_eval.forget_queries(snap)
+    assert [(r.text, r.data) for r in after_guess] == \
+        [(r.text, r.data) for r in (tools.call(snap, "search_docs", a) for a in args)]
+
+
 def test_a_word_no_document_holds_reaches_its_relatives_by_subwords(corpus_snap, monkeypatch):
     # «отладочный» is in no document; the memo says «отладке»: Snowball stems them apart and
     # they share no stem prefix, only character n-grams (отлад…)

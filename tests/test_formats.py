@@ -12,6 +12,7 @@ from v8atlas.formats import Bundle, BundleCorrupt, BundleFormatError, BundleNotF
 from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune, read_newest_name,
                                      set_newest)
 from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
+from hostile_bundles import truncate_segment
 from v8atlas.formats.writer import BundleWriter, extend_packed_map, pack_record, packed_size
 
 
@@ -47,6 +48,23 @@ def test_roundtrip_arrays_records_json(tmp_path):
     with pytest.raises(IndexError):
         cards[400]
 
+
+
+def test_records_read_together_are_the_records_and_are_guarded(tmp_path):
+    # many() (a page of hits) checks the mapped file once for all its records: the same records
+    # as one at a time, an index out of range refused before any read, a shrunk file refused
+    path = write_bundle(tmp_path)
+    b = Bundle.open(tmp_path)
+    cards = b.records("cards")
+    picked = [399, 0, 123, 123, 7]
+    assert cards.many(picked) == [_records(400)[i] for i in picked] and cards.many([]) == []
+    with pytest.raises(IndexError):
+        cards.many([1, 400])
+    truncate_segment(path, b.manifest["records"]["cards"]["data"])
+    with pytest.raises(BundleCorrupt, match="changed on disk"):
+        cards.many([1, 2])
+    with pytest.raises(BundleCorrupt, match="changed on disk"):
+        cards[1]
 
 def test_same_inputs_same_hash_and_bytes(tmp_path):
     a = write_bundle(tmp_path / "a")

@@ -105,7 +105,7 @@ def evaluate(snap, qset: dict) -> dict:
 
 
 # What the index keeps per query word (server/corpus_search.py): emptied by forget_queries.
-QUERY_CACHES = ("_assoc_cache", "_assoc_words", "_slot_cache", "_subword_words")
+QUERY_CACHES = ("_assoc_words", "_slot_cache", "_subword_words")
 
 
 def forget_queries(snap) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 import weakref
-from typing import Any, NamedTuple
+from typing import Any
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.domain import ServePart
@@ -36,6 +36,8 @@ def citation(card: dict[str, Any]) -> str:
 def folded_text(text: str) -> str | None:
     """The text folded for ``fragments`` (lower case, ё → е), or None when the fold would
     shift offsets (not NFC, or a letter whose lower case is longer)."""
+    if text.isascii():              # (a flag of the string: no ё, no letter that grows, NFC)
+        return text.lower()
     folded = text.lower().replace("ё", "е")
     if len(folded) != len(text) or not unicodedata.is_normalized("NFC", text):
         return None
@@ -95,14 +97,48 @@ def _kind_label(card: dict[str, Any]) -> str:
     return NOTE_LABEL if card.get("ckind") == C.NOTES else card.get("ckind", "docs")
 
 
-class _Section(NamedTuple):
-    """What a hit shows of its section that no query changes: read from the card once."""
-    card: dict[str, Any]
-    head: str               # the hit's first line after its number
-    cite: str
-    meta: str | None        # the front-matter line, when the card has facts
-    folded: str | None      # ``folded_text`` of the card's text
-    title: str              # the catalog's title (the hit data's)
+class _Section:
+    """What a hit shows of its section that no query changes, read from the card once. A
+    not_found guess shows only its citation, so the parts a hit adds (its head and facts line,
+    the fold for fragments, the catalog's title) are made on first use, then kept."""
+    __slots__ = ("card", "cite", "_head", "_meta", "_folded", "_title")
+
+    def __init__(self, card: dict[str, Any]) -> None:
+        self.card = card
+        self.cite = citation(card)
+        self._head: str | None = None
+        self._meta: str | None | bool = False        # False: not made yet (None: no facts)
+        self._folded: str | None | bool = False
+        self._title: str | None = None
+
+    @property
+    def head(self) -> str:
+        """The hit's first line after its number."""
+        if self._head is None:
+            card = self.card
+            self._head = f"**{card['title']}** · corpus `{card['corpus']}` · {_kind_label(card)}"
+        return self._head
+
+    @property
+    def meta(self) -> str | None:
+        """The front-matter line, when the card has facts."""
+        if self._meta is False:
+            meta = self.card.get("meta") or {}
+            self._meta = " · ".join(f"{k}: {v}" for k, v in meta.items() if k != "tags") if meta else None
+        return self._meta
+
+    @property
+    def folded(self) -> str | None:
+        """``folded_text`` of the card's text."""
+        if self._folded is False:
+            self._folded = folded_text(self.card["text"])
+        return self._folded
+
+    def title(self, snap: Snapshot, doc: int) -> str:
+        """The catalog's title (the hit data's)."""
+        if self._title is None:
+            self._title = snap.title(doc)
+        return self._title
 
 
 class _Sections:
@@ -115,22 +151,22 @@ class _Sections:
         self.views: dict[int, _Section] = {}
         self.chars = 0
 
-    def get(self, snap: Snapshot, doc: int) -> _Section:
-        view = self.views.get(doc)
-        if view is None:
-            card = _card(snap, doc)
-            meta = card.get("meta") or {}
-            view = _Section(card, f"**{card['title']}** · corpus `{card['corpus']}` · {_kind_label(card)}",
-                            citation(card),
-                            " · ".join(f"{k}: {v}" for k, v in meta.items() if k != "tags") if meta else None,
-                            folded_text(card["text"]), snap.title(doc))
-            size = 2 * len(card["text"])
-            if self.chars + size > self.KEPT_CHARS:
-                self.views.clear()
-                self.chars = 0
-            self.views[doc] = view
-            self.chars += size
-        return view
+    def get_many(self, snap: Snapshot, docs: list[int]) -> list[_Section]:
+        """The views of ``docs``, in order; those not kept yet read in one pass over the card
+        file (one guard check for the page, not one a card)."""
+        views = self.views
+        got = {d: views[d] for d in docs if d in views}
+        missing = [d for d in dict.fromkeys(docs) if d not in got]
+        if missing:
+            for doc, card in zip(missing, snap.catalog.cards(missing)):
+                card = card if isinstance(card, dict) else {}
+                size = 2 * len(card["text"])
+                if self.chars + size > self.KEPT_CHARS:
+                    views.clear()
+                    self.chars = 0
+                views[doc] = got[doc] = _Section(card)
+                self.chars += size
+        return [got[d] for d in docs]
 
 
 _SECTIONS: "weakref.WeakKeyDictionary[Bundle, _Sections]" = weakref.WeakKeyDictionary()
@@ -145,10 +181,10 @@ def _sections(snap: Snapshot) -> _Sections:
         return got
 
 
-def _hit_data(h: CorpusHit, view: _Section) -> dict[str, Any]:
+def _hit_data(h: CorpusHit, view: _Section, title: str) -> dict[str, Any]:
     card = view.card
     return {"id": card["doc"], "part": card["part"], "corpus": card["corpus"], "kind": card.get("ckind"),
-            "title": view.title, "url": card.get("url"), "score": round(h.score, 3),
+            "title": title, "url": card.get("url"), "score": round(h.score, 3),
             "coverage": round(h.coverage, 3), "matched": list(h.matched),
             "note": card.get("ckind") == C.NOTES}
 
@@ -168,8 +204,8 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
     found = index.search(query, ids, paging.offset + limit)
     where = f"corpus `{corpus}`" if corpus else f"{len(ids)} corpus(es)"
     if not found.hits:
-        sections = _sections(snap)
-        views = {h.doc: sections.get(snap, h.doc) for h in found.rejected}
+        guesses = [h.doc for h in found.rejected]
+        views = dict(zip(guesses, _sections(snap).get_many(snap, guesses)))
         cards = {d: v.card for d, v in views.items()}
         return A.not_found(
             f"no section of {where} answers {query!r} well enough (searched: "
@@ -181,9 +217,8 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
     lines = [A.headline(FOUND, f"{found.total} document(s) in {where} for {query!r}; "
                         "`get_doc` with an id reads it whole:")]
     hits = []
-    sections = _sections(snap)
-    for i, h in enumerate(page, paging.offset + 1):
-        view = sections.get(snap, h.doc)
+    for i, (h, view) in enumerate(zip(page, _sections(snap).get_many(snap, [h.doc for h in page])),
+                                  paging.offset + 1):
         lines.append(f"{i}. {view.head}")
         lines.append(f"   Cite: {view.cite}")
         if view.meta is not None:
@@ -192,7 +227,7 @@ def search_docs(snap: Snapshot, query: str, corpus: str | None = None, limit: in
         body = text[:max_chars * 4] if detailed else fragments(text, view.folded, found.stems, max_chars)
         if body:
             lines.append("   > " + body.replace("\n", "\n   > "))
-        hits.append(_hit_data(h, view))
+        hits.append(_hit_data(h, view, view.title(snap, h.doc)))
     data: dict[str, Any] = {"hits": hits}
     lines += paging.footer("document(s)", len(page), found.total, data)
     return ToolResult(FOUND, "\n".join(lines) + "\n", data)
