@@ -432,6 +432,73 @@ def test_a_dense_partial_match_is_a_hit_and_a_scattered_one_is_not(tmp_path, mon
     snap.bundle.close()
 
 
+def _negation_and_derivation(root: Path) -> Path:
+    """Short rules: one on unused parameters (the negation as a prefix of the word), one on
+    passing values to a constructor (derived forms of short stems), and filler that uses the
+    plain words, so each query word has an exact term (no subword relatives stand in)."""
+    docs = {
+        "unused.md": "# Неиспользуемый параметр\n\nНеиспользуемый параметр метода удаляют из его объявления.\n",
+        "unused-en.md": "# Unused variable\n\nA variable that is unused is removed.\n",
+        "cache.md": "# Кэш\n\nКэш используется при чтении настроек.\n",
+        "log.md": "# Журнал\n\nЖурнал used by the variable reader keeps every call.\n",
+        "ctor.md": "# Конструктор\n\nЗначения, передаваемые в конструктор, перечисляют многократно.\n",
+        "list.md": "# Список\n\nСписок значений метода хранит параметры формы.\n",
+        "letter.md": "# Письмо\n\nПередаю привет: много лет не виделись.\n",
+    }
+    (root / "std").mkdir(parents=True)
+    for name, text in docs.items():
+        (root / "std" / name).write_text(text, encoding="utf-8")
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "std"\nkind = "standards"\nname = "std"\n',
+                                       encoding="utf-8")
+    return root
+
+
+def _matched_in(snap: Snapshot, query: str, doc_id: str) -> set[str]:
+    """The query words the index found in a document's best section, a hit or a rejected one."""
+    from v8atlas.server.corpus_search import corpus_index
+    index = corpus_index(snap.bundle)
+    found = index.search(query, index.corpus_ids(None), 20)
+    return next((set(h.matched) for h in found.hits + found.rejected
+                 if snap.catalog.card(h.doc)["doc"] == doc_id), set())
+
+
+def test_a_negated_word_reaches_its_negating_prefix_only_after_a_negator(tmp_path, monkeypatch):
+    # «не используется» / "never used": the rule says «неиспользуемый» / "unused", one word
+    res = compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    ru = tools.call(snap, "search_docs", {"query": "параметр метода не используется"})
+    assert ru.outcome == "found" and ru.data["hits"][0]["id"] == "std:unused.md"
+    assert "используется" in ru.data["hits"][0]["matched"]
+    en = tools.call(snap, "search_docs", {"query": "variable never used"})
+    assert en.data["hits"][0]["id"] == "std:unused-en.md" and "used" in en.data["hits"][0]["matched"]
+    # without a negator the word is only itself: the rule does not hold «используется»
+    plain = _matched_in(snap, "параметр метода используется", "std:unused.md")
+    assert "параметр" in plain and "используется" not in plain
+    monkeypatch.setattr("v8atlas.server.corpus_search.NEGATING_PREFIXES", ())
+    snap.bundle.close()
+    snap = Snapshot(Bundle.open(res.bundle_path))      # a fresh index: its slots were kept
+    off = _matched_in(snap, "параметр метода не используется", "std:unused.md")
+    assert "параметр" in off and "используется" not in off
+    snap.bundle.close()
+
+
+def test_a_short_stem_reaches_the_terms_extending_it(tmp_path, monkeypatch):
+    # «передаю» (stem переда, 6 letters) and «много» (мног, 4) have no letters to spare for the
+    # stem-minus-two range; the rule says «передаваемые», «многократно»
+    res = compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    query = {"query": "передаю много значений в конструктор"}
+    r = tools.call(snap, "search_docs", query)
+    assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:ctor.md"
+    assert {"передаю", "много"} <= set(r.data["hits"][0]["matched"])
+    snap.bundle.close()
+    monkeypatch.setattr("v8atlas.server.corpus_search.SHORT_STEM_MIN", 99)
+    snap = Snapshot(Bundle.open(res.bundle_path))
+    off = _matched_in(snap, query["query"], "std:ctor.md")
+    assert "конструктор" in off and not {"передаю", "много"} & off
+    snap.bundle.close()
+
+
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
     snap, _ = corpus_snap
     r = tools.call(snap, "search_docs", {"query": "выгрузка заказов через HTTP-сервис"})
