@@ -462,41 +462,41 @@ def _matched_in(snap: Snapshot, query: str, doc_id: str) -> set[str]:
                  if snap.catalog.card(h.doc)["doc"] == doc_id), set())
 
 
-def test_a_negated_word_reaches_its_negating_prefix_only_after_a_negator(tmp_path, monkeypatch):
+@pytest.fixture()
+def morphology_bundle(tmp_path):
+    return compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True).bundle_path
+
+
+def test_a_negated_word_reaches_its_negating_prefix_only_after_a_negator(morphology_bundle, monkeypatch):
     # «не используется» / "never used": the rule says «неиспользуемый» / "unused", one word
-    res = compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
-    snap = Snapshot(Bundle.open(res.bundle_path))
-    ru = tools.call(snap, "search_docs", {"query": "параметр метода не используется"})
-    assert ru.outcome == "found" and ru.data["hits"][0]["id"] == "std:unused.md"
-    assert "используется" in ru.data["hits"][0]["matched"]
-    en = tools.call(snap, "search_docs", {"query": "variable never used"})
-    assert en.data["hits"][0]["id"] == "std:unused-en.md" and "used" in en.data["hits"][0]["matched"]
-    # without a negator the word is only itself: the rule does not hold «используется»
-    plain = _matched_in(snap, "параметр метода используется", "std:unused.md")
-    assert "параметр" in plain and "используется" not in plain
+    with Bundle.open(morphology_bundle) as b:
+        snap = Snapshot(b)
+        ru = tools.call(snap, "search_docs", {"query": "параметр метода не используется"})
+        assert ru.outcome == "found" and ru.data["hits"][0]["id"] == "std:unused.md"
+        assert "используется" in ru.data["hits"][0]["matched"]
+        en = tools.call(snap, "search_docs", {"query": "variable never used"})
+        assert en.data["hits"][0]["id"] == "std:unused-en.md" and "used" in en.data["hits"][0]["matched"]
+        # without a negator the word is only itself: the rule does not hold «используется»
+        plain = _matched_in(snap, "параметр метода используется", "std:unused.md")
+        assert "параметр" in plain and "используется" not in plain
     monkeypatch.setattr("v8atlas.server.corpus_search.NEGATING_PREFIXES", ())
-    snap.bundle.close()
-    snap = Snapshot(Bundle.open(res.bundle_path))      # a fresh index: its slots were kept
-    off = _matched_in(snap, "параметр метода не используется", "std:unused.md")
-    assert "параметр" in off and "используется" not in off
-    snap.bundle.close()
+    with Bundle.open(morphology_bundle) as b:      # a fresh index: the first one kept its slots
+        off = _matched_in(Snapshot(b), "параметр метода не используется", "std:unused.md")
+        assert "параметр" in off and "используется" not in off
 
 
-def test_a_short_stem_reaches_the_terms_extending_it(tmp_path, monkeypatch):
+def test_a_short_stem_reaches_the_terms_extending_it(morphology_bundle, monkeypatch):
     # «передаю» (stem переда, 6 letters) and «много» (мног, 4) have no letters to spare for the
     # stem-minus-two range; the rule says «передаваемые», «многократно»
-    res = compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True)
-    snap = Snapshot(Bundle.open(res.bundle_path))
-    query = {"query": "передаю много значений в конструктор"}
-    r = tools.call(snap, "search_docs", query)
-    assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:ctor.md"
-    assert {"передаю", "много"} <= set(r.data["hits"][0]["matched"])
-    snap.bundle.close()
+    query = "передаю много значений в конструктор"
+    with Bundle.open(morphology_bundle) as b:
+        r = tools.call(Snapshot(b), "search_docs", {"query": query})
+        assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:ctor.md"
+        assert {"передаю", "много"} <= set(r.data["hits"][0]["matched"])
     monkeypatch.setattr("v8atlas.server.corpus_search.SHORT_STEM_MIN", 99)
-    snap = Snapshot(Bundle.open(res.bundle_path))
-    off = _matched_in(snap, query["query"], "std:ctor.md")
-    assert "конструктор" in off and not {"передаю", "много"} & off
-    snap.bundle.close()
+    with Bundle.open(morphology_bundle) as b:
+        off = _matched_in(Snapshot(b), query, "std:ctor.md")
+        assert "конструктор" in off and not {"передаю", "много"} & off
 
 
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
