@@ -274,11 +274,13 @@ class CorpusIndex:
         Snowball stems обмен → обм but обмену → обмен); terms sharing all but the stem's last
         two letters (выполнять / выполнение: derived forms stemmed apart) count at
         PREFIX_FACTOR: the first PREFIX_MAX of them in term order, a contiguous range of term
-        ids, so their postings are one slice of the CSR arrays."""
+        ids, so their postings are one slice of the CSR arrays (``_near_range``). A word right
+        after a negator also has its negating-prefix forms among its exact terms
+        (``_negated_terms``), so its slot is kept per (stem, surface, negated)."""
         ids, known = self._term_ids, self._slot_cache
         slots: list[_Slot] = []
         seen: set[str] = set()
-        negated = False                 # the word before this one is a negator (stop words too)
+        negated = False                 # the last word read is a negator (stop words count too)
         for w in words(query):
             if w.whole:
                 continue

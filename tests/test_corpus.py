@@ -610,8 +610,9 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     # strong-match signal of round 2, session 4, chosen on the tuning halves only).
     assert res["heldout"]["success_at_5"] >= 0.9
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
-    # The round-2 set (docs/corpus.md): measured 0.75 tuning, 0.83 held-out; guards, not targets.
-    assert more["tuning"]["success_at_5"] >= 0.7 and more["heldout"]["success_at_5"] >= 0.8
-    # The third set (round 2, session 3): measured 0.77 tuning, 0.73 held-out, 10/10 no-answer.
-    assert third["tuning"]["success_at_5"] >= 0.75 and third["heldout"]["success_at_5"] >= 0.7
+    # The round-2 set (docs/corpus.md): measured 0.83 tuning, 0.92 held-out (session 5's short
+    # stems and negation); guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.8 and more["heldout"]["success_at_5"] >= 0.9
+    # The third set (round 2, session 3): measured 0.86 tuning, 0.73 held-out, 10/10 no-answer.
+    assert third["tuning"]["success_at_5"] >= 0.85 and third["heldout"]["success_at_5"] >= 0.7
     assert third["no_answer_tuning"]["not_found"] + third["no_answer_heldout"]["not_found"] >= 9
