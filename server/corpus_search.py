@@ -9,12 +9,14 @@ rejected, so the tool can say not_found and show them as guesses.
 from __future__ import annotations
 
 import bisect
+import json
 import math
 import threading
 import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -37,6 +39,10 @@ STRONG_COVERAGE, STRONG_SCORE = 0.4, 0.7
 # section's coverage. A rule chosen on the tuning half (docs/corpus.md), not a synonym list.
 QUESTION_WORDS = ("почему", "зачем", "нельзя", "следует", "стоит", "why", "should", "can")
 PREFIX_MIN, PREFIX_MAX, PREFIX_FACTOR = 5, 12, 0.6
+# A stem shorter than PREFIX_MIN + 2 (so with no letters to spare) but of SHORT_STEM_MIN letters
+# or more reaches the terms that extend it whole (передаю → передаваемых, много → многократное),
+# at PREFIX_FACTOR like the longer stems' range (docs/corpus.md, round 2 session 5).
+SHORT_STEM_MIN = 4
 _STOP = stem_stop_words() | {stem(w) for w in QUESTION_WORDS}
 # The subword signal (docs/corpus.md), chosen on the tuning halves: for a query word with no
 # exact term, the SUBWORD_TERMS terms most like it (Dice of their n-grams ≥ SUBWORD_SIM) count
@@ -48,6 +54,15 @@ SUBWORD_SIM, SUBWORD_TERMS, SUBWORD_FACTOR, SUBWORD_COVERAGE = 0.3, 8, 0.3, 0.5
 # compile time) count at ASSOC_FACTOR × cosine of their impact, and a section holding one but
 # not the word itself holds ASSOC_COVERAGE of the word's idf.
 ASSOC_SIM, ASSOC_TERMS, ASSOC_FACTOR, ASSOC_COVERAGE = 0.5, 4, 0.3, 0.5
+
+
+def _load_negation() -> tuple[frozenset[str], tuple[str, ...]]:
+    """(negator words, negating prefixes) of data/negation.json (why each: its "about")."""
+    data = json.loads((Path(__file__).with_name("data") / "negation.json").read_text(encoding="utf-8"))
+    return frozenset(data["negators"]), tuple(data["prefixes"])
+
+
+NEGATORS, NEGATING_PREFIXES = _load_negation()
 _SLOTS_KEPT = 65_536   # query words whose term lookups are kept (a slot is a function of the
                        # bundle and the word; a few hundred bytes each)
 _BATCH = 16         # words scored together (a row of N float32 each): bounds a long query's memory
@@ -98,7 +113,7 @@ class CorpusIndex:
         self.files = int(self.sec_file.max()) + 1 if self.n else 0
         self.corpora: list[dict] = self.meta["corpora"]
         self._assoc_words: dict[tuple[int, ...], list[tuple[float, int]]] = {}   # word → its chosen
-        self._slot_cache: dict[tuple[str, str], _Slot] = {}     # (stem, surface) → its slot
+        self._slot_cache: dict[tuple[str, str, bool], _Slot] = {}   # (stem, surface, after a negator) → its slot
         self._subword_words: dict[tuple[str, str], list[tuple[float, int]]] = {}   # (stem, word) → its relatives
 
     def parts(self, first_doc: int, count: int) -> list[int]:
@@ -284,30 +299,53 @@ class CorpusIndex:
         Snowball stems обмен → обм but обмену → обмен); terms sharing all but the stem's last
         two letters (выполнять / выполнение: derived forms stemmed apart) count at
         PREFIX_FACTOR: the first PREFIX_MAX of them in term order, a contiguous range of term
-        ids, so their postings are one slice of the CSR arrays."""
+        ids, so their postings are one slice of the CSR arrays (``_near_range``). A word right
+        after a negator also has its negating-prefix forms among its exact terms
+        (``_negated_terms``), so its slot is kept per (stem, surface, negated)."""
         ids, known = self._term_ids, self._slot_cache
         slots: list[_Slot] = []
         seen: set[str] = set()
+        negated = False                 # the last word read is a negator (stop words count too)
         for w in words(query):
-            if w.whole or w.term in _STOP or w.term in seen:
+            if w.whole:
+                continue
+            after_negator, negated = negated, w.surface in NEGATORS
+            if w.term in _STOP or w.term in seen:
                 continue
             seen.add(w.term)
-            slot = known.get((w.term, w.surface))
+            slot = known.get((w.term, w.surface, after_negator))
             if slot is None:
                 a, b = ids.get(w.term, -1), ids.get(w.surface, -1)
                 exact = sorted({a, b}) if a >= 0 and b >= 0 else [j for j in (a, b) if j >= 0]
-                near = range(0)
-                if len(w.term) >= PREFIX_MIN + 2:
-                    near = self._prefixed(w.term[:max(PREFIX_MIN, len(w.term) - 2)], PREFIX_MAX)
+                if after_negator:
+                    exact = sorted(set(exact).union(self._negated_terms(w.term)))
+                near = self._near_range(w.term)
                 inside = 0                          # exact terms inside the near range
                 for j in exact:
                     inside += j in near
                 slot = _Slot(w.surface, w.term, exact, near, len(exact) + len(near) - inside)
                 if len(known) >= _SLOTS_KEPT:       # bounded: query words are the callers'
                     known.clear()
-                known[(w.term, w.surface)] = slot
+                known[(w.term, w.surface, after_negator)] = slot
             slots.append(slot)
         return slots
+
+    def _near_range(self, stem: str) -> range:
+        """Term ids a word's stem reaches by its beginning (PREFIX_FACTOR): those sharing all but
+        its last two letters (at least PREFIX_MIN), or for a stem of SHORT_STEM_MIN to
+        PREFIX_MIN + 1 letters those extending it whole; the first PREFIX_MAX in term order."""
+        if len(stem) >= PREFIX_MIN + 2:
+            return self._prefixed(stem[:max(PREFIX_MIN, len(stem) - 2)], PREFIX_MAX)
+        if len(stem) >= SHORT_STEM_MIN:
+            return self._prefixed(stem, PREFIX_MAX)
+        return range(0)
+
+    def _negated_terms(self, stem: str) -> list[int]:
+        """Term ids of the word negated by a prefix (data/negation.json: "never used" → unused,
+        «не используется» → неиспользуемый): the terms beginning with a negating prefix and the
+        word's stem, the first PREFIX_MAX of each prefix in term order. They join the word's
+        exact terms when a negator stands right before it."""
+        return [j for p in NEGATING_PREFIXES for j in self._prefixed(p + stem, PREFIX_MAX)]
 
     def _best_impacts(self, slots: list[_Slot], related: list[list[tuple[float, int]]],
                       weights: list[float]) -> tuple[np.ndarray, np.ndarray]:

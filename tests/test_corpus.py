@@ -450,6 +450,73 @@ def test_a_dense_partial_match_is_a_hit_and_a_scattered_one_is_not(tmp_path, mon
     snap.bundle.close()
 
 
+def _negation_and_derivation(root: Path) -> Path:
+    """Short rules: one on unused parameters (the negation as a prefix of the word), one on
+    passing values to a constructor (derived forms of short stems), and filler that uses the
+    plain words, so each query word has an exact term (no subword relatives stand in)."""
+    docs = {
+        "unused.md": "# Неиспользуемый параметр\n\nНеиспользуемый параметр метода удаляют из его объявления.\n",
+        "unused-en.md": "# Unused variable\n\nA variable that is unused is removed.\n",
+        "cache.md": "# Кэш\n\nКэш используется при чтении настроек.\n",
+        "log.md": "# Журнал\n\nЖурнал used by the variable reader keeps every call.\n",
+        "ctor.md": "# Конструктор\n\nЗначения, передаваемые в конструктор, перечисляют многократно.\n",
+        "list.md": "# Список\n\nСписок значений метода хранит параметры формы.\n",
+        "letter.md": "# Письмо\n\nПередаю привет: много лет не виделись.\n",
+    }
+    (root / "std").mkdir(parents=True)
+    for name, text in docs.items():
+        (root / "std" / name).write_text(text, encoding="utf-8")
+    (root / "v8atlas.toml").write_text('[[corpus]]\nsource = "std"\nkind = "standards"\nname = "std"\n',
+                                       encoding="utf-8")
+    return root
+
+
+def _matched_in(snap: Snapshot, query: str, doc_id: str) -> set[str]:
+    """The query words the index found in a document's best section, a hit or a rejected one."""
+    from v8atlas.server.corpus_search import corpus_index
+    index = corpus_index(snap.bundle)
+    found = index.search(query, index.corpus_ids(None), 20)
+    return next((set(h.matched) for h in found.hits + found.rejected
+                 if snap.catalog.card(h.doc)["doc"] == doc_id), set())
+
+
+@pytest.fixture()
+def morphology_bundle(tmp_path):
+    return compile_bundle([_negation_and_derivation(tmp_path / "p")], tmp_path / "b", cache=False, quiet=True).bundle_path
+
+
+def test_a_negated_word_reaches_its_negating_prefix_only_after_a_negator(morphology_bundle, monkeypatch):
+    # «не используется» / "never used": the rule says «неиспользуемый» / "unused", one word
+    with Bundle.open(morphology_bundle) as b:
+        snap = Snapshot(b)
+        ru = tools.call(snap, "search_docs", {"query": "параметр метода не используется"})
+        assert ru.outcome == "found" and ru.data["hits"][0]["id"] == "std:unused.md"
+        assert "используется" in ru.data["hits"][0]["matched"]
+        en = tools.call(snap, "search_docs", {"query": "variable never used"})
+        assert en.data["hits"][0]["id"] == "std:unused-en.md" and "used" in en.data["hits"][0]["matched"]
+        # without a negator the word is only itself: the rule does not hold «используется»
+        plain = _matched_in(snap, "параметр метода используется", "std:unused.md")
+        assert "параметр" in plain and "используется" not in plain
+    monkeypatch.setattr("v8atlas.server.corpus_search.NEGATING_PREFIXES", ())
+    with Bundle.open(morphology_bundle) as b:      # a fresh index: the first one kept its slots
+        off = _matched_in(Snapshot(b), "параметр метода не используется", "std:unused.md")
+        assert "параметр" in off and "используется" not in off
+
+
+def test_a_short_stem_reaches_the_terms_extending_it(morphology_bundle, monkeypatch):
+    # «передаю» (stem переда, 6 letters) and «много» (мног, 4) have no letters to spare for the
+    # stem-minus-two range; the rule says «передаваемые», «многократно»
+    query = "передаю много значений в конструктор"
+    with Bundle.open(morphology_bundle) as b:
+        r = tools.call(Snapshot(b), "search_docs", {"query": query})
+        assert r.outcome == "found" and r.data["hits"][0]["id"] == "std:ctor.md"
+        assert {"передаю", "много"} <= set(r.data["hits"][0]["matched"])
+    monkeypatch.setattr("v8atlas.server.corpus_search.SHORT_STEM_MIN", 99)
+    with Bundle.open(morphology_bundle) as b:
+        off = _matched_in(Snapshot(b), query, "std:ctor.md")
+        assert "конструктор" in off and not {"передаю", "много"} & off
+
+
 def test_a_note_is_always_shown_as_a_note(corpus_snap):
     snap, _ = corpus_snap
     r = tools.call(snap, "search_docs", {"query": "выгрузка заказов через HTTP-сервис"})
@@ -561,8 +628,9 @@ def test_public_corpora_compile_and_answer_the_phrasing_set(tmp_path):
     # strong-match signal of round 2, session 4, chosen on the tuning halves only).
     assert res["heldout"]["success_at_5"] >= 0.9
     assert res["no_answer_tuning"]["not_found"] >= 9 and res["no_answer_heldout"]["not_found"] >= 9
-    # The round-2 set (docs/corpus.md): measured 0.75 tuning, 0.83 held-out; guards, not targets.
-    assert more["tuning"]["success_at_5"] >= 0.7 and more["heldout"]["success_at_5"] >= 0.8
-    # The third set (round 2, session 3): measured 0.77 tuning, 0.73 held-out, 10/10 no-answer.
-    assert third["tuning"]["success_at_5"] >= 0.75 and third["heldout"]["success_at_5"] >= 0.7
+    # The round-2 set (docs/corpus.md): measured 0.83 tuning, 0.92 held-out (session 5's short
+    # stems and negation); guards, not targets.
+    assert more["tuning"]["success_at_5"] >= 0.8 and more["heldout"]["success_at_5"] >= 0.9
+    # The third set (round 2, session 3): measured 0.86 tuning, 0.73 held-out, 10/10 no-answer.
+    assert third["tuning"]["success_at_5"] >= 0.85 and third["heldout"]["success_at_5"] >= 0.7
     assert third["no_answer_tuning"]["not_found"] + third["no_answer_heldout"]["not_found"] >= 9
