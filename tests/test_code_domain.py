@@ -292,7 +292,8 @@ def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
     code_link.link([(base_src, code_parse(base_src, report)), (ext_src, ext_code)], ctx)
     index = ctx.links.need(code_link.CodeIndex)
     assert index.views == ["ДемоТорговля", "ДемоТорговля+Доработки"]
-    cards = {(index.views[p.view], p.brief[2]): p.card_dict() for p in index.procs}
+    cards = {(index.views[p.view], c["address"]): c
+             for pid, p in enumerate(index.procs) for c in [index.card(pid)]}
     before = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_ПередОбновлениемЦен")]
     assert before["changes"] == "ОбщегоНазначения.ОбновитьЦены" and before["extension"] == "Доработки"
     base_proc = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.ОбновитьЦены")]

@@ -21,7 +21,7 @@ import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
+from v8atlas.formats.writer import pack_record, packed_size
 
 from ..build_docs import add_string_table
 from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
@@ -231,28 +231,12 @@ def _range_postings(key3: np.ndarray, n: int, nf: int, weight: np.ndarray, norm:
     return p2.astype("<u4"), imp.astype("<f4")
 
 
-def seal_card(card: dict) -> tuple[tuple[float, bool, str, str], bytes]:
-    """The link's last word on one card: what the build reads of it (``ProcEntry.brief``) and
-    the card packed as the card store will hold it. Called per procedure as the link writes
-    each card, so no more than one card is a dict at a time."""
-    assert "callees" not in card and "callers" not in card     # the build appends them
-    brief = (_prior(card), bool(card.get("deprecated")), card["address"],
-             FC.one_line(card.get("description") or ""))
-    return brief, pack_record(card)
-
-
-class _Cards(Sequence[bytes]):
-    """The packed cards by procedure id with their call counts (the last two keys)."""
-
-    def __init__(self, index: CodeIndex, callers: list[list[int]]) -> None:
-        self.procs, self.callers = index.procs, callers
-
-    def __len__(self) -> int:
-        return len(self.procs)
-
-    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
-        pe = self.procs[i]
-        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
+def seal_card(card: dict) -> tuple[float, bool, bytes]:
+    """The link's last word on one card: what the build reads of it (``ProcEntry.prior`` and
+    ``deprecated``) and the card packed as the card store holds it. Called per procedure as
+    the link writes each card, so no more than one card is a dict at a time."""
+    assert list(card)[-2:] == ["callees", "callers"]     # the call counts last, as stored
+    return _prior(card), bool(card.get("deprecated")), pack_record(card)
 
 
 class _Bodies(Sequence[bytes]):
@@ -275,8 +259,8 @@ def _release(index: CodeIndex) -> None:
     and the cards were most of the compile's peak. The parse cache and the linked-model cache
     were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
     them; nothing reads this link after the build."""
+    index.cards = None
     for pe in index.procs:
-        pe.card = b""
         p = pe.proc
         p.body, p.params, p.info = b"", [], {}
         p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
@@ -287,15 +271,15 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     if index is None or not index.procs:
         return
     n = len(index.procs)
-    prior = np.array([pe.brief[0] for pe in index.procs], dtype="<f4")
+    prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
     callers: list[list[int]] = [[] for _ in range(n)]
     for pid, pe in enumerate(index.procs):
         for c in pe.callees:
             callers[c].append(pid)
-    # The cards are held packed (seal_card); each gets its call counts as it is stored.
-    cards = _Cards(index, callers)
-    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
-                       packed_sizes=[len(cards[i]) for i in range(n)])
+    # The cards are held packed, call counts included (seal_card), in compressed chunks.
+    assert index.cards is not None and len(index.cards) == n
+    writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
+                       packed_sizes=index.cards.sizes())
     # Streamed: one body unpacked at a time (the model carries them compressed, bodies.py).
     writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
                        packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
@@ -303,12 +287,15 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
-                      | (FC.DEPRECATED if pe.brief[1] else 0)
+                      | (FC.DEPRECATED if pe.deprecated else 0)
                       | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
-    add_string_table(writer, FC.PROC_TITLES, [pe.brief[2] for pe in index.procs])
-    add_string_table(writer, FC.PROC_SUMMARIES, [pe.brief[3] for pe in index.procs])
+    # as the cards say them: "address" and the first sentence of "description"
+    add_string_table(writer, FC.PROC_TITLES, [f"{index.modules[pe.module].address}.{pe.proc.name}"
+                                              for pe in index.procs])
+    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(pe.proc.info.get("description") or "")
+                                                 for pe in index.procs])
     _release(index)
 
     # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).

@@ -212,14 +212,24 @@ class _ViewLinker:
         return where
 
     def cards(self) -> None:
-        """Every procedure's card, written whole and packed at once (``seal_card``): the
-        extension links (``_extension_keys``) and the usages are known before it is packed, so
-        no card stays a dict past its own procedure."""
+        """Every procedure's card, written whole and packed at once (``seal_card``) into
+        ``CodeIndex.cards``: the extension links (``_extension_keys``), the usages and the call
+        counts are known before it is packed, so no card stays a dict past its own procedure."""
         from .build import seal_card      # the builder's packing (and its imports) only here
+        from .cardstore import PackedCards
+        if self.ix.cards is None:
+            self.ix.cards = PackedCards()
         lang = 0 if self.language == W.RU else 1
+        # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
+        # so its callees are all its procedures' callers.
+        callers = [0] * len(self.ix.procs)
+        for mid in self.by_ref.values():
+            for pid in self.ix.modules[mid].procs:
+                for c in self.ix.procs[pid].callees:
+                    callers[c] += 1
         for mid in self.by_ref.values():
             e = self.ix.modules[mid]
-            address = FC.module_address(*e.ref, lang=lang)
+            address = e.address = FC.module_address(*e.ref, lang=lang)
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
@@ -253,7 +263,9 @@ class _ViewLinker:
                     card["event_handler"] = True
                 card.update(late.get(pid, ()))
                 card["uses"] = self._uses(e, p, card["address"])
-                pe.brief, pe.card = seal_card(card)
+                card["callees"], card["callers"] = len(pe.callees), callers[pid]
+                pe.prior, pe.deprecated, packed = seal_card(card)
+                self.ix.cards.append(pid, packed)
             self.ix.module_cards.append(self._module_card(e, address, lang))
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
@@ -298,7 +310,7 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
             continue
         regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(   # as its card says
             [pe.proc.name, summary(pe.proc.info.get("description", "")), pe.proc.is_function,
-             pe.brief[1]])
+             pe.deprecated])
     return [{"region": r, "procedures": items} for r, items in regions.items()]
 
 
@@ -360,6 +372,8 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         vl.cards()
         ctx.edges += vl.usage_edges(doc_key)
         linkers.append(vl)
+    if index.cards is not None:
+        index.cards.seal()
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
     ctx.links.put(index)
