@@ -11,6 +11,7 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 """
 from __future__ import annotations
 
+import ctypes
 import itertools
 from array import array
 from collections import defaultdict
@@ -19,12 +20,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
-from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
 from v8atlas.formats.writer import pack_record, packed_size
 
 from ..build_docs import add_string_table
-from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
+from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
 from .index import CodeIndex
 
@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
           "params": (0.5, 0.5), "region": (0.8, 0.3)}
 K1 = 1.2
-POSTING_RANGE = 1 << 21      # occurrences whose postings are computed at once (``_postings``)
+# occurrences whose postings are computed at once (``_postings``): its temporaries are ~50
+# bytes per occurrence (2 M: ~100 MB, the top of the × 12 compile's peak once the rest shrank)
+POSTING_RANGE = 1 << 20
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
@@ -172,8 +174,17 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     df = np.zeros(nt, dtype=np.int64)
     procs: list[np.ndarray] = []
     imps: list[np.ndarray] = []
-    for t0, t1 in _term_ranges(np.bincount(tid, minlength=nt), POSTING_RANGE):
-        sel = np.flatnonzero((tid >= t0) & (tid < t1)) if (t0, t1) != (0, nt) else slice(None)
+    ranges = _term_ranges(np.bincount(tid, minlength=nt), POSTING_RANGE)
+    # each occurrence's range, once (a byte or two each): a range's occurrences are then found
+    # by one pass over it, not by two comparisons and an ``and`` over every term id
+    of_range = np.zeros(nt, dtype=np.uint8 if len(ranges) <= 256 else np.uint16 if len(ranges) <= 65536
+                        else np.uint32)
+    for r, (t0, t1) in enumerate(ranges):
+        of_range[t0:t1] = r
+    occ_range = of_range[tid] if len(ranges) > 1 else None
+    del of_range
+    for r, (t0, t1) in enumerate(ranges):
+        sel = np.flatnonzero(occ_range == r) if occ_range is not None else slice(None)
         key3 = tid[sel].astype(np.int64)
         key3 -= t0
         key3 *= n * nf
@@ -182,7 +193,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
         p2, imp = _range_postings(key3, n, nf, weight, norm, df[t0:t1])
         procs.append(p2)
         imps.append(imp)
-    del tid, slot
+    del tid, slot, occ_range
     off = np.zeros(nt + 1, dtype="<u4")
     off[1:] = np.cumsum(df)
     if not procs:
@@ -266,6 +277,59 @@ def _release(index: CodeIndex) -> None:
         p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
 
 
+def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray]:
+    """Exact addresses: every alias of a procedure, and of a module (``MODULE_BIT`` | module
+    id) — the keys UTF-8 encoded, in byte order, each once, with the ids of each key (CSR,
+    sorted). Built from one encoded key and one uint32 per alias, sorted by key: a dict of the
+    key strings (and a set per shared key) was the top of the build's memory at scale."""
+    keys: list[bytes] = []
+    ids = array("I")
+    for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
+        own = [(name_key(a), a) for a in mc["aliases"]]
+        for a, _ in own:
+            keys.append(a.encode("utf-8"))
+            ids.append(FC.MODULE_BIT | mid)
+        # exported procedures are also reached through the manager (Справочники.X.Проц)
+        with_managers = own + [(name_key(a), a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
+        for pid in m.procs:
+            p = index.procs[pid].proc
+            part = _name_key_part(p.name)
+            for a, raw in (with_managers if p.export else own):
+                key = f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}")
+                keys.append(key.encode("utf-8"))
+                ids.append(pid)
+    order = sorted(range(len(keys)), key=keys.__getitem__)   # stable: equal keys in add order
+    uniq: list[bytes] = []
+    off, flat = array("I", [0]), array("I")
+    run: list[int] = []
+    for i in order:
+        k = keys[i]
+        if uniq and k == uniq[-1]:
+            run.append(ids[i])
+            continue
+        if run:
+            flat.extend(sorted(set(run)) if len(run) > 1 else run)
+            off.append(len(flat))
+        uniq.append(k)
+        run = [ids[i]]
+    if run:
+        flat.extend(sorted(set(run)) if len(run) > 1 else run)
+        off.append(len(flat))
+    return uniq, np.frombuffer(off, dtype="<u4").copy(), np.frombuffer(flat, dtype="<u4").copy()
+
+
+def _trim_heap() -> None:
+    """Hand the C heap's free pages back to the system (glibc ``malloc_trim``; elsewhere
+    nothing). What ``_release`` frees of more than 512 bytes (bodies, card chunks, the stores'
+    buffers) stays in the C heap, where the names table's and the postings' small objects,
+    which Python allocates from arenas of its own, cannot reuse it: without the trim it sits
+    under the rest of the build's peak."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):      # not glibc
+        pass
+
+
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
     index = ctx.links.get(CodeIndex)
     if index is None or not index.procs:
@@ -294,40 +358,16 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     # as the cards say them: "address" and the first sentence of "description"
     add_string_table(writer, FC.PROC_TITLES, [f"{index.modules[pe.module].address}.{pe.proc.name}"
                                               for pe in index.procs])
-    add_string_table(writer, FC.PROC_SUMMARIES, [FC.one_line(pe.proc.info.get("description") or "")
-                                                 for pe in index.procs])
+    add_string_table(writer, FC.PROC_SUMMARIES, [pe.summary for pe in index.procs])
     _release(index)
+    _trim_heap()
 
-    # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
-    # key → id, or a set of ids for the few keys shared (a set for each of 100k keys was most
-    # of this table's memory)
-    names: dict[str, int | set[int]] = {}
-
-    def add(key: str, value: int) -> None:
-        got = names.setdefault(key, value)
-        if got != value:
-            if isinstance(got, int):
-                names[key] = {got, value}
-            else:
-                got.add(value)
-
-    for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        own = [(name_key(a), a) for a in mc["aliases"]]
-        for a, _ in own:
-            add(a, FC.MODULE_BIT | mid)
-        # exported procedures are also reached through the manager (Справочники.X.Проц)
-        with_managers = own + [(name_key(a), a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
-        for pid in m.procs:
-            p = index.procs[pid].proc
-            part = _name_key_part(p.name)
-            for a, raw in (with_managers if p.export else own):
-                add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
-    keys = sort_utf8(names)
-    _add_table(writer, FC.NAMES, keys)
-    off, ids = _csr([(v,) if isinstance(v, int) else v for v in map(names.__getitem__, keys)], len(keys))
-    names.clear()
+    keys, off, ids = _address_table(index)
+    _add_encoded_table(writer, FC.NAMES, keys)
     writer.add_array(FC.NAMES_OFF, off)
     writer.add_array(FC.NAMES_IDS, ids)
+    n_keys = len(keys)
+    del keys
 
     off, flat = _csr([pe.callees for pe in index.procs], n)
     writer.add_array(FC.CALLEES_OFF, off)
@@ -343,4 +383,4 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.POST_IMP, post_imp)
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
-    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": len(keys)}
+    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": n_keys}

@@ -40,6 +40,7 @@ class ProcEntry:
     # ``CodeIndex.cards`` the moment the link has written it.
     prior: float = 0.0
     deprecated: bool = False
+    summary: str = ""                       # the first sentence of its description (FC.one_line)
 
 
 @dataclass

@@ -265,6 +265,7 @@ class _ViewLinker:
                 card["uses"] = self._uses(e, p, card["address"])
                 card["callees"], card["callers"] = len(pe.callees), callers[pid]
                 pe.prior, pe.deprecated, packed = seal_card(card)
+                pe.summary = FC.one_line(card.get("description") or "")
                 self.ix.cards.append(pid, packed)
             self.ix.module_cards.append(self._module_card(e, address, lang))
 
@@ -349,6 +350,18 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
             doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
 
 
+def _drop_linked(index: CodeIndex) -> None:
+    """Drop what only the link reads of the parsed model — the call and usage tokens, the
+    parameters, the parsed doc comment (all in the packed cards now) — before the build and
+    its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
+    memory the build's peak stands on. Not when the parse is still to be pickled (the
+    compile says so); the linked-model cache and the build read none of it."""
+    for pe in index.procs:
+        p = pe.proc
+        p.params, p.info = [], {}
+        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     from ..config.link import doc_key  # the configuration domain's document keys
     models = ctx.links.get(ConfigModels)
@@ -376,6 +389,8 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         index.cards.seal()
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
+    if not ctx.parses_saved_after_link:
+        _drop_linked(index)
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),
