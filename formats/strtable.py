@@ -20,7 +20,7 @@ def sort_utf8(strings: Iterable[str]) -> list[str]:
     return sorted(set(strings), key=lambda s: s.encode("utf-8"))
 
 
-def build_string_table(sorted_strings: list[str]) -> tuple[np.ndarray, bytes]:
+def build_string_table(sorted_strings: Iterable[str]) -> tuple[np.ndarray, bytes]:
     """(offsets uint64 n+1, blob) for strings already in ``sort_utf8`` order."""
     return encoded_string_table([s.encode("utf-8") for s in sorted_strings])
 

@@ -38,8 +38,8 @@ FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
           "params": (0.5, 0.5), "region": (0.8, 0.3)}
 K1 = 1.2
 # occurrences whose postings are computed at once (``_postings``): its temporaries are ~50
-# bytes per occurrence (2 M: ~100 MB, the top of the × 12 compile's peak once the rest shrank)
-POSTING_RANGE = 1 << 20
+# bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
+POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
@@ -355,12 +355,13 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
                       | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
-    # as the cards say them: "address" and the first sentence of "description"
-    add_string_table(writer, FC.PROC_TITLES, [f"{index.modules[pe.module].address}.{pe.proc.name}"
-                                              for pe in index.procs])
-    add_string_table(writer, FC.PROC_SUMMARIES, [pe.summary for pe in index.procs])
     _release(index)
     _trim_heap()
+    # as the cards say them: "address" and the first sentence of "description"
+    # (each encoded as it comes: not a list of the strings and one of their encodings at once)
+    add_string_table(writer, FC.PROC_TITLES, (f"{index.modules[pe.module].address}.{pe.proc.name}"
+                                              for pe in index.procs))
+    add_string_table(writer, FC.PROC_SUMMARIES, (pe.summary for pe in index.procs))
 
     keys, off, ids = _address_table(index)
     _add_encoded_table(writer, FC.NAMES, keys)

@@ -1,12 +1,13 @@
 """The procedure cards between the link and the card store: packed, in zstd-compressed chunks.
 
 The link packs each card the moment it has written it (``link._ViewLinker.cards``); held as
-one ``bytes`` each, the packed cards were the largest thing the link added at scale (~1.6 kB
-of msgpack per procedure, 62 MB per SSL copy, ~740 MB at SSL × 12) and they sat under
-everything the build and its forked children add. Cards repeat the same keys and phrases, so
-chunks of many of them compress ~6× where one card alone barely does (tried, round 2, fourth
-session). The build reads them back by procedure id (``add_records`` with ``packed_sizes``:
-the dictionary's samples, then every card in turn), one chunk decompressed at a time.
+one ``bytes`` each, the packed cards (~1.1 kB of msgpack per procedure, 44 MB per SSL copy)
+were the largest thing the link added at scale, and they sat under everything the build and
+its forked children add. Cards repeat the same keys and phrases, so chunks of many of them
+compress ~13× (SSL 3.1.12: 43.7 → 3.3 MB, 0.2 s) where one card alone barely does (a frame per
+card was tried in round 2, fourth session: nothing gained). The build reads them back by
+procedure id (``add_records`` with ``packed_sizes``: the dictionary's samples, then every card
+in turn), one chunk decompressed at a time.
 """
 from __future__ import annotations
 
