@@ -11,7 +11,6 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 """
 from __future__ import annotations
 
-import ctypes
 import itertools
 from array import array
 from collections import defaultdict
@@ -23,6 +22,7 @@ from v8atlas.formats import code as FC
 from v8atlas.formats.text import name_key
 from v8atlas.formats.writer import pack_record, packed_size
 
+from .. import heap
 from ..build_docs import add_string_table
 from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
@@ -82,6 +82,19 @@ def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarra
         off[1:] = np.cumsum([len(r) for r in rows])
     flat = np.fromiter(itertools.chain.from_iterable(map(sorted, rows)), dtype="<u4", count=int(off[-1]))
     return off, flat
+
+
+def _callers(off: np.ndarray, callees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The callers CSR from the callees CSR (``_csr``): each procedure's callers ascending.
+    Callers are numbered in order and each lists a callee once, so a stable sort of the calls
+    by callee keeps every callee's callers in order — the sorted lists a list per procedure
+    gave, without that list per procedure."""
+    n = len(off) - 1
+    caller = np.repeat(np.arange(n, dtype="<u4"), np.diff(off).astype(np.int64))
+    flat = caller[np.argsort(callees, kind="stable")]
+    out = np.zeros(n + 1, dtype="<u4")
+    out[1:] = np.cumsum(np.bincount(callees, minlength=n))
+    return out, flat
 
 
 def _run_starts(keys: np.ndarray) -> np.ndarray:
@@ -318,28 +331,12 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     return uniq, np.frombuffer(off, dtype="<u4").copy(), np.frombuffer(flat, dtype="<u4").copy()
 
 
-def _trim_heap() -> None:
-    """Hand the C heap's free pages back to the system (glibc ``malloc_trim``; elsewhere
-    nothing). What ``_release`` frees of more than 512 bytes (bodies, card chunks, the stores'
-    buffers) stays in the C heap, where the names table's and the postings' small objects,
-    which Python allocates from arenas of its own, cannot reuse it: without the trim it sits
-    under the rest of the build's peak."""
-    try:
-        ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError):      # not glibc
-        pass
-
-
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
     index = ctx.links.get(CodeIndex)
     if index is None or not index.procs:
         return
     n = len(index.procs)
     prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
-    callers: list[list[int]] = [[] for _ in range(n)]
-    for pid, pe in enumerate(index.procs):
-        for c in pe.callees:
-            callers[c].append(pid)
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
     assert index.cards is not None and len(index.cards) == n
     writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
@@ -356,7 +353,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
     _release(index)
-    _trim_heap()
+    heap.trim()      # what _release freed of the C heap: not under the tables and postings below
     # as the cards say them: "address" and the first sentence of "description"
     # (each encoded as it comes: not a list of the strings and one of their encodings at once)
     add_string_table(writer, FC.PROC_TITLES, (f"{index.modules[pe.module].address}.{pe.proc.name}"
@@ -373,7 +370,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     off, flat = _csr([pe.callees for pe in index.procs], n)
     writer.add_array(FC.CALLEES_OFF, off)
     writer.add_array(FC.CALLEES, flat)
-    off, flat = _csr(callers, n)
+    off, flat = _callers(off, flat)
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 

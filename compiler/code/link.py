@@ -23,6 +23,7 @@ from typing import Any
 
 from v8atlas.formats import code as FC
 
+from .. import heap
 from ..config import words as W
 from ..config.model import Configuration
 from ..documents import Edge
@@ -391,6 +392,7 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     _enrich_cards(index, linkers, docs_by_key, doc_key)
     if not ctx.parses_saved_after_link:
         _drop_linked(index)
+    heap.trim()      # before the build forks its children (their RSS starts at this one's)
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),
