@@ -352,3 +352,21 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     assert ranges and ranges[0] > 10          # the terms were split into many ranges
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
+
+
+def test_a_parse_cached_by_a_cold_compile_keeps_what_the_link_read(compiled, tmp_path):
+    """A cold compile with the cache on pickles the code parse after the link (its key waits
+    for the fingerprint); the link, which otherwise drops the tokens, parameters and doc
+    fields it has read, must leave them then: relinked from that parse cache, the bundle is
+    the one a compile without any cache makes."""
+    result, _snap = compiled
+    root = tmp_path / "cf"
+    _make_dump(root)
+    out = tmp_path / "out"
+    compile_bundle([root], out, quiet=True)                    # cold: parse cache written after the link
+    assert list((out / ".cache" / "parsed").glob("*.pickle"))
+    for later in ("linked", "builds"):                         # only the parse cache is reused
+        shutil.rmtree(out / ".cache" / later, ignore_errors=True)
+    again = compile_bundle([root], out, quiet=True)
+    assert "parse code" not in again.report.timings and "link code" in again.report.timings
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
