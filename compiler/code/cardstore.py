@@ -34,11 +34,16 @@ class PackedCards(Sequence[bytes]):
         self._cached: tuple[int, bytes] | None = None   # the last chunk decompressed
         self._compressor: zstandard.ZstdCompressor | None = None
 
+    def reserve(self, n: int) -> None:
+        """Room for ids below ``n`` (the appends then grow nothing)."""
+        grow = n - len(self._at)
+        if grow > 0:
+            self._at.extend(array("q", [-1]) * grow)
+            self._size.extend(array("q", [0]) * grow)
+
     def append(self, rid: int, packed: bytes) -> None:
         if rid >= len(self._at):
-            grow = rid + 1 - len(self._at)
-            self._at.extend([-1] * grow)
-            self._size.extend([0] * grow)
+            self.reserve(rid + 1)
         self._at[rid] = self._base + len(self._buf)
         self._size[rid] = len(packed)
         self._buf += packed

@@ -220,6 +220,7 @@ class _ViewLinker:
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
+        self.ix.cards.reserve(len(self.ix.procs))
         lang = 0 if self.language == W.RU else 1
         # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
         # so its callees are all its procedures' callers.
@@ -244,9 +245,8 @@ class _ViewLinker:
                     "owner": owner,
                     "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
                     # [name, Знач, default or None, type from the doc comment, its description]
-                    "params": [[x.name, x.by_value, x.default,
-                                described.get(x.name.casefold(), {}).get("type", ""),
-                                described.get(x.name.casefold(), {}).get("text", "")] for x in p.params],
+                    "params": [[x.name, x.by_value, x.default, *_described(described, x.name)]
+                               for x in p.params],
                     "directive": p.directive, "async": p.is_async, "region": p.region,
                     "conditions": p.conditions, "availability": self.availability(e, p, module_where),
                     "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
@@ -302,6 +302,12 @@ class _ViewLinker:
             changed = late.setdefault(target, {}).setdefault("changed_by", [])
             changed.append([f"{address}.{pe.proc.name}", ann.kind, pe.origin])
         return late
+
+
+def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
+    """A parameter's type and description from the doc comment's ``Параметры:`` (by folded name)."""
+    d = described.get(name.casefold()) if described else None
+    return (d.get("type", ""), d.get("text", "")) if d else ("", "")
 
 
 def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
