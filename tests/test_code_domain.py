@@ -354,19 +354,27 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
-def test_a_parse_cached_by_a_cold_compile_keeps_what_the_link_read(compiled, tmp_path):
+@pytest.mark.parametrize("reused", ["parse", "linked model"])
+def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     """A cold compile with the cache on pickles the code parse after the link (its key waits
-    for the fingerprint); the link, which otherwise drops the tokens, parameters and doc
-    fields it has read, must leave them then: relinked from that parse cache, the bundle is
-    the one a compile without any cache makes."""
-    result, _snap = compiled
+    for the fingerprint) and the linked model (the packed cards in their chunks) beside the
+    build: relinked from that parse cache — the link, which otherwise drops the tokens,
+    parameters and doc fields it has read, must leave them then — or built from that linked
+    model, the bundle is the one a compile without any cache makes."""
     root = tmp_path / "cf"
     _make_dump(root)
+    # without the bad modules (a compile with errors caches no linked model)
+    for bad in ("Склады", "Партнеры", "Договоры", "НетТакого"):
+        (root / "Catalogs" / bad / "Ext" / "ObjectModule.bsl").unlink()
+    (root / "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl").unlink()
+    result = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
     out = tmp_path / "out"
-    compile_bundle([root], out, quiet=True)                    # cold: parse cache written after the link
-    assert list((out / ".cache" / "parsed").glob("*.pickle"))
-    for later in ("linked", "builds"):                         # only the parse cache is reused
+    first = compile_bundle([root], out, quiet=True)           # cold: parse cache written after the link
+    assert not first.report.errors and list((out / ".cache" / "parsed").glob("*.pickle"))
+    assert list((out / ".cache" / "linked").glob("*.pickle"))
+    for later in ("linked", "builds") if reused == "parse" else ("builds",):
         shutil.rmtree(out / ".cache" / later, ignore_errors=True)
     again = compile_bundle([root], out, quiet=True)
-    assert "parse code" not in again.report.timings and "link code" in again.report.timings
+    assert "parse code" not in again.report.timings
+    assert ("link code" in again.report.timings) == (reused == "parse")
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
