@@ -298,19 +298,29 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     key strings (and a set per shared key) was the top of the build's memory at scale."""
     keys: list[bytes] = []
     ids = array("I")
+    # a procedure name's key part, encoded, once per name (copies and event handlers repeat
+    # names); a key is its alias's key, ".", that part — in UTF-8 as in the string
+    parts: dict[str, bytes] = {}
+
+    def aliases(names: list[str]) -> list[tuple[bytes | None, str]]:
+        """(encoded key + ".", or None when it ends in a final sigma; the alias as written)"""
+        return [(None if "ς" in k else (k + ".").encode("utf-8"), a) for a in names for k in [name_key(a)]]
+
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        own = [(name_key(a), a) for a in mc["aliases"]]
-        for a, _ in own:
-            keys.append(a.encode("utf-8"))
+        own = aliases(mc["aliases"])
+        for a in mc["aliases"]:
+            keys.append(name_key(a).encode("utf-8"))
             ids.append(FC.MODULE_BIT | mid)
         # exported procedures are also reached through the manager (Справочники.X.Проц)
-        with_managers = own + [(name_key(a), a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
+        with_managers = own + aliases(FC.manager_aliases(m.ref.owner, m.ref.kind))
         for pid in m.procs:
             p = index.procs[pid].proc
-            part = _name_key_part(p.name)
-            for a, raw in (with_managers if p.export else own):
-                key = f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}")
-                keys.append(key.encode("utf-8"))
+            part = parts.get(p.name)
+            if part is None:
+                part = parts[p.name] = (_name_key_part(p.name) or "").encode("utf-8")
+            for head, raw in (with_managers if p.export else own):
+                keys.append(head + part if part and head is not None
+                            else name_key(f"{raw}.{p.name}").encode("utf-8"))
                 ids.append(pid)
     # Sorted once by key; then, in numpy, the runs of equal keys (the few shared ones) and
     # each run's ids ascending and once (a Python loop over every key was half this table's CPU).
