@@ -1,6 +1,7 @@
 """Core segments: document cards, per-document arrays, the exact-name table."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from .pipeline import LinkContext
 
 
-def add_string_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
+def add_string_table(writer: "BundleWriter", prefix: str, strings: Iterable[str]) -> None:
     off_name, blob_name = S.table_segments(prefix)
     offsets, blob = build_string_table(strings)
     writer.add_array(off_name, offsets)

@@ -46,6 +46,9 @@ class LinkContext:
     parsed: dict[str, list[tuple[Source, Any]]] = field(default_factory=dict)  # by domain name
     links: Links = field(default_factory=Links)             # typed hand-over between domains
     domains: list[Domain] = field(default_factory=list)     # the registered domains of this compile
+    # The parses are pickled after the model link (a cold compile's parse cache, keyed once
+    # the fingerprint is known): no linker may then drop what it has read from them.
+    parses_saved_after_link: bool = False
 
 
 class Progress:
@@ -306,6 +309,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
+    ctx.parses_saved_after_link = cache_dir is not None and bool(unsaved)
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
     if hashing is not None:

@@ -20,9 +20,13 @@ def sort_utf8(strings: Iterable[str]) -> list[str]:
     return sorted(set(strings), key=lambda s: s.encode("utf-8"))
 
 
-def build_string_table(sorted_strings: list[str]) -> tuple[np.ndarray, bytes]:
+def build_string_table(sorted_strings: Iterable[str]) -> tuple[np.ndarray, bytes]:
     """(offsets uint64 n+1, blob) for strings already in ``sort_utf8`` order."""
-    encoded = [s.encode("utf-8") for s in sorted_strings]
+    return encoded_string_table([s.encode("utf-8") for s in sorted_strings])
+
+
+def encoded_string_table(encoded: list[bytes]) -> tuple[np.ndarray, bytes]:
+    """``build_string_table`` of strings given UTF-8 encoded (in byte order, each once)."""
     offsets = np.zeros(len(encoded) + 1, dtype="<u8")
     if encoded:
         offsets[1:] = np.cumsum([len(b) for b in encoded])

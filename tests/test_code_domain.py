@@ -292,7 +292,8 @@ def test_an_extension_procedure_is_linked_to_the_base_procedure_it_changes():
     code_link.link([(base_src, code_parse(base_src, report)), (ext_src, ext_code)], ctx)
     index = ctx.links.need(code_link.CodeIndex)
     assert index.views == ["ДемоТорговля", "ДемоТорговля+Доработки"]
-    cards = {(index.views[p.view], p.brief[2]): p.card_dict() for p in index.procs}
+    cards = {(index.views[p.view], c["address"]): c
+             for pid, p in enumerate(index.procs) for c in [index.card(pid)]}
     before = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.Д_ПередОбновлениемЦен")]
     assert before["changes"] == "ОбщегоНазначения.ОбновитьЦены" and before["extension"] == "Доработки"
     base_proc = cards[("ДемоТорговля+Доработки", "ОбщегоНазначения.ОбновитьЦены")]
@@ -350,4 +351,30 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
                         lambda per_term, budget: ranges.append(len(got := by_range(per_term, budget))) or got)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     assert ranges and ranges[0] > 10          # the terms were split into many ranges
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
+
+
+@pytest.mark.parametrize("reused", ["parse", "linked model"])
+def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
+    """A cold compile with the cache on pickles the code parse after the link (its key waits
+    for the fingerprint) and the linked model (the packed cards in their chunks) beside the
+    build: relinked from that parse cache — the link, which otherwise drops the tokens,
+    parameters and doc fields it has read, must leave them then — or built from that linked
+    model, the bundle is the one a compile without any cache makes."""
+    root = tmp_path / "cf"
+    _make_dump(root)
+    # without the bad modules (a compile with errors caches no linked model)
+    for bad in ("Склады", "Партнеры", "Договоры", "НетТакого"):
+        (root / "Catalogs" / bad / "Ext" / "ObjectModule.bsl").unlink()
+    (root / "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl").unlink()
+    result = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    out = tmp_path / "out"
+    first = compile_bundle([root], out, quiet=True)           # cold: parse cache written after the link
+    assert not first.report.errors and list((out / ".cache" / "parsed").glob("*.pickle"))
+    assert list((out / ".cache" / "linked").glob("*.pickle"))
+    for later in ("linked", "builds") if reused == "parse" else ("builds",):
+        shutil.rmtree(out / ".cache" / later, ignore_errors=True)
+    again = compile_bundle([root], out, quiet=True)
+    assert "parse code" not in again.report.timings
+    assert ("link code" in again.report.timings) == (reused == "parse")
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash

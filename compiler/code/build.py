@@ -12,6 +12,7 @@ procedure (exported API first; deprecated and internal ones later), see docs/cod
 from __future__ import annotations
 
 import itertools
+import operator
 from array import array
 from collections import defaultdict
 from collections.abc import Collection, Sequence
@@ -19,12 +20,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
-from v8atlas.formats.strtable import sort_utf8
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import extend_packed_map, pack_record, packed_size
+from v8atlas.formats.writer import pack_record, packed_size
 
+from .. import heap
 from ..build_docs import add_string_table
-from ..search.build import _add_table      # sorted table + fixed-width head (fast server lookups)
+from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
 from .index import CodeIndex
 
@@ -37,7 +38,9 @@ if TYPE_CHECKING:
 FIELDS = {"name": (6.0, 0.3), "module": (1.5, 0.3), "description": (1.0, 0.6),
           "params": (0.5, 0.5), "region": (0.8, 0.3)}
 K1 = 1.2
-POSTING_RANGE = 1 << 21      # occurrences whose postings are computed at once (``_postings``)
+# occurrences whose postings are computed at once (``_postings``): its temporaries are ~50
+# bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
+POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
@@ -80,6 +83,19 @@ def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarra
         off[1:] = np.cumsum([len(r) for r in rows])
     flat = np.fromiter(itertools.chain.from_iterable(map(sorted, rows)), dtype="<u4", count=int(off[-1]))
     return off, flat
+
+
+def _callers(off: np.ndarray, callees: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The callers CSR from the callees CSR (``_csr``): each procedure's callers ascending.
+    Callers are numbered in order and each lists a callee once, so a stable sort of the calls
+    by callee keeps every callee's callers in order — the sorted lists a list per procedure
+    gave, without that list per procedure."""
+    n = len(off) - 1
+    caller = np.repeat(np.arange(n, dtype="<u4"), np.diff(off).astype(np.int64))
+    flat = caller[np.argsort(callees, kind="stable")]
+    out = np.zeros(n + 1, dtype="<u4")
+    out[1:] = np.cumsum(np.bincount(callees, minlength=n))
+    return out, flat
 
 
 def _run_starts(keys: np.ndarray) -> np.ndarray:
@@ -172,8 +188,17 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     df = np.zeros(nt, dtype=np.int64)
     procs: list[np.ndarray] = []
     imps: list[np.ndarray] = []
-    for t0, t1 in _term_ranges(np.bincount(tid, minlength=nt), POSTING_RANGE):
-        sel = np.flatnonzero((tid >= t0) & (tid < t1)) if (t0, t1) != (0, nt) else slice(None)
+    ranges = _term_ranges(np.bincount(tid, minlength=nt), POSTING_RANGE)
+    # each occurrence's range, once (a byte or two each): a range's occurrences are then found
+    # by one pass over it, not by two comparisons and an ``and`` over every term id
+    of_range = np.zeros(nt, dtype=np.uint8 if len(ranges) <= 256 else np.uint16 if len(ranges) <= 65536
+                        else np.uint32)
+    for r, (t0, t1) in enumerate(ranges):
+        of_range[t0:t1] = r
+    occ_range = of_range[tid] if len(ranges) > 1 else None
+    del of_range
+    for r, (t0, t1) in enumerate(ranges):
+        sel = np.flatnonzero(occ_range == r) if occ_range is not None else slice(None)
         key3 = tid[sel].astype(np.int64)
         key3 -= t0
         key3 *= n * nf
@@ -182,7 +207,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
         p2, imp = _range_postings(key3, n, nf, weight, norm, df[t0:t1])
         procs.append(p2)
         imps.append(imp)
-    del tid, slot
+    del tid, slot, occ_range
     off = np.zeros(nt + 1, dtype="<u4")
     off[1:] = np.cumsum(df)
     if not procs:
@@ -231,28 +256,12 @@ def _range_postings(key3: np.ndarray, n: int, nf: int, weight: np.ndarray, norm:
     return p2.astype("<u4"), imp.astype("<f4")
 
 
-def seal_card(card: dict) -> tuple[tuple[float, bool, str, str], bytes]:
-    """The link's last word on one card: what the build reads of it (``ProcEntry.brief``) and
-    the card packed as the card store will hold it. Called per procedure as the link writes
-    each card, so no more than one card is a dict at a time."""
-    assert "callees" not in card and "callers" not in card     # the build appends them
-    brief = (_prior(card), bool(card.get("deprecated")), card["address"],
-             FC.one_line(card.get("description") or ""))
-    return brief, pack_record(card)
-
-
-class _Cards(Sequence[bytes]):
-    """The packed cards by procedure id with their call counts (the last two keys)."""
-
-    def __init__(self, index: CodeIndex, callers: list[list[int]]) -> None:
-        self.procs, self.callers = index.procs, callers
-
-    def __len__(self) -> int:
-        return len(self.procs)
-
-    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
-        pe = self.procs[i]
-        return extend_packed_map(pe.card, {"callees": len(pe.callees), "callers": len(self.callers[i])})
+def seal_card(card: dict) -> tuple[float, bool, bytes]:
+    """The link's last word on one card: what the build reads of it (``ProcEntry.prior`` and
+    ``deprecated``) and the card packed as the card store holds it. Called per procedure as
+    the link writes each card, so no more than one card is a dict at a time."""
+    assert list(card)[-2:] == ["callees", "callers"]     # the call counts last, as stored
+    return _prior(card), bool(card.get("deprecated")), pack_record(card)
 
 
 class _Bodies(Sequence[bytes]):
@@ -275,11 +284,64 @@ def _release(index: CodeIndex) -> None:
     and the cards were most of the compile's peak. The parse cache and the linked-model cache
     were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
     them; nothing reads this link after the build."""
+    index.cards = None
     for pe in index.procs:
-        pe.card = b""
         p = pe.proc
         p.body, p.params, p.info = b"", [], {}
         p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
+def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray]:
+    """Exact addresses: every alias of a procedure, and of a module (``MODULE_BIT`` | module
+    id) — the keys UTF-8 encoded, in byte order, each once, with the ids of each key (CSR,
+    sorted). Built from one encoded key and one uint32 per alias, sorted by key: a dict of the
+    key strings (and a set per shared key) was the top of the build's memory at scale."""
+    keys: list[bytes] = []
+    ids = array("I")
+    # a procedure name's key part, encoded, once per name (copies and event handlers repeat
+    # names); a key is its alias's key, ".", that part — in UTF-8 as in the string
+    parts: dict[str, bytes] = {}
+
+    def aliases(names: list[str]) -> list[tuple[bytes | None, str]]:
+        """(encoded key + ".", or None when it ends in a final sigma; the alias as written)"""
+        return [(None if "ς" in k else (k + ".").encode("utf-8"), a) for a in names for k in [name_key(a)]]
+
+    for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
+        own = aliases(mc["aliases"])
+        for a in mc["aliases"]:
+            keys.append(name_key(a).encode("utf-8"))
+            ids.append(FC.MODULE_BIT | mid)
+        # exported procedures are also reached through the manager (Справочники.X.Проц)
+        with_managers = own + aliases(FC.manager_aliases(m.ref.owner, m.ref.kind))
+        for pid in m.procs:
+            p = index.procs[pid].proc
+            part = parts.get(p.name)
+            if part is None:
+                part = parts[p.name] = (_name_key_part(p.name) or "").encode("utf-8")
+            for head, raw in (with_managers if p.export else own):
+                keys.append(head + part if part and head is not None
+                            else name_key(f"{raw}.{p.name}").encode("utf-8"))
+                ids.append(pid)
+    # Sorted once by key; then, in numpy, the runs of equal keys (the few shared ones) and
+    # each run's ids ascending and once (a Python loop over every key was half this table's CPU).
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    skeys = [keys[i] for i in order]
+    del keys
+    sid = np.frombuffer(ids, dtype=np.uint32)[np.array(order, dtype=np.int64)]
+    del order, ids
+    n = len(skeys)
+    first = np.ones(n, dtype=bool)
+    if n > 1:
+        first[1:] = ~np.fromiter(map(operator.eq, skeys[1:], skeys[:-1]), dtype=bool, count=n - 1)
+    run = np.cumsum(first) - 1                   # each key's run (unique key) number
+    by_id = np.lexsort((sid, run))               # within each run, ids ascending
+    sid, run = sid[by_id], run[by_id]
+    keep = np.ones(n, dtype=bool)
+    keep[1:] = (run[1:] != run[:-1]) | (sid[1:] != sid[:-1])
+    uniq = [skeys[i] for i in np.flatnonzero(first).tolist()]
+    off = np.zeros(len(uniq) + 1, dtype="<u4")
+    off[1:] = np.cumsum(np.bincount(run[keep], minlength=len(uniq)))
+    return uniq, off, sid[keep].astype("<u4")
 
 
 def build(ctx: LinkContext, writer: BundleWriter) -> None:
@@ -287,15 +349,11 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     if index is None or not index.procs:
         return
     n = len(index.procs)
-    prior = np.array([pe.brief[0] for pe in index.procs], dtype="<f4")
-    callers: list[list[int]] = [[] for _ in range(n)]
-    for pid, pe in enumerate(index.procs):
-        for c in pe.callees:
-            callers[c].append(pid)
-    # The cards are held packed (seal_card); each gets its call counts as it is stored.
-    cards = _Cards(index, callers)
-    writer.add_records(FC.PROCS, cards, train_bytes=TRAIN_BYTES, prepacked=True,
-                       packed_sizes=[len(cards[i]) for i in range(n)])
+    prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
+    # The cards are held packed, call counts included (seal_card), in compressed chunks.
+    assert index.cards is not None and len(index.cards) == n
+    writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
+                       packed_sizes=index.cards.sizes())
     # Streamed: one body unpacked at a time (the model carries them compressed, bodies.py).
     writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
                        packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
@@ -303,49 +361,29 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
-                      | (FC.DEPRECATED if pe.brief[1] else 0)
+                      | (FC.DEPRECATED if pe.deprecated else 0)
                       | (FC.EXTENSION if pe.origin else 0) for pe in index.procs], dtype="<u1")
     writer.add_array(FC.PROC_FLAGS, flags)
     writer.add_array(FC.PROC_PRIOR, prior)
-    add_string_table(writer, FC.PROC_TITLES, [pe.brief[2] for pe in index.procs])
-    add_string_table(writer, FC.PROC_SUMMARIES, [pe.brief[3] for pe in index.procs])
     _release(index)
+    heap.trim()      # what _release freed of the C heap: not under the tables and postings below
+    # as the cards say them: "address" and the first sentence of "description"
+    # (each encoded as it comes: not a list of the strings and one of their encodings at once)
+    add_string_table(writer, FC.PROC_TITLES, (f"{index.modules[pe.module].address}.{pe.proc.name}"
+                                              for pe in index.procs))
+    add_string_table(writer, FC.PROC_SUMMARIES, (pe.summary for pe in index.procs))
 
-    # Exact addresses: every alias of a procedure, and of a module (MODULE_BIT | module id).
-    # key → id, or a set of ids for the few keys shared (a set for each of 100k keys was most
-    # of this table's memory)
-    names: dict[str, int | set[int]] = {}
-
-    def add(key: str, value: int) -> None:
-        got = names.setdefault(key, value)
-        if got != value:
-            if isinstance(got, int):
-                names[key] = {got, value}
-            else:
-                got.add(value)
-
-    for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        own = [(name_key(a), a) for a in mc["aliases"]]
-        for a, _ in own:
-            add(a, FC.MODULE_BIT | mid)
-        # exported procedures are also reached through the manager (Справочники.X.Проц)
-        with_managers = own + [(name_key(a), a) for a in FC.manager_aliases(m.ref.owner, m.ref.kind)]
-        for pid in m.procs:
-            p = index.procs[pid].proc
-            part = _name_key_part(p.name)
-            for a, raw in (with_managers if p.export else own):
-                add(f"{a}.{part}" if part and "ς" not in a else name_key(f"{raw}.{p.name}"), pid)
-    keys = sort_utf8(names)
-    _add_table(writer, FC.NAMES, keys)
-    off, ids = _csr([(v,) if isinstance(v, int) else v for v in map(names.__getitem__, keys)], len(keys))
-    names.clear()
+    keys, off, ids = _address_table(index)
+    _add_encoded_table(writer, FC.NAMES, keys)
     writer.add_array(FC.NAMES_OFF, off)
     writer.add_array(FC.NAMES_IDS, ids)
+    n_keys = len(keys)
+    del keys
 
     off, flat = _csr([pe.callees for pe in index.procs], n)
     writer.add_array(FC.CALLEES_OFF, off)
     writer.add_array(FC.CALLEES, flat)
-    off, flat = _csr(callers, n)
+    off, flat = _callers(off, flat)
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
@@ -356,4 +394,4 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.POST_IMP, post_imp)
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
-    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": len(keys)}
+    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": n_keys}

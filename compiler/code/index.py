@@ -5,11 +5,12 @@ not the readers and linker a no-change recompile never runs."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-from v8atlas.formats.reader import unpack_record
+from typing import TYPE_CHECKING, Any
 
 from .model import ModuleRef, Procedure
+
+if TYPE_CHECKING:
+    from .cardstore import PackedCards
 
 
 @dataclass
@@ -22,6 +23,7 @@ class ModuleEntry:
     names: dict[str, int] = field(default_factory=dict)   # folded name → first procedure id
     doc: str = ""
     terms: list[str] = field(default_factory=list)        # search terms of the module's name
+    address: str = ""                       # as BSL calls it (``FC.module_address``; set by the link)
 
 
 # ``slots``: one per procedure (ERP: ~500 k); a ``__dict__`` and an empty ``callees`` set each
@@ -34,16 +36,11 @@ class ProcEntry:
     origin: str
     vocabulary: list[str]                   # its model's (``CodeModel.vocabulary``: proc.terms' ids)
     callees: tuple[int, ...] = ()           # resolved callee ids, sorted (``link.resolve_calls``)
-    # The card, packed as the card store holds it the moment the link has written it
-    # (``build.seal_card``: the cards as dicts, all alive until the link's end, were its
-    # largest memory at scale), with ``brief`` — what the build reads of it: (prior,
-    # deprecated, address, one-line description).
-    card: bytes = b""
-    brief: tuple[float, bool, str, str] | None = None
-
-    def card_dict(self) -> dict[str, Any]:
-        """The card as a dict."""
-        return unpack_record(self.card)
+    # What the build reads of the card (``build.seal_card``); the card itself is packed into
+    # ``CodeIndex.cards`` the moment the link has written it.
+    prior: float = 0.0
+    deprecated: bool = False
+    summary: str = ""                       # the first sentence of its description (FC.one_line)
 
 
 @dataclass
@@ -52,3 +49,12 @@ class CodeIndex:
     modules: list[ModuleEntry] = field(default_factory=list)
     module_cards: list[dict[str, Any]] = field(default_factory=list)
     procs: list[ProcEntry] = field(default_factory=list)
+    # Every procedure's card as the card store holds it, by procedure id (``cardstore.py``:
+    # compressed chunks, not a ``bytes`` per procedure); dropped by the build once stored.
+    cards: PackedCards | None = None
+
+    def card(self, pid: int) -> dict[str, Any]:
+        """A procedure's card as a dict (until the build has stored and dropped them)."""
+        from v8atlas.formats.reader import unpack_record
+        assert self.cards is not None
+        return unpack_record(self.cards[pid])

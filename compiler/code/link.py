@@ -23,6 +23,7 @@ from typing import Any
 
 from v8atlas.formats import code as FC
 
+from .. import heap
 from ..config import words as W
 from ..config.model import Configuration
 from ..documents import Edge
@@ -212,14 +213,25 @@ class _ViewLinker:
         return where
 
     def cards(self) -> None:
-        """Every procedure's card, written whole and packed at once (``seal_card``): the
-        extension links (``_extension_keys``) and the usages are known before it is packed, so
-        no card stays a dict past its own procedure."""
+        """Every procedure's card, written whole and packed at once (``seal_card``) into
+        ``CodeIndex.cards``: the extension links (``_extension_keys``), the usages and the call
+        counts are known before it is packed, so no card stays a dict past its own procedure."""
         from .build import seal_card      # the builder's packing (and its imports) only here
+        from .cardstore import PackedCards
+        if self.ix.cards is None:
+            self.ix.cards = PackedCards()
+        self.ix.cards.reserve(len(self.ix.procs))
         lang = 0 if self.language == W.RU else 1
+        # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
+        # so its callees are all its procedures' callers.
+        callers = [0] * len(self.ix.procs)
+        for mid in self.by_ref.values():
+            for pid in self.ix.modules[mid].procs:
+                for c in self.ix.procs[pid].callees:
+                    callers[c] += 1
         for mid in self.by_ref.values():
             e = self.ix.modules[mid]
-            address = FC.module_address(*e.ref, lang=lang)
+            address = e.address = FC.module_address(*e.ref, lang=lang)
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
@@ -233,9 +245,8 @@ class _ViewLinker:
                     "owner": owner,
                     "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
                     # [name, Знач, default or None, type from the doc comment, its description]
-                    "params": [[x.name, x.by_value, x.default,
-                                described.get(x.name.casefold(), {}).get("type", ""),
-                                described.get(x.name.casefold(), {}).get("text", "")] for x in p.params],
+                    "params": [[x.name, x.by_value, x.default, *_described(described, x.name)]
+                               for x in p.params],
                     "directive": p.directive, "async": p.is_async, "region": p.region,
                     "conditions": p.conditions, "availability": self.availability(e, p, module_where),
                     "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
@@ -253,7 +264,10 @@ class _ViewLinker:
                     card["event_handler"] = True
                 card.update(late.get(pid, ()))
                 card["uses"] = self._uses(e, p, card["address"])
-                pe.brief, pe.card = seal_card(card)
+                card["callees"], card["callers"] = len(pe.callees), callers[pid]
+                pe.prior, pe.deprecated, packed = seal_card(card)
+                pe.summary = FC.one_line(card.get("description") or "")
+                self.ix.cards.append(pid, packed)
             self.ix.module_cards.append(self._module_card(e, address, lang))
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
@@ -290,6 +304,12 @@ class _ViewLinker:
         return late
 
 
+def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
+    """A parameter's type and description from the doc comment's ``Параметры:`` (by folded name)."""
+    d = described.get(name.casefold()) if described else None
+    return (d.get("type", ""), d.get("text", "")) if d else ("", "")
+
+
 def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
     regions: dict[str, list[list[Any]]] = {}
     for pid in e.procs:
@@ -298,7 +318,7 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
             continue
         regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(   # as its card says
             [pe.proc.name, summary(pe.proc.info.get("description", "")), pe.proc.is_function,
-             pe.brief[1]])
+             pe.deprecated])
     return [{"region": r, "procedures": items} for r, items in regions.items()]
 
 
@@ -337,6 +357,18 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
             doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
 
 
+def _drop_linked(index: CodeIndex) -> None:
+    """Drop what only the link reads of the parsed model — the call and usage tokens, the
+    parameters, the parsed doc comment (all in the packed cards now) — before the build and
+    its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
+    memory the build's peak stands on. Not when the parse is still to be pickled (the
+    compile says so); the linked-model cache and the build read none of it."""
+    for pe in index.procs:
+        p = pe.proc
+        p.params, p.info = [], {}
+        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     from ..config.link import doc_key  # the configuration domain's document keys
     models = ctx.links.get(ConfigModels)
@@ -360,8 +392,13 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         vl.cards()
         ctx.edges += vl.usage_edges(doc_key)
         linkers.append(vl)
+    if index.cards is not None:
+        index.cards.seal()
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
+    if not ctx.parses_saved_after_link:
+        _drop_linked(index)
+    heap.trim()      # before the build forks its children (their RSS starts at this one's)
     ctx.links.put(index)
     ctx.counts["code"] = {
         v: {"modules": sum(1 for m in index.modules if m.view == i),

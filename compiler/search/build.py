@@ -39,7 +39,7 @@ import numpy as np
 
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
-from v8atlas.formats.strtable import build_string_table, sort_utf8
+from v8atlas.formats.strtable import build_string_table, encoded_string_table, sort_utf8
 from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
 from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
@@ -160,12 +160,18 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
     """A sorted string table plus ``<prefix>.head``: each string's first PREFIX_BYTES bytes
     as a fixed-width ``S`` array (same order), so the server finds a string with one numpy
     searchsorted instead of a Python bisection over the blob."""
+    _add_encoded_table(writer, prefix, [s.encode("utf-8") for s in strings])
+
+
+def _add_encoded_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
+    """``_add_table`` of strings given UTF-8 encoded (in byte order, each once)."""
     off_name, blob_name = S.table_segments(prefix)
-    offsets, blob = build_string_table(strings)
+    offsets, blob = encoded_string_table(encoded)
     writer.add_array(off_name, offsets)
     writer.add_blob(blob_name, blob)
-    writer.add_array(f"{prefix}.head", np.array([s.encode("utf-8")[:PREFIX_BYTES] for s in strings],
-                                                dtype=f"S{PREFIX_BYTES}"))
+    del blob
+    writer.add_array(f"{prefix}.head", np.fromiter((b[:PREFIX_BYTES] for b in encoded),
+                                                   dtype=f"S{PREFIX_BYTES}", count=len(encoded)))
 
 
 def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
