@@ -17,6 +17,7 @@ pickled; only the tasks (indexes) go out and the results come back.
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so f
 _fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
 _background: list[Any] = []   # forked children writing caches; the session waits for them
 _forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
+_deferred: list["Deferred"] = []  # deferred children not told to go yet
 
 
 def worker_cpu() -> float:
@@ -63,6 +65,8 @@ def session() -> Iterator[None]:
         _stop_pool()
         while _forked:   # an answer nobody asked for (the compile failed): drop it
             _forked.pop().discard()
+        while _deferred:   # never told to go (the compile failed or needed no save): end it
+            _deferred.pop().drop()
         while _background:
             _background.pop().join()
 
@@ -149,6 +153,69 @@ def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
     send.close()
     handle = Forked(None, recv, child)
     _forked.append(handle)
+    return handle
+
+
+class Deferred:
+    """What ``deferred`` started: a child holding the parent's data as it was, waiting for the
+    rest of its arguments (``go``) or to be let go (``drop``)."""
+
+    def __init__(self, fn: Callable[..., None], conn: Any = None, process: Any = None,
+                 snapshot: bytes = b"") -> None:
+        self._fn, self._conn, self._process, self._snapshot = fn, conn, process, snapshot
+
+    def go(self, *later: Any) -> None:
+        if self in _deferred:
+            _deferred.remove(self)
+        if self._conn is None:   # in-process: on the data as it was when deferred
+            self._fn(*pickle.loads(self._snapshot), *later)
+            return
+        self._conn.send((True, later))
+        self._conn.close()
+        self._conn = None
+        _background.append(self._process)   # the session waits for it, like a background job
+
+    def drop(self) -> None:
+        if self in _deferred:
+            _deferred.remove(self)
+        if self._conn is not None:
+            try:
+                self._conn.send((False, ()))
+            except OSError:
+                pass   # the child is gone already
+            self._conn.close()
+            self._conn = None
+            self._process.join()
+
+
+def _await_go(conn: Any, fn: Callable[..., None], args: tuple) -> None:
+    try:
+        go, later = conn.recv()
+    except EOFError:   # the parent ended without a word: nothing to do
+        return
+    finally:
+        conn.close()
+    if go:
+        fn(*args, *later)
+
+
+def deferred(fn: Callable[..., None], *args: Any) -> Deferred:
+    """``fn(*args, *later)`` on the parent's data *as it is now*, run once ``.go(*later)`` gives
+    the rest (``.drop()``, or the session's end, lets it go undone). For a background job
+    whose input is complete before its destination is known: the linked model, as the model
+    linkers left it, saved under a key the fingerprint gives after the index linkers have added
+    to its documents. Forked now (copy-on-write; the child waits); outside a session or with
+    one core the arguments are pickled now and ``fn`` runs in-process at ``go``."""
+    if not _active or jobs() < 2:
+        return Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
+    _stop_pool()   # never fork while the pool's manager thread runs
+    ctx = get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_await_go, args=(recv, fn, args))
+    child.start()
+    recv.close()
+    handle = Deferred(fn, send, child)
+    _deferred.append(handle)
     return handle
 
 
