@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib
 import json
 import os
 import sys
@@ -17,22 +18,29 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
-from v8atlas.formats.reader import Bundle
 from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
-from v8atlas.formats.writer import BundleWriter
 
-from . import __version__, build_docs, cache, pool, readhash
+from . import __version__, cache, pool, readhash
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
 from .fingerprint import Fingerprinter, Pending
-from .search import build as search_build
 from .sources import Project, Source, SourceError, discover
+
+if TYPE_CHECKING:
+    from v8atlas.formats.writer import BundleWriter
+
+# What a compile imports only after its parse (numpy with the builders: ~0.2 s): imported
+# while the parse workers parse (``pool.meanwhile``), the parent otherwise idle, so that the
+# time is off the compile's critical path (the workers are forked without them; they need none).
+_AFTER_PARSE = ("numpy", "v8atlas.formats.writer", "v8atlas.formats.reader",
+                "v8atlas.compiler.build_docs", "v8atlas.compiler.search.build",
+                "v8atlas.compiler.config.link", "v8atlas.compiler.config.graph")
 
 
 @dataclass
@@ -292,6 +300,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         parse_now = project.sources
     ctx.domains = domains
     unsaved: list[tuple[Source, Domain, Any, CompileReport]] = []   # parses awaiting their key
+    pool.meanwhile(_import_later_stages)
     linked_saver: pool.Deferred | None = None   # the linked model, awaiting its key
     for i, source in enumerate(parse_now, 1):
         progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
@@ -321,6 +330,10 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
+    from v8atlas.formats.writer import BundleWriter
+
+    from . import build_docs
+    from .search import build as search_build
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
         with report.timed("build build_docs"):
@@ -390,6 +403,7 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     unchanged = _unchanged_bundle(out_dir, _build_key(project, source_fps, compiler_fp, bundle_name))
     if unchanged is None:
         return None
+    from v8atlas.formats.reader import Bundle
     set_newest(out_dir, unchanged.name)
     progress.step(f"unchanged sources, re-pointed {unchanged.name}")
     progress.done()
@@ -399,8 +413,13 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     return CompileResult(unchanged, True, stored, dict(bundle.counts))
 
 
-def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None],
-                  ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
+def _import_later_stages() -> None:
+    for module in _AFTER_PARSE:
+        importlib.import_module(module)
+
+
+def _forked_build(label: str, build: Callable[[LinkContext, "BundleWriter"], None],
+                  ctx: LinkContext, writer: "BundleWriter") -> tuple[dict, dict, dict, CompileReport]:
     """A build step (maybe in a forked child): what it added to the writer and the counts,
     and its own report (timing included, under ``label``)."""
     segments, records, counts = set(writer.segments), set(writer.records), set(ctx.counts)
@@ -418,7 +437,7 @@ def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None]
 
 
 def _merge_build(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
-                 writer: BundleWriter) -> None:
+                 writer: "BundleWriter") -> None:
     segments, records, counts, sub = answer
     twice = sorted(set(segments) & set(writer.segments))
     if twice:

@@ -35,6 +35,7 @@ _fork_state: Any = None  # what fork_imap's workers read (set before they are fo
 _background: list[Any] = []   # forked children writing caches; the session waits for them
 _forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
 _deferred: list["Deferred"] = []  # deferred children not told to go yet
+_meanwhile: list[Callable[[], None]] = []   # for the parent to run while its workers work
 
 
 def worker_cpu() -> float:
@@ -67,6 +68,7 @@ def session() -> Iterator[None]:
             _forked.pop().discard()
         while _deferred:   # never told to go (the compile failed or needed no save): end it
             _deferred.pop().drop()
+        _meanwhile.clear()
         while _background:
             _background.pop().join()
 
@@ -280,11 +282,21 @@ def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chu
         _fork_state = None
 
 
+def meanwhile(fn: Callable[[], None]) -> None:
+    """``fn()`` in the parent, once, the next time it hands the pool's workers their tasks (they
+    are forked by then and working), before it waits for their first answer: for work the
+    parent needs later and need not give its workers (importing the later stages' modules).
+    Never run if no pooled work comes in this session."""
+    _meanwhile.append(fn)
+
+
 def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
             size: int) -> Iterator[tuple[int, Any]]:
     global _worker_cpu
     pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
                             for i in range(0, len(tasks), size)}
+    while _meanwhile:
+        _meanwhile.pop(0)()
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

@@ -7,8 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from v8atlas.formats.reader import unpack_record
-
 from .model import ModuleRef, Procedure
 
 
@@ -43,6 +41,7 @@ class ProcEntry:
 
     def card_dict(self) -> dict[str, Any]:
         """The card as a dict."""
+        from v8atlas.formats.reader import unpack_record   # (numpy: not at registration)
         return unpack_record(self.card)
 
 
