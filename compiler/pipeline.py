@@ -353,7 +353,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                    bundle_name, report, progress)
             if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
-                writer.abort()          # (the session ends the forked builds and the saver)
+                search.discard()        # (before the folder they write into goes; the
+                cards.discard()         # session's end lets the linked-model saver go)
+                writer.abort()
                 return unchanged
             if linked_saver is not None:
                 linked_saver.go(_model_cache_file(out_dir, project, source_fps,
