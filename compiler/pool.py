@@ -147,15 +147,24 @@ def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
     with one core it runs now, in-process."""
     if not _active or jobs() < 2:
         return Forked(fn(*args))
+    conn, child = _fork_piped(_answer, fn, args, parent_sends=False)
+    handle = Forked(None, conn, child)
+    _forked.append(handle)
+    return handle
+
+
+def _fork_piped(target: Callable[..., None], fn: Callable[..., Any], args: tuple,
+                parent_sends: bool) -> tuple[Any, Any]:
+    """A child forked now running ``target(conn, fn, args)``, and the parent's end of the
+    one-way pipe between them (the parent's sending end when ``parent_sends``)."""
     _stop_pool()   # never fork while the pool's manager thread runs
     ctx = get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_answer, args=(send, fn, args))
+    child_end, parent_end = (recv, send) if parent_sends else (send, recv)
+    child = ctx.Process(target=target, args=(child_end, fn, args))
     child.start()
-    send.close()
-    handle = Forked(None, recv, child)
-    _forked.append(handle)
-    return handle
+    child_end.close()
+    return parent_end, child
 
 
 class Deferred:
@@ -210,13 +219,8 @@ def deferred(fn: Callable[..., None], *args: Any) -> Deferred:
     one core the arguments are pickled now and ``fn`` runs in-process at ``go``."""
     if not _active or jobs() < 2:
         return Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
-    _stop_pool()   # never fork while the pool's manager thread runs
-    ctx = get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_await_go, args=(recv, fn, args))
-    child.start()
-    recv.close()
-    handle = Deferred(fn, send, child)
+    conn, child = _fork_piped(_await_go, fn, args, parent_sends=True)
+    handle = Deferred(fn, conn, child)
     _deferred.append(handle)
     return handle
 

@@ -9,7 +9,9 @@ import signal
 import subprocess
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -108,20 +110,27 @@ def _hung(signum, frame):
     raise TimeoutError("the failed session still waits for a forked step")
 
 
-def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch):
-    # A step that never answers (or cannot send: a later child holds its pipe) must not hold a
-    # failed compile; the alarm turns the old endless join into a failure instead of a hang.
-    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+@contextmanager
+def _a_session_that_fails_within(seconds: int) -> Iterator[None]:
+    """A pool session ended by an error; the alarm turns an endless join into a failure."""
     previous = signal.signal(signal.SIGALRM, _hung)
-    signal.alarm(60)
+    signal.alarm(seconds)
     try:
         with pytest.raises(ValueError, match="a linker failed"):
             with pool.session():
-                step = pool.fork_call(_never_returns)
+                yield
                 raise ValueError("a linker failed")
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch):
+    # A step that never answers (or cannot send: a later child holds its pipe) must not hold a
+    # failed compile.
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with _a_session_that_fails_within(60):
+        step = pool.fork_call(_never_returns)
     assert step._process.exitcode is not None and not pool._forked
 
 
@@ -144,16 +153,8 @@ def test_deferred_writes_the_data_as_it_was_when_deferred(tmp_path, monkeypatch,
 
 def test_deferred_never_told_to_go_writes_nothing_and_ends_with_the_session(tmp_path, monkeypatch):
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
-    previous = signal.signal(signal.SIGALRM, _hung)
-    signal.alarm(60)
-    try:
-        with pytest.raises(ValueError, match="a linker failed"):
-            with pool.session():
-                later = pool.deferred(_write_texts, ["Документ.Заказ"])
-                raise ValueError("a linker failed")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    with _a_session_that_fails_within(60):
+        later = pool.deferred(_write_texts, ["Документ.Заказ"])
     assert later._process.exitcode == 0 and not pool._deferred
     assert not list(tmp_path.iterdir())
 
