@@ -20,6 +20,8 @@ second is skipped.
 from __future__ import annotations
 
 import mmap
+import os
+import pickle
 import struct
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -324,17 +326,28 @@ class _Claims:
             return start, hi
 
 
-def _docs_from_the_back(paths: list[str], st: _ObjectDocs, claims: _Claims) -> tuple[int, list[Doc]]:
-    """The forked child's part: (first index, documents from there to the end)."""
-    parts: list[list[Doc]] = []
+def _docs_from_the_back(paths: list[str], st: _ObjectDocs, claims: _Claims, parent: int
+                        ) -> tuple[int, list[bytes] | list[list[Doc]]]:
+    """The forked child's part: (first index, its claims' documents, last claim first). In a
+    child each claim is pickled as soon as it is built — part of the claimed work, so the
+    two ends still meet at the same time and only the bytes are left to send."""
+    forked = os.getpid() != parent
+    parts: list = []
     first = len(paths)
     while True:
         start, end = claims.take(front=False)
         if start >= end:
             break
-        parts.append(_object_docs(paths[start:end], st))
+        docs = _object_docs(paths[start:end], st)
+        parts.append(pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL) if forked else docs)
         first = start
-    return first, [d for part in reversed(parts) for d in part]
+    return first, parts
+
+
+def _claimed_docs(parts: list[bytes] | list[list[Doc]]) -> list[Doc]:
+    """``_docs_from_the_back``'s claims in object order."""
+    return [d for part in reversed(parts)
+            for d in (pickle.loads(part) if isinstance(part, bytes) else part)]
 
 
 def _docs_from_the_front(paths: list[str], st: _ObjectDocs, claims: _Claims) -> list[Doc]:
@@ -363,7 +376,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     # (tests/test_link_fork.py pickles the model before and after), so what later domains read
     # through ConfigModels is the same. The child's documents come back pickled, in order.
     claims = _Claims(len(paths))
-    forked = (pool.fork_call(_docs_from_the_back, paths, state, claims)
+    forked = (pool.fork_call(_docs_from_the_back, paths, state, claims, os.getpid())
               if len(paths) >= _FORK_OBJECTS else None)
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:
@@ -373,10 +386,10 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
     docs = _docs_from_the_front(paths, state, claims)
     if forked is not None:
-        first, rest = forked.result()
+        first, parts = forked.result()
         if first != len(docs):   # the two ends meet exactly: anything else is a bug here
             raise RuntimeError(f"the link's document split lost objects {len(docs)}..{first}")
-        docs += rest
+        docs += _claimed_docs(parts)
     for path, d in zip(paths, docs):
         add_relation_counts(d.card, counts_by_path.get(path, {}))
     ctx.docs += docs
