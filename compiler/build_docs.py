@@ -39,10 +39,10 @@ def outside_core_index(ctx: "LinkContext") -> set[str]:
     return {x for d in ctx.domains if not d.core_index for x in d.doc_domains}
 
 
-def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True) -> None:
-    """The core segments of the documents; ``cards=False`` leaves their cards to
-    ``write_cards`` (which the compile runs in a forked child while the domains build)."""
-    # A stable order whatever the linkers did: same inputs → same ids → same bytes.
+def number(ctx: "LinkContext") -> None:
+    """Sort the documents into their ids (``ctx.docs``, ``DocIndex``): a stable order whatever
+    the linkers did, so the same inputs give the same ids and the same bytes; a repeated key
+    keeps its first document, with a warning. What the search and card builds need."""
     domains = doc_domains(ctx)
     order = {d: i for i, d in enumerate(domains)}
     docs = sorted(ctx.docs, key=lambda d: (order[d.domain], d.config or "", d.key))
@@ -55,9 +55,19 @@ def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True) -> Non
             continue
         seen.add(d.key)
         unique.append(d)
-    docs = unique
-    ctx.docs = docs
-    ctx.links.put(DocIndex({d.key: i for i, d in enumerate(docs)}))
+    ctx.docs = unique
+    ctx.links.put(DocIndex({d.key: i for i, d in enumerate(unique)}))
+
+
+def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True, numbered: bool = False) -> None:
+    """The core segments of the documents; ``cards=False`` leaves their cards to
+    ``write_cards`` (which the compile runs in a forked child while the domains build);
+    ``numbered``: ``number`` has run already (the compile numbers before forking)."""
+    if not numbered:
+        number(ctx)
+    docs = ctx.docs
+    domains = doc_domains(ctx)
+    order = {d: i for i, d in enumerate(domains)}
 
     kinds = sorted({d.kind for d in docs})
     configs = sorted({d.config for d in docs if d.config}) or []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import importlib
 import json
 import os
 import sys
@@ -17,22 +18,29 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from v8atlas.formats.domain import INDEX, MODEL, Domain, Links
 from v8atlas.formats.publish import prune, set_newest
-from v8atlas.formats.reader import Bundle
 from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
-from v8atlas.formats.writer import BundleWriter
 
-from . import __version__, build_docs, cache, pool, readhash
+from . import __version__, cache, pool, readhash
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
 from .fingerprint import Fingerprinter, Pending
-from .search import build as search_build
 from .sources import Project, Source, SourceError, discover
+
+if TYPE_CHECKING:
+    from v8atlas.formats.writer import BundleWriter
+
+# What a compile imports only after its parse (numpy with the builders: ~0.2 s): imported
+# while the parse workers parse (``pool.meanwhile``), the parent otherwise idle, so that the
+# time is off the compile's critical path (the workers are forked without them; they need none).
+_AFTER_PARSE = ("numpy", "v8atlas.formats.writer", "v8atlas.formats.reader",
+                "v8atlas.compiler.build_docs", "v8atlas.compiler.search.build",
+                "v8atlas.compiler.config.link", "v8atlas.compiler.config.graph")
 
 
 @dataclass
@@ -295,6 +303,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         parse_now = project.sources
     ctx.domains = domains
     unsaved: list[tuple[Source, Domain, Any, CompileReport]] = []   # parses awaiting their key
+    pool.meanwhile(_import_later_stages)
+    linked_saver: pool.Deferred | None = None   # the linked model, awaiting its key
     for i, source in enumerate(parse_now, 1):
         progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
         for domain in _reads(domains, source):
@@ -312,41 +322,57 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     ctx.parses_saved_after_link = cache_dir is not None and bool(unsaved)
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
-    if hashing is not None:
-        with report.timed("wait for fingerprint"):
-            for s, done in zip(pending, hashing.result()):
-                source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
-        readhash.stop()
-        fingerprinter.save()
-        unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
-                               bundle_name, report, progress)
-        if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
-            return unchanged
-        if cache:
-            model_cache = _model_cache_file(out_dir, project, source_fps, fingerprint_with_domains,
-                                            bundle_name, model_sources)
-    for source, domain, result, sub_report in unsaved if cache_dir is not None else ():
-        _save_parse_later(source, source_fps[source], domain, cache_dir, fingerprint, result,
-                          sub_report, report)
-    if parse_now is project.sources:
-        if model_cache is not None and not report.errors:
-            with report.timed("save linked model"):   # by a forked child, while building goes on
-                pool.background(_save_linked, model_cache, ctx)
+        # The linked model is saved as the model linkers leave it (the index linkers add to its
+        # documents), by a forked child; when the fingerprint is pending, that child waits for
+        # the file name it gives while the index linkers and the build go on.
+        if cache and not report.errors:
+            with report.timed("save linked model"):
+                if model_cache is not None:
+                    pool.background(_save_linked, *_linked_parts(ctx), model_cache)
+                elif hashing is not None:
+                    linked_saver = pool.deferred(_save_linked, *_linked_parts(ctx))
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
+    from v8atlas.formats.writer import BundleWriter
+
+    from . import build_docs
+    from .search import build as search_build
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
+        with report.timed("build build_docs"):
+            build_docs.number(ctx)
+        # The search index (the longest build step) and the cards read the numbered documents
+        # only: each is built in a forked child while the domains' builds run in the parent,
+        # and merged after those builds (in the order a serial build gives: their segments,
+        # counts and warnings come last). The search child starts now, while the fingerprint
+        # is awaited; the cards' after it, so that the hashing child (at nice 10) has the
+        # other core meanwhile (beside two busy children it got a tenth of one: × 8 waited 2.6 s).
+        search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
+        if hashing is not None:
+            with report.timed("wait for fingerprint"):
+                for s, done in zip(pending, hashing.result()):
+                    source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
+            readhash.stop()
+            fingerprinter.save()
+            unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
+                                   bundle_name, report, progress)
+            if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
+                search.discard()        # (before the folder it writes into goes; the
+                writer.abort()          # session's end lets the linked-model saver go)
+                return unchanged
+            if linked_saver is not None:
+                linked_saver.go(_model_cache_file(out_dir, project, source_fps,
+                                                  fingerprint_with_domains, bundle_name, model_sources))
+        for source, domain, result, sub_report in unsaved if cache_dir is not None else ():
+            _save_parse_later(source, source_fps[source], domain, cache_dir, fingerprint, result,
+                              sub_report, report)
+        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
         for s in project.sources:
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
                               format=s.format)
         with report.timed("build build_docs"):
-            build_docs.build(ctx, writer, cards=False)
-        # The cards and the search index read the numbered documents only: each is built in
-        # a forked child while the domains' builds run here, and merged after them (in the
-        # order a serial build gives: their segments, counts and warnings come last).
-        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
-        search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
+            build_docs.build(ctx, writer, cards=False, numbered=True)
         for domain in domains:
             if domain.build is not None:
                 with report.timed(f"build {_stage_label(domain.name)}"):
@@ -384,6 +410,7 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     unchanged = _unchanged_bundle(out_dir, _build_key(project, source_fps, compiler_fp, bundle_name))
     if unchanged is None:
         return None
+    from v8atlas.formats.reader import Bundle
     set_newest(out_dir, unchanged.name)
     progress.step(f"unchanged sources, re-pointed {unchanged.name}")
     progress.done()
@@ -393,8 +420,13 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     return CompileResult(unchanged, True, stored, dict(bundle.counts))
 
 
-def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None],
-                  ctx: LinkContext, writer: BundleWriter) -> tuple[dict, dict, dict, CompileReport]:
+def _import_later_stages() -> None:
+    for module in _AFTER_PARSE:
+        importlib.import_module(module)
+
+
+def _forked_build(label: str, build: Callable[[LinkContext, "BundleWriter"], None],
+                  ctx: LinkContext, writer: "BundleWriter") -> tuple[dict, dict, dict, CompileReport]:
     """A build step (maybe in a forked child): what it added to the writer and the counts,
     and its own report (timing included, under ``label``)."""
     segments, records, counts = set(writer.segments), set(writer.records), set(ctx.counts)
@@ -412,7 +444,7 @@ def _forked_build(label: str, build: Callable[[LinkContext, BundleWriter], None]
 
 
 def _merge_build(answer: tuple[dict, dict, dict, CompileReport], ctx: LinkContext,
-                 writer: BundleWriter) -> None:
+                 writer: "BundleWriter") -> None:
     segments, records, counts, sub = answer
     twice = sorted(set(segments) & set(writer.segments))
     if twice:
@@ -504,13 +536,18 @@ def _links_after_model(links: Links) -> Links:
     return kept
 
 
-def _save_linked(path: Path, ctx: LinkContext) -> None:
+def _linked_parts(ctx: LinkContext) -> tuple:
+    """What the linked-model cache holds of a context (``_save_linked``'s first arguments)."""
+    return ctx.docs, ctx.edges, ctx.info, ctx.counts, _links_after_model(ctx.links), ctx.report
+
+
+def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], counts: dict[str, Any],
+                 links: Links, report: CompileReport, path: Path) -> None:
     # Edges as plain tuples: hundreds of thousands of them at ERP scale, and a tuple pickles
     # five times faster than a dataclass instance (and loads eight times faster).
     # (field order: a dataclass's __init__ sets its fields in declaration order)
-    edge_rows = [tuple(e.__dict__.values()) for e in ctx.edges]
-    cache.save(path, (ctx.docs, edge_rows, ctx.info, ctx.counts, _links_after_model(ctx.links),
-                      ctx.report))
+    edge_rows = [tuple(e.__dict__.values()) for e in edges]
+    cache.save(path, (docs, edge_rows, info, counts, links, report))
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:

@@ -17,6 +17,7 @@ pickled; only the tasks (indexes) go out and the results come back.
 from __future__ import annotations
 
 import os
+import pickle
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -33,6 +34,8 @@ _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so f
 _fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
 _background: list[Any] = []   # forked children writing caches; the session waits for them
 _forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
+_deferred: list["Deferred"] = []  # deferred children not told to go yet
+_meanwhile: list[Callable[[], None]] = []   # for the parent to run while its workers work
 
 
 def worker_cpu() -> float:
@@ -63,6 +66,9 @@ def session() -> Iterator[None]:
         _stop_pool()
         while _forked:   # an answer nobody asked for (the compile failed): drop it
             _forked.pop().discard()
+        while _deferred:   # never told to go (the compile failed or needed no save): end it
+            _deferred.pop().drop()
+        _meanwhile.clear()
         while _background:
             _background.pop().join()
 
@@ -141,14 +147,81 @@ def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
     with one core it runs now, in-process."""
     if not _active or jobs() < 2:
         return Forked(fn(*args))
+    conn, child = _fork_piped(_answer, fn, args, parent_sends=False)
+    handle = Forked(None, conn, child)
+    _forked.append(handle)
+    return handle
+
+
+def _fork_piped(target: Callable[..., None], fn: Callable[..., Any], args: tuple,
+                parent_sends: bool) -> tuple[Any, Any]:
+    """A child forked now running ``target(conn, fn, args)``, and the parent's end of the
+    one-way pipe between them (the parent's sending end when ``parent_sends``)."""
     _stop_pool()   # never fork while the pool's manager thread runs
     ctx = get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(target=_answer, args=(send, fn, args))
+    child_end, parent_end = (recv, send) if parent_sends else (send, recv)
+    child = ctx.Process(target=target, args=(child_end, fn, args))
     child.start()
-    send.close()
-    handle = Forked(None, recv, child)
-    _forked.append(handle)
+    child_end.close()
+    return parent_end, child
+
+
+class Deferred:
+    """What ``deferred`` started: a child holding the parent's data as it was, waiting for the
+    rest of its arguments (``go``) or to be let go (``drop``)."""
+
+    def __init__(self, fn: Callable[..., None], conn: Any = None, process: Any = None,
+                 snapshot: bytes = b"") -> None:
+        self._fn, self._conn, self._process, self._snapshot = fn, conn, process, snapshot
+
+    def go(self, *later: Any) -> None:
+        if self in _deferred:
+            _deferred.remove(self)
+        if self._conn is None:   # in-process: on the data as it was when deferred
+            self._fn(*pickle.loads(self._snapshot), *later)
+            return
+        self._conn.send((True, later))
+        self._conn.close()
+        self._conn = None
+        _background.append(self._process)   # the session waits for it, like a background job
+
+    def drop(self) -> None:
+        if self in _deferred:
+            _deferred.remove(self)
+        if self._conn is not None:
+            try:
+                self._conn.send((False, ()))
+            except OSError:
+                pass   # the child is gone already
+            self._conn.close()
+            self._conn = None
+            self._process.join()
+
+
+def _await_go(conn: Any, fn: Callable[..., None], args: tuple) -> None:
+    try:
+        go, later = conn.recv()
+    except EOFError:   # the parent ended without a word: nothing to do
+        return
+    finally:
+        conn.close()
+    if go:
+        fn(*args, *later)
+
+
+def deferred(fn: Callable[..., None], *args: Any) -> Deferred:
+    """``fn(*args, *later)`` on the parent's data *as it is now*, run once ``.go(*later)`` gives
+    the rest (``.drop()``, or the session's end, lets it go undone). For a background job
+    whose input is complete before its destination is known: the linked model, as the model
+    linkers left it, saved under a key the fingerprint gives after the index linkers have added
+    to its documents. Forked now (copy-on-write; the child waits); outside a session or with
+    one core the arguments are pickled now and ``fn`` runs in-process at ``go``."""
+    if not _active or jobs() < 2:
+        return Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
+    conn, child = _fork_piped(_await_go, fn, args, parent_sends=True)
+    handle = Deferred(fn, conn, child)
+    _deferred.append(handle)
     return handle
 
 
@@ -213,11 +286,21 @@ def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chu
         _fork_state = None
 
 
+def meanwhile(fn: Callable[[], None]) -> None:
+    """``fn()`` in the parent, once, the next time it hands the pool's workers their tasks (they
+    are forked by then and working), before it waits for their first answer: for work the
+    parent needs later and need not give its workers (importing the later stages' modules).
+    Never run if no pooled work comes in this session."""
+    _meanwhile.append(fn)
+
+
 def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
             size: int) -> Iterator[tuple[int, Any]]:
     global _worker_cpu
     pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
                             for i in range(0, len(tasks), size)}
+    while _meanwhile:
+        _meanwhile.pop(0)()
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

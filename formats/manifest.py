@@ -16,7 +16,6 @@ from math import prod
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from .errors import BundleFormatError
 from .safeio import open_regular
@@ -222,7 +221,9 @@ def _check_segment(where: str, name: str, seg: object) -> None:
         if (not isinstance(shape, list) or len(shape) > 4
                 or not all(_is_int(d) and 0 <= d < 1 << 62 for d in shape)):
             raise _fail(where, f"{key}.shape", "must be a list of at most 4 non-negative integers")
-        if prod(shape) * np.dtype(dtype).itemsize != size:
+        # every allowed dtype ends in its item size in bytes (<u4, |b1, |S24): no numpy needed
+        # here (a compile checks manifests before it imports numpy)
+        if prod(shape) * int(dtype[2:]) != size:
             raise _fail(where, f"{key}.shape", f"{shape} of {dtype} does not fit {size} bytes")
 
 

@@ -6,8 +6,12 @@ import hashlib
 import json
 import os
 import signal
+import subprocess
+import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -106,21 +110,75 @@ def _hung(signum, frame):
     raise TimeoutError("the failed session still waits for a forked step")
 
 
-def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch):
-    # A step that never answers (or cannot send: a later child holds its pipe) must not hold a
-    # failed compile; the alarm turns the old endless join into a failure instead of a hang.
-    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+@contextmanager
+def _a_session_that_fails_within(seconds: int) -> Iterator[None]:
+    """A pool session ended by an error; the alarm turns an endless join into a failure."""
     previous = signal.signal(signal.SIGALRM, _hung)
-    signal.alarm(60)
+    signal.alarm(seconds)
     try:
         with pytest.raises(ValueError, match="a linker failed"):
             with pool.session():
-                step = pool.fork_call(_never_returns)
+                yield
                 raise ValueError("a linker failed")
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch):
+    # A step that never answers (or cannot send: a later child holds its pipe) must not hold a
+    # failed compile.
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with _a_session_that_fails_within(60):
+        step = pool.fork_call(_never_returns)
     assert step._process.exitcode is not None and not pool._forked
+
+
+def _write_texts(texts: list[str], out: Path) -> None:
+    out.write_text("\n".join(texts), encoding="utf-8")
+
+
+@pytest.mark.parametrize("jobs", ["2", "1"])
+def test_deferred_writes_the_data_as_it_was_when_deferred(tmp_path, monkeypatch, jobs):
+    # The linked model is deferred before the index linkers add to its documents and saved
+    # once the fingerprint names its file: what is written is the data as it was, forked or not.
+    monkeypatch.setenv("V8ATLAS_JOBS", jobs)
+    texts = ["Справочник.Пользователи"]
+    with pool.session():
+        later = pool.deferred(_write_texts, texts)
+        texts.append("добавлено после")            # the parent goes on changing its data
+        later.go(tmp_path / "saved.txt")
+    assert (tmp_path / "saved.txt").read_text(encoding="utf-8") == "Справочник.Пользователи"
+
+
+def test_deferred_never_told_to_go_writes_nothing_and_ends_with_the_session(tmp_path, monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with _a_session_that_fails_within(60):
+        later = pool.deferred(_write_texts, ["Документ.Заказ"])
+    assert later._process.exitcode == 0 and not pool._deferred
+    assert not list(tmp_path.iterdir())
+
+
+def test_meanwhile_runs_in_the_parent_once_the_workers_have_their_tasks(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    ran: list[int] = []
+    with pool.session():
+        pool.meanwhile(lambda: ran.append(os.getpid()))
+        got = list(pool.imap(_square_and_pid, list(range(20)), chunk=2, threshold=1))
+        pool.meanwhile(lambda: ran.append(-1))    # no pooled work follows in this session
+    assert ran == [os.getpid()] and len(got) == 20
+    assert {pid for _, (_, pid) in got} - {os.getpid()}, "no task ran in a worker process"
+    assert not pool._meanwhile
+
+
+def test_a_compile_reaches_its_parse_without_numpy():
+    # numpy (~0.15 s) and the builders are imported while the parse workers parse
+    # (pipeline._AFTER_PARSE): the command, the pipeline and every registered domain load without them.
+    code = ("import sys; import v8atlas.cli, v8atlas.compiler.cli, v8atlas.compiler.pipeline; "
+            "from v8atlas.formats.registry import compile_domains; compile_domains(); "
+            "print(sorted(m for m in ('numpy', 'lxml.html') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def _folder_fingerprint(root: Path) -> str:

@@ -16,6 +16,7 @@ from v8atlas.formats import Bundle
 from v8atlas.formats import registry
 from v8atlas.formats.catalog import Catalog
 from v8atlas.formats.domain import INDEX, Domain, SourceKind, TomlKey, TomlTable
+from v8atlas.formats.version import TEMP_PREFIX
 
 PARSES: list[str] = []
 
@@ -329,13 +330,15 @@ def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, mo
     edited = pipeline.compile_bundle([src], out, quiet=True)     # same size and mtime, new bytes
     assert "parse config" in edited.report.timings                # seen: parsed again
     # the old bytes back, hashed after the parse (one changed file is enough here): the
-    # fingerprint is the first one's, so the first bundle is re-pointed before any build
+    # fingerprint is the first one's, so the first bundle is re-pointed before anything is
+    # published (the search and card builds forked meanwhile are stopped, their folder gone)
     monkeypatch.setattr(fingerprint, "DEFER_AT", 1)
     f.write_bytes(data)
     back = pipeline.compile_bundle([src], out, quiet=True)
     assert "wait for fingerprint" in back.report.timings
     assert back.reused and back.bundle_path == later.bundle_path
     assert "parse config" in back.report.timings and "build search" not in back.report.timings
+    assert not [p.name for p in out.iterdir() if p.name.startswith(TEMP_PREFIX)]
     (out / ".cache" / "fingerprints.pickle").unlink()            # a fresh copy: no stat known
     fresh = pipeline.compile_bundle([src], out, quiet=True)
     assert fresh.reused and fresh.bundle_path == later.bundle_path

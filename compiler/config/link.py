@@ -19,8 +19,13 @@ second is skipped.
 """
 from __future__ import annotations
 
+import mmap
+import os
+import pickle
+import struct
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any
 
 from v8atlas.compiler import pool
@@ -286,15 +291,72 @@ def _object_doc(path: str, st: _ObjectDocs) -> Doc:
 
 # Below this many objects the fork (≈ 30 ms) costs more than half the documents take.
 _FORK_OBJECTS = 2000
-# The child's share. It also pickles its documents (≈ 0.14 of their build time); this
-# process meanwhile finds, counts and turns into edges the relations (at SSL × 8, 419,000 of
-# them: ≈ 2.3 s, about as long as 0.75 of the documents), builds its share and unpickles
-# the child's: 0.8 about balances the two at SSL × 1 and × 8.
-_FORKED_SHARE = 0.8
+# Documents claimed at a time by either process from the shared range (``_Claims``).
+_CLAIM = 32
 
 
 def _object_docs(paths: list[str], st: _ObjectDocs) -> list[Doc]:
     return [_object_doc(path, st) for path in paths]
+
+
+class _Claims:
+    """The objects whose documents are not built yet, as one range shared by this process and
+    the forked child (an anonymous shared mapping and a lock, inherited by the fork): this
+    process takes ``_CLAIM`` at a time from the front once its relations are done, the child
+    from the back from the start. So the split follows the work, whatever the scale: the
+    relations are ≈ 0.3 of the documents' time at SSL × 1 and ≈ 0.75 at × 8, where a fixed
+    share (0.8 to the child) left this process waiting ≈ 0.2 s at × 1. The documents are the
+    same whoever builds them, and come back in object order."""
+
+    def __init__(self, n: int) -> None:
+        self.range = mmap.mmap(-1, 16)
+        struct.pack_into("<qq", self.range, 0, 0, n)
+        self.lock = get_context("fork").Lock()
+
+    def take(self, front: bool) -> tuple[int, int]:
+        """(start, end) of the next claim, empty once the two ends have met."""
+        with self.lock:
+            lo, hi = struct.unpack_from("<qq", self.range, 0)
+            if front:
+                end = min(lo + _CLAIM, hi)
+                struct.pack_into("<q", self.range, 0, end)
+                return lo, end
+            start = max(hi - _CLAIM, lo)
+            struct.pack_into("<q", self.range, 8, start)
+            return start, hi
+
+
+def _docs_from_the_back(paths: list[str], st: _ObjectDocs, claims: _Claims, parent: int
+                        ) -> tuple[int, list[bytes] | list[list[Doc]]]:
+    """The forked child's part: (first index, its claims' documents, last claim first). In a
+    child each claim is pickled as soon as it is built — part of the claimed work, so the
+    two ends still meet at the same time and only the bytes are left to send."""
+    forked = os.getpid() != parent
+    parts: list = []
+    first = len(paths)
+    while True:
+        start, end = claims.take(front=False)
+        if start >= end:
+            break
+        docs = _object_docs(paths[start:end], st)
+        parts.append(pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL) if forked else docs)
+        first = start
+    return first, parts
+
+
+def _claimed_docs(parts: list[bytes] | list[list[Doc]]) -> list[Doc]:
+    """``_docs_from_the_back``'s claims in object order."""
+    return [d for part in reversed(parts)
+            for d in (pickle.loads(part) if isinstance(part, bytes) else part)]
+
+
+def _docs_from_the_front(paths: list[str], st: _ObjectDocs, claims: _Claims) -> list[Doc]:
+    docs: list[Doc] = []
+    while True:
+        start, end = claims.take(front=True)
+        if start >= end:
+            return docs
+        docs += _object_docs(paths[start:end], st)
 
 
 def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
@@ -307,23 +369,27 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     state = _ObjectDocs(view, ix, keys, subsystem_words(ix), language)
     paths = list(ix.objects)
     # The objects' documents (the link's largest part, linear in the objects) over two
-    # processes: a forked child builds the last ``_FORKED_SHARE`` of them while this process
-    # finds the relations, counts them, makes the edges and builds the rest. A document needs
-    # only the object and the index (its relation counts are put in afterwards), and
-    # building it reads the model and never writes it (tests/test_link_fork.py pickles the
-    # model before and after), so what later domains read through ConfigModels is the same.
-    # The child's documents come back pickled, in order.
-    cut = len(paths) - int(len(paths) * _FORKED_SHARE) if len(paths) >= _FORK_OBJECTS else len(paths)
-    forked = pool.fork_call(_object_docs, paths[cut:], state) if cut < len(paths) else None
+    # processes: a forked child builds them from the back while this process finds the
+    # relations, counts them, makes the edges, then builds them from the front until the two
+    # meet (``_Claims``). A document needs only the object and the index (its relation counts
+    # are put in afterwards), and building it reads the model and never writes it
+    # (tests/test_link_fork.py pickles the model before and after), so what later domains read
+    # through ConfigModels is the same. The child's documents come back pickled, in order.
+    claims = _Claims(len(paths))
+    forked = (pool.fork_call(_docs_from_the_back, paths, state, claims, os.getpid())
+              if len(paths) >= _FORK_OBJECTS else None)
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:
         _warn_dangling(view, ix, dangling, language, set() if reported is None else reported, ctx)
     counts_by_path = _relation_counts(rels)
     by_class: Counter = Counter(obj.cls for obj in ix.objects.values())
     ctx.edges += [Edge(keys[r.src], keys[r.dst], r.kind, r.label, r.weak) for r in rels]
-    docs = _object_docs(paths[:cut], state)
+    docs = _docs_from_the_front(paths, state, claims)
     if forked is not None:
-        docs += forked.result()
+        first, parts = forked.result()
+        if first != len(docs):   # the two ends meet exactly: anything else is a bug here
+            raise RuntimeError(f"the link's document split lost objects {len(docs)}..{first}")
+        docs += _claimed_docs(parts)
     for path, d in zip(paths, docs):
         add_relation_counts(d.card, counts_by_path.get(path, {}))
     ctx.docs += docs

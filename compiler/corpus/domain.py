@@ -16,7 +16,6 @@ from v8atlas.formats.domain import Domain, Source, SourceKind, TomlKey, TomlTabl
 from ..documents import Doc
 from .index import CorpusSections, IndexedSection, build_index
 from .model import Corpus
-from .read import read_corpus
 
 
 def _kind(value: Any) -> str | None:
@@ -39,6 +38,7 @@ CORPUS_SOURCE = SourceKind(
 
 
 def parse(source: Source, report: Any) -> Corpus:
+    from .read import read_corpus   # the readers (lxml.html) only when a corpus is read
     return read_corpus(source, report)
 
 

@@ -11,15 +11,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 import zstandard
 
 from v8atlas.formats import corpus as C
-from v8atlas.formats.strtable import build_string_table, sort_utf8
 from v8atlas.formats.text import index_terms
 
 from ..links import DocIndex
-from .assoc import association_table
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -49,6 +46,13 @@ def _token_terms(token: str) -> tuple[str, ...]:
 
 
 def build_index(ctx: Any, writer: "BundleWriter") -> None:
+    # numpy here, not at the top: registering the domain must not import it (a compile imports
+    # numpy while its parse workers parse: compiler/pipeline.py _AFTER_PARSE)
+    import numpy as np
+
+    from v8atlas.formats.strtable import build_string_table, sort_utf8
+
+    from .assoc import association_table
     data = ctx.links.get(CorpusSections)
     if data is None or not data.sections:
         return
@@ -100,6 +104,8 @@ def subword_table(terms: list[str]) -> tuple[int, bytes]:
     """(buckets, compressed table) of the terms' n-grams (layout in ``formats/corpus.py``).
     Compressed: term ids delta-coded are small numbers, and the table is read whole, once,
     by the first query word the corpus does not hold."""
+    import numpy as np
+
     grams = [C.subword_grams(t) for t in terms]
     every = [g for gs in grams for g in gs]
     distinct = dict.fromkeys(every)         # each gram hashed once
