@@ -44,6 +44,13 @@ W_ASPECT = 1.0           # скопировать → копирова: the same
 # the rule runs here only for a stem the index lacks.
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
 FILTER_CACHE = 256       # distinct filters whose masks are kept (a session uses a handful)
+# A word's alternatives (its terms, family, aspect, prefix/typo expansions) depend only on the
+# word and the bundle: kept for this many distinct words, then all dropped at once (an agent's
+# session repeats its vocabulary; ~1 KB a word). Never a whole query's answer.
+WORD_CACHE = 4096
+# The merged posting runs of a slot's alternatives (Searcher._merged_run) kept, in bytes; a run
+# larger than an eighth of it is not kept.
+MERGE_CACHE_BYTES = 32 << 20
 BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 # QUERY_LIFT: a phrase that says "в запросе"/"in a query" asks for the query language; its pages
@@ -186,6 +193,11 @@ class Searcher:
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
+        # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
+        # changed once made, each plan copies the list)
+        self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
+        self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._merged_bytes = 0
         self._central: np.ndarray | None = None   # graph importance factor (set below)
         self.refs: np.ndarray | None = None
         if not self.has_index:
@@ -381,9 +393,11 @@ class Searcher:
             if allowed is None or allowed[d]:
                 bonus[d] = EXACT_BONUS + self._prior(d)
                 why.setdefault(d, []).append("exact name")
-        # A word's alternatives, found once per query: the plan without class words below
-        # looks up the same words again.
-        memo: dict[tuple[str, str], list[_Alt]] = {}
+        # A word's alternatives, found once per word and bundle (the plan without class words
+        # below looks up the same words again; so do later queries).
+        memo = self._word_alts
+        if len(memo) >= WORD_CACHE:
+            memo.clear()
         plan = self._plan(text, memo=memo) if self.has_index else None
         if plan is not None:
             plan.central = central
@@ -881,39 +895,7 @@ class Searcher:
                     keep = (self.post_fields[lo:hi] & a.fields) != 0
                     docs, vals = docs[keep], vals[keep]
             else:
-                ds, vs = [], []
-                # term → the highest weight an earlier, unrestricted alternative gave it: a later
-                # one of that term at no more weight can never be the best value of a document
-                # (a synonym group that repeats the word itself: общ → общ, common), so its
-                # postings (thousands for a common word) are not merged again.
-                plain: dict[int, float] = {}
-                for a in slot.alts:
-                    if a.family >= 0:
-                        if a.family == a.term:
-                            # the stem and its word family: one stored run, merged at compile time
-                            lo, hi = self.family_post_off.item(a.term), self.family_post_off.item(a.term + 1)
-                            ds.append(self.family_doc[lo:hi])
-                            vs.append(self.family_imp[lo:hi])
-                            plain[a.term] = a.weight
-                        continue
-                    if plain.get(a.term, -1.0) >= a.weight:
-                        continue
-                    if not a.fields and a.only is None:
-                        plain[a.term] = a.weight
-                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                    # weight 1: the postings' own values (a read-only view; _best_per_doc copies
-                    # before it writes), not a multiplied copy
-                    d = self.post_doc[lo:hi]
-                    v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
-                    if a.fields:
-                        keep = (self.post_fields[lo:hi] & a.fields) != 0
-                        d, v = d[keep], v[keep]
-                    if a.only is not None:
-                        keep = a.only[d]
-                        d, v = d[keep], v[keep]
-                    ds.append(d)
-                    vs.append(v)
-                docs, vals = _best_per_doc(ds, vs) if len(ds) > 1 else (ds[0], vs[0])
+                docs, vals = self._merged_run(slot.alts)
             if slot.whole and "whole_prior" not in self.disabled:
                 # A phrase that is the name of plumbing (a defined type, a session parameter, a
                 # role repeating a data object's words) is usually about the data object it
@@ -967,6 +949,66 @@ class Searcher:
         if plan.data_question and self._data_kinds:
             s = s * self._data_factor[kc]
         return cand, s.astype(np.float64)
+
+    def _merged_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """Each document once with its best value over a slot's alternatives.
+
+        The result is a function of the alternatives alone (their terms, weights, field masks,
+        domain masks, stored family runs) and the bundle, so it is kept per distinct list of
+        alternatives (a word's own terms and family, a synonym's, a whole-phrase key's: what a
+        session repeats), within MERGE_CACHE_BYTES; a query's answer is never kept."""
+        # The domain masks are the Searcher's own arrays (a synonym group's, the metadata
+        # documents'), alive as long as it is: their ids name them.
+        key = tuple((a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
+                    for a in alts)
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        ds, vs = [], []
+        # term → the highest weight an earlier, unrestricted alternative gave it: a later
+        # one of that term at no more weight can never be the best value of a document
+        # (a synonym group that repeats the word itself: общ → общ, common), so its
+        # postings (thousands for a common word) are not merged again.
+        plain: dict[int, float] = {}
+        for a in alts:
+            if a.family >= 0:
+                if a.family == a.term:
+                    # the stem and its word family: one stored run, merged at compile time
+                    lo, hi = self.family_post_off.item(a.term), self.family_post_off.item(a.term + 1)
+                    ds.append(self.family_doc[lo:hi])
+                    vs.append(self.family_imp[lo:hi])
+                    plain[a.term] = a.weight
+                continue
+            if plain.get(a.term, -1.0) >= a.weight:
+                continue
+            if not a.fields and a.only is None:
+                plain[a.term] = a.weight
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+            # weight 1: the postings' own values (a read-only view; _best_per_doc copies
+            # before it writes), not a multiplied copy
+            d = self.post_doc[lo:hi]
+            v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
+            if a.fields:
+                keep = (self.post_fields[lo:hi] & a.fields) != 0
+                d, v = d[keep], v[keep]
+            if a.only is not None:
+                keep = a.only[d]
+                d, v = d[keep], v[keep]
+            ds.append(d)
+            vs.append(v)
+        if len(ds) == 1:
+            return ds[0], vs[0]
+        docs, vals = _best_per_doc(ds, vs)
+        docs.flags.writeable = False
+        vals.flags.writeable = False
+        size = docs.nbytes + vals.nbytes
+        if self._merged_bytes + size > MERGE_CACHE_BYTES:
+            self._merged.clear()
+            self._merged_bytes = 0
+        if size <= MERGE_CACHE_BYTES // 8:
+            self._merged[key] = (docs, vals)
+            self._merged_bytes += size
+        return docs, vals
 
     def _kind_table(self, kinds: set[int]) -> np.ndarray:
         """kind index → bool, for one vectorised lookup per candidate array."""
@@ -1097,42 +1139,55 @@ class Searcher:
             naming = self._naming_mask | self._whole_mask
             guessed: set[int] = set()                 # hits resting on a typo correction
             own: set[int] = set()                     # hits matching a word of the query itself
+            mask_names = self._mask_names
             for slot in plan.slots:
                 todo = set(range(len(page_docs)))
+                add = 1 if slot.required else slot.covers
                 for a in slot.alts:
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+                    if lo == hi:
+                        continue
                     plist = self.post_doc[lo:hi]
-                    # One vectorised bisection per term; then plain Python on ≤ limit items.
-                    pos = plist.searchsorted(docs).tolist()
-                    term = None
-                    for j in list(todo):
-                        p = pos[j]
-                        if p >= hi - lo or plist.item(p) != page_docs[j]:
-                            continue
+                    # One vectorised bisection per term and one compare: which page documents
+                    # the term's postings hold (a position past the end is clipped to the last
+                    # posting, which then differs from the document).
+                    pos = plist.searchsorted(docs)
+                    np.minimum(pos, hi - lo - 1, out=pos)
+                    same = (plist[pos] == docs).tolist()
+                    held = [j for j in todo if same[j]]
+                    if not held:
+                        continue
+                    pos_ = pos.tolist()
+                    # What a match through this alternative says, worked out once per
+                    # alternative (not once per document it matches).
+                    term = a.text or self.terms[a.term]
+                    attribute = term.startswith(HAS_PREFIX)
+                    listed_term = not attribute and not term.startswith("=")
+                    own_word = "synonym " not in a.reason or a.phrase
+                    for j in held:
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
-                        m = self.post_fields.item(lo + p)   # the fields this posting is in
+                        m = self.post_fields.item(lo + pos_[j])   # the fields this posting is in
                         if a.fields and not m & a.fields:
                             continue     # a word-family match outside the naming fields
                         todo.discard(j)
-                        if "synonym " not in a.reason or a.phrase:
+                        if own_word:
                             own.add(d)
-                        covered[d] += 1 if slot.required else slot.covers
+                        covered[d] += add
                         if m & naming:
-                            named[d] += 1 if slot.required else slot.covers
+                            named[d] += add
                         if a.typo:
                             guessed.add(d)
-                        term = term or a.text or self.terms[a.term]
-                        if term.startswith(HAS_PREFIX):
+                        if attribute:
                             why[d].append(f"has attribute {slot.word}")
-                        elif not term.startswith("="):
-                            got = self._mask_names.get(m)
+                        elif listed_term:
+                            got = mask_names.get(m)
                             if got is None:
                                 listed = [f for i, f in enumerate(fields) if m >> i & 1]
                                 got = (", ".join(listed), listed)
-                                if len(self._mask_names) < 4096:
-                                    self._mask_names[m] = got
+                                if len(mask_names) < 4096:
+                                    mask_names[m] = got
                             matched[d].append(f"{term} in {got[0]}")
                             seen = words[d].get(slot.word)
                             if seen is None:
