@@ -85,13 +85,31 @@ _INVISIBLE_CHARS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u200b-\u20
 _CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 
 
+class _PageNames:
+    """The keys, titles, domain and kind names of one page's documents, read from the catalog
+    on the first access for the whole page at once (one gather each). The server's answers
+    take names from the snapshot and read only a hit's document, score and explanations, so
+    a search it serves decodes none of them."""
+
+    __slots__ = ("_catalog", "_kinds", "_docs", "_got")
+
+    def __init__(self, catalog: Catalog, kind_names: list[str], docs: list[int]) -> None:
+        self._catalog, self._kinds, self._docs = catalog, kind_names, docs
+        self._got: tuple[list[str], list[str], list[str], list[str]] | None = None
+
+    def get(self) -> tuple[list[str], list[str], list[str], list[str]]:
+        got = self._got
+        if got is None:
+            cat, ix = self._catalog, np.asarray(self._docs, dtype=np.int64)
+            got = self._got = (cat.keys.get_many(self._docs), cat.titles.get_many(self._docs),
+                               [cat.domains[i] for i in cat.domain[ix].tolist()],
+                               [self._kinds[i] for i in cat.kind[ix].tolist()])
+        return got
+
+
 @dataclass
 class Hit:
     doc: int
-    key: str
-    title: str
-    domain: str
-    kind: str
     score: float
     why: list[str] = field(default_factory=list)
     # A guess, not a find: no exact name or alias, and the words met only through a typo
@@ -103,6 +121,25 @@ class Hit:
     # The "words:" reason as data: each query word as the user typed it and the fields it
     # matched in (the text says the indexed term, a stem); the dashboard renders these.
     matches: list[dict[str, Any]] = field(default_factory=list)
+    # The page's names (key, title, domain, kind: the properties below) and this hit's row.
+    names: _PageNames | None = field(default=None, repr=False, compare=False)
+    row: int = field(default=0, repr=False, compare=False)
+
+    @property
+    def key(self) -> str:
+        return self.names.get()[0][self.row] if self.names is not None else ""
+
+    @property
+    def title(self) -> str:
+        return self.names.get()[1][self.row] if self.names is not None else ""
+
+    @property
+    def domain(self) -> str:
+        return self.names.get()[2][self.row] if self.names is not None else ""
+
+    @property
+    def kind(self) -> str:
+        return self.names.get()[3][self.row] if self.names is not None else ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
@@ -311,6 +348,13 @@ class Searcher:
         self._action_words = frozenset(a.get("words", ()))
 
     # --- public ---------------------------------------------------------------------------
+
+    def forget_words(self) -> None:
+        """Drop what is kept per word (alternatives, merged runs): the next query is timed as
+        the first one of its words (tools/bench_search_cpu.py --cold)."""
+        self._word_alts.clear()
+        self._merged.clear()
+        self._merged_bytes = 0
 
     def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
                kind: str | Iterable[str] | None = None, platform_version: str | int | None = None,
@@ -1148,16 +1192,14 @@ class Searcher:
                     if lo == hi:
                         continue
                     plist = self.post_doc[lo:hi]
-                    # One vectorised bisection per term and one compare: which page documents
-                    # the term's postings hold (a position past the end is clipped to the last
-                    # posting, which then differs from the document).
-                    pos = plist.searchsorted(docs)
-                    np.minimum(pos, hi - lo - 1, out=pos)
-                    same = (plist[pos] == docs).tolist()
-                    held = [j for j in todo if same[j]]
+                    # Two vectorised bisections per term: a page document the term's postings
+                    # hold lies between its left and right positions (fewer numpy calls than a
+                    # bisection and a compare; no Python loop over the misses).
+                    pos_ = plist.searchsorted(docs).tolist()
+                    after = plist.searchsorted(docs, "right").tolist()
+                    held = [j for j in todo if after[j] != pos_[j]]
                     if not held:
                         continue
-                    pos_ = pos.tolist()
                     # What a match through this alternative says, worked out once per
                     # alternative (not once per document it matches).
                     term = a.text or self.terms[a.term]
@@ -1231,15 +1273,10 @@ class Searcher:
                     for kinds, lift, shown in plan.lifts:
                         if k in kinds:
                             why[d].append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-        # Domain and kind names by one gather each, not two numpy scalars per hit.
-        domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
-        kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         found_words = words if plan is not None and self.has_index and len(docs) else {}
-        page_ids = [d for d, _ in page]
-        keys, titles = cat.keys.get_many(page_ids), cat.titles.get_many(page_ids)
-        return [Hit(d, keys[j], titles[j], domain_names[j], kind_names[j], score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
-                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()])
+        names = _PageNames(cat, self._kind_names, [d for d, _ in page])
+        return [Hit(d, score, list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
+                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()], names, j)
                 for j, (d, score) in enumerate(page)]
 
 
