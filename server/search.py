@@ -1067,19 +1067,24 @@ class Searcher:
         for a in slot.alts:
             lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
             docs = self.post_doc[lo:hi]
-            parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
+            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
             common = docs if common is None else common[_member(common, docs)]
             if a.only is not None:
                 common = common[a.only[common]]
             if not len(common):
                 return None
         if exclude is not None and len(exclude):
-            common = common[~_member(common, np.sort(exclude))]
+            # A mark per document, not a sort of the replaced words' documents (thousands
+            # for a common word, against the handful left in common).
+            excluded = np.zeros(self.n, dtype=bool)
+            excluded[exclude] = True
+            common = common[~excluded[common]]
             if not len(common):
                 return None
         vals = np.zeros(len(common), dtype=np.float64)
-        for docs, imp in parts:
-            vals += imp[np.searchsorted(docs, common)]
+        for docs, imp, weight in parts:
+            # the same float32 products as weighing the whole run, only for the documents kept
+            vals += imp[np.searchsorted(docs, common)] * weight
         return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
@@ -1408,7 +1413,7 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             pos = docs.searchsorted(d)
             np.minimum(pos, len(docs) - 1, out=pos)
             hit = docs[pos] == d
-            if hit.all():
+            if np.count_nonzero(hit) == len(hit):   # hit.all(), without its Python wrapper
                 # The usual case (a surface form, a word family inside the stem's documents):
                 # every document is already in the base run, nothing is left over.
                 vals[pos] = np.maximum(vals[pos], v)
