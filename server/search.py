@@ -235,6 +235,7 @@ class Searcher:
         self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
         self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
         self._merged_bytes = 0
+        self._codes: tuple[list[int], list[int], list[int] | None] | None = None   # see _doc_codes
         self._central: np.ndarray | None = None   # graph importance factor (set below)
         self.refs: np.ndarray | None = None
         if not self.has_index:
@@ -1166,6 +1167,16 @@ class Searcher:
     def _prior(self, d: int) -> float:
         return float(self.prior[d]) if self.has_index else 1.0
 
+    def _doc_codes(self) -> tuple[list[int], list[int], list[int] | None]:
+        """Every document's kind and domain code and graph in-edges as Python lists (read once:
+        ~24 bytes a document), so a page reads its ten by list index."""
+        got = self._codes
+        if got is None:
+            cat = self.catalog
+            got = self._codes = (cat.kind.tolist(), cat.domain.tolist(),
+                                 self.refs.tolist() if self.refs is not None else None)
+        return got
+
     def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
               extra: dict[int, list[str]], synonym_only: set[int] | None = None) -> list[Hit]:
         """Hits of one page with their explanations: which words matched in which fields.
@@ -1245,12 +1256,14 @@ class Searcher:
                             why[d].append(a.reason)
                     if not todo:
                         break
-            # the page's kind and domain codes by one gather each (not numpy scalars per hit)
-            page_kinds = cat.kind[docs].tolist()
-            page_domains = cat.domain[docs].tolist()
+            # the page's kind and domain codes (and graph in-edges) from per-document lists:
+            # ten list reads, not three numpy gathers
+            kind_of, domain_of, refs_of = self._doc_codes()
+            page_kinds = [kind_of[d] for d in page_docs]
+            page_domains = [domain_of[d] for d in page_docs]
             query_code = self._domain_ix.get("query", -1)
             metadata_code = self._domain_ix.get("metadata", -1)
-            page_refs = self.refs[docs].tolist() if plan.central and self.refs is not None else None
+            page_refs = [refs_of[d] for d in page_docs] if plan.central and refs_of is not None else None
             # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
             certain_docs = {d for d, ws in extra.items()
                             if any(w == "exact name" or w.startswith("alias «") for w in ws)}
