@@ -125,21 +125,24 @@ class Hit:
     names: _PageNames | None = field(default=None, repr=False, compare=False)
     row: int = field(default=0, repr=False, compare=False)
 
+    def _name(self, which: int) -> str:
+        return self.names.get()[which][self.row] if self.names is not None else ""
+
     @property
     def key(self) -> str:
-        return self.names.get()[0][self.row] if self.names is not None else ""
+        return self._name(0)
 
     @property
     def title(self) -> str:
-        return self.names.get()[1][self.row] if self.names is not None else ""
+        return self._name(1)
 
     @property
     def domain(self) -> str:
-        return self.names.get()[2][self.row] if self.names is not None else ""
+        return self._name(2)
 
     @property
     def kind(self) -> str:
-        return self.names.get()[3][self.row] if self.names is not None else ""
+        return self._name(3)
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,

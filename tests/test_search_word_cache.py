@@ -9,40 +9,25 @@ import pytest
 
 try:   # tests/ is a package once tests/__init__.py exists (other branches add it)
     from tests.search_sets.standin import build_bundle
+    from tests.test_search_family import DOCS as FAMILY_DOCS
+    from tests.test_search_family import meta
 except ImportError:
     from search_sets.standin import build_bundle
-from v8atlas.compiler.documents import Doc
+    from test_search_family import DOCS as FAMILY_DOCS
+    from test_search_family import meta
 from v8atlas.formats import Bundle
 from v8atlas.server import search as search_module
 from v8atlas.server.search import Searcher
 
-RU = {"Catalog": "Справочник", "Document": "Документ", "AccumulationRegister": "РегистрНакопления",
-      "InformationRegister": "РегистрСведений"}
-
-
-def meta(cls: str, name: str, synonym: str, **fields: str) -> Doc:
-    title = f"{RU[cls]}.{name}"
-    return Doc("metadata", f"УТ/{title}", cls, title, {"title": title}, names=[title, f"{cls}.{name}", name],
-               fields={"name": name, "synonym": synonym, **fields}, config="УТ")
-
-
-DOCS = [
-    meta("Catalog", "Кассы", "Кассы", comment="Кассовые места магазина"),
-    meta("Document", "ПриходныйКассовыйОрдер", "Приходный кассовый ордер", comment="Поступление в кассу"),
-    meta("Document", "РасходныйКассовыйОрдер", "Расходный кассовый ордер"),
-    meta("Catalog", "Склады", "Склады", comment="Складские помещения и магазины"),
-    meta("AccumulationRegister", "СкладскиеОстатки", "Складские остатки", attributes="Склад Номенклатура"),
-    meta("InformationRegister", "НастройкиПользователей", "Пользовательские настройки",
-         comment="Настройки пользователя и пользовательские параметры"),
-    meta("Catalog", "Пользователи", "Пользователи", comment="Пользователь программы"),
+# The word-family set, with a synonym group's word (контрагенты ↔ покупатели) and a perfective verb.
+DOCS = FAMILY_DOCS + [
     meta("Catalog", "Контрагенты", "Контрагенты", comment="Партнеры и покупатели"),
-    meta("Document", "ЗаказКлиента", "Заказ клиента", comment="Заказы клиентов, заказанные товары"),
-    meta("Document", "КопированиеФайлов", "Копирование файлов", comment="Скопировать файлы пользователя"),
+    meta("Document", "ЗаказПоставщику", "Заказ поставщику", comment="Скопировать заказ поставщика"),
 ]
 # Words shared between queries (касс, склад, пользовател), synonyms, a typo, a prefix, a whole name.
 QUERIES = ["кассовые", "касса магазина", "приходный кассовый ордер", "складские остатки", "склады",
            "пользовательские настройки", "пользователи", "настройки пользователей", "контрагенты",
-           "покупатели", "ползователи", "заказ", "заказанные товары", "скопировать файлы",
+           "покупатели", "ползователи", "заказ", "заказанные товары", "скопировать заказ",
            "Справочник.Кассы", "ПриходныйКассовыйОрдер", "регистр накопления склад"]
 
 
