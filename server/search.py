@@ -44,6 +44,13 @@ W_ASPECT = 1.0           # скопировать → копирова: the same
 # the rule runs here only for a stem the index lacks.
 DERIVED_PY_RANGE = 256   # completions of a stem looked at in plain Python (more: numpy)
 FILTER_CACHE = 256       # distinct filters whose masks are kept (a session uses a handful)
+# A word's alternatives (its terms, family, aspect, prefix/typo expansions) depend only on the
+# word and the bundle: kept for this many distinct words, then all dropped at once (an agent's
+# session repeats its vocabulary; ~1 KB a word). Never a whole query's answer.
+WORD_CACHE = 4096
+# The merged posting runs of a slot's alternatives (Searcher._merged_run) kept, in bytes; a run
+# larger than an eighth of it is not kept.
+MERGE_CACHE_BYTES = 32 << 20
 BEST_PY_POSTINGS = 96    # a multi-alternative slot with at most this many postings: plain Python
 EXACT_BONUS, ALIAS_BONUS = 1000.0, 500.0      # exact names first, then aliases, then text
 # QUERY_LIFT: a phrase that says "в запросе"/"in a query" asks for the query language; its pages
@@ -78,13 +85,31 @@ _INVISIBLE_CHARS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u200b-\u20
 _CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 
 
+class _PageNames:
+    """The keys, titles, domain and kind names of one page's documents, read from the catalog
+    on the first access for the whole page at once (one gather each). The server's answers
+    take names from the snapshot and read only a hit's document, score and explanations, so
+    a search it serves decodes none of them."""
+
+    __slots__ = ("_catalog", "_kinds", "_docs", "_got")
+
+    def __init__(self, catalog: Catalog, kind_names: list[str], docs: list[int]) -> None:
+        self._catalog, self._kinds, self._docs = catalog, kind_names, docs
+        self._got: tuple[list[str], list[str], list[str], list[str]] | None = None
+
+    def get(self) -> tuple[list[str], list[str], list[str], list[str]]:
+        got = self._got
+        if got is None:
+            cat, ix = self._catalog, np.asarray(self._docs, dtype=np.int64)
+            got = self._got = (cat.keys.get_many(self._docs), cat.titles.get_many(self._docs),
+                               [cat.domains[i] for i in cat.domain[ix].tolist()],
+                               [self._kinds[i] for i in cat.kind[ix].tolist()])
+        return got
+
+
 @dataclass
 class Hit:
     doc: int
-    key: str
-    title: str
-    domain: str
-    kind: str
     score: float
     why: list[str] = field(default_factory=list)
     # A guess, not a find: no exact name or alias, and the words met only through a typo
@@ -96,6 +121,28 @@ class Hit:
     # The "words:" reason as data: each query word as the user typed it and the fields it
     # matched in (the text says the indexed term, a stem); the dashboard renders these.
     matches: list[dict[str, Any]] = field(default_factory=list)
+    # The page's names (key, title, domain, kind: the properties below) and this hit's row.
+    names: _PageNames | None = field(default=None, repr=False, compare=False)
+    row: int = field(default=0, repr=False, compare=False)
+
+    def _name(self, which: int) -> str:
+        return self.names.get()[which][self.row] if self.names is not None else ""
+
+    @property
+    def key(self) -> str:
+        return self._name(0)
+
+    @property
+    def title(self) -> str:
+        return self._name(1)
+
+    @property
+    def domain(self) -> str:
+        return self._name(2)
+
+    @property
+    def kind(self) -> str:
+        return self._name(3)
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
@@ -186,6 +233,12 @@ class Searcher:
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
+        # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
+        # changed once made, each plan copies the list)
+        self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
+        self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._merged_bytes = 0
+        self._codes: tuple[list[int], list[int], list[int] | None] | None = None   # see _doc_codes
         self._central: np.ndarray | None = None   # graph importance factor (set below)
         self.refs: np.ndarray | None = None
         if not self.has_index:
@@ -300,6 +353,13 @@ class Searcher:
 
     # --- public ---------------------------------------------------------------------------
 
+    def forget_words(self) -> None:
+        """Drop what is kept per word (alternatives, merged runs): the next query is timed as
+        the first one of its words (tools/bench_search_cpu.py --cold)."""
+        self._word_alts.clear()
+        self._merged.clear()
+        self._merged_bytes = 0
+
     def search(self, query: str, *, domains: Iterable[str] | None = None, config: str | None = None,
                kind: str | Iterable[str] | None = None, platform_version: str | int | None = None,
                limit: int = 10, offset: int = 0) -> SearchResult:
@@ -381,9 +441,11 @@ class Searcher:
             if allowed is None or allowed[d]:
                 bonus[d] = EXACT_BONUS + self._prior(d)
                 why.setdefault(d, []).append("exact name")
-        # A word's alternatives, found once per query: the plan without class words below
-        # looks up the same words again.
-        memo: dict[tuple[str, str], list[_Alt]] = {}
+        # A word's alternatives, found once per word and bundle (the plan without class words
+        # below looks up the same words again; so do later queries).
+        memo = self._word_alts
+        if len(memo) >= WORD_CACHE:
+            memo.clear()
         plan = self._plan(text, memo=memo) if self.has_index else None
         if plan is not None:
             plan.central = central
@@ -881,39 +943,7 @@ class Searcher:
                     keep = (self.post_fields[lo:hi] & a.fields) != 0
                     docs, vals = docs[keep], vals[keep]
             else:
-                ds, vs = [], []
-                # term → the highest weight an earlier, unrestricted alternative gave it: a later
-                # one of that term at no more weight can never be the best value of a document
-                # (a synonym group that repeats the word itself: общ → общ, common), so its
-                # postings (thousands for a common word) are not merged again.
-                plain: dict[int, float] = {}
-                for a in slot.alts:
-                    if a.family >= 0:
-                        if a.family == a.term:
-                            # the stem and its word family: one stored run, merged at compile time
-                            lo, hi = self.family_post_off.item(a.term), self.family_post_off.item(a.term + 1)
-                            ds.append(self.family_doc[lo:hi])
-                            vs.append(self.family_imp[lo:hi])
-                            plain[a.term] = a.weight
-                        continue
-                    if plain.get(a.term, -1.0) >= a.weight:
-                        continue
-                    if not a.fields and a.only is None:
-                        plain[a.term] = a.weight
-                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                    # weight 1: the postings' own values (a read-only view; _best_per_doc copies
-                    # before it writes), not a multiplied copy
-                    d = self.post_doc[lo:hi]
-                    v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
-                    if a.fields:
-                        keep = (self.post_fields[lo:hi] & a.fields) != 0
-                        d, v = d[keep], v[keep]
-                    if a.only is not None:
-                        keep = a.only[d]
-                        d, v = d[keep], v[keep]
-                    ds.append(d)
-                    vs.append(v)
-                docs, vals = _best_per_doc(ds, vs) if len(ds) > 1 else (ds[0], vs[0])
+                docs, vals = self._merged_run(slot.alts)
             if slot.whole and "whole_prior" not in self.disabled:
                 # A phrase that is the name of plumbing (a defined type, a session parameter, a
                 # role repeating a data object's words) is usually about the data object it
@@ -968,6 +998,66 @@ class Searcher:
             s = s * self._data_factor[kc]
         return cand, s.astype(np.float64)
 
+    def _merged_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """Each document once with its best value over a slot's alternatives.
+
+        The result is a function of the alternatives alone (their terms, weights, field masks,
+        domain masks, stored family runs) and the bundle, so it is kept per distinct list of
+        alternatives (a word's own terms and family, a synonym's, a whole-phrase key's: what a
+        session repeats), within MERGE_CACHE_BYTES; a query's answer is never kept."""
+        # The domain masks are the Searcher's own arrays (a synonym group's, the metadata
+        # documents'), alive as long as it is: their ids name them.
+        key = tuple((a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
+                    for a in alts)
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        ds, vs = [], []
+        # term → the highest weight an earlier, unrestricted alternative gave it: a later
+        # one of that term at no more weight can never be the best value of a document
+        # (a synonym group that repeats the word itself: общ → общ, common), so its
+        # postings (thousands for a common word) are not merged again.
+        plain: dict[int, float] = {}
+        for a in alts:
+            if a.family >= 0:
+                if a.family == a.term:
+                    # the stem and its word family: one stored run, merged at compile time
+                    lo, hi = self.family_post_off.item(a.term), self.family_post_off.item(a.term + 1)
+                    ds.append(self.family_doc[lo:hi])
+                    vs.append(self.family_imp[lo:hi])
+                    plain[a.term] = a.weight
+                continue
+            if plain.get(a.term, -1.0) >= a.weight:
+                continue
+            if not a.fields and a.only is None:
+                plain[a.term] = a.weight
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+            # weight 1: the postings' own values (a read-only view; _best_per_doc copies
+            # before it writes), not a multiplied copy
+            d = self.post_doc[lo:hi]
+            v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
+            if a.fields:
+                keep = (self.post_fields[lo:hi] & a.fields) != 0
+                d, v = d[keep], v[keep]
+            if a.only is not None:
+                keep = a.only[d]
+                d, v = d[keep], v[keep]
+            ds.append(d)
+            vs.append(v)
+        if len(ds) == 1:
+            return ds[0], vs[0]
+        docs, vals = _best_per_doc(ds, vs)
+        docs.flags.writeable = False
+        vals.flags.writeable = False
+        size = docs.nbytes + vals.nbytes
+        if self._merged_bytes + size > MERGE_CACHE_BYTES:
+            self._merged.clear()
+            self._merged_bytes = 0
+        if size <= MERGE_CACHE_BYTES // 8:
+            self._merged[key] = (docs, vals)
+            self._merged_bytes += size
+        return docs, vals
+
     def _kind_table(self, kinds: set[int]) -> np.ndarray:
         """kind index → bool, for one vectorised lookup per candidate array."""
         table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
@@ -981,19 +1071,24 @@ class Searcher:
         for a in slot.alts:
             lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
             docs = self.post_doc[lo:hi]
-            parts.append((docs, self.post_imp[lo:hi] * np.float32(a.weight)))
+            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
             common = docs if common is None else common[_member(common, docs)]
             if a.only is not None:
                 common = common[a.only[common]]
             if not len(common):
                 return None
         if exclude is not None and len(exclude):
-            common = common[~_member(common, np.sort(exclude))]
+            # A mark per document, not a sort of the replaced words' documents (thousands
+            # for a common word, against the handful left in common).
+            excluded = np.zeros(self.n, dtype=bool)
+            excluded[exclude] = True
+            common = common[~excluded[common]]
             if not len(common):
                 return None
         vals = np.zeros(len(common), dtype=np.float64)
-        for docs, imp in parts:
-            vals += imp[np.searchsorted(docs, common)]
+        for docs, imp, weight in parts:
+            # the same float32 products as weighing the whole run, only for the documents kept
+            vals += imp[np.searchsorted(docs, common)] * weight
         return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
@@ -1075,6 +1170,16 @@ class Searcher:
     def _prior(self, d: int) -> float:
         return float(self.prior[d]) if self.has_index else 1.0
 
+    def _doc_codes(self) -> tuple[list[int], list[int], list[int] | None]:
+        """Every document's kind and domain code and graph in-edges as Python lists (read once:
+        ~24 bytes a document), so a page reads its ten by list index."""
+        got = self._codes
+        if got is None:
+            cat = self.catalog
+            got = self._codes = (cat.kind.tolist(), cat.domain.tolist(),
+                                 self.refs.tolist() if self.refs is not None else None)
+        return got
+
     def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
               extra: dict[int, list[str]], synonym_only: set[int] | None = None) -> list[Hit]:
         """Hits of one page with their explanations: which words matched in which fields.
@@ -1097,42 +1202,53 @@ class Searcher:
             naming = self._naming_mask | self._whole_mask
             guessed: set[int] = set()                 # hits resting on a typo correction
             own: set[int] = set()                     # hits matching a word of the query itself
+            mask_names = self._mask_names
             for slot in plan.slots:
                 todo = set(range(len(page_docs)))
+                add = 1 if slot.required else slot.covers
                 for a in slot.alts:
                     lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+                    if lo == hi:
+                        continue
                     plist = self.post_doc[lo:hi]
-                    # One vectorised bisection per term; then plain Python on ≤ limit items.
-                    pos = plist.searchsorted(docs).tolist()
-                    term = None
-                    for j in list(todo):
-                        p = pos[j]
-                        if p >= hi - lo or plist.item(p) != page_docs[j]:
-                            continue
+                    # Two vectorised bisections per term: a page document the term's postings
+                    # hold lies between its left and right positions (fewer numpy calls than a
+                    # bisection and a compare; no Python loop over the misses).
+                    pos_ = plist.searchsorted(docs).tolist()
+                    after = plist.searchsorted(docs, "right").tolist()
+                    held = [j for j in todo if after[j] != pos_[j]]
+                    if not held:
+                        continue
+                    # What a match through this alternative says, worked out once per
+                    # alternative (not once per document it matches).
+                    term = a.text or self.terms[a.term]
+                    attribute = term.startswith(HAS_PREFIX)
+                    listed_term = not attribute and not term.startswith("=")
+                    own_word = "synonym " not in a.reason or a.phrase
+                    for j in held:
                         d = page_docs[j]
                         if a.only is not None and not a.only[d]:
                             continue     # a business synonym does not reach this domain
-                        m = self.post_fields.item(lo + p)   # the fields this posting is in
+                        m = self.post_fields.item(lo + pos_[j])   # the fields this posting is in
                         if a.fields and not m & a.fields:
                             continue     # a word-family match outside the naming fields
                         todo.discard(j)
-                        if "synonym " not in a.reason or a.phrase:
+                        if own_word:
                             own.add(d)
-                        covered[d] += 1 if slot.required else slot.covers
+                        covered[d] += add
                         if m & naming:
-                            named[d] += 1 if slot.required else slot.covers
+                            named[d] += add
                         if a.typo:
                             guessed.add(d)
-                        term = term or a.text or self.terms[a.term]
-                        if term.startswith(HAS_PREFIX):
+                        if attribute:
                             why[d].append(f"has attribute {slot.word}")
-                        elif not term.startswith("="):
-                            got = self._mask_names.get(m)
+                        elif listed_term:
+                            got = mask_names.get(m)
                             if got is None:
                                 listed = [f for i, f in enumerate(fields) if m >> i & 1]
                                 got = (", ".join(listed), listed)
-                                if len(self._mask_names) < 4096:
-                                    self._mask_names[m] = got
+                                if len(mask_names) < 4096:
+                                    mask_names[m] = got
                             matched[d].append(f"{term} in {got[0]}")
                             seen = words[d].get(slot.word)
                             if seen is None:
@@ -1143,12 +1259,14 @@ class Searcher:
                             why[d].append(a.reason)
                     if not todo:
                         break
-            # the page's kind and domain codes by one gather each (not numpy scalars per hit)
-            page_kinds = cat.kind[docs].tolist()
-            page_domains = cat.domain[docs].tolist()
+            # the page's kind and domain codes (and graph in-edges) from per-document lists:
+            # ten list reads, not three numpy gathers
+            kind_of, domain_of, refs_of = self._doc_codes()
+            page_kinds = [kind_of[d] for d in page_docs]
+            page_domains = [domain_of[d] for d in page_docs]
             query_code = self._domain_ix.get("query", -1)
             metadata_code = self._domain_ix.get("metadata", -1)
-            page_refs = self.refs[docs].tolist() if plan.central and self.refs is not None else None
+            page_refs = [refs_of[d] for d in page_docs] if plan.central and refs_of is not None else None
             # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
             certain_docs = {d for d, ws in extra.items()
                             if any(w == "exact name" or w.startswith("alias «") for w in ws)}
@@ -1176,15 +1294,10 @@ class Searcher:
                     for kinds, lift, shown in plan.lifts:
                         if k in kinds:
                             why[d].append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-        # Domain and kind names by one gather each, not two numpy scalars per hit.
-        domain_names = [cat.domains[i] for i in cat.domain[docs].tolist()]
-        kind_names = [self._kind_names[i] for i in cat.kind[docs].tolist()]
         found_words = words if plan is not None and self.has_index and len(docs) else {}
-        page_ids = [d for d, _ in page]
-        keys, titles = cat.keys.get_many(page_ids), cat.titles.get_many(page_ids)
-        return [Hit(d, keys[j], titles[j], domain_names[j], kind_names[j], score,
-                    list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
-                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()])
+        names = _PageNames(cat, self._kind_names, [d for d, _ in page])
+        return [Hit(d, score, list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
+                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()], names, j)
                 for j, (d, score) in enumerate(page)]
 
 
@@ -1316,7 +1429,7 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             pos = docs.searchsorted(d)
             np.minimum(pos, len(docs) - 1, out=pos)
             hit = docs[pos] == d
-            if hit.all():
+            if np.count_nonzero(hit) == len(hit):   # hit.all(), without its Python wrapper
                 # The usual case (a surface form, a word family inside the stem's documents):
                 # every document is already in the base run, nothing is left over.
                 vals[pos] = np.maximum(vals[pos], v)

@@ -10,6 +10,8 @@ the per-query minima and, for comparison, p50/p99 of the wall time of all runs. 
 switches query-time signals off (server/search.py SIGNALS) to see what each one costs.
 ``--domain metadata`` runs every query as ``search_metadata`` does (that domain only, whatever the
 set says); ``--slowest N`` lists the N queries of the highest CPU time (what sets the p99).
+``--cold`` drops what the searcher keeps per word (``Searcher.forget_words``: alternatives,
+merged posting runs) before every run, so each run is timed as the first query of its words.
 ``--ref`` loads another copy of server/search.py (``git show main:server/search.py > /tmp/ref.py``)
 and times it on the same bundle in the same process, query by query interleaved with this one:
 the before/after pair that a busy machine cannot skew.
@@ -54,10 +56,11 @@ def _reference_searcher(path: Path) -> Any:
 @click.option("--disable", multiple=True, type=click.Choice(SIGNALS))
 @click.option("--domain", "domain", default=None, help="search this domain only (metadata: as search_metadata)")
 @click.option("--slowest", default=0, show_default=True, help="list the N slowest queries")
+@click.option("--cold", is_flag=True, help="drop the per-word caches before every run")
 @click.option("--ref", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="another server/search.py to time beside this one, interleaved")
 def main(bundles: Path, sets: tuple[Path, ...], runs: int, disable: tuple[str, ...], domain: str | None,
-         slowest: int, ref: Path | None) -> None:
+         slowest: int, ref: Path | None, cold: bool) -> None:
     bundle = Bundle.open(resolve_bundle_path(bundles))
     searchers = {"this": Searcher(bundle, disabled=disable)}
     if ref is not None:
@@ -69,6 +72,8 @@ def main(bundles: Path, sets: tuple[Path, ...], runs: int, disable: tuple[str, .
         best: dict[str, int] = {}
         for _ in range(runs):
             for name, searcher in searchers.items():
+                if cold and hasattr(searcher, "forget_words"):
+                    searcher.forget_words()
                 t0, w0 = time.process_time_ns(), time.perf_counter()
                 searcher.search(c.query, config=c.config, domains=[domain] if domain else c.domains, limit=10)
                 t1, w1 = time.process_time_ns(), time.perf_counter()
