@@ -23,7 +23,7 @@ from .files import SourceFiles
 from . import predefined, qualifiers
 from .flowchart import route_points
 from .errors import ConfigSourceError
-from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_received
 from .model import (ADOPTED, ANY_REF, BINARY, BOOLEAN, CHARACTERISTIC, CONFIG_TYPE, DATE,
                     DEFINED_TYPE, NULL, NUMBER, OTHER, OWN, PLATFORM, REF, REF_SET, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject, PredefinedItem,
@@ -608,5 +608,5 @@ def read_designer(files: SourceFiles, source: str, report: CompileReport) -> Con
                 cfg.objects.append(MDObject(cls=cls, name=name, known=False))
                 continue
         tasks.append((cls, rel, known))
-    add_objects(cfg, tasks, read_all(files, source, __name__, tasks, report))
+    add_objects(cfg, tasks, read_received(files, source, __name__, tasks, report))
     return cfg

@@ -19,7 +19,7 @@ from .designer import CONFIG_SINGLETONS, _read_route_points, config_type_ref
 from .files import SourceFiles
 from . import predefined, qualifiers
 from .errors import ConfigSourceError
-from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_all
+from .objects import FileContext, add_objects, bad_object_name, load_xml, note_unknown_kind, read_received
 from .model import (ADOPTED, BINARY, BOOLEAN, DATE, NULL, NUMBER, OWN, PLATFORM, STRING, UUID,
                     VALUE_STORAGE, Attribute, Child, Configuration, MDObject,
                     TabularSection, TypeDescription, TypeRef)
@@ -344,5 +344,5 @@ def read_edt(files: SourceFiles, source: str, report: CompileReport) -> Configur
                 cfg.objects.append(MDObject(cls=cls, name=name, known=False))
                 continue
         tasks.append((cls, f"src/{folder}/{name}/{name}.mdo", known))
-    add_objects(cfg, tasks, read_all(files, source, __name__, tasks, report))
+    add_objects(cfg, tasks, read_received(files, source, __name__, tasks, report))
     return cfg

@@ -279,6 +279,17 @@ class Configuration:
     base_name: str = ""                    # extensions: the base configuration's name, if known
     extensions: list[str] = field(default_factory=list)       # set by overlay(): applied extensions
 
+    # Not a field: ``_received``, the pool workers' pickles of the objects as they came
+    # (``objects.Received``), set by ``objects.add_objects`` so that the parse cache is
+    # written from those bytes instead of pickling the objects again. No other pickle, nor a
+    # deep copy (``overlay``), carries it.
+    def __getstate__(self) -> dict[str, Any]:
+        if "_received" not in self.__dict__:
+            return self.__dict__
+        state = dict(self.__dict__)
+        del state["_received"]
+        return state
+
     def by_class(self) -> dict[str, list[MDObject]]:
         out: dict[str, list[MDObject]] = {}
         for o in self.objects:

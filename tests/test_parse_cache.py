@@ -1,0 +1,123 @@
+"""The caches' forms: a configuration read over the pool is cached from the workers' bytes, the
+linked model's documents and edges as marshalled rows; a damaged cache file is said and rebuilt."""
+from __future__ import annotations
+
+import copy
+import enum
+import pickle
+import shutil
+from pathlib import Path
+
+import pytest
+
+from v8atlas.compiler import cache, pipeline, pool
+from v8atlas.compiler.config.model import MDObject
+from v8atlas.compiler.config.plugin import read_configuration
+from v8atlas.compiler.documents import Doc, Edge
+from v8atlas.compiler.report import CompileReport
+from v8atlas.formats import Bundle
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.fixture(autouse=True)
+def own_cache_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("V8ATLAS_CACHE_KEY", str(tmp_path / "cache.key"))
+
+
+@pytest.fixture()
+def pooled(monkeypatch):
+    monkeypatch.setattr(pool, "POOL_THRESHOLD", 2)    # the examples are small: force the pool
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+
+
+def _read(path: Path):
+    with pool.session():
+        return read_configuration(path, CompileReport())
+
+
+@pytest.mark.parametrize("dump", ["config-designer", "config-edt"])
+def test_a_pool_read_configuration_is_cached_from_the_workers_bytes(dump, pooled, monkeypatch):
+    cfg = _read(EXAMPLES / dump)
+    batches = cfg.__dict__["_received"].batches
+    assert len(batches) > 1, "the read did not go through the pool's workers"
+    payload = cache.dumps((cfg, "report"))
+    assert all(blob in payload for blob in batches)   # written as the workers sent them
+    back, _ = pickle.loads(payload)
+    assert back == cfg and "_received" not in back.__dict__
+    # the same model a plain pickle gives, byte for byte (object sharing included)
+    assert pickle.dumps(back) == pickle.dumps(cfg)
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    assert back == _read(EXAMPLES / dump)             # and the one read in-process
+
+
+def test_the_workers_bytes_go_into_no_other_pickle_or_copy(pooled):
+    cfg = _read(EXAMPLES / "config-designer")
+    assert "_received" in cfg.__dict__
+    assert "_received" not in pickle.loads(pickle.dumps(cfg)).__dict__
+    merged = copy.deepcopy(cfg)
+    assert merged == cfg and "_received" not in merged.__dict__
+
+
+def test_objects_changed_after_the_read_are_cached_as_they_are_now(pooled):
+    cfg = _read(EXAMPLES / "config-designer")
+    added = MDObject(cls="Catalog", name="Добавленный")
+    dropped = cfg.objects.pop(0)
+    cfg.objects.insert(1, added)
+    cfg.languages.append(dropped)
+    back, = pickle.loads(cache.dumps((cfg,)))
+    assert [o.name for o in back.objects] == [o.name for o in cfg.objects]
+    assert back.objects[1] == added and back.languages[-1] == dropped
+
+
+def _designer_copy(tmp_path: Path) -> Path:
+    src = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", src)
+    return src
+
+
+def test_a_cached_pool_parse_gives_the_bundle_of_a_cold_compile(tmp_path, pooled):
+    src = _designer_copy(tmp_path)
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src], out, quiet=True)
+    # another domain selection: another bundle and linked model, the same parse-cache key
+    warm = pipeline.compile_bundle([src], out, quiet=True, skip=("code",))
+    assert "parse config" not in warm.report.timings            # the parse came from the cache
+    cold = pipeline.compile_bundle([src], tmp_path / "cold", quiet=True, cache=False, skip=("code",))
+    assert Bundle.open(warm.bundle_path).content_hash == Bundle.open(cold.bundle_path).content_hash
+
+
+def test_a_truncated_parse_cache_is_said_and_parsed_again(tmp_path, pooled, capsys):
+    src = _designer_copy(tmp_path)
+    out = tmp_path / "bundles"
+    pipeline.compile_bundle([src], out, quiet=True)
+    parsed = sorted((out / ".cache" / "parsed").glob("*.pickle"))
+    assert parsed
+    for f in parsed:
+        f.write_bytes(f.read_bytes()[:len(f.read_bytes()) // 2])
+    capsys.readouterr()
+    again = pipeline.compile_bundle([src], out, quiet=True, skip=("code",))
+    err = capsys.readouterr().err
+    assert "parse config" in again.report.timings               # parsed from the sources
+    assert any(f.name in err and "not used" in err for f in parsed)
+    cold = pipeline.compile_bundle([src], tmp_path / "cold", quiet=True, cache=False, skip=("code",))
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(cold.bundle_path).content_hash
+
+
+class _Colour(enum.Enum):
+    RED = "red"
+
+
+def test_linked_rows_round_trip_marshalled_or_not():
+    docs = [Doc("metadata", "К/Справочник.Ё", "Catalog", "Справочник.Ё",
+                {"n": 1, "f": 0.5, "ok": True, "list": [1, (2, 3)], "none": None},
+                names=["Справочник.Ё"], fields={"name": "ё"}, config="К")]
+    edges = [Edge("a", "b", "owner"), Edge("a", "c", "attribute_type", "Поле", True)]
+    for objects, row, cls in ((docs, pipeline._DOC_ROW, Doc), (edges, pipeline._EDGE_ROW, Edge)):
+        stored = pipeline._rows(objects, row)
+        assert isinstance(stored, bytes)
+        assert [cls(*r) for r in pipeline._from_rows(stored)] == objects
+    odd = [Doc("metadata", "k", "Catalog", "t", {"colour": _Colour.RED})]   # marshal refuses it
+    stored = pipeline._rows(odd, pipeline._DOC_ROW)
+    assert not isinstance(stored, bytes)
+    assert [Doc(*r) for r in pipeline._from_rows(pickle.loads(pickle.dumps(stored)))] == odd
