@@ -56,9 +56,6 @@ class LinkContext:
     parsed: dict[str, list[tuple[Source, Any]]] = field(default_factory=dict)  # by domain name
     links: Links = field(default_factory=Links)             # typed hand-over between domains
     domains: list[Domain] = field(default_factory=list)     # the registered domains of this compile
-    # The parses are pickled after the model link (a cold compile's parse cache, keyed once
-    # the fingerprint is known): no linker may then drop what it has read from them.
-    parses_saved_after_link: bool = False
 
 
 class Progress:
@@ -144,13 +141,14 @@ def _parse_cache_file(cache_dir: Path, source: Source, source_fp: str, domain: D
 
 def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_dir: Path | None,
                   fingerprint: str, report: CompileReport,
-                  unsaved: list[tuple[Source, Domain, Any, CompileReport]]) -> Any:
+                  unsaved: list[tuple[Source, Domain, pool.Deferred]]) -> Any:
     """Parse one source (or take its cached parse).
 
     When the source fails as a whole and an earlier compile parsed it successfully, that last
     good parse is used with a warning, so a broken edit never drops a source from the bundle.
     A source whose fingerprint is not known yet (``None``: hashed beside the parse) is parsed
-    and its parse put in ``unsaved``, to be cached under its key once it is known.
+    and its parse written at once to a temporary file (``_save_unkeyed``), put in ``unsaved``
+    to be named by its key once that is known.
     """
     cache_file = None
     if cache_dir is not None and source_fp is not None:
@@ -177,7 +175,9 @@ def _parse_source(source: Source, source_fp: str | None, domain: Domain, cache_d
         raise SourceFailed(message) from e
     report.merge(sub_report)
     if source_fp is None:
-        unsaved.append((source, domain, result, sub_report))
+        if cache_dir is not None:
+            unsaved.append((source, domain, _save_unkeyed(cache_dir, source, domain, result,
+                                                          sub_report)))
     elif cache_dir is not None:
         _save_parse_later(source, source_fp, domain, cache_dir, fingerprint, result, sub_report,
                           report)
@@ -193,8 +193,35 @@ def _save_parse_later(source: Source, source_fp: str, domain: Domain, cache_dir:
         pool.background(_save_parse, cache_file, last_good, result, sub_report)
 
 
+def _save_unkeyed(cache_dir: Path, source: Source, domain: Domain, result: Any,
+                  sub_report: CompileReport) -> pool.Deferred:
+    """A parse whose key waits for the fingerprint, written now to a temporary file by a forked
+    child — before the linkers drop what they have read of it (the code domain's tokens and
+    doc fields: kept until a later save, they were ~1 GB at ERP scale) — and named by its key
+    once known (``go(cache_file, last_good)``); removed if the compile never names it."""
+    unkeyed = cache_dir / f".unkeyed-{os.getpid()}-{_slot(source, domain.name)}.pickle"
+    return pool.deferred(_name_parse, unkeyed,
+                         first=(cache.save, (unkeyed, (result, sub_report)), _remove_unkeyed))
+
+
+def _remove_unkeyed(unkeyed: Path, _obj: Any) -> None:
+    unkeyed.unlink(missing_ok=True)
+
+
+def _name_parse(unkeyed: Path, cache_file: Path, last_good: Path) -> None:
+    try:
+        os.replace(unkeyed, cache_file)
+    except OSError:   # not written (caching off, a full disk): only speed is lost
+        return
+    _point_last_good(last_good, cache_file)
+
+
 def _save_parse(cache_file: Path, last_good: Path, result: Any, sub_report: CompileReport) -> None:
     cache.save(cache_file, (result, sub_report))
+    _point_last_good(last_good, cache_file)
+
+
+def _point_last_good(last_good: Path, cache_file: Path) -> None:
     last_good.parent.mkdir(parents=True, exist_ok=True)
     tmp = last_good.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(cache_file.name + "\n", encoding="utf-8")
@@ -304,7 +331,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         ctx = LinkContext(project=project, report=report)
         parse_now = project.sources
     ctx.domains = domains
-    unsaved: list[tuple[Source, Domain, Any, CompileReport]] = []   # parses awaiting their key
+    unsaved: list[tuple[Source, Domain, pool.Deferred]] = []   # parses awaiting their key
     pool.meanwhile(_import_later_stages)
     linked_saver: pool.Deferred | None = None   # the linked model, awaiting its key
     for i, source in enumerate(parse_now, 1):
@@ -321,7 +348,6 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
-    ctx.parses_saved_after_link = cache_dir is not None and bool(unsaved)
     if parse_now is project.sources:
         _run_linkers(MODEL, ctx, progress)
         # The linked model is saved as the model linkers leave it (the index linkers add to its
@@ -366,9 +392,10 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             if linked_saver is not None:
                 linked_saver.go(_model_cache_file(out_dir, project, source_fps,
                                                   fingerprint_with_domains, bundle_name, model_sources))
-        for source, domain, result, sub_report in unsaved if cache_dir is not None else ():
-            _save_parse_later(source, source_fps[source], domain, cache_dir, fingerprint, result,
-                              sub_report, report)
+        for source, domain, saver in unsaved:
+            assert cache_dir is not None
+            saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
+                     cache_dir / "last-good" / _slot(source, domain.name))
         cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
         for s in project.sources:
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],

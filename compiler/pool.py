@@ -172,16 +172,21 @@ class Deferred:
     rest of its arguments (``go``) or to be let go (``drop``)."""
 
     def __init__(self, fn: Callable[..., None], conn: Any = None, process: Any = None,
-                 snapshot: bytes = b"") -> None:
+                 snapshot: bytes = b"", undo: tuple | None = None) -> None:
         self._fn, self._conn, self._process, self._snapshot = fn, conn, process, snapshot
+        self._undo = undo   # in-process: ``first`` of ``deferred``, undone when let go
 
     def go(self, *later: Any) -> None:
         if self in _deferred:
             _deferred.remove(self)
         if self._conn is None:   # in-process: on the data as it was when deferred
+            self._undo = None
             self._fn(*pickle.loads(self._snapshot), *later)
             return
-        self._conn.send((True, later))
+        try:
+            self._conn.send((True, later))
+        except OSError:   # the child is gone (its ``first`` failed): the job is lost, as a cache
+            pass
         self._conn.close()
         self._conn = None
         _background.append(self._process)   # the session waits for it, like a background job
@@ -189,6 +194,9 @@ class Deferred:
     def drop(self) -> None:
         if self in _deferred:
             _deferred.remove(self)
+        if self._undo is not None:
+            undo, self._undo = self._undo, None
+            undo[2](*undo[1])
         if self._conn is not None:
             try:
                 self._conn.send((False, ()))
@@ -199,27 +207,45 @@ class Deferred:
             self._process.join()
 
 
-def _await_go(conn: Any, fn: Callable[..., None], args: tuple) -> None:
+def _await_go(conn: Any, fn: Callable[..., None], packed: tuple) -> None:
+    args, first = packed
+    go = False
     try:
+        if first is not None:
+            first[0](*first[1])
         go, later = conn.recv()
     except EOFError:   # the parent ended without a word: nothing to do
-        return
+        pass
     finally:
         conn.close()
+        if not go and first is not None:
+            first[2](*first[1])
     if go:
         fn(*args, *later)
 
 
-def deferred(fn: Callable[..., None], *args: Any) -> Deferred:
+def deferred(fn: Callable[..., None], *args: Any,
+             first: tuple[Callable[..., None], tuple, Callable[..., None]] | None = None) -> Deferred:
     """``fn(*args, *later)`` on the parent's data *as it is now*, run once ``.go(*later)`` gives
     the rest (``.drop()``, or the session's end, lets it go undone). For a background job
     whose input is complete before its destination is known: the linked model, as the model
     linkers left it, saved under a key the fingerprint gives after the index linkers have added
     to its documents. Forked now (copy-on-write; the child waits); outside a session or with
-    one core the arguments are pickled now and ``fn`` runs in-process at ``go``."""
+    one core the arguments are pickled now and ``fn`` runs in-process at ``go``.
+
+    ``first`` = (prepare, its arguments, undo): ``prepare`` runs in the child at once, before it
+    waits — the costly part, done while the parent goes on and before it changes the data (a
+    parse written to a temporary file while the link drops what it has read) — and ``undo``
+    instead of ``fn`` when the job is let go; in-process, ``prepare`` runs now."""
     if not _active or jobs() < 2:
-        return Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL))
-    conn, child = _fork_piped(_await_go, fn, args, parent_sends=True)
+        if first is not None:
+            first[0](*first[1])
+        handle = Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL),
+                          undo=first)
+        if first is not None and _active:
+            _deferred.append(handle)   # undone at the session's end if never told to go
+        return handle
+    conn, child = _fork_piped(_await_go, fn, (args, first), parent_sends=True)
     handle = Deferred(fn, conn, child)
     _deferred.append(handle)
     return handle

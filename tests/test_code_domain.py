@@ -356,11 +356,11 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
 
 @pytest.mark.parametrize("reused", ["parse", "linked model"])
 def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
-    """A cold compile with the cache on pickles the code parse after the link (its key waits
-    for the fingerprint) and the linked model (the packed cards in their chunks) beside the
-    build: relinked from that parse cache — the link, which otherwise drops the tokens,
-    parameters and doc fields it has read, must leave them then — or built from that linked
-    model, the bundle is the one a compile without any cache makes."""
+    """A cold compile with the cache on writes the code parse before the link (to a temporary
+    file named once the fingerprint gives its key: the link then drops the tokens, parameters
+    and doc fields it has read) and the linked model (the packed cards in their chunks) beside
+    the build: relinked from that parse cache or built from that linked model, the bundle is
+    the one a compile without any cache makes."""
     root = tmp_path / "cf"
     _make_dump(root)
     # without the bad modules (a compile with errors caches no linked model)
@@ -371,6 +371,7 @@ def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     out = tmp_path / "out"
     first = compile_bundle([root], out, quiet=True)           # cold: parse cache written after the link
     assert not first.report.errors and list((out / ".cache" / "parsed").glob("*.pickle"))
+    assert not [p for p in (out / ".cache" / "parsed").iterdir() if p.name.startswith(".")]
     assert list((out / ".cache" / "linked").glob("*.pickle"))
     for later in ("linked", "builds") if reused == "parse" else ("builds",):
         shutil.rmtree(out / ".cache" / later, ignore_errors=True)

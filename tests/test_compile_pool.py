@@ -159,6 +159,36 @@ def test_deferred_never_told_to_go_writes_nothing_and_ends_with_the_session(tmp_
     assert not list(tmp_path.iterdir())
 
 
+def _prepare_texts(path, texts):
+    path.write_text("\n".join(texts), encoding="utf-8")
+
+
+def _name_file(path, target):
+    os.replace(path, target)
+
+
+def _remove_file(path, _texts):
+    path.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("jobs", ["2", "1"])
+@pytest.mark.parametrize("named", [True, False])
+def test_deferred_first_prepares_at_once_and_is_named_or_undone(tmp_path, monkeypatch, jobs, named):
+    # A cold compile's parse is written before the linkers change it and named by its key
+    # later (pipeline._save_unkeyed): what is named is the data as it was; a job let go
+    # leaves no file behind.
+    monkeypatch.setenv("V8ATLAS_JOBS", jobs)
+    texts, unkeyed = ["Справочник.Пользователи"], tmp_path / ".unkeyed"
+    with pool.session():
+        later = pool.deferred(_name_file, unkeyed, first=(_prepare_texts, (unkeyed, texts), _remove_file))
+        texts.append("добавлено после")            # the link goes on changing the parse
+        if named:
+            later.go(tmp_path / "keyed.txt")
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["keyed.txt"] if named else [])
+    if named:
+        assert (tmp_path / "keyed.txt").read_text(encoding="utf-8") == "Справочник.Пользователи"
+
+
 def test_meanwhile_runs_in_the_parent_once_the_workers_have_their_tasks(monkeypatch):
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
     ran: list[int] = []

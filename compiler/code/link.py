@@ -361,8 +361,8 @@ def _drop_linked(index: CodeIndex) -> None:
     """Drop what only the link reads of the parsed model — the call and usage tokens, the
     parameters, the parsed doc comment (all in the packed cards now) — before the build and
     its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
-    memory the build's peak stands on. Not when the parse is still to be pickled (the
-    compile says so); the linked-model cache and the build read none of it."""
+    memory the build's peak stands on. A parse cache is always written before the link
+    (``pipeline._save_unkeyed``); the linked-model cache and the build read none of it."""
     for pe in index.procs:
         p = pe.proc
         p.params, p.info = [], {}
@@ -396,8 +396,7 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         index.cards.seal()
     docs_by_key = {d.key: d for d in ctx.docs}
     _enrich_cards(index, linkers, docs_by_key, doc_key)
-    if not ctx.parses_saved_after_link:
-        _drop_linked(index)
+    _drop_linked(index)       # (the parse cache was written before the link: _save_unkeyed)
     heap.trim()      # before the build forks its children (their RSS starts at this one's)
     ctx.links.put(index)
     ctx.counts["code"] = {
