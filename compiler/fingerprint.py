@@ -8,6 +8,12 @@ compile's worker pool); a folder with many (a cold compile: all of them, nothing
 it, so not even walked yet) is returned ``Pending`` and walked and hashed by a forked child
 while the parent parses and links (``compiler/pipeline.py``); the fingerprint is the same
 either way.
+
+A compile that skips a domain (``--skip code``) hashes only the files some enabled domain may
+read (``Domain.reads_files``, gathered by ``compiler/pipeline.py`` into a ``FileRule``): the
+others count by their path alone (``UNREAD``), so their edits are not seen — nothing of
+them is in the bundle — while an added or removed file still is. With every domain enabled
+every file is hashed.
 """
 from __future__ import annotations
 
@@ -43,6 +49,20 @@ def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.Dir
             continue
 
 
+# The digest of a file no enabled domain reads: its path is in the fingerprint, its bytes not.
+UNREAD = "-"
+
+
+@dataclass(frozen=True)
+class FileRule:
+    """Which files below a source to hash: those any of ``reads`` (the enabled domains'
+    ``reads_files``: module-level functions, so a rule pickles) may read."""
+    reads: tuple[Callable[[str], bool], ...]
+
+    def __call__(self, rel: str) -> bool:
+        return any(read(rel) for read in self.reads)
+
+
 # A folder with this many files unknown by their stat is hashed beside its parse (``begin``).
 DEFER_AT = 300
 
@@ -68,6 +88,7 @@ class Pending:
     even its walk (a readdir per folder, 62,000 of them in SSL × 8) is left to ``complete``."""
     path: Path
     walked: bool = True
+    rule: FileRule | None = None    # None: hash every file
     rels: list[str] = field(default_factory=list)
     fulls: list[str] = field(default_factory=list)
     keys: list[_StatKey] = field(default_factory=list)
@@ -99,11 +120,13 @@ class Fingerprinter:
         assert isinstance(got, str)
         return got
 
-    def begin(self, path: Path, defer: bool = True) -> "str | Pending":
+    def begin(self, path: Path, defer: bool = True, rule: FileRule | None = None
+              ) -> "str | Pending":
         """The fingerprint of ``path`` now, or — a folder with at least ``DEFER_AT`` files not
         known by their stat (a cold compile) — a ``Pending`` completed later by ``complete``
         (in a forked child, while the parent parses and links) and finished by ``finish``: the cold
-        compile's walk and hashing leave the parse's and link's critical path."""
+        compile's walk and hashing leave the parse's and link's critical path. Below a folder
+        only the files ``rule`` names are hashed (a single file is always)."""
         if path.is_file():
             full = str(path.resolve())
             key, digest = self._known(full, path.stat())
@@ -114,8 +137,8 @@ class Fingerprinter:
             self.sizes[path] = key[0]
             return digest
         if defer and not self._knows_below(path):
-            return Pending(path, walked=False)
-        pending = self._walk(path)
+            return Pending(path, walked=False, rule=rule)
+        pending = self._walk(path, rule)
         if defer and len(pending.missing) >= max(1, DEFER_AT):
             return pending
         for j, digest in pool.imap(sha256_file, [pending.fulls[i] for i in pending.missing]):
@@ -128,12 +151,14 @@ class Fingerprinter:
         prefix = os.path.join(os.path.abspath(path), "")
         return any(k.startswith(prefix) for k in self._cache)
 
-    def _walk(self, path: Path) -> Pending:
-        pending = Pending(path)
+    def _walk(self, path: Path, rule: FileRule | None) -> Pending:
+        pending = Pending(path, rule=rule)
         for rel, entry in walk_files(path):
             full = os.path.abspath(entry.path)
             key, digest = self._known(full, entry.stat(follow_symlinks=False))
-            if digest is None:
+            if rule is not None and not rule(rel):
+                digest = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
+            elif digest is None:
                 pending.missing.append(len(pending.rels))
             pending.rels.append(rel)
             pending.fulls.append(full)
@@ -149,7 +174,7 @@ class Fingerprinter:
         the filled ``Pending``s go back."""
         done = []
         for p in pendings:
-            p = p if p.walked else self._walk(p.path)
+            p = p if p.walked else self._walk(p.path, p.rule)
             _fill_digests(p, leave=read_by_readers)
             done.append(p)
         return done
@@ -163,7 +188,10 @@ class Fingerprinter:
         h = hashlib.sha256()
         for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):
             assert digest is not None
-            self._seen[full] = (key, digest)
+            if digest != UNREAD:
+                self._seen[full] = (key, digest)
+            elif (hit := self._cache.get(full)) is not None and hit[0] == key:
+                self._seen[full] = hit   # kept for a later compile that reads it
             h.update(f"{rel}\0{digest}\n".encode())
         return h.hexdigest()
 

@@ -31,7 +31,7 @@ from . import __version__, cache, pool, readhash
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
-from .fingerprint import Fingerprinter, Pending
+from .fingerprint import FileRule, Fingerprinter, Pending
 from .sources import Project, Source, SourceError, discover
 
 if TYPE_CHECKING:
@@ -99,6 +99,15 @@ def _source_identity(source: Source, source_fp: str) -> str:
 
 def _reads(domains: list[Domain], source: Source) -> list[Domain]:
     return [d for d in domains if source.kind in d.reads and d.parse is not None]
+
+
+def _file_rule(registered: list[Domain], domains: list[Domain], source: Source) -> FileRule | None:
+    """Which files below ``source`` its fingerprint hashes: those an enabled domain may read,
+    when a skipped domain reads the source (``--skip code``: not its modules); None: all."""
+    enabled = _reads(domains, source)
+    if len(enabled) == len(_reads(registered, source)) or any(d.reads_files is None for d in enabled):
+        return None
+    return FileRule(tuple(d.reads_files for d in enabled if d.reads_files is not None))
 
 
 class CompileError(Exception):
@@ -283,7 +292,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                        zip(project.sources, portable_names([s.path for s in project.sources]))]
     progress.step(f"{len(project.sources)} source(s): "
                   + ", ".join(f"{s.name} ({s.format})" for s in project.sources))
-    domains = select_domains(compile_domains(), skip)
+    registered = compile_domains()
+    domains = select_domains(registered, skip)
     check_link_order(domains)
     index_kinds = _index_only_kinds(domains)
     fingerprint = compiler_fingerprint()
@@ -297,7 +307,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         source_fps: dict[Source, str] = {}
         pending: dict[Source, Pending] = {}
         for s in project.sources:
-            got = fingerprinter.begin(s.path)
+            got = fingerprinter.begin(s.path, rule=_file_rule(registered, domains, s))
             if isinstance(got, str):
                 source_fps[s] = got
             else:

@@ -93,6 +93,8 @@ ParseFn = Callable[[Source, Any], Any]
 LinkFn = Callable[[list[tuple[Source, Any]], Any], None]
 # build(ctx: LinkContext, writer: BundleWriter) -> None, after the documents are numbered
 BuildFn = Callable[[Any, Any], None]
+# reads_files(relative POSIX path below a source) -> whether the domain's parse may open it
+FilesFn = Callable[[str], bool]
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,10 @@ class Domain:
     source_kinds: tuple[SourceKind, ...] = ()   # kinds it introduces (detection, toml tables)
     reads: tuple[str, ...] = ()                 # source kinds it parses (its own or another's)
     parse: ParseFn | None = None
+    # The files below a source of ``reads`` its parse may open (None: any). A compile that
+    # skips a domain leaves unhashed the files none of its enabled domains may read, so a
+    # predicate must say True for every file it cannot rule out (an unknown file: True).
+    reads_files: FilesFn | None = None
     link: LinkFn | None = None
     stage: str = MODEL
     build: BuildFn | None = None

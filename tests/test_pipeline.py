@@ -312,7 +312,7 @@ def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, mo
     shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "config-designer", src)
     begin = fingerprint.Fingerprinter.begin
     with monkeypatch.context() as m:   # the reference: every file hashed before the parse
-        m.setattr(fingerprint.Fingerprinter, "begin", lambda self, path, defer=True: begin(self, path, False))
+        m.setattr(fingerprint.Fingerprinter, "begin", lambda self, path, defer=True, rule=None: begin(self, path, False, rule))
         first = pipeline.compile_bundle([src], tmp_path / "first", quiet=True)
     assert "wait for fingerprint" not in first.report.timings
     out = tmp_path / "later"
@@ -342,3 +342,62 @@ def test_cold_compile_hashing_after_the_parse_gives_the_same_bundle(tmp_path, mo
     (out / ".cache" / "fingerprints.pickle").unlink()            # a fresh copy: no stat known
     fresh = pipeline.compile_bundle([src], out, quiet=True)
     assert fresh.reused and fresh.bundle_path == later.bundle_path
+
+
+def _touch_same_size(f: Path) -> None:
+    """New bytes, the same size and mtime: only the content (and ctime) tell the edit."""
+    data, st = f.read_bytes(), f.stat()
+    f.write_bytes(data[:-1] + (b" " if data[-1:] != b" " else b"\n"))
+    os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_a_skipped_domains_files_are_not_hashed_and_a_read_file_always_is(tmp_path):
+    """Under --skip code the modules' bytes are no part of the fingerprint: editing one leaves
+    the no-change recompile; a compile with the code domain sees the edit; an edited
+    descriptor or a file no domain declares is always seen."""
+    import shutil
+    src = tmp_path / "cfg"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "examples" / "config-designer", src)
+    unknown = src / "Catalogs" / "Номенклатура" / "Ext" / "Неизвестный.dat"
+    unknown.parent.mkdir(parents=True, exist_ok=True)
+    unknown.write_bytes(b"a file no domain declares\n")
+    out = tmp_path / "bundles"
+    structure = ("code", "forms")
+    with_code = pipeline.compile_bundle([src], out, quiet=True, skip=("forms",))
+    before = with_code.counts["code"]["ДемоТорговля"]["procedures"]
+    first = pipeline.compile_bundle([src], out, quiet=True, skip=structure)
+    module = src / "Catalogs" / "Номенклатура" / "Forms" / "ФормаСписка" / "Ext" / "Form" / "Module.bsl"
+    module.write_text(module.read_text(encoding="utf-8-sig")
+                      + "\nПроцедура ДобавленаПослеКомпиляции()\nКонецПроцедуры\n", encoding="utf-8")
+    again = pipeline.compile_bundle([src], out, quiet=True, skip=structure)
+    assert again.reused and again.bundle_path == first.bundle_path
+    assert "parse config" not in again.report.timings          # the fast path: nothing parsed
+    seen = pipeline.compile_bundle([src], out, quiet=True, skip=("forms",))
+    assert not seen.reused and "parse code" in seen.report.timings
+    assert seen.counts["code"]["ДемоТорговля"]["procedures"] == before + 1
+    for edited in (src / "Catalogs" / "Номенклатура.xml", unknown):
+        _touch_same_size(edited)
+        recompiled = pipeline.compile_bundle([src], out, quiet=True, skip=structure)
+        assert "parse config" in recompiled.report.timings, edited.name
+
+
+def test_the_fingerprint_rule_names_the_files_hashed(tmp_path):
+    """A file the rule leaves counts by its path: its edit keeps the fingerprint, its removal
+    does not; without a rule every byte counts."""
+    from v8atlas.compiler.code.domain import is_module_file
+    from v8atlas.compiler.config.domain import may_read
+    from v8atlas.compiler.fingerprint import FileRule, Fingerprinter
+    (tmp_path / "Ext").mkdir()
+    (tmp_path / "Catalog.xml").write_text("<a/>", encoding="utf-8")
+    module = tmp_path / "Ext" / "Module.bsl"
+    module.write_text("Процедура А() КонецПроцедуры", encoding="utf-8")
+    config_only, with_code = FileRule((may_read,)), FileRule((may_read, is_module_file))
+    fp = Fingerprinter()
+    before = {r: fp.begin(tmp_path, defer=False, rule=r) for r in (None, config_only, with_code)}
+    assert before[None] == before[with_code] != before[config_only]
+    module.write_text("Процедура Б() КонецПроцедуры", encoding="utf-8")
+    assert fp.begin(tmp_path, defer=False, rule=config_only) == before[config_only]
+    assert fp.begin(tmp_path, defer=False, rule=with_code) != before[with_code]
+    assert fp.begin(tmp_path, defer=False) != before[None]
+    module.unlink()
+    assert fp.begin(tmp_path, defer=False, rule=config_only) != before[config_only]

@@ -18,6 +18,11 @@ from .index import CodeIndex
 # only lists the domains (their imports were ~0.3 s of it).
 
 
+def is_module_file(rel: str) -> bool:
+    """A file the code domain may read: a BSL module (``compiler/code/modules.py`` lists them)."""
+    return rel.endswith(".bsl")
+
+
 def parse(source: Any, report: Any) -> Any:
     from .read import parse as read_parse
     return read_parse(source, report)
@@ -37,6 +42,7 @@ DOMAIN = Domain(
     "code",
     reads=("configuration",),
     parse=parse,
+    reads_files=is_module_file,
     link=link,
     build=build,
     needs=(ConfigModels,),

@@ -15,6 +15,17 @@ from ..links import ConfigModels
 if TYPE_CHECKING:
     from .read import ParsedUI
 
+# The file names of the form bodies, templates and role rights this domain reads (the readers
+# pick their tasks by them; the configuration domain never opens them).
+UI_LEAVES = ("/Ext/Form.xml", "/Ext/Template.xml", "/Ext/Rights.xml", "/Form.form", "/Template.dcs",
+             "/Rights.rights")
+
+
+def is_ui_file(rel: str) -> bool:
+    """A file the forms domain may read: a form body, a template or a role's rights."""
+    return rel.endswith(UI_LEAVES)
+
+
 # The readers and the linker are imported when a compile parses or links: a no-change
 # recompile only lists the domains and needs none of them.
 
@@ -39,6 +50,7 @@ DOMAIN = Domain(
     "forms",
     reads=("configuration",),
     parse=parse,
+    reads_files=is_ui_file,
     link=link,
     needs=(ConfigModels,),
     doc_domains=(METADATA,),

@@ -30,6 +30,7 @@ from v8atlas.compiler.config.xmlsafe import local
 from v8atlas.compiler.report import CompileReport
 
 from . import form_designer, form_edt
+from .domain import UI_LEAVES
 from .model import Form, Role, Template, UIModel
 from .rights import read_rights, shared_text
 from .schema import read_schema
@@ -65,8 +66,7 @@ _PATTERNS = {
 }
 _COMPILED = {fmt: [(kind, re.compile(p)) for kind, p in pats] for fmt, pats in _PATTERNS.items()}
 # The file names those patterns end in: most of a dump's files are told apart by one endswith.
-_LEAVES = ("/Ext/Form.xml", "/Ext/Template.xml", "/Ext/Rights.xml", "/Form.form", "/Template.dcs",
-           "/Rights.rights")
+_LEAVES = UI_LEAVES
 # Designer keeps every template kind in Ext/Template.xml: a schema is told by its root element.
 _SCHEMA_HEAD = re.compile(rb"<(?:\w+:)?DataCompositionSchema[\s>]")
 # What a Designer template worker returns for a template of another kind (not an error).
