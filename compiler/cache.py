@@ -107,13 +107,16 @@ def cache_form(cls: type, reducer: Callable[[Any], Any]) -> None:
 
 def dumps(obj: Any) -> bytes:
     """The cache files' pickle of ``obj`` (with the registered cache forms)."""
-    if not _forms:
-        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     out = io.BytesIO()
-    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
-    pickler.dispatch_table = {**copyreg.dispatch_table, **_forms}   # looked up by type, in C
-    pickler.dump(obj)
+    _pickler(out).dump(obj)
     return out.getvalue()
+
+
+def _pickler(out: Any) -> pickle.Pickler:
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    if _forms:
+        pickler.dispatch_table = {**copyreg.dispatch_table, **_forms}   # looked up by type, in C
+    return pickler
 
 
 def save(path: Path, obj: Any) -> bool:
@@ -121,15 +124,28 @@ def save(path: Path, obj: Any) -> bool:
     key = cache_key()
     if key is None:
         return False
-    payload = dumps(obj)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
     with open(tmp, "wb") as f:
         f.write(MAGIC)
-        f.write(_tag(key, payload))
-        f.write(payload)
+        f.write(bytes(_TAG_LEN))        # the tag's place, written once the payload is
+        out = _Tagging(f, hmac.new(key, digestmod=hashlib.sha256))
+        _pickler(out).dump(obj)         # streamed: a parse of ERP scale is never a second copy
+        f.seek(len(MAGIC))
+        f.write(out.mac.digest())
     os.replace(tmp, path)
     return True
+
+
+class _Tagging:
+    """A file the payload is written to, through its HMAC."""
+
+    def __init__(self, f: Any, mac: Any) -> None:
+        self.f, self.mac = f, mac
+
+    def write(self, data: Any) -> int:
+        self.mac.update(data)
+        return self.f.write(data)
 
 
 def load(path: Path) -> tuple[bool, Any]:
