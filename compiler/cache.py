@@ -126,14 +126,18 @@ def save(path: Path, obj: Any) -> bool:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as f:
-        f.write(MAGIC)
-        f.write(bytes(_TAG_LEN))        # the tag's place, written once the payload is
-        out = _Tagging(f, hmac.new(key, digestmod=hashlib.sha256))
-        _pickler(out).dump(obj)         # streamed: a parse of ERP scale is never a second copy
-        f.seek(len(MAGIC))
-        f.write(out.mac.digest())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(MAGIC)
+            f.write(bytes(_TAG_LEN))    # the tag's place, written once the payload is
+            out = _Tagging(f, hmac.new(key, digestmod=hashlib.sha256))
+            _pickler(out).dump(obj)     # streamed: a parse of ERP scale is never a second copy
+            f.seek(len(MAGIC))
+            f.write(out.mac.digest())
+        os.replace(tmp, path)
+    except BaseException:               # (an unpicklable value, a full disk): leave nothing
+        tmp.unlink(missing_ok=True)
+        raise
     return True
 
 
@@ -173,7 +177,7 @@ def load(path: Path) -> tuple[bool, Any]:
     head = len(MAGIC) + _TAG_LEN
     if len(data) < head or not data.startswith(MAGIC):
         return _refused(path, "not a v8atlas cache file (truncated, or written by something else)")
-    payload = data[head:]
+    payload = memoryview(data)[head:]   # (not a second copy of a large file)
     if not hmac.compare_digest(data[len(MAGIC):head], _tag(key, payload)):
         return _refused(path, "its tag does not check out (damaged, truncated, or written under "
                               "another key)")

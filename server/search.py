@@ -128,21 +128,11 @@ class Hit:
     def _name(self, which: int) -> str:
         return self.names.get()[which][self.row] if self.names is not None else ""
 
-    @property
-    def key(self) -> str:
-        return self._name(0)
-
-    @property
-    def title(self) -> str:
-        return self._name(1)
-
-    @property
-    def domain(self) -> str:
-        return self._name(2)
-
-    @property
-    def kind(self) -> str:
-        return self._name(3)
+    # key, title, domain, kind: read for the whole page on first access (``_PageNames``)
+    key = property(lambda self: self._name(0))
+    title = property(lambda self: self._name(1))
+    domain = property(lambda self: self._name(2))
+    kind = property(lambda self: self._name(3))
 
     def as_dict(self) -> dict[str, Any]:
         return {"doc": self.doc, "key": self.key, "title": self.title, "domain": self.domain,
@@ -550,9 +540,11 @@ class Searcher:
             else:
                 # a copy of the list (synonyms append to the slot's own); the alternatives
                 # themselves are never changed once made
-                if (w.term, w.surface) not in memo:
-                    memo[(w.term, w.surface)] = self._alternatives(w.term, w.surface)
-                alts = list(memo[(w.term, w.surface)])
+                # (read once: another thread's search may clear the shared cache meanwhile)
+                got = memo.get(k := (w.term, w.surface))
+                if got is None:
+                    got = memo[k] = self._alternatives(w.term, w.surface)
+                alts = list(got)
             if i in abbreviated:
                 short, reason = abbreviated[i]
                 for a in alts:

@@ -78,10 +78,11 @@ def _name_key_part(name: str) -> str | None:
 
 
 def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """CSR of rows already sorted (the link keeps each procedure's callees a sorted tuple)."""
     off = np.zeros(n + 1, dtype="<u4")
     if rows:
         off[1:] = np.cumsum([len(r) for r in rows])
-    flat = np.fromiter(itertools.chain.from_iterable(map(sorted, rows)), dtype="<u4", count=int(off[-1]))
+    flat = np.fromiter(itertools.chain.from_iterable(rows), dtype="<u4", count=int(off[-1]))
     return off, flat
 
 
@@ -278,17 +279,14 @@ class _Bodies(Sequence[bytes]):
 
 
 def _release(index: CodeIndex) -> None:
-    """Drop what the rest of the build does not read — the cards (stored above), the bodies,
-    the tokens, parameters and parsed doc comments the link has used — before the address
-    table and the postings, the build's largest temporaries. At ERP scale the parsed model
-    and the cards were most of the compile's peak. The parse cache and the linked-model cache
-    were written from a snapshot taken earlier (``pool.background``), so nothing saved loses
+    """Drop what the rest of the build does not read — the cards (stored above) and the
+    bodies; the tokens, parameters and parsed doc comments went at the link's end
+    (``link._drop_linked``) — before the address table and the postings, the build's largest
+    temporaries. The caches were written from snapshots taken earlier, so nothing saved loses
     them; nothing reads this link after the build."""
     index.cards = None
     for pe in index.procs:
-        p = pe.proc
-        p.body, p.params, p.info = b"", [], {}
-        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+        pe.proc.body = b""
 
 
 def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray]:
@@ -308,8 +306,8 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
 
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
         own = aliases(mc["aliases"])
-        for a in mc["aliases"]:
-            keys.append(name_key(a).encode("utf-8"))
+        for head, a in own:     # (head is the key and its dot, or None for a final sigma)
+            keys.append(head[:-1] if head is not None else name_key(a).encode("utf-8"))
             ids.append(FC.MODULE_BIT | mid)
         # exported procedures are also reached through the manager (Справочники.X.Проц)
         with_managers = own + aliases(FC.manager_aliases(m.ref.owner, m.ref.kind))

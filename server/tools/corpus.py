@@ -155,7 +155,7 @@ class _Sections:
         """The views of ``docs``, in order; those not kept yet read in one pass over the card
         file (one guard check for the page, not one a card)."""
         views = self.views
-        got = {d: views[d] for d in docs if d in views}
+        got = {d: v for d in docs if (v := views.get(d)) is not None}   # (cleared by other threads)
         missing = [d for d in dict.fromkeys(docs) if d not in got]
         if missing:
             for doc, card in zip(missing, snap.catalog.cards(missing)):
