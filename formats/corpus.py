@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import zlib
 
+import zstandard
+
 DOC_DOMAIN = "corpus"          # Doc.domain of every corpus section
 PREFIX = "corpus."
 TERMS = "corpus.terms"
@@ -83,3 +85,14 @@ def subword_dtype(terms: int) -> str:
 # Associations (LSA neighbours): how many a term keeps, and the least cosine worth storing.
 ASSOC_KEEP = 8
 ASSOC_MIN_SIM = 0.3
+
+
+def pack_blob(raw: bytes) -> bytes:
+    """A ``corpus.subword``/``corpus.assoc`` blob as written (zstd level 3, no checksum: the
+    bundle's own hash covers it)."""
+    return zstandard.ZstdCompressor(level=3, write_checksum=False).compress(raw)
+
+
+def unpack_blob(blob: memoryview | bytes) -> bytes:
+    """The raw bytes of a blob ``pack_blob`` wrote."""
+    return zstandard.ZstdDecompressor().decompress(bytes(blob))

@@ -30,7 +30,7 @@ from typing import BinaryIO, Iterator
 
 from .errors import BundleError
 from .manifest import MAX_MANIFEST_BYTES, parse_manifest
-from .publish import MAX_POINTER_BYTES, fsync_dir, parse_pointer, read_newest_name, set_newest
+from .publish import MAX_POINTER_BYTES, fsync_path, parse_pointer, read_newest_name, set_newest
 from .reader import Bundle
 from .safeio import open_regular
 from .version import MANIFEST_NAME, NEWEST_POINTER, PIN_MARKER, REPORT_NAME, TEMP_PREFIX
@@ -116,7 +116,7 @@ def _publish_dir(bundle: Bundle, files: list[str], root: Path) -> None:
                     shutil.copyfileobj(src, dst, _CHUNK)
                     dst.flush()
                     os.fsync(dst.fileno())
-            fsync_dir(tmp)
+            fsync_path(tmp)
             os.replace(tmp, final)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -236,7 +236,7 @@ def pull(url: str, name: str, cache: Path, *, timeout: float = 30.0) -> Path:
             problems = Bundle(tmp, manifest).verify()
             if problems:
                 raise OriginError(f"{url} {name}: " + "; ".join(problems[:5]))
-            fsync_dir(tmp)
+            fsync_path(tmp)
             os.replace(tmp, final)
             Bundle(final, manifest).mark_verified()
         except BaseException:

@@ -33,9 +33,6 @@ def fsync_path(path: Path) -> None:
         os.close(fd)
 
 
-fsync_dir = fsync_path   # the name the folder callers use
-
-
 def set_newest(bundles_dir: Path, folder_name: str) -> None:
     """Replace the pointer atomically: write a temporary file, fsync, rename over NEWEST."""
     tmp = bundles_dir / f"{TEMP_PREFIX}{NEWEST_POINTER}.{os.getpid()}"
@@ -44,7 +41,7 @@ def set_newest(bundles_dir: Path, folder_name: str) -> None:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, bundles_dir / NEWEST_POINTER)
-    fsync_dir(bundles_dir)
+    fsync_path(bundles_dir)
 
 
 @dataclass(frozen=True)

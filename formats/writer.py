@@ -23,7 +23,7 @@ import zstandard
 
 from .errors import BundleError
 from .manifest import content_hash
-from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_dir, fsync_path, set_newest
+from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_path, set_newest
 from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 
 # Records are compressed one by one; below this many samples a trained dictionary does not pay.
@@ -35,25 +35,6 @@ _ZSTD_LEVEL = 3
 def pack_record(obj: Any) -> bytes:
     """The one msgpack encoding of records (writer side); see reader.unpack_record."""
     return msgpack.packb(obj, use_bin_type=True)
-
-
-def extend_packed_map(packed: bytes, extra: dict[str, Any]) -> bytes:
-    """``pack_record({**d, **extra})`` from ``packed = pack_record(d)``, for keys new to ``d``:
-    msgpack writes a map as its count then its pairs in order, so the pairs are appended and
-    the count rewritten (a card held packed gets the build's counts without being unpacked)."""
-    first = packed[0]
-    if 0x80 <= first <= 0x8F:
-        n, body = first & 0x0F, packed[1:]
-    elif first == 0xDE:
-        n, body = int.from_bytes(packed[1:3], "big"), packed[3:]
-    elif first == 0xDF:
-        n, body = int.from_bytes(packed[1:5], "big"), packed[5:]
-    else:
-        raise ValueError("not a packed map")
-    m = n + len(extra)
-    head = (bytes([0x80 | m]) if m <= 0x0F else b"\xde" + m.to_bytes(2, "big") if m < 2**16
-            else b"\xdf" + m.to_bytes(4, "big"))
-    return b"".join([head, body, *(pack_record(k) + pack_record(v) for k, v in extra.items())])
 
 
 def packed_size(n: int) -> int:
@@ -230,10 +211,10 @@ class BundleWriter:
             _write_json(self.tmp / REPORT_NAME, self.report)
             manifest["report"] = REPORT_NAME
         _write_json(self.tmp / MANIFEST_NAME, manifest)
-        fsync_dir(self.tmp)
+        fsync_path(self.tmp)
         final = self.bundles_dir / f"{self.name}-{now.strftime('%Y%m%dT%H%M%S%fZ')}-{digest[:12]}"
         os.rename(self.tmp, final)
-        fsync_dir(self.bundles_dir)
+        fsync_path(self.bundles_dir)
         set_newest(self.bundles_dir, final.name)
         self.published = final
         from .reader import Bundle

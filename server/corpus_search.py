@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-import zstandard
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.reader import Bundle
@@ -155,7 +154,7 @@ class CorpusIndex:
         buckets = self.meta.get("subword_buckets")
         if not buckets or not self._bundle.has(C.SUBWORD):
             return None
-        raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.SUBWORD)))
+        raw = C.unpack_blob(self._bundle.blob(C.SUBWORD))
         dtype = np.dtype(C.subword_dtype(len(self.terms)))
         counts = np.frombuffer(raw, dtype=dtype, count=buckets)
         offsets = np.zeros(buckets + 1, dtype=np.int64)
@@ -219,7 +218,7 @@ class CorpusIndex:
         builds no tuple until it has chosen (the pairs per term were most of a new word's cost)."""
         if not self._bundle.has(C.ASSOC):
             return None
-        raw = zstandard.ZstdDecompressor().decompress(bytes(self._bundle.blob(C.ASSOC)))
+        raw = C.unpack_blob(self._bundle.blob(C.ASSOC))
         terms = len(self.terms)
         counts = np.frombuffer(raw, dtype=np.uint8, count=terms)
         offsets = np.zeros(terms + 1, dtype=np.int64)

@@ -13,7 +13,7 @@ from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune
                                      set_newest)
 from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
 from hostile_bundles import truncate_segment
-from v8atlas.formats.writer import BundleWriter, extend_packed_map, pack_record, packed_size
+from v8atlas.formats.writer import BundleWriter, pack_record, packed_size
 
 
 def _records(n: int) -> list[dict]:
@@ -246,15 +246,6 @@ def test_streamed_records_write_the_same_store(tmp_path, train_bytes):
     assert len(read) == 1200 if train_bytes is None else 600 < len(read) < 1200
     assert out["list"][1]["dict"] == "bodies.zdict"      # the dictionary path was exercised
     assert sizes == [len(pack_record(b)) for b in bodies] and max(sizes) > 2**8
-
-
-@pytest.mark.parametrize("keys", [0, 3, 13, 14, 15, 40])
-def test_a_packed_map_extended_is_the_map_packed_with_the_new_keys(keys):
-    card = {f"поле{i}": [i, "ё" * i] for i in range(keys)}
-    extra = {"callees": 3, "callers": 70_000}
-    assert extend_packed_map(pack_record(card), extra) == pack_record({**card, **extra})
-    with pytest.raises(ValueError):
-        extend_packed_map(pack_record([1, 2]), extra)
 
 
 def test_publish_makes_every_segment_durable_before_the_rename(tmp_path, monkeypatch):

@@ -15,7 +15,6 @@ floating-point sums cannot pick another neighbour unless it crosses a rounding e
 from __future__ import annotations
 
 import numpy as np
-import zstandard
 
 from v8atlas.formats import corpus as C
 
@@ -46,7 +45,7 @@ def association_table(off: np.ndarray, sec: np.ndarray, imp: np.ndarray, section
         counts[kept], ids, sims = _neighbours(vectors, kept)
     dtype = C.subword_dtype(terms)
     raw = counts.tobytes() + ids.astype(dtype).tobytes() + sims.tobytes()
-    return zstandard.ZstdCompressor(level=3, write_checksum=False).compress(raw)
+    return C.pack_blob(raw)
 
 
 def _term_vectors(off: np.ndarray, sec: np.ndarray, imp: np.ndarray, kept: np.ndarray,

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-import zstandard
 
 from v8atlas.formats import corpus as C
 from v8atlas.formats.text import index_terms
@@ -124,4 +123,4 @@ def subword_table(terms: list[str]) -> tuple[int, bytes]:
     deltas[starts] = ids[starts]
     dtype = C.subword_dtype(len(terms))
     raw = counts.astype(dtype).tobytes() + deltas.astype(dtype).tobytes()
-    return buckets, zstandard.ZstdCompressor(level=3, write_checksum=False).compress(raw)
+    return buckets, C.pack_blob(raw)
