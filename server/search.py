@@ -313,6 +313,7 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        self._syn_memo: dict[tuple[str, ...], list[Any]] = {}   # see _synonym_entries
         # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
         self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
                                                 for g in self.meta["synonyms"]]
@@ -603,7 +604,8 @@ class Searcher:
                 w = base[j]
                 if j in used:
                     continue
-                if w.term in self._action_words or any(
+                # endswith(tuple) rejects most words in one C call before the per-suffix test
+                if w.term in self._action_words or w.surface.endswith(self._action_suffixes) and any(
                         w.surface.endswith(x) and len(w.surface) >= len(x) + ACTION_MIN_STEM
                         for x in self._action_suffixes):
                     lifts.append((self._action_kinds, self._action_lift, w.surface))
@@ -835,6 +837,42 @@ class Searcher:
             return np.empty(0, dtype=np.int64)
         return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
 
+    def _synonym_entries(self, key: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, np.ndarray | None, bool,
+                                                                    list[Any]]]:
+        """What the phrase ``key`` of the synonym groups brings, worked out once per phrase (the
+        groups are the bundle's): per other phrase of its groups, (the phrase, the reason, the
+        domain mask, same length, alternatives). Same length: (offset in the key, alternative)
+        for each word the bundle has; another length: the conjunction's alternatives, or none
+        when a word is missing. The alternatives are never changed once made (shared by plans)."""
+        got = self._syn_memo.get(key)
+        if got is not None:
+            return got
+        out: list[tuple[tuple[str, ...], str, np.ndarray | None, bool, list[Any]]] = []
+        length = len(key)
+        label = " ".join(key)
+        for g in self._synonyms[key]:
+            group = self.meta["synonyms"][g]
+            only = self._syn_only[g]
+            for other, ids in zip(group["phrases"], self._syn_ids[g]):
+                if tuple(other) == key:
+                    continue
+                reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
+                if len(other) == length:
+                    # The group's word in the other script is a translation (users ↔
+                    # пользователи on an English or a Russian configuration): a find, not
+                    # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
+                    translation = _latin(other[0]) != _latin(key[0])
+                    out.append((tuple(other), reason, only, True,
+                                [(k, _Alt(tid, W_SYNONYM, reason, only=only, phrase=translation))
+                                 for k, tid in enumerate(ids) if tid >= 0]))
+                else:
+                    # A phrase of another length counts only where all its words occur.
+                    out.append((tuple(other), reason, only, False,
+                                [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason, only=only)
+                                 for tid in ids] if all(tid >= 0 for tid in ids) else []))
+        self._syn_memo[key] = out
+        return out
+
     def _expand_synonyms(self, seq: list[str], slots: list[_Slot]
                          ) -> list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]]:
         """A word or phrase of a synonym group also matches the group's other phrases.
@@ -847,33 +885,19 @@ class Searcher:
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
             for i in range(len(seq) - length + 1):
                 key = tuple(seq[i:i + length])
-                for g in self._synonyms.get(key, ()):
-                    group = self.meta["synonyms"][g]
-                    only = self._syn_only[g]
-                    label = " ".join(key)
-                    for other, ids in zip(group["phrases"], self._syn_ids[g]):
-                        if tuple(other) == key:
-                            continue
-                        reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
-                        subs.append((i, length, tuple(other), reason, only))
-                        if len(other) == length:
-                            # The group's word in the other script is a translation (users ↔
-                            # пользователи on an English or a Russian configuration): a find, not
-                            # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
-                            translation = _latin(other[0]) != _latin(key[0])
-                            for k, tid in enumerate(ids):
-                                if tid >= 0:
-                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only,
-                                                                  phrase=translation))
-                        elif all(tid >= 0 for tid in ids):
-                            # A phrase of another length counts only where all its words occur.
-                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason,
-                                         only=only) for tid in ids]
-                            # "учетные записи" ↔ "пользователь": a document with the synonym
-                            # covers the words it replaces.
-                            covers = sum(1 for k in range(i, i + length) if slots[k].required)
-                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers,
-                                               span=range(i, i + length)))
+                if key not in self._synonyms:
+                    continue
+                for other, reason, only, same, alts in self._synonym_entries(key):
+                    subs.append((i, length, other, reason, only))
+                    if same:
+                        for k, alt in alts:
+                            slots[i + k].alts.append(alt)
+                    elif alts:
+                        # "учетные записи" ↔ "пользователь": a document with the synonym
+                        # covers the words it replaces.
+                        covers = sum(1 for k in range(i, i + length) if slots[k].required)
+                        slots.append(_Slot(" ".join(key), list(alts), required=False, conj=True,
+                                           covers=covers, span=range(i, i + length)))
         return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
