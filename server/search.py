@@ -973,16 +973,17 @@ class Searcher:
         if not parts_doc:
             return np.empty(0, dtype=np.int64), np.empty(0)
         score = np.bincount(np.concatenate(parts_doc), weights=np.concatenate(parts_val), minlength=n)
-        covered = (np.bincount(np.concatenate(parts_cov), minlength=n) if parts_cov
-                   else np.zeros(n, dtype=np.int64))
-        cand = np.flatnonzero(score > 0)
+        keep = score > 0
         if allowed is not None:
-            cand = cand[allowed[cand]]
+            keep &= allowed           # over the dense mask: no gather of the filtered-out documents
+        cand = np.flatnonzero(keep)
         if not len(cand):
             return cand, np.empty(0)
         s = score[cand]
         if required:
             # Documents matching every word come first: coverage enters squared.
+            covered = (np.bincount(np.concatenate(parts_cov), minlength=n) if parts_cov
+                       else np.zeros(n, dtype=np.int64))
             cov = np.minimum(covered[cand] / required, 1.0)
             s = s * (0.25 + 0.75 * cov * cov)
         demote = not (plan.query_lift or plan.query_named or "query_prior" in self.disabled)
