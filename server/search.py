@@ -1200,122 +1200,121 @@ class Searcher:
     def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
               extra: dict[int, list[str]], synonym_only: set[int] | None = None) -> list[Hit]:
         """Hits of one page with their explanations: which words matched in which fields.
-        ``synonym_only`` receives the guesses that matched only through synonyms."""
-        cat = self.catalog
+        ``synonym_only`` receives the guesses that matched only through synonyms.
+
+        What is gathered per hit lives in lists by page position (the page's documents are
+        distinct), not in dictionaries keyed by document: a list index per access."""
+        page_docs = [d for d, _ in page]
+        names = _PageNames(self.catalog, self._kind_names, page_docs)
+        why = [list(extra.get(d, ())) for d in page_docs]
+        if plan is None or not self.has_index or not page_docs:
+            return [Hit(d, score, list(dict.fromkeys(why[j])), False, 1.0 if "exact name" in why[j] else 0.0,
+                        [], names, j) for j, (d, score) in enumerate(page)]
+        n_page = len(page_docs)
         # The postings' own dtype: searchsorted with another dtype would first convert the
         # whole posting list (thousands of entries for a common word).
-        docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
-        why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
-        fuzzy: dict[int, bool] = {}
-        relevance: dict[int, float] = {d: 1.0 for d, _ in page if "exact name" in why[d]}
-        if plan is not None and self.has_index and len(docs):
-            fields = self.meta["fields"]
-            matched: dict[int, list[str]] = {d: [] for d, _ in page}
-            words: dict[int, dict[str, list[str]]] = {d: {} for d, _ in page}   # query word → fields
-            page_docs = docs.tolist()
-            required = sum(1 for slot in plan.slots if slot.required)
-            covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
-            named = dict.fromkeys(page_docs, 0)       # … of them in a naming field
-            naming = self._naming_mask | self._whole_mask
-            guessed: set[int] = set()                 # hits resting on a typo correction
-            own: set[int] = set()                     # hits matching a word of the query itself
-            mask_names = self._mask_names
-            for slot in plan.slots:
-                todo = set(range(len(page_docs)))
-                add = 1 if slot.required else slot.covers
-                for a in slot.alts:
-                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                    if lo == hi:
-                        continue
-                    plist = self.post_doc[lo:hi]
-                    # Two vectorised bisections per term: a page document the term's postings
-                    # hold lies between its left and right positions (fewer numpy calls than a
-                    # bisection and a compare; no Python loop over the misses).
-                    pos_ = plist.searchsorted(docs).tolist()
-                    after = plist.searchsorted(docs, "right").tolist()
-                    held = [j for j in todo if after[j] != pos_[j]]
-                    if not held:
-                        continue
-                    # What a match through this alternative says, worked out once per
-                    # alternative (not once per document it matches).
-                    term = a.text or self.terms[a.term]
-                    attribute = term.startswith(HAS_PREFIX)
-                    listed_term = not attribute and not term.startswith("=")
-                    own_word = "synonym " not in a.reason or a.phrase
-                    for j in held:
-                        d = page_docs[j]
-                        if a.only is not None and not a.only[d]:
-                            continue     # a business synonym does not reach this domain
-                        m = self.post_fields.item(lo + pos_[j])   # the fields this posting is in
-                        if a.fields and not m & a.fields:
-                            continue     # a word-family match outside the naming fields
-                        todo.discard(j)
-                        if own_word:
-                            own.add(d)
-                        covered[d] += add
-                        if m & naming:
-                            named[d] += add
-                        if a.typo:
-                            guessed.add(d)
-                        if attribute:
-                            why[d].append(f"has attribute {slot.word}")
-                        elif listed_term:
-                            got = mask_names.get(m)
-                            if got is None:
-                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
-                                got = (", ".join(listed), listed)
-                                if len(mask_names) < 4096:
-                                    mask_names[m] = got
-                            matched[d].append(f"{term} in {got[0]}")
-                            seen = words[d].get(slot.word)
-                            if seen is None:
-                                words[d][slot.word] = list(got[1])   # the usual case: one match a word
-                            else:
-                                seen.extend(f for f in got[1] if f not in seen)
-                        if a.reason:
-                            why[d].append(a.reason)
-                    if not todo:
-                        break
-            # the page's kind and domain codes (and graph in-edges) from per-document lists:
-            # ten list reads, not three numpy gathers
-            kind_of, domain_of, refs_of = self._doc_codes()
-            page_kinds = [kind_of[d] for d in page_docs]
-            page_domains = [domain_of[d] for d in page_docs]
-            query_code = self._domain_ix.get("query", -1)
-            metadata_code = self._domain_ix.get("metadata", -1)
-            page_refs = [refs_of[d] for d in page_docs] if plan.central and refs_of is not None else None
-            # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
-            certain_docs = {d for d, ws in extra.items()
-                            if any(w == "exact name" or w.startswith("alias «") for w in ws)}
-            for j, (d, _) in enumerate(page):
-                certain = d in certain_docs
-                # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
-                # is not what was asked for, only near it.
-                fuzzy[d] = not certain and (d in guessed or d not in own
-                                            or 2 * min(covered[d], required) < required)
-                relevance[d] = 1.0 if certain else (min(named[d], required) / required if required else 0.0)
-                if fuzzy[d] and d not in own and d not in guessed and synonym_only is not None:
-                    synonym_only.add(d)
-                if matched[d]:
-                    words_ = "; ".join(dict.fromkeys(matched[d]))
-                    why[d].insert(len(extra.get(d, [])), "words: " + words_)
-                k = page_kinds[j]
-                if plan.kinds and k in plan.kinds:
-                    why[d].append(f"class named in the query: {self._kind_names[k]}")
-                if plan.query_lift and page_domains[j] == query_code:
-                    why[d].append("query-language phrase lifted query-language pages")
-                if page_refs is not None and page_refs[j] and page_domains[j] == metadata_code:
-                    why[d].append(f"graph importance: {page_refs[j]} "
-                                  + ("object refers" if page_refs[j] == 1 else "objects refer") + " to it")
-                if plan.lifts and page_domains[j] == metadata_code:
-                    for kinds, lift, shown in plan.lifts:
-                        if k in kinds:
-                            why[d].append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-        found_words = words if plan is not None and self.has_index and len(docs) else {}
-        names = _PageNames(cat, self._kind_names, [d for d, _ in page])
-        return [Hit(d, score, list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
-                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()], names, j)
-                for j, (d, score) in enumerate(page)]
+        docs = np.array(page_docs, dtype=self.post_doc.dtype)
+        fields = self.meta["fields"]
+        matched: list[list[str]] = [[] for _ in page_docs]
+        words: list[dict[str, list[str]]] = [{} for _ in page_docs]   # query word → fields
+        required = sum(1 for slot in plan.slots if slot.required)
+        covered = [0] * n_page                    # required words each hit matched
+        named = [0] * n_page                      # … of them in a naming field
+        naming = self._naming_mask | self._whole_mask
+        guessed = [False] * n_page                # hits resting on a typo correction
+        own = [False] * n_page                    # hits matching a word of the query itself
+        mask_names = self._mask_names
+        post_off, post_doc, post_fields = self.post_off, self.post_doc, self.post_fields
+        for slot in plan.slots:
+            todo = set(range(n_page))
+            add = 1 if slot.required else slot.covers
+            for a in slot.alts:
+                lo, hi = post_off.item(a.term), post_off.item(a.term + 1)
+                if lo == hi:
+                    continue
+                plist = post_doc[lo:hi]
+                # Two vectorised bisections per term: a page document the term's postings
+                # hold lies between its left and right positions (fewer numpy calls than a
+                # bisection and a compare; no Python loop over the misses).
+                pos_ = plist.searchsorted(docs).tolist()
+                after = plist.searchsorted(docs, "right").tolist()
+                held = [j for j in todo if after[j] != pos_[j]]
+                if not held:
+                    continue
+                # What a match through this alternative says, worked out once per
+                # alternative (not once per document it matches).
+                term = a.text or self.terms[a.term]
+                attribute = term.startswith(HAS_PREFIX)
+                listed_term = not attribute and not term.startswith("=")
+                own_word = "synonym " not in a.reason or a.phrase
+                for j in held:
+                    if a.only is not None and not a.only[page_docs[j]]:
+                        continue     # a business synonym does not reach this domain
+                    m = post_fields.item(lo + pos_[j])   # the fields this posting is in
+                    if a.fields and not m & a.fields:
+                        continue     # a word-family match outside the naming fields
+                    todo.discard(j)
+                    if own_word:
+                        own[j] = True
+                    covered[j] += add
+                    if m & naming:
+                        named[j] += add
+                    if a.typo:
+                        guessed[j] = True
+                    if attribute:
+                        why[j].append(f"has attribute {slot.word}")
+                    elif listed_term:
+                        got = mask_names.get(m)
+                        if got is None:
+                            listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                            got = (", ".join(listed), listed)
+                            if len(mask_names) < 4096:
+                                mask_names[m] = got
+                        matched[j].append(f"{term} in {got[0]}")
+                        seen = words[j].get(slot.word)
+                        if seen is None:
+                            words[j][slot.word] = list(got[1])   # the usual case: one match a word
+                        else:
+                            seen.extend(f for f in got[1] if f not in seen)
+                    if a.reason:
+                        why[j].append(a.reason)
+                if not todo:
+                    break
+        # the page's kind and domain codes (and graph in-edges) from per-document lists:
+        # ten list reads, not three numpy gathers
+        kind_of, domain_of, refs_of = self._doc_codes()
+        query_code = self._domain_ix.get("query", -1)
+        metadata_code = self._domain_ix.get("metadata", -1)
+        refs = refs_of if plan.central else None
+        # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
+        certain_docs = {d for d, ws in extra.items()
+                        if any(w == "exact name" or w.startswith("alias «") for w in ws)}
+        hits: list[Hit] = []
+        for j, (d, score) in enumerate(page):
+            reasons = why[j]
+            certain = d in certain_docs
+            # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
+            # is not what was asked for, only near it.
+            fuzzy = not certain and (guessed[j] or not own[j] or 2 * min(covered[j], required) < required)
+            relevance = 1.0 if certain else (min(named[j], required) / required if required else 0.0)
+            if fuzzy and not own[j] and not guessed[j] and synonym_only is not None:
+                synonym_only.add(d)
+            if matched[j]:
+                reasons.insert(len(extra.get(d, ())), "words: " + "; ".join(dict.fromkeys(matched[j])))
+            k, domain = kind_of[d], domain_of[d]
+            if plan.kinds and k in plan.kinds:
+                reasons.append(f"class named in the query: {self._kind_names[k]}")
+            if plan.query_lift and domain == query_code:
+                reasons.append("query-language phrase lifted query-language pages")
+            if refs is not None and (r := refs[d]) and domain == metadata_code:
+                reasons.append(f"graph importance: {r} " + ("object refers" if r == 1 else "objects refer") + " to it")
+            if plan.lifts and domain == metadata_code:
+                for kinds, lift, shown in plan.lifts:
+                    if k in kinds:
+                        reasons.append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
+            hits.append(Hit(d, score, list(dict.fromkeys(reasons)), fuzzy, relevance,
+                            [{"word": w, "fields": f} for w, f in words[j].items()], names, j))
+        return hits
 
 
 class _Table(StringTable):
