@@ -663,18 +663,19 @@ class Searcher:
             base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
         variants: list[tuple[list[list[str]], str, np.ndarray | None, bool]] = [(base, "", None, False)]
         for pos, length, other, reason, only in subs:
+            # a phrase of two or more words, or a translation, is as good as the query's words
+            as_phrase = length >= 2 or _latin(other[0]) != _latin(slots[pos].word)
+            end = pos + length
             for v, why, _, phrase in list(variants):
                 if len(variants) >= MAX_WHOLE_VARIANTS:
                     break
-                if any(v[p] != base[p] for p in range(pos, pos + length)):
+                if v[pos:end] != base[pos:end]:     # a word of the span already replaced
                     continue
                 nv = list(v)
                 nv[pos] = list(other)
-                for p in range(pos + 1, pos + length):
+                for p in range(pos + 1, end):
                     nv[p] = []
-                # a phrase of two or more words, or a translation, is as good as the query's words
-                variants.append((nv, why or reason, only,
-                                 phrase or length >= 2 or _latin(other[0]) != _latin(slots[pos].word)))
+                variants.append((nv, why or reason, only, phrase or as_phrase))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
         for v, why, only, phrase in variants:
