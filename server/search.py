@@ -107,7 +107,7 @@ class _PageNames:
         return got
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     doc: int
     score: float
