@@ -226,6 +226,8 @@ class Searcher:
         # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
         # changed once made, each plan copies the list)
         self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
+        # synonym phrase → what it brings (see _synonym_entries; bounded by the bundle's groups)
+        self._syn_memo: dict[tuple[str, ...], list[Any]] = {}
         self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
         self._merged_bytes = 0
         self._codes: tuple[list[int], list[int], list[int] | None] | None = None   # see _doc_codes
@@ -313,7 +315,6 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
-        self._syn_memo: dict[tuple[str, ...], list[Any]] = {}   # see _synonym_entries
         # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
         self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
                                                 for g in self.meta["synonyms"]]
@@ -345,9 +346,10 @@ class Searcher:
     # --- public ---------------------------------------------------------------------------
 
     def forget_words(self) -> None:
-        """Drop what is kept per word (alternatives, merged runs): the next query is timed as
-        the first one of its words (tools/bench_search_cpu.py --cold)."""
+        """Drop what is kept per word (alternatives, synonym phrases' expansions, merged runs):
+        the next query is timed as the first one of its words (tools/bench_search_cpu.py --cold)."""
         self._word_alts.clear()
+        self._syn_memo.clear()
         self._merged.clear()
         self._merged_bytes = 0
 
