@@ -1018,7 +1018,7 @@ class Searcher:
             s = s * factor[kc]
         if plan.data_question and self._data_kinds:
             s = s * self._data_factor[kc]
-        return cand, s.astype(np.float64)
+        return cand, s.astype(np.float64, copy=False)   # float64 already (bincount): no copy
 
     def _merged_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
         """Each document once with its best value over a slot's alternatives.
