@@ -681,6 +681,7 @@ class Searcher:
                 variants.append((nv, why or reason, only, phrase or as_phrase))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
+        find = self.terms.find
         for v, why, only, phrase in variants:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
@@ -692,7 +693,7 @@ class Searcher:
                     if not key or key in tried:
                         break
                     tried.add(key)
-                    t = self.terms.find(key)
+                    t = find(key)
                     if t < 0:
                         break
                     if t not in found:
@@ -1027,8 +1028,8 @@ class Searcher:
         session repeats), within MERGE_CACHE_BYTES; a query's answer is never kept."""
         # The domain masks are the Searcher's own arrays (a synonym group's, the metadata
         # documents'), alive as long as it is: their ids name them.
-        key = tuple((a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
-                    for a in alts)
+        key = tuple([(a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
+                     for a in alts])
         got = self._merged.get(key)
         if got is not None:
             return got
@@ -1360,7 +1361,7 @@ class _Table(StringTable):
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
         if self._in_memory and self.n:
-            strings = self._strings()
+            strings = self._list or self._strings()
             i = bisect_left(strings, key)
             return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:
