@@ -229,7 +229,8 @@ class Searcher:
         self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
         # synonym phrase → what it brings (see _synonym_entries; bounded by the bundle's groups)
         self._syn_memo: dict[tuple[str, ...], list[Any]] = {}
-        self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
+        # alternatives → their merged run (_merged_run) or their documents in common (_phrase_run)
+        self._merged: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._merged_bytes = 0
         self._codes: tuple[list[int], list[int], list[int] | None] | None = None   # see _doc_codes
         self._central: np.ndarray | None = None   # graph importance factor (set below)
@@ -1067,7 +1068,56 @@ class Searcher:
             vs.append(v)
         if len(ds) == 1:
             return ds[0], vs[0]
-        docs, vals = _best_per_doc(ds, vs)
+        return self._keep_run(key, *_best_per_doc(ds, vs))
+
+    def _kind_table(self, kinds: set[int]) -> np.ndarray:
+        """kind index → bool, for one vectorised lookup per candidate array."""
+        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
+        table[[k for k in kinds if k < len(table)]] = True
+        return table
+
+    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
+        common, vals = self._phrase_run(slot.alts)
+        if len(common) and exclude is not None and len(exclude):
+            # A mark per document, not a sort of the replaced words' documents (thousands
+            # for a common word, against the handful left in common).
+            excluded = np.zeros(self.n, dtype=bool)
+            excluded[exclude] = True
+            keep = ~excluded[common]
+            common, vals = common[keep], vals[keep]
+        return (common, vals) if len(common) else None
+
+    def _phrase_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """The documents holding every alternative's term (within its domain mask) and their
+        summed impacts: a function of the alternatives alone, kept beside the merged runs
+        (``_keep_run``); the query's exclusions are applied by ``_conj`` after."""
+        key = ("all",) + tuple([(a.term, a.weight, -1 if a.only is None else id(a.only)) for a in alts])
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        common: np.ndarray | None = None
+        parts = []
+        for a in alts:
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+            docs = self.post_doc[lo:hi]
+            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
+            common = docs if common is None else common[_member(common, docs)]
+            if a.only is not None:
+                common = common[a.only[common]]
+            if not len(common):
+                break
+        if common is None or not len(common):
+            common, vals = np.empty(0, dtype=self.post_doc.dtype), np.empty(0)
+        else:
+            vals = np.zeros(len(common), dtype=np.float64)
+            for docs, imp, weight in parts:
+                # the same float32 products as weighing the whole run, only for the documents kept
+                vals += imp[np.searchsorted(docs, common)] * weight
+        return self._keep_run(key, common, vals)
+
+    def _keep_run(self, key: tuple[Any, ...], docs: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keep a run computed from alternatives alone (read-only) within MERGE_CACHE_BYTES."""
         docs.flags.writeable = False
         vals.flags.writeable = False
         size = docs.nbytes + vals.nbytes
@@ -1078,39 +1128,6 @@ class Searcher:
             self._merged[key] = (docs, vals)
             self._merged_bytes += size
         return docs, vals
-
-    def _kind_table(self, kinds: set[int]) -> np.ndarray:
-        """kind index → bool, for one vectorised lookup per candidate array."""
-        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
-        table[[k for k in kinds if k < len(table)]] = True
-        return table
-
-    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
-        common: np.ndarray | None = None
-        parts = []
-        for a in slot.alts:
-            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-            docs = self.post_doc[lo:hi]
-            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
-            common = docs if common is None else common[_member(common, docs)]
-            if a.only is not None:
-                common = common[a.only[common]]
-            if not len(common):
-                return None
-        if exclude is not None and len(exclude):
-            # A mark per document, not a sort of the replaced words' documents (thousands
-            # for a common word, against the handful left in common).
-            excluded = np.zeros(self.n, dtype=bool)
-            excluded[exclude] = True
-            common = common[~excluded[common]]
-            if not len(common):
-                return None
-        vals = np.zeros(len(common), dtype=np.float64)
-        for docs, imp, weight in parts:
-            # the same float32 products as weighing the whole run, only for the documents kept
-            vals += imp[np.searchsorted(docs, common)] * weight
-        return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
                 kind: str | Iterable[str] | None, platform_version: str | int | None,
