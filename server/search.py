@@ -953,24 +953,10 @@ class Searcher:
                     if slot.covers:
                         parts_cov.extend([got[0]] * slot.covers)
                 continue
-            if len(slot.alts) == 1:
-                a = slot.alts[0]
-                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                docs = self.post_doc[lo:hi]
-                vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
-                if a.only is not None:
-                    keep = a.only[docs]
-                    docs, vals = docs[keep], vals[keep]
-                if a.fields:
-                    keep = (self.post_fields[lo:hi] & a.fields) != 0
-                    docs, vals = docs[keep], vals[keep]
-            else:
-                docs, vals = self._merged_run(slot.alts)
             if slot.whole and "whole_prior" not in self.disabled:
-                # A phrase that is the name of plumbing (a defined type, a session parameter, a
-                # role repeating a data object's words) is usually about the data object it
-                # serves: the whole-name bonus carries the class prior once more.
-                vals = vals * self.prior[docs]
+                docs, vals = self._whole_run(slot.alts)
+            else:
+                docs, vals = self._slot_run(slot.alts)
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
@@ -1020,6 +1006,35 @@ class Searcher:
             s = s * self._data_factor[kc]
         return cand, s.astype(np.float64, copy=False)   # float64 already (bincount): no copy
 
+    def _slot_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """A word slot's (document, value) run: one alternative's postings as weighed, or the
+        best value per document over several (``_merged_run``)."""
+        if len(alts) > 1:
+            return self._merged_run(alts)
+        a = alts[0]
+        lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+        docs = self.post_doc[lo:hi]
+        vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
+        if a.only is not None:
+            keep = a.only[docs]
+            docs, vals = docs[keep], vals[keep]
+        if a.fields:
+            keep = (self.post_fields[lo:hi] & a.fields) != 0
+            docs, vals = docs[keep], vals[keep]
+        return docs, vals
+
+    def _whole_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """The whole-phrase slot's run with the class prior once more: a phrase that is the name
+        of plumbing (a defined type, a session parameter, a role repeating a data object's
+        words) is usually about the data object it serves. A function of the alternatives and
+        the bundle: kept like the merged runs."""
+        key = ("prior",) + _alts_key(alts)
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        docs, vals = self._slot_run(alts)
+        return self._keep_run(key, docs, vals * self.prior[docs])
+
     def _merged_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
         """Each document once with its best value over a slot's alternatives.
 
@@ -1027,10 +1042,7 @@ class Searcher:
         domain masks, stored family runs) and the bundle, so it is kept per distinct list of
         alternatives (a word's own terms and family, a synonym's, a whole-phrase key's: what a
         session repeats), within MERGE_CACHE_BYTES; a query's answer is never kept."""
-        # The domain masks are the Searcher's own arrays (a synonym group's, the metadata
-        # documents'), alive as long as it is: their ids name them.
-        key = tuple([(a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
-                     for a in alts])
+        key = _alts_key(alts)
         got = self._merged.get(key)
         if got is not None:
             return got
@@ -1489,6 +1501,13 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             d, v = d[first], v[first]
         docs, vals = np.concatenate([docs, d]), np.concatenate([vals, v])
     return docs, vals
+
+
+def _alts_key(alts: list[_Alt]) -> tuple[tuple[int, float, int, int, int], ...]:
+    """What a run computed from alternatives depends on: each one's term, weight, field mask,
+    stored family run and domain mask (the Searcher's own arrays, alive as long as it is:
+    their ids name them)."""
+    return tuple([(a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only)) for a in alts])
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:
