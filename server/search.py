@@ -178,6 +178,9 @@ class _Alt:
     # score this alternative: the stem's own alternative and its family's carry its id and are
     # scored as one posting run; -1: scored by the term's own postings.
     family: int = -1
+    # What a match through it says (term text, attribute, listed, own word): _hits works it out
+    # on the first page it explains; an alternative kept per word or phrase reuses it.
+    explain: tuple[str, bool, bool, bool] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -1275,11 +1278,14 @@ class Searcher:
                 if not held:
                     continue
                 # What a match through this alternative says, worked out once per
-                # alternative (not once per document it matches).
-                term = a.text or self.terms[a.term]
-                attribute = term.startswith(HAS_PREFIX)
-                listed_term = not attribute and not term.startswith("=")
-                own_word = "synonym " not in a.reason or a.phrase
+                # alternative (not once per document it matches, nor per query for a kept one).
+                info = a.explain
+                if info is None:
+                    term = a.text or self.terms[a.term]
+                    attribute = term.startswith(HAS_PREFIX)
+                    info = a.explain = (term, attribute, not attribute and not term.startswith("="),
+                                        "synonym " not in a.reason or a.phrase)
+                term, attribute, listed_term, own_word = info
                 for j in held:
                     if a.only is not None and not a.only[page_docs[j]]:
                         continue     # a business synonym does not reach this domain
