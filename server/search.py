@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Iterable
 
 import numpy as np
@@ -107,7 +108,7 @@ class _PageNames:
         return got
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     doc: int
     score: float
@@ -177,6 +178,9 @@ class _Alt:
     # score this alternative: the stem's own alternative and its family's carry its id and are
     # scored as one posting run; -1: scored by the term's own postings.
     family: int = -1
+    # What a match through it says (term text, attribute, listed, own word): _hits works it out
+    # on the first page it explains; an alternative kept per word or phrase reuses it.
+    explain: tuple[str, bool, bool, bool] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -226,7 +230,10 @@ class Searcher:
         # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
         # changed once made, each plan copies the list)
         self._word_alts: dict[tuple[str, str], list[_Alt]] = {}
-        self._merged: dict[tuple[tuple[int, float, int, int, int], ...], tuple[np.ndarray, np.ndarray]] = {}
+        # synonym phrase → what it brings (see _synonym_entries; bounded by the bundle's groups)
+        self._syn_memo: dict[tuple[str, ...], list[Any]] = {}
+        # alternatives → their merged run (_merged_run) or their documents in common (_phrase_run)
+        self._merged: dict[tuple[Any, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._merged_bytes = 0
         self._codes: tuple[list[int], list[int], list[int] | None] | None = None   # see _doc_codes
         self._central: np.ndarray | None = None   # graph importance factor (set below)
@@ -344,9 +351,10 @@ class Searcher:
     # --- public ---------------------------------------------------------------------------
 
     def forget_words(self) -> None:
-        """Drop what is kept per word (alternatives, merged runs): the next query is timed as
-        the first one of its words (tools/bench_search_cpu.py --cold)."""
+        """Drop what is kept per word (alternatives, synonym phrases' expansions, merged runs):
+        the next query is timed as the first one of its words (tools/bench_search_cpu.py --cold)."""
         self._word_alts.clear()
+        self._syn_memo.clear()
         self._merged.clear()
         self._merged_bytes = 0
 
@@ -603,7 +611,8 @@ class Searcher:
                 w = base[j]
                 if j in used:
                     continue
-                if w.term in self._action_words or any(
+                # endswith(tuple) rejects most words in one C call before the per-suffix test
+                if w.term in self._action_words or w.surface.endswith(self._action_suffixes) and any(
                         w.surface.endswith(x) and len(w.surface) >= len(x) + ACTION_MIN_STEM
                         for x in self._action_suffixes):
                     lifts.append((self._action_kinds, self._action_lift, w.surface))
@@ -661,20 +670,22 @@ class Searcher:
             base.append([(alts[0].text or self.terms[alts[0].term]) if alts else "\x00"])  # \x00: no term
         variants: list[tuple[list[list[str]], str, np.ndarray | None, bool]] = [(base, "", None, False)]
         for pos, length, other, reason, only in subs:
+            # a phrase of two or more words, or a translation, is as good as the query's words
+            as_phrase = length >= 2 or _latin(other[0]) != _latin(slots[pos].word)
+            end = pos + length
             for v, why, _, phrase in list(variants):
                 if len(variants) >= MAX_WHOLE_VARIANTS:
                     break
-                if any(v[p] != base[p] for p in range(pos, pos + length)):
+                if v[pos:end] != base[pos:end]:     # a word of the span already replaced
                     continue
                 nv = list(v)
                 nv[pos] = list(other)
-                for p in range(pos + 1, pos + length):
+                for p in range(pos + 1, end):
                     nv[p] = []
-                # a phrase of two or more words, or a translation, is as good as the query's words
-                variants.append((nv, why or reason, only,
-                                 phrase or length >= 2 or _latin(other[0]) != _latin(slots[pos].word)))
+                variants.append((nv, why or reason, only, phrase or as_phrase))
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
+        find = self.terms.find
         for v, why, only, phrase in variants:
             for with_class in ((False, True) if class_pos else (False,)):
                 toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
@@ -686,7 +697,7 @@ class Searcher:
                     if not key or key in tried:
                         break
                     tried.add(key)
-                    t = self.terms.find(key)
+                    t = find(key)
                     if t < 0:
                         break
                     if t not in found:
@@ -835,6 +846,42 @@ class Searcher:
             return np.empty(0, dtype=np.int64)
         return self.dels_term[int(self.dels_off[j]):int(self.dels_off[j + 1])]
 
+    def _synonym_entries(self, key: tuple[str, ...]) -> list[tuple[tuple[str, ...], str, np.ndarray | None, bool,
+                                                                    list[Any]]]:
+        """What the phrase ``key`` of the synonym groups brings, worked out once per phrase (the
+        groups are the bundle's): per other phrase of its groups, (the phrase, the reason, the
+        domain mask, same length, alternatives). Same length: (offset in the key, alternative)
+        for each word the bundle has; another length: the conjunction's alternatives, or none
+        when a word is missing. The alternatives are never changed once made (shared by plans)."""
+        got = self._syn_memo.get(key)
+        if got is not None:
+            return got
+        out: list[tuple[tuple[str, ...], str, np.ndarray | None, bool, list[Any]]] = []
+        length = len(key)
+        label = " ".join(key)
+        for g in self._synonyms[key]:
+            group = self.meta["synonyms"][g]
+            only = self._syn_only[g]
+            for other, ids in zip(group["phrases"], self._syn_ids[g]):
+                if tuple(other) == key:
+                    continue
+                reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
+                if len(other) == length:
+                    # The group's word in the other script is a translation (users ↔
+                    # пользователи on an English or a Russian configuration): a find, not
+                    # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
+                    translation = _latin(other[0]) != _latin(key[0])
+                    out.append((tuple(other), reason, only, True,
+                                [(k, _Alt(tid, W_SYNONYM, reason, only=only, phrase=translation))
+                                 for k, tid in enumerate(ids) if tid >= 0]))
+                else:
+                    # A phrase of another length counts only where all its words occur.
+                    out.append((tuple(other), reason, only, False,
+                                [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason, only=only)
+                                 for tid in ids] if all(tid >= 0 for tid in ids) else []))
+        self._syn_memo[key] = out
+        return out
+
     def _expand_synonyms(self, seq: list[str], slots: list[_Slot]
                          ) -> list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]]:
         """A word or phrase of a synonym group also matches the group's other phrases.
@@ -847,33 +894,19 @@ class Searcher:
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
             for i in range(len(seq) - length + 1):
                 key = tuple(seq[i:i + length])
-                for g in self._synonyms.get(key, ()):
-                    group = self.meta["synonyms"][g]
-                    only = self._syn_only[g]
-                    label = " ".join(key)
-                    for other, ids in zip(group["phrases"], self._syn_ids[g]):
-                        if tuple(other) == key:
-                            continue
-                        reason = f"synonym {label} → {' '.join(other)} ({group['origin']})"
-                        subs.append((i, length, tuple(other), reason, only))
-                        if len(other) == length:
-                            # The group's word in the other script is a translation (users ↔
-                            # пользователи on an English or a Russian configuration): a find, not
-                            # a guess; a same-script synonym (партнеры → контрагенты) stays a guess.
-                            translation = _latin(other[0]) != _latin(key[0])
-                            for k, tid in enumerate(ids):
-                                if tid >= 0:
-                                    slots[i + k].alts.append(_Alt(tid, W_SYNONYM, reason, only=only,
-                                                                  phrase=translation))
-                        elif all(tid >= 0 for tid in ids):
-                            # A phrase of another length counts only where all its words occur.
-                            alts = [_Alt(tid, W_SYNONYM_PHRASE * (length / len(other)), reason,
-                                         only=only) for tid in ids]
-                            # "учетные записи" ↔ "пользователь": a document with the synonym
-                            # covers the words it replaces.
-                            covers = sum(1 for k in range(i, i + length) if slots[k].required)
-                            slots.append(_Slot(label, alts, required=False, conj=True, covers=covers,
-                                               span=range(i, i + length)))
+                if key not in self._synonyms:
+                    continue
+                for other, reason, only, same, alts in self._synonym_entries(key):
+                    subs.append((i, length, other, reason, only))
+                    if same:
+                        for k, alt in alts:
+                            slots[i + k].alts.append(alt)
+                    elif alts:
+                        # "учетные записи" ↔ "пользователь": a document with the synonym
+                        # covers the words it replaces.
+                        covers = sum(1 for k in range(i, i + length) if slots[k].required)
+                        slots.append(_Slot(" ".join(key), list(alts), required=False, conj=True,
+                                           covers=covers, span=range(i, i + length)))
         return subs
 
     def _aliases(self, plan: _Plan, allowed: np.ndarray | None) -> list[tuple[int, str]]:
@@ -923,24 +956,10 @@ class Searcher:
                     if slot.covers:
                         parts_cov.extend([got[0]] * slot.covers)
                 continue
-            if len(slot.alts) == 1:
-                a = slot.alts[0]
-                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                docs = self.post_doc[lo:hi]
-                vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
-                if a.only is not None:
-                    keep = a.only[docs]
-                    docs, vals = docs[keep], vals[keep]
-                if a.fields:
-                    keep = (self.post_fields[lo:hi] & a.fields) != 0
-                    docs, vals = docs[keep], vals[keep]
-            else:
-                docs, vals = self._merged_run(slot.alts)
             if slot.whole and "whole_prior" not in self.disabled:
-                # A phrase that is the name of plumbing (a defined type, a session parameter, a
-                # role repeating a data object's words) is usually about the data object it
-                # serves: the whole-name bonus carries the class prior once more.
-                vals = vals * self.prior[docs]
+                docs, vals = self._whole_run(slot.alts)
+            else:
+                docs, vals = self._slot_run(slot.alts)
             parts_doc.append(docs)
             parts_val.append(vals)
             slot_docs[-1] = docs
@@ -948,19 +967,19 @@ class Searcher:
                 parts_cov.append(docs)
         if not parts_doc:
             return np.empty(0, dtype=np.int64), np.empty(0)
-        score = np.bincount(np.concatenate(parts_doc), weights=np.concatenate(parts_val), minlength=n)
-        covered = (np.bincount(np.concatenate(parts_cov), minlength=n) if parts_cov
-                   else np.zeros(n, dtype=np.int64))
-        cand = np.flatnonzero(score > 0)
+        score = np.bincount(_joined(parts_doc), weights=_joined(parts_val), minlength=n)
+        keep = score > 0
         if allowed is not None:
-            cand = cand[allowed[cand]]
+            keep &= allowed           # over the dense mask: no gather of the filtered-out documents
+        cand = np.flatnonzero(keep)
         if not len(cand):
             return cand, np.empty(0)
         s = score[cand]
         if required:
             # Documents matching every word come first: coverage enters squared.
-            cov = np.minimum(covered[cand] / required, 1.0)
-            s = s * (0.25 + 0.75 * cov * cov)
+            covered = (np.bincount(_joined(parts_cov), minlength=n) if parts_cov
+                       else np.zeros(n, dtype=np.int64))
+            s = s * _coverage_factors(required, len(parts_cov))[covered[cand]]
         demote = not (plan.query_lift or plan.query_named or "query_prior" in self.disabled)
         if plan.kinds & self._presentation_kinds:
             # A presentation class is named: it is not demoted (the others still are).
@@ -988,7 +1007,36 @@ class Searcher:
             s = s * factor[kc]
         if plan.data_question and self._data_kinds:
             s = s * self._data_factor[kc]
-        return cand, s.astype(np.float64)
+        return cand, s.astype(np.float64, copy=False)   # float64 already (bincount): no copy
+
+    def _slot_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """A word slot's (document, value) run: one alternative's postings as weighed, or the
+        best value per document over several (``_merged_run``)."""
+        if len(alts) > 1:
+            return self._merged_run(alts)
+        a = alts[0]
+        lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+        docs = self.post_doc[lo:hi]
+        vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
+        if a.only is not None:
+            keep = a.only[docs]
+            docs, vals = docs[keep], vals[keep]
+        if a.fields:
+            keep = (self.post_fields[lo:hi] & a.fields) != 0
+            docs, vals = docs[keep], vals[keep]
+        return docs, vals
+
+    def _whole_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """The whole-phrase slot's run with the class prior once more: a phrase that is the name
+        of plumbing (a defined type, a session parameter, a role repeating a data object's
+        words) is usually about the data object it serves. A function of the alternatives and
+        the bundle: kept like the merged runs."""
+        key = ("prior",) + _alts_key(alts)
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        docs, vals = self._slot_run(alts)
+        return self._keep_run(key, docs, vals * self.prior[docs])
 
     def _merged_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
         """Each document once with its best value over a slot's alternatives.
@@ -997,10 +1045,7 @@ class Searcher:
         domain masks, stored family runs) and the bundle, so it is kept per distinct list of
         alternatives (a word's own terms and family, a synonym's, a whole-phrase key's: what a
         session repeats), within MERGE_CACHE_BYTES; a query's answer is never kept."""
-        # The domain masks are the Searcher's own arrays (a synonym group's, the metadata
-        # documents'), alive as long as it is: their ids name them.
-        key = tuple((a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only))
-                    for a in alts)
+        key = _alts_key(alts)
         got = self._merged.get(key)
         if got is not None:
             return got
@@ -1038,7 +1083,56 @@ class Searcher:
             vs.append(v)
         if len(ds) == 1:
             return ds[0], vs[0]
-        docs, vals = _best_per_doc(ds, vs)
+        return self._keep_run(key, *_best_per_doc(ds, vs))
+
+    def _kind_table(self, kinds: set[int]) -> np.ndarray:
+        """kind index → bool, for one vectorised lookup per candidate array."""
+        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
+        table[[k for k in kinds if k < len(table)]] = True
+        return table
+
+    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
+        common, vals = self._phrase_run(slot.alts)
+        if len(common) and exclude is not None and len(exclude):
+            # A mark per document, not a sort of the replaced words' documents (thousands
+            # for a common word, against the handful left in common).
+            excluded = np.zeros(self.n, dtype=bool)
+            excluded[exclude] = True
+            keep = ~excluded[common]
+            common, vals = common[keep], vals[keep]
+        return (common, vals) if len(common) else None
+
+    def _phrase_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
+        """The documents holding every alternative's term (within its domain mask) and their
+        summed impacts: a function of the alternatives alone, kept beside the merged runs
+        (``_keep_run``); the query's exclusions are applied by ``_conj`` after."""
+        key = ("all",) + tuple([(a.term, a.weight, -1 if a.only is None else id(a.only)) for a in alts])
+        got = self._merged.get(key)
+        if got is not None:
+            return got
+        common: np.ndarray | None = None
+        parts = []
+        for a in alts:
+            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+            docs = self.post_doc[lo:hi]
+            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
+            common = docs if common is None else common[_member(common, docs)]
+            if a.only is not None:
+                common = common[a.only[common]]
+            if not len(common):
+                break
+        if common is None or not len(common):
+            common, vals = np.empty(0, dtype=self.post_doc.dtype), np.empty(0)
+        else:
+            vals = np.zeros(len(common), dtype=np.float64)
+            for docs, imp, weight in parts:
+                # the same float32 products as weighing the whole run, only for the documents kept
+                vals += imp[np.searchsorted(docs, common)] * weight
+        return self._keep_run(key, common, vals)
+
+    def _keep_run(self, key: tuple[Any, ...], docs: np.ndarray, vals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keep a run computed from alternatives alone (read-only) within MERGE_CACHE_BYTES."""
         docs.flags.writeable = False
         vals.flags.writeable = False
         size = docs.nbytes + vals.nbytes
@@ -1049,39 +1143,6 @@ class Searcher:
             self._merged[key] = (docs, vals)
             self._merged_bytes += size
         return docs, vals
-
-    def _kind_table(self, kinds: set[int]) -> np.ndarray:
-        """kind index → bool, for one vectorised lookup per candidate array."""
-        table = np.zeros(max(len(self._kind_names), 1), dtype=bool)
-        table[[k for k in kinds if k < len(table)]] = True
-        return table
-
-    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
-        common: np.ndarray | None = None
-        parts = []
-        for a in slot.alts:
-            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-            docs = self.post_doc[lo:hi]
-            parts.append((docs, self.post_imp[lo:hi], np.float32(a.weight)))
-            common = docs if common is None else common[_member(common, docs)]
-            if a.only is not None:
-                common = common[a.only[common]]
-            if not len(common):
-                return None
-        if exclude is not None and len(exclude):
-            # A mark per document, not a sort of the replaced words' documents (thousands
-            # for a common word, against the handful left in common).
-            excluded = np.zeros(self.n, dtype=bool)
-            excluded[exclude] = True
-            common = common[~excluded[common]]
-            if not len(common):
-                return None
-        vals = np.zeros(len(common), dtype=np.float64)
-        for docs, imp, weight in parts:
-            # the same float32 products as weighing the whole run, only for the documents kept
-            vals += imp[np.searchsorted(docs, common)] * weight
-        return common, vals
 
     def _filter(self, domains: Iterable[str] | None, config: str | None,
                 kind: str | Iterable[str] | None, platform_version: str | int | None,
@@ -1175,122 +1236,124 @@ class Searcher:
     def _hits(self, page: list[tuple[int, float]], plan: _Plan | None,
               extra: dict[int, list[str]], synonym_only: set[int] | None = None) -> list[Hit]:
         """Hits of one page with their explanations: which words matched in which fields.
-        ``synonym_only`` receives the guesses that matched only through synonyms."""
-        cat = self.catalog
+        ``synonym_only`` receives the guesses that matched only through synonyms.
+
+        What is gathered per hit lives in lists by page position (the page's documents are
+        distinct), not in dictionaries keyed by document: a list index per access."""
+        page_docs = [d for d, _ in page]
+        names = _PageNames(self.catalog, self._kind_names, page_docs)
+        why = [list(extra.get(d, ())) for d in page_docs]
+        if plan is None or not self.has_index or not page_docs:
+            return [Hit(d, score, list(dict.fromkeys(why[j])), False, 1.0 if "exact name" in why[j] else 0.0,
+                        [], names, j) for j, (d, score) in enumerate(page)]
+        n_page = len(page_docs)
         # The postings' own dtype: searchsorted with another dtype would first convert the
         # whole posting list (thousands of entries for a common word).
-        docs = np.array([d for d, _ in page], dtype=self.post_doc.dtype if self.has_index else np.int64)
-        why: dict[int, list[str]] = {d: list(extra.get(d, [])) for d, _ in page}
-        fuzzy: dict[int, bool] = {}
-        relevance: dict[int, float] = {d: 1.0 for d, _ in page if "exact name" in why[d]}
-        if plan is not None and self.has_index and len(docs):
-            fields = self.meta["fields"]
-            matched: dict[int, list[str]] = {d: [] for d, _ in page}
-            words: dict[int, dict[str, list[str]]] = {d: {} for d, _ in page}   # query word → fields
-            page_docs = docs.tolist()
-            required = sum(1 for slot in plan.slots if slot.required)
-            covered = dict.fromkeys(page_docs, 0)     # required words each hit matched
-            named = dict.fromkeys(page_docs, 0)       # … of them in a naming field
-            naming = self._naming_mask | self._whole_mask
-            guessed: set[int] = set()                 # hits resting on a typo correction
-            own: set[int] = set()                     # hits matching a word of the query itself
-            mask_names = self._mask_names
-            for slot in plan.slots:
-                todo = set(range(len(page_docs)))
-                add = 1 if slot.required else slot.covers
-                for a in slot.alts:
-                    lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                    if lo == hi:
-                        continue
-                    plist = self.post_doc[lo:hi]
-                    # Two vectorised bisections per term: a page document the term's postings
-                    # hold lies between its left and right positions (fewer numpy calls than a
-                    # bisection and a compare; no Python loop over the misses).
-                    pos_ = plist.searchsorted(docs).tolist()
-                    after = plist.searchsorted(docs, "right").tolist()
-                    held = [j for j in todo if after[j] != pos_[j]]
-                    if not held:
-                        continue
-                    # What a match through this alternative says, worked out once per
-                    # alternative (not once per document it matches).
+        docs = np.array(page_docs, dtype=self.post_doc.dtype)
+        fields = self.meta["fields"]
+        matched: list[list[str]] = [[] for _ in page_docs]
+        words: list[dict[str, list[str]]] = [{} for _ in page_docs]   # query word → fields
+        required = sum(1 for slot in plan.slots if slot.required)
+        covered = [0] * n_page                    # required words each hit matched
+        named = [0] * n_page                      # … of them in a naming field
+        naming = self._naming_mask | self._whole_mask
+        guessed = [False] * n_page                # hits resting on a typo correction
+        own = [False] * n_page                    # hits matching a word of the query itself
+        mask_names = self._mask_names
+        post_off, post_doc, post_fields = self.post_off, self.post_doc, self.post_fields
+        for slot in plan.slots:
+            todo = set(range(n_page))
+            add = 1 if slot.required else slot.covers
+            for a in slot.alts:
+                lo, hi = post_off.item(a.term), post_off.item(a.term + 1)
+                if lo == hi:
+                    continue
+                plist = post_doc[lo:hi]
+                # Two vectorised bisections per term: a page document the term's postings
+                # hold lies between its left and right positions (fewer numpy calls than a
+                # bisection and a compare; no Python loop over the misses).
+                pos_ = plist.searchsorted(docs).tolist()
+                after = plist.searchsorted(docs, "right").tolist()
+                held = [j for j in todo if after[j] != pos_[j]]
+                if not held:
+                    continue
+                # What a match through this alternative says, worked out once per
+                # alternative (not once per document it matches, nor per query for a kept one).
+                info = a.explain
+                if info is None:
                     term = a.text or self.terms[a.term]
                     attribute = term.startswith(HAS_PREFIX)
-                    listed_term = not attribute and not term.startswith("=")
-                    own_word = "synonym " not in a.reason or a.phrase
-                    for j in held:
-                        d = page_docs[j]
-                        if a.only is not None and not a.only[d]:
-                            continue     # a business synonym does not reach this domain
-                        m = self.post_fields.item(lo + pos_[j])   # the fields this posting is in
-                        if a.fields and not m & a.fields:
-                            continue     # a word-family match outside the naming fields
-                        todo.discard(j)
-                        if own_word:
-                            own.add(d)
-                        covered[d] += add
-                        if m & naming:
-                            named[d] += add
-                        if a.typo:
-                            guessed.add(d)
-                        if attribute:
-                            why[d].append(f"has attribute {slot.word}")
-                        elif listed_term:
-                            got = mask_names.get(m)
-                            if got is None:
-                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
-                                got = (", ".join(listed), listed)
-                                if len(mask_names) < 4096:
-                                    mask_names[m] = got
-                            matched[d].append(f"{term} in {got[0]}")
-                            seen = words[d].get(slot.word)
-                            if seen is None:
-                                words[d][slot.word] = list(got[1])   # the usual case: one match a word
-                            else:
-                                seen.extend(f for f in got[1] if f not in seen)
-                        if a.reason:
-                            why[d].append(a.reason)
-                    if not todo:
-                        break
-            # the page's kind and domain codes (and graph in-edges) from per-document lists:
-            # ten list reads, not three numpy gathers
-            kind_of, domain_of, refs_of = self._doc_codes()
-            page_kinds = [kind_of[d] for d in page_docs]
-            page_domains = [domain_of[d] for d in page_docs]
-            query_code = self._domain_ix.get("query", -1)
-            metadata_code = self._domain_ix.get("metadata", -1)
-            page_refs = [refs_of[d] for d in page_docs] if plan.central and refs_of is not None else None
-            # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
-            certain_docs = {d for d, ws in extra.items()
-                            if any(w == "exact name" or w.startswith("alias «") for w in ws)}
-            for j, (d, _) in enumerate(page):
-                certain = d in certain_docs
-                # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
-                # is not what was asked for, only near it.
-                fuzzy[d] = not certain and (d in guessed or d not in own
-                                            or 2 * min(covered[d], required) < required)
-                relevance[d] = 1.0 if certain else (min(named[d], required) / required if required else 0.0)
-                if fuzzy[d] and d not in own and d not in guessed and synonym_only is not None:
-                    synonym_only.add(d)
-                if matched[d]:
-                    words_ = "; ".join(dict.fromkeys(matched[d]))
-                    why[d].insert(len(extra.get(d, [])), "words: " + words_)
-                k = page_kinds[j]
-                if plan.kinds and k in plan.kinds:
-                    why[d].append(f"class named in the query: {self._kind_names[k]}")
-                if plan.query_lift and page_domains[j] == query_code:
-                    why[d].append("query-language phrase lifted query-language pages")
-                if page_refs is not None and page_refs[j] and page_domains[j] == metadata_code:
-                    why[d].append(f"graph importance: {page_refs[j]} "
-                                  + ("object refers" if page_refs[j] == 1 else "objects refer") + " to it")
-                if plan.lifts and page_domains[j] == metadata_code:
-                    for kinds, lift, shown in plan.lifts:
-                        if k in kinds:
-                            why[d].append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-        found_words = words if plan is not None and self.has_index and len(docs) else {}
-        names = _PageNames(cat, self._kind_names, [d for d, _ in page])
-        return [Hit(d, score, list(dict.fromkeys(why[d])), fuzzy.get(d, False), relevance.get(d, 0.0),
-                    [{"word": w, "fields": f} for w, f in found_words.get(d, {}).items()], names, j)
-                for j, (d, score) in enumerate(page)]
+                    info = a.explain = (term, attribute, not attribute and not term.startswith("="),
+                                        "synonym " not in a.reason or a.phrase)
+                term, attribute, listed_term, own_word = info
+                for j in held:
+                    if a.only is not None and not a.only[page_docs[j]]:
+                        continue     # a business synonym does not reach this domain
+                    m = post_fields.item(lo + pos_[j])   # the fields this posting is in
+                    if a.fields and not m & a.fields:
+                        continue     # a word-family match outside the naming fields
+                    todo.discard(j)
+                    if own_word:
+                        own[j] = True
+                    covered[j] += add
+                    if m & naming:
+                        named[j] += add
+                    if a.typo:
+                        guessed[j] = True
+                    if attribute:
+                        why[j].append(f"has attribute {slot.word}")
+                    elif listed_term:
+                        got = mask_names.get(m)
+                        if got is None:
+                            listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                            got = (", ".join(listed), listed)
+                            if len(mask_names) < 4096:
+                                mask_names[m] = got
+                        matched[j].append(f"{term} in {got[0]}")
+                        seen = words[j].get(slot.word)
+                        if seen is None:
+                            words[j][slot.word] = list(got[1])   # the usual case: one match a word
+                        else:
+                            seen.extend(f for f in got[1] if f not in seen)
+                    if a.reason:
+                        why[j].append(a.reason)
+                if not todo:
+                    break
+        # the page's kind and domain codes (and graph in-edges) from per-document lists:
+        # ten list reads, not three numpy gathers
+        kind_of, domain_of, refs_of = self._doc_codes()
+        query_code = self._domain_ix.get("query", -1)
+        metadata_code = self._domain_ix.get("metadata", -1)
+        refs = refs_of if plan.central else None
+        # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
+        certain_docs = {d for d, ws in extra.items()
+                        if any(w == "exact name" or w.startswith("alias «") for w in ws)}
+        hits: list[Hit] = []
+        for j, (d, score) in enumerate(page):
+            reasons = why[j]
+            certain = d in certain_docs
+            # A hit through synonyms alone is a guess: "контрагенты" met only as "партнер"
+            # is not what was asked for, only near it.
+            fuzzy = not certain and (guessed[j] or not own[j] or 2 * min(covered[j], required) < required)
+            relevance = 1.0 if certain else (min(named[j], required) / required if required else 0.0)
+            if fuzzy and not own[j] and not guessed[j] and synonym_only is not None:
+                synonym_only.add(d)
+            if matched[j]:
+                reasons.insert(len(extra.get(d, ())), "words: " + "; ".join(dict.fromkeys(matched[j])))
+            k, domain = kind_of[d], domain_of[d]
+            if plan.kinds and k in plan.kinds:
+                reasons.append(f"class named in the query: {self._kind_names[k]}")
+            if plan.query_lift and domain == query_code:
+                reasons.append("query-language phrase lifted query-language pages")
+            if refs is not None and (r := refs[d]) and domain == metadata_code:
+                reasons.append(f"graph importance: {r} " + ("object refers" if r == 1 else "objects refer") + " to it")
+            if plan.lifts and domain == metadata_code:
+                for kinds, lift, shown in plan.lifts:
+                    if k in kinds:
+                        reasons.append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
+            hits.append(Hit(d, score, list(dict.fromkeys(reasons)), fuzzy, relevance,
+                            [{"word": w, "fields": f} for w, f in words[j].items()], names, j))
+        return hits
 
 
 class _Table(StringTable):
@@ -1333,7 +1396,7 @@ class _Table(StringTable):
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
         if self._in_memory and self.n:
-            strings = self._strings()
+            strings = self._list or self._strings()
             i = bisect_left(strings, key)
             return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:
@@ -1444,6 +1507,29 @@ def _best_per_doc(ds: list[np.ndarray], vs: list[np.ndarray]) -> tuple[np.ndarra
             d, v = d[first], v[first]
         docs, vals = np.concatenate([docs, d]), np.concatenate([vals, v])
     return docs, vals
+
+
+def _alts_key(alts: list[_Alt]) -> tuple[tuple[int, float, int, int, int], ...]:
+    """What a run computed from alternatives depends on: each one's term, weight, field mask,
+    stored family run and domain mask (the Searcher's own arrays, alive as long as it is:
+    their ids name them)."""
+    return tuple([(a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only)) for a in alts])
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The arrays one after another; a single one as it is (bincount only reads it)."""
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+@lru_cache(maxsize=1024)
+def _coverage_factors(required: int, most: int) -> np.ndarray:
+    """0.25 + 0.75 · min(c / required, 1)² for each coverage count c = 0 … most: the factor of a
+    candidate matching c of the ``required`` word slots, as a table gathered once per query
+    instead of four passes over the candidates (the same IEEE double operations, in the same
+    order, as numpy's over the candidates: the same bits). Read-only, shared."""
+    table = np.array([0.25 + 0.75 * (cov := min(c / required, 1.0)) * cov for c in range(most + 1)])
+    table.flags.writeable = False
+    return table
 
 
 def _filter_key(value: str | Iterable[str] | None) -> str | tuple[str, ...] | None:

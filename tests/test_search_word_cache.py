@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 try:   # tests/ is a package once tests/__init__.py exists (other branches add it)
@@ -24,11 +25,13 @@ DOCS = FAMILY_DOCS + [
     meta("Catalog", "Контрагенты", "Контрагенты", comment="Партнеры и покупатели"),
     meta("Document", "ЗаказПоставщику", "Заказ поставщику", comment="Скопировать заказ поставщика"),
 ]
-# Words shared between queries (касс, склад, пользовател), synonyms, a typo, a prefix, a whole name.
+# Words shared between queries (касс, склад, пользовател), synonyms (one word, and phrases of
+# another length: учетные записи ↔ пользователь), a typo, a prefix, a whole name.
 QUERIES = ["кассовые", "касса магазина", "приходный кассовый ордер", "складские остатки", "склады",
            "пользовательские настройки", "пользователи", "настройки пользователей", "контрагенты",
            "покупатели", "ползователи", "заказ", "заказанные товары", "скопировать заказ",
-           "Справочник.Кассы", "ПриходныйКассовыйОрдер", "регистр накопления склад"]
+           "Справочник.Кассы", "ПриходныйКассовыйОрдер", "регистр накопления склад",
+           "учетные записи", "настройки учетных записей", "партнеры"]
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +56,9 @@ def test_answers_do_not_depend_on_what_was_asked_before(bundle):
     for c in reversed(cases()):          # every word met before, in another order
         answer(warm, *c)
     assert {c: answer(warm, *c) for c in cases()} == fresh
+    assert warm._syn_memo              # the synonym phrases' expansions were kept and reused
     warm.forget_words()
+    assert not warm._word_alts and not warm._syn_memo and not warm._merged
     assert {c: answer(warm, *c) for c in cases()} == fresh
 
 
@@ -78,3 +83,14 @@ def test_a_hits_names_are_its_documents(bundle):
         assert h.domain == cat.domains[int(cat.domain[h.doc])] == "metadata"
         assert h.kind == cat.meta["kinds"][int(cat.kind[h.doc])]
         assert h.as_dict()["key"] == h.key
+
+
+def test_the_coverage_table_has_the_bits_of_the_per_candidate_formula():
+    # _bm25 gathers the coverage factor from a table; the scores (and so the ranking and the
+    # answers' rounded scores) must be those of the formula applied to each candidate in numpy.
+    for required in range(1, 13):
+        for most in range(0, 30):
+            covered = np.arange(most + 1)
+            cov = np.minimum(covered / required, 1.0)
+            direct = 0.25 + 0.75 * cov * cov
+            assert search_module._coverage_factors(required, most).tobytes() == direct.tobytes()
