@@ -8,8 +8,10 @@ reported with file and line; its procedures are kept.
 """
 from __future__ import annotations
 
+import marshal
 import zipfile
 import zlib
+from dataclasses import fields
 from typing import Any
 
 from v8atlas.formats.domain import Source
@@ -23,7 +25,7 @@ from ..report import CompileReport
 from . import bodies
 from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
-from .model import CONFIGURATION_OWNER, CodeModel, Module, ModuleKind, ModuleRef
+from .model import CONFIGURATION_OWNER, Annotation, CodeModel, Module, ModuleKind, ModuleRef, Param, Procedure
 from .modules import bsl_files, module_ref
 from .terms import TermPacker, procedure_fields, terms
 
@@ -71,12 +73,74 @@ def _sorted(tokens: Any) -> tuple:
 _worker_files: dict[tuple, SourceFiles] = {}
 
 
-def _worker(args: tuple) -> list[tuple[Module | None, list]]:
+def _worker(args: tuple) -> bytes:
+    """A batch's results as ``marshal`` rows (``_rows``): plain tuples, lists, dicts, strings
+    and bytes cross to the parent several times faster than pickled objects (SSL 3.1.12:
+    pickle 0.90 s in the workers + 0.53 s unpickling in the parent)."""
     spec, tasks = args
     files = _worker_files.get(spec)
     if files is None:
         files = _worker_files[spec] = open_spec(spec)
-    return [_read_one(files, rel, ref) for rel, ref in tasks]
+    return marshal.dumps(_rows([_read_one(files, rel, ref) for rel, ref in tasks]))
+
+
+# Procedure fields in constructor order; ``params`` and ``annotation`` travel as tuples.
+_FIELDS = tuple(f.name for f in fields(Procedure) if f.init)
+_PARAMS_AT, _ANNOTATION_AT = _FIELDS.index("params"), _FIELDS.index("annotation")
+
+
+def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
+    """Results as marshal takes them. Marshal (version ≥ 3) writes an object referenced twice
+    once, so the strings, term lists and region lists the worker shares stay shared."""
+    out = []
+    param_rows: dict[int, tuple] = {}     # id(Param) → its row: Params are shared (lexer.py)
+    for module, problems in results:
+        if module is None:
+            out.append((None, problems))
+            continue
+        procs = []
+        for p in module.procedures:
+            row = [getattr(p, f) for f in _FIELDS]
+            params = []
+            for x in p.params:
+                r = param_rows.get(id(x))
+                if r is None:
+                    r = param_rows[id(x)] = (x.name, x.by_value, x.default)
+                params.append(r)
+            row[_PARAMS_AT] = params
+            if p.annotation is not None:
+                row[_ANNOTATION_AT] = (p.annotation.kind, p.annotation.target)
+            procs.append(tuple(row))
+        out.append(((procs, module.lines, module.size, module.doc, module.terms), problems))
+    return out
+
+
+def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]) -> list[tuple[Module | None, list]]:
+    """``_worker``'s answer back as modules (``tasks``: the batch's (rel, ref) in order)."""
+    out: list[tuple[Module | None, list]] = []
+    params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
+    for (rel, ref), (mrow, problems) in zip(tasks, marshal.loads(blob)):
+        if mrow is None:
+            out.append((None, problems))
+            continue
+        rows, lines, size, doc, terms_ = mrow
+        procs = []
+        for row in rows:
+            row = list(row)
+            got = []
+            for r in row[_PARAMS_AT]:
+                x = params.get(r)
+                if x is None:
+                    x = params[r] = Param(*r)
+                got.append(x)
+            row[_PARAMS_AT] = got
+            if row[_ANNOTATION_AT] is not None:
+                row[_ANNOTATION_AT] = Annotation(*row[_ANNOTATION_AT])
+            procs.append(Procedure(*row))
+        module = Module(ref, rel, procs, lines, size, doc)
+        module.terms = terms_
+        out.append((module, problems))
+    return out
 
 
 def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
@@ -101,7 +165,7 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         packed = 0
         with pool.session():
             for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
-                parts[b] = out
+                parts[b] = _from_rows(out, batches[b])
                 while packed < len(parts) and parts[packed] is not None:
                     _pack_terms(parts[packed], packer)
                     packed += 1
