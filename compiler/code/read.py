@@ -57,9 +57,11 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
         p.doc = ""                       # parsed into info: the raw comment is not carried on
         p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
                                    p.region)
-        p.body = bodies.pack(p.body)     # the parent keeps the frame until the build (bodies.py)
         p.local_calls, p.qualified_calls = _sorted(p.local_calls), _sorted(p.qualified_calls)
         p.literal_module_calls, p.usages = _sorted(p.literal_module_calls), _sorted(p.usages)
+    # the parent keeps the module's frame until the build (bodies.py)
+    for p, packed in zip(res.procedures, bodies.pack_module([p.body for p in res.procedures])):
+        p.body = packed
     module = Module(ref, rel, res.procedures, res.lines, len(data), res.module_doc)
     module.terms = terms(ref.child or ref.owner.rpartition(".")[2] or ref.kind)
     return module, [("warn", p.code, p.message, p.line) for p in res.problems]

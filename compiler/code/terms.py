@@ -12,7 +12,7 @@ import unicodedata
 from array import array
 from collections import defaultdict
 
-from v8atlas.formats.text import index_terms
+from v8atlas.formats.text import chunk_terms
 
 _CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 DESCRIPTION_CHARS = 300        # the first sentences say what a procedure does; the rest is detail
@@ -41,7 +41,7 @@ def _terms(text: str) -> list[str]:
     for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
         t = _memo.get(chunk)
         if t is None:
-            t = index_terms(chunk, surfaces=True)
+            t = chunk_terms(chunk, surfaces=True)
             if len(_memo) < _MEMO_MAX:
                 _memo[chunk] = t
         out.extend(t)
