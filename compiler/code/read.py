@@ -83,7 +83,11 @@ def _worker(args: tuple) -> bytes:
     files = _worker_files.get(spec)
     if files is None:
         files = _worker_files[spec] = open_spec(spec)
-    return marshal.dumps(_rows([_read_one(files, rel, ref) for rel, ref in tasks]))
+    results = [_read_one(files, rel, ref) for rel, ref in tasks]
+    # terms packed here, by a packer of the batch's own (the parent maps its ids: adopt)
+    local = TermPacker()
+    _pack_terms(results, local)
+    return marshal.dumps((local.vocabulary(), _rows(results)))
 
 
 # Procedure fields in constructor order; ``params`` and ``annotation`` travel as tuples.
@@ -117,11 +121,14 @@ def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
     return out
 
 
-def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]) -> list[tuple[Module | None, list]]:
-    """``_worker``'s answer back as modules (``tasks``: the batch's (rel, ref) in order)."""
+def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
+               ) -> tuple[list[str], list[tuple[Module | None, list]]]:
+    """``_worker``'s answer back as (the batch's term vocabulary, modules), ``tasks``: the
+    batch's (rel, ref) in order."""
     out: list[tuple[Module | None, list]] = []
     params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
-    for (rel, ref), (mrow, problems) in zip(tasks, marshal.loads(blob)):
+    vocabulary, rows_ = marshal.loads(blob)
+    for (rel, ref), (mrow, problems) in zip(tasks, rows_):
         if mrow is None:
             out.append((None, problems))
             continue
@@ -142,7 +149,7 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]) -> list[tuple[Mo
         module = Module(ref, rel, procs, lines, size, doc)
         module.terms = terms_
         out.append((module, problems))
-    return out
+    return vocabulary, out
 
 
 def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
@@ -160,8 +167,9 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
     if n > 1 and len(tasks) >= POOL_THRESHOLD:
         # Interleaved batches: big modules (common modules) are not all in one worker's share.
         # Over the compile's pool (compiler/pool.py), batches back as they finish.
-        # Each batch's terms are packed once the batches before it are (the same vocabulary
-        # whatever order they finish in), so few batches' term lists are alive at once.
+        # Each worker packs its batch's terms by a vocabulary of the batch's own; the parent
+        # maps a batch's ids once the batches before it are mapped (the same vocabulary
+        # whatever order they finish in, and the same ids as packing them all here).
         batches = [tasks[i::n * 4] for i in range(n * 4)]
         parts: list[Any] = [None] * len(batches)
         packed = 0
@@ -169,9 +177,9 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
             for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
                 parts[b] = _from_rows(out, batches[b])
                 while packed < len(parts) and parts[packed] is not None:
-                    _pack_terms(parts[packed], packer)
+                    _adopt_terms(*parts[packed], packer)
                     packed += 1
-        by_rel = {rel: r for batch, out in zip(batches, parts) for (rel, _), r in zip(batch, out)}
+        by_rel = {rel: r for batch, (_, out) in zip(batches, parts) for (rel, _), r in zip(batch, out)}
         results = [by_rel[rel] for rel, _ in tasks]
     else:
         results = [_read_one(files, rel, ref) for rel, ref in tasks]
@@ -193,6 +201,13 @@ def _pack_terms(results: list[tuple[Module | None, list]], packer: TermPacker) -
             for p in module.procedures:
                 p.terms = packer.pack(p.terms)  # type: ignore[arg-type]   (the worker's dict)
     packer.end_batch()
+
+
+def _adopt_terms(vocabulary: list[str], results: list[tuple[Module | None, list]],
+                 packer: TermPacker) -> None:
+    procs = [p for module, _problems in results if module is not None for p in module.procedures]
+    for p, packed in zip(procs, packer.adopt([p.terms for p in procs], vocabulary)):  # type: ignore[misc]
+        p.terms = packed
 
 
 def parse(source: Source, report: CompileReport) -> CodeModel:

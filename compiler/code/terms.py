@@ -12,6 +12,8 @@ import unicodedata
 from array import array
 from collections import defaultdict
 
+import numpy as np
+
 from v8atlas.formats.text import chunk_terms
 
 _CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
@@ -77,6 +79,24 @@ class TermPacker:
                     got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)))
                 out.extend(got[1])
         return out.tobytes()
+
+    def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
+        """Procedures packed by another packer (a worker's, over one batch), with its
+        ``vocabulary``, as this packer would have packed them: a term new here takes the next
+        id in the order that packer met it — the order this one would have — so the ids are the
+        same as packing the batch here. The ids mapped in numpy, the counts kept."""
+        if not packed:
+            return []
+        table = np.fromiter(map(self._ids.__getitem__, vocabulary), dtype=np.uint32,
+                            count=len(vocabulary))
+        words = np.frombuffer(b"".join(packed), dtype=np.uint32).copy()
+        ends = np.cumsum(np.fromiter(map(len, packed), dtype=np.int64, count=len(packed)) // 4)
+        starts = np.concatenate((np.zeros(1, dtype=np.int64), ends[:-1]))
+        is_id = np.ones(len(words), dtype=bool)
+        is_id[(starts[:, None] + np.arange(_HEADER)).ravel()] = False    # each opens with counts
+        words[is_id] = table[words[is_id]]
+        buf = words.tobytes()
+        return [buf[a:b] for a, b in zip((4 * starts).tolist(), (4 * ends).tolist())]
 
     def end_batch(self) -> None:
         """Forget the shared lists of a batch (they die with it)."""
