@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import Stemmer  # PyStemmer: the C Snowball stemmers (0.5 µs a word, see docs/search.md)
@@ -155,12 +156,24 @@ def index_terms(text: str, surfaces: bool = False) -> list[str]:
     stems some words of one family apart (Массив → масс, массиве → массив), and a query word
     is looked up by its stem *and* its surface form, so either side's form can meet.
     """
-    out = []
-    for w in words(text):
+    out: list[str] = []
+    _add_terms(out, words(text), surfaces)
+    return out
+
+
+def chunk_terms(chunk: str, surfaces: bool = False) -> list[str]:
+    """``index_terms`` of one chunk (a letters-and-digits run of NFC text, as ``_CHUNK``
+    finds them) without normalizing and splitting it again: for callers that memoize by chunk."""
+    out: list[str] = []
+    _add_terms(out, _chunk_words(chunk), surfaces)
+    return out
+
+
+def _add_terms(out: list[str], ws: Iterable[Word], surfaces: bool) -> None:
+    for w in ws:
         out.append(w.term)
         if surfaces and not w.whole and w.surface != w.term:
             out.append(w.surface)
-    return out
 
 
 def analyze(text: str) -> list[str]:

@@ -354,6 +354,25 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
+def test_modules_read_in_the_pool_give_the_same_bundle_and_report(compiled, tmp_path, monkeypatch):
+    """Read over the pool's workers (their batches cross as marshal rows, each module's bodies
+    as one frame), the modules give the bundle and the report lines of a read in one process."""
+    from v8atlas.compiler.code import read as code_read
+    result, _snap = compiled
+    root = tmp_path / "cf"
+    _make_dump(root)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
+    batches: list[bytes] = []
+    from_rows = code_read._from_rows
+    monkeypatch.setattr(code_read, "_from_rows", lambda blob, tasks: batches.append(blob) or from_rows(blob, tasks))
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    assert len(batches) > 1                   # the batches came back as rows
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
+    lines = lambda r: sorted((w.code, w.file, w.line, w.message) for w in r.report.errors + r.report.warnings)  # noqa: E731
+    assert lines(again) == lines(result)
+
+
 @pytest.mark.parametrize("reused", ["parse", "linked model"])
 def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     """A cold compile with the cache on writes the code parse before the link (to a temporary

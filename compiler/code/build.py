@@ -287,6 +287,7 @@ def _release(index: CodeIndex) -> None:
     index.cards = None
     for pe in index.procs:
         pe.proc.body = b""
+    bodies.forget()
 
 
 def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray]:

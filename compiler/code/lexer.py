@@ -197,9 +197,12 @@ def decode_module(data: bytes) -> tuple[bytes | None, Problem | None]:
         return None, Problem("encoding", f"invalid UTF-8 (byte 0x{data[e.start]:02x} at offset "
                                          f"{e.start}): not a UTF-8 BSL module", line)
     if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n")
-        if b"\r" in data:       # a lone CR (old Mac line ends)
-            data = data.replace(b"\r", b"\n")
+        # Every CR of a CRLF file dropped in one C pass (3× faster than replacing the pairs),
+        # when every CR is one of a pair; a lone CR (old Mac line ends) becomes a LF.
+        lf = data.translate(None, b"\r")
+        if len(data) - len(lf) == data.count(b"\r\n"):
+            return lf, None
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     return data, None
 
 
@@ -244,17 +247,21 @@ def _doc_comment(text: bytes, start: int, stop: int) -> str:
     chunk = text[start:stop]
     if b"//" not in chunk:
         return ""
-    lines: list[str] = []
-    for ln in reversed(chunk.rstrip(b"\n").split(b"\n")):
-        s = ln.strip()
-        if not s.startswith(b"//"):
-            break
-        lines.append(s[2:].decode())
-    lines.reverse()
+    lines = chunk.rstrip(b"\n").split(b"\n")
+    k = len(lines)
+    while k and lines[k - 1].lstrip().startswith(b"//"):
+        k -= 1
+    if k == len(lines):
+        return ""
+    # the block's lines without their ``//``, decoded at once (a decode per line cost more)
+    doc = b"\n".join([ln.strip()[2:] for ln in lines[k:]]).decode()
     # A separator rule (////////) opens SSL modules and sections: it is not a description.
-    while lines and lines[0].strip() and set(lines[0].strip()) <= {"/"}:
-        lines.pop(0)
-    return "\n".join(lines).strip("\n")
+    while True:
+        head, _, rest = doc.partition("\n")
+        head = head.strip()
+        if not (head and not head.strip("/")):
+            return doc.strip("\n")
+        doc = rest
 
 
 # A keyword as matched (bytes) → (as written, its last word folded, whether ``Асинх`` opens it):
@@ -293,6 +300,7 @@ def scan_module(data: bytes) -> ScanResult:
     line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
     n_text = len(text)
     count, find = text.count, text.find
+    common_module = tuple(w for w in _COMMON_MODULE_WORDS if w in text)
 
     def close(end_pos: int, end_line: int) -> None:
         nonlocal open_
@@ -300,7 +308,7 @@ def scan_module(data: bytes) -> ScanResult:
         p = open_.proc
         p.end_line = end_line
         p.body = text[open_.start:end_pos]
-        add_tokens(p, p.body)
+        add_tokens(p, p.body, common_module)
         res.procedures.append(p)
         open_ = None
 
@@ -410,7 +418,7 @@ def scan_module(data: bytes) -> ScanResult:
             line_pos = tail_end
             close(tail_end, line_no)
             comment_from = tail_end
-    last_line = text.count(b"\n")
+    last_line = line_no + count(b"\n", line_pos)
     if open_ is not None:
         res.problems.append(Problem(
             "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
@@ -477,8 +485,11 @@ def _local_name(rev: bytes) -> str:
     return n
 
 
-def add_tokens(proc: Procedure, body: bytes) -> None:
-    """Calls and metadata usages of one body, as written (the linker resolves them)."""
+def add_tokens(proc: Procedure, body: bytes, common_module: tuple[bytes, ...] = _COMMON_MODULE_WORDS
+               ) -> None:
+    """Calls and metadata usages of one body, as written (the linker resolves them).
+    ``common_module``: the ``ОбщийМодуль(`` spellings its module holds (most hold none, and a
+    body cannot hold one its module lacks: two searches per module instead of per body)."""
     code, strings = split_code(body)
     rev = code[::-1]
     local, qualified = proc.local_calls, proc.qualified_calls
@@ -519,7 +530,7 @@ def add_tokens(proc: Procedure, body: bytes) -> None:
             after = _NAME.match(joined, n_str - m.start())
             if after:
                 proc.usages.add((cls, after.group(1).decode(), "query"))
-    for word in _COMMON_MODULE_WORDS:
+    for word in common_module:
         i = body.find(word)
         while i >= 0:
             _literal_module_call(body, i, len(word), proc)

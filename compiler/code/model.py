@@ -75,9 +75,10 @@ class Procedure:
     #                                         parses it into ``info`` and drops it)
     line: int = 0
     end_line: int = 0
-    # Header to end keyword, UTF-8 as written (LF line ends); once read (``read.py``), a zstd
-    # frame of it (``bodies.pack``): the model carries bodies compressed to the build.
-    body: bytes = b""
+    # Header to end keyword, UTF-8 as written (LF line ends); once read (``read.py``), its
+    # place in its module's zstd frame (``bodies.pack_module``): the model carries bodies
+    # compressed to the build.
+    body: bytes | tuple[bytes, int, int] = b""
     inserts: int = 0                        # #Вставка blocks (extensions' ChangeAndValidate)
     deletes: int = 0                        # #Удаление blocks
     # Tokens for the linker (resolved against the configuration there): sets while the scanner

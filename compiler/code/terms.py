@@ -12,7 +12,9 @@ import unicodedata
 from array import array
 from collections import defaultdict
 
-from v8atlas.formats.text import index_terms
+import numpy as np
+
+from v8atlas.formats.text import chunk_terms
 
 _CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 DESCRIPTION_CHARS = 300        # the first sentences say what a procedure does; the rest is detail
@@ -41,7 +43,7 @@ def _terms(text: str) -> list[str]:
     for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
         t = _memo.get(chunk)
         if t is None:
-            t = index_terms(chunk, surfaces=True)
+            t = chunk_terms(chunk, surfaces=True)
             if len(_memo) < _MEMO_MAX:
                 _memo[chunk] = t
         out.extend(t)
@@ -77,6 +79,24 @@ class TermPacker:
                     got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)))
                 out.extend(got[1])
         return out.tobytes()
+
+    def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
+        """Procedures packed by another packer (a worker's, over one batch), with its
+        ``vocabulary``, as this packer would have packed them: a term new here takes the next
+        id in the order that packer met it — the order this one would have — so the ids are the
+        same as packing the batch here. The ids mapped in numpy, the counts kept."""
+        if not packed:
+            return []
+        table = np.fromiter(map(self._ids.__getitem__, vocabulary), dtype=np.uint32,
+                            count=len(vocabulary))
+        words = np.frombuffer(b"".join(packed), dtype=np.uint32).copy()
+        ends = np.cumsum(np.fromiter(map(len, packed), dtype=np.int64, count=len(packed)) // 4)
+        starts = np.concatenate((np.zeros(1, dtype=np.int64), ends[:-1]))
+        is_id = np.ones(len(words), dtype=bool)
+        is_id[(starts[:, None] + np.arange(_HEADER)).ravel()] = False    # each opens with counts
+        words[is_id] = table[words[is_id]]
+        buf = words.tobytes()
+        return [buf[a:b] for a, b in zip((4 * starts).tolist(), (4 * ends).tolist())]
 
     def end_batch(self) -> None:
         """Forget the shared lists of a batch (they die with it)."""
