@@ -78,7 +78,7 @@ class CodeIndex:
             chunk = self.procs[start:start + PART_ROWS]
             procs = [pe.proc for pe in chunk]
             yield cache.marshalled(
-                [[_stored(n, getattr(p, n)) for p in procs] for n in _PROC_FIELDS]
+                [_stored(n, [getattr(p, n) for p in procs]) for n in _PROC_FIELDS]
                 + [[vocabularies[id(pe.vocabulary)] if n == "vocabulary" else getattr(pe, n)
                     for pe in chunk] for n in _ENTRY_FIELDS])
 
@@ -97,8 +97,8 @@ class CodeIndex:
         while len(index.procs) < n_procs:
             columns = cache.unmarshalled(next(parts))
             columns[n_proc + vocabulary] = [shared[i] for i in columns[n_proc + vocabulary]]
-            procs = [Procedure(*[_restored(n, v) for n, v in zip(_PROC_FIELDS, row)])
-                     for row in zip(*columns[:n_proc])]
+            procs = [Procedure(*row) for row in zip(*[_restored(n, column) for n, column
+                                                      in zip(_PROC_FIELDS, columns[:n_proc])])]
             index.procs += [ProcEntry(p, *row) for p, row in zip(procs, zip(*columns[n_proc:]))]
         return index
 
@@ -115,18 +115,18 @@ _PROC_FIELDS = tuple(f.name for f in fields(Procedure) if f.init)
 _ENTRY_FIELDS = tuple(f.name for f in fields(ProcEntry) if f.name != "proc")   # after ``proc``
 
 
-def _stored(name: str, value: Any) -> Any:
-    """A procedure's field as marshal can write it (its parameters and annotation as tuples)."""
+def _stored(name: str, column: list[Any]) -> list[Any]:
+    """A column of a procedure field as marshal can write it (parameters, annotations: tuples)."""
     if name == "params":
-        return [(q.name, q.by_value, q.default) for q in value]
+        return [[(q.name, q.by_value, q.default) for q in params] for params in column]
     if name == "annotation":
-        return None if value is None else (value.kind, value.target)
-    return value
+        return [None if a is None else (a.kind, a.target) for a in column]
+    return column
 
 
-def _restored(name: str, value: Any) -> Any:
+def _restored(name: str, column: list[Any]) -> list[Any]:
     if name == "params":
-        return [Param(*q) for q in value]
+        return [[Param(*q) for q in params] for params in column]
     if name == "annotation":
-        return None if value is None else Annotation(*value)
-    return value
+        return [None if a is None else Annotation(*a) for a in column]
+    return column
