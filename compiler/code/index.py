@@ -57,10 +57,10 @@ class CodeIndex:
     def cache_parts(self) -> Iterator[Any]:
         """This index as the parts of the linked-model cache file (``pipeline._linked_stream``):
         a head, then its modules, module cards and procedures in chunks of ``PART_ROWS`` rows,
-        each chunk a marshalled column per field. Pickled as objects, the index was ~10 M
-        memo entries and the temporary state of every slotted object (held by the memo till
-        the end: the saver grew 0.7 GB at SSL × 12, for 33 s of CPU); as columns, one chunk
-        is alive at a time. ``from_cache_parts`` reads the same parts back."""
+        each chunk a marshalled column per field. Pickled as objects, the pickler's memo held
+        every object and the temporary state of every slotted one till the dump's end (its
+        writer grew 0.86 GB at SSL × 12, 17.5 s CPU; in chunks +0.12 GB, 8.0 s:
+        ``tools/bench_linked_cache.py``). ``from_cache_parts`` reads the same parts back."""
         vocabularies: dict[int, int] = {}        # id(list) → its place (one per code model)
         shared = []
         for pe in self.procs:
