@@ -12,7 +12,6 @@ import gc
 import hashlib
 import importlib
 import json
-import marshal
 import os
 import sys
 import time
@@ -551,15 +550,17 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
     if not path.is_file():
         return None
     with report.timed("load linked model"):
-        ok, entry = cache.load(path)
-    if not ok or not isinstance(entry, tuple) or len(entry) != 6:   # a damaged entry is a miss
+        ok, parts = cache.load_parts(path)
+        try:
+            entry = _linked_read(parts) if ok else None
+        except (cache.CacheUnreadable, StopIteration, TypeError, ValueError):   # damaged: a miss
+            entry = None
+    if entry is None:
         path.unlink(missing_ok=True)
         return None
-    doc_rows, edge_rows, info, counts, links, sub_report = entry
+    docs, edges, info, counts, links, sub_report = entry
     sub_report.timings, sub_report.cpu = {}, {}   # the earlier compile's; this one's are measured anew
     report.merge(sub_report)
-    docs = [Doc(*row) for row in _from_rows(doc_rows)]
-    edges = [Edge(*row) for row in _from_rows(edge_rows)]
     return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
                        counts=counts, links=links)
 
@@ -591,24 +592,57 @@ def _rows(objects: list[Any], row: Callable[[Any], tuple]) -> bytes | list[tuple
     marshal writes plain data (str, int, list, dict: a card) faster again (SSL × 8's 21,000
     documents: pickled 0.41 s, rows marshalled 0.18 s; 419,000 edges 0.17 → 0.06 s). Rows
     holding anything marshal refuses are kept as they are (pickled with the rest)."""
-    rows = [row(o) for o in objects]
-    try:
-        return marshal.dumps(rows)
-    except ValueError:   # an unmarshallable value (a class of its own) somewhere
-        return rows
+    return cache.marshalled([row(o) for o in objects])
 
 
 def _from_rows(stored: bytes | list[tuple]) -> list[tuple]:
-    return marshal.loads(stored) if isinstance(stored, bytes) else stored
+    return cache.unmarshalled(stored)
+
+
+# Documents or edges per part of the linked-model cache file: each part's rows and marshalled
+# bytes are made only when the file writer takes it (× 12's 975,000 edges were 0.2 GB at once).
+_ROWS_PER_PART = 65_536
 
 
 def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], counts: dict[str, Any],
                  links: Links, report: CompileReport, path: Path) -> None:
-    cache.save(path, (_rows(docs, _DOC_ROW), _rows(edges, _EDGE_ROW), info, counts, links, report))
+    cache.save_parts(path, _linked_stream(docs, edges, info, counts, links, report))
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
         old.unlink(missing_ok=True)
+
+
+def _linked_stream(docs: list[Doc], edges: list[Edge], info: dict[str, Any],
+                   counts: dict[str, Any], links: Links, report: CompileReport) -> Iterator[Any]:
+    """The linked model as the parts of its cache file (``cache.save_parts``): a head, the
+    documents' and edges' rows in parts, then the parts of every link that writes itself in
+    parts (``cache_parts``/``from_cache_parts``: the code index) — made one at a time, so the
+    saver's memory beyond the data it was forked with is one part, not the model's pickle."""
+    values = links.__getstate__()
+    parted = [cls for cls, v in values.items() if hasattr(v, "cache_parts")]
+    head = Links()
+    head.__setstate__({cls: v for cls, v in values.items() if cls not in parted})
+    yield len(docs), len(edges), info, counts, head, report, parted
+    for objects, row in ((docs, _DOC_ROW), (edges, _EDGE_ROW)):
+        for start in range(0, len(objects), _ROWS_PER_PART):
+            yield _rows(objects[start:start + _ROWS_PER_PART], row)
+    for cls in parted:
+        yield from values[cls].cache_parts()
+
+
+def _linked_read(parts: Iterator[Any]) -> tuple:
+    """``_linked_stream``'s parts back: (docs, edges, info, counts, links, report)."""
+    n_docs, n_edges, info, counts, links, report, parted = next(parts)
+    docs: list[Doc] = []
+    while len(docs) < n_docs:
+        docs += [Doc(*row) for row in _from_rows(next(parts))]
+    edges: list[Edge] = []
+    while len(edges) < n_edges:
+        edges += [Edge(*row) for row in _from_rows(next(parts))]
+    for cls in parted:
+        links.put(cls.from_cache_parts(parts))
+    return docs, edges, info, counts, links, report
 
 
 def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str,

@@ -6,6 +6,7 @@ import copy
 import enum
 import pickle
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,83 @@ def test_linked_rows_round_trip_marshalled_or_not():
     stored = pipeline._rows(odd, pipeline._DOC_ROW)
     assert not isinstance(stored, bytes)
     assert [Doc(*r) for r in pipeline._from_rows(pickle.loads(pickle.dumps(stored)))] == odd
+
+
+def _code_index():
+    """A code index of two models (two vocabularies), with every kind of field value the
+    link leaves: an annotation, parameters, a form module, calls, priors, packed cards."""
+    from v8atlas.compiler.code.cardstore import PackedCards
+    from v8atlas.compiler.code.index import CodeIndex, ModuleEntry, ProcEntry
+    from v8atlas.compiler.code.model import Annotation, ModuleRef, Param, Procedure
+    base, ext = ["получить", "значение"], ["ё", "перед"]
+    index = CodeIndex(views=["База", "База+Доработки"], cards=PackedCards())
+    for m in range(5):
+        ref = ModuleRef("Catalog.Ёлки", "Form", f"Форма{m}") if m % 2 else \
+            ModuleRef(f"CommonModule.Модуль{m}", "Module")
+        index.modules.append(ModuleEntry(ref, m % 2, [f"f{m}.bsl"], ["", "Доработки"][:1 + m % 2],
+                                         procs=[m], names={"проц": m}, doc="Модуль ё",
+                                         terms=["модуль"], address=f"Модуль{m}"))
+        index.module_cards.append({"api": [{"name": f"Проц{m}", "n": m}], "f": 0.25})
+    for pid in range(7):
+        proc = Procedure(f"Проц{pid}", bool(pid % 2), [Param("Ссылка", True, "Неопределено"), Param("Б")],
+                         export=True, directive="AtServer", region=["ПрограммныйИнтерфейс"],
+                         annotation=Annotation("Before", "Цель") if pid == 3 else None,
+                         line=pid, end_line=pid + 2, body=bytes([pid]) * 3, terms=b"\x01\x02",
+                         local_calls=("а",), usages=(("Catalog", "Ёлки", "query"),))
+        index.procs.append(ProcEntry(proc, pid % 5, pid % 2, "", ext if pid == 6 else base,
+                                     callees=(0, pid), prior=0.1 * pid, deprecated=pid == 2,
+                                     summary="Одна строка."))
+        index.cards.append(pid, bytes([pid]) * 10)
+    return index
+
+
+def test_a_code_index_reads_back_from_its_cache_parts_equal(tmp_path, monkeypatch):
+    """The linked model's code index is written as parts of row chunks (columns marshalled):
+    read back, every module, card and procedure is equal, the vocabularies shared as before."""
+    from v8atlas.compiler.code import index as code_index
+    monkeypatch.setattr(code_index, "PART_ROWS", 2)   # several chunks of each table
+    index = _code_index()
+    assert cache.save_parts(tmp_path / "ix.pickle", index.cache_parts())
+    ok, parts = cache.load_parts(tmp_path / "ix.pickle")
+    assert ok
+    back = code_index.CodeIndex.from_cache_parts(parts)
+    assert next(parts, None) is None                   # every part read, none left over
+    assert (back.views, back.modules, back.module_cards) == (index.views, index.modules,
+                                                             index.module_cards)
+    assert back.procs == index.procs and back.procs[3].proc.annotation.target == "Цель"
+    assert back.procs[0].vocabulary is back.procs[5].vocabulary is not back.procs[6].vocabulary
+    assert [back.cards[i] for i in range(7)] == [index.cards[i] for i in range(7)]
+
+
+def test_the_linked_model_reads_back_from_its_parts(tmp_path, monkeypatch):
+    from v8atlas.compiler.code.index import CodeIndex
+    from v8atlas.compiler.links import ConfigModels
+    from v8atlas.compiler.sources import Project
+    from v8atlas.formats.domain import Links
+    monkeypatch.setattr(pipeline, "_ROWS_PER_PART", 2)
+    docs = [Doc("metadata", f"К/Справочник.Ё{i}", "Catalog", f"Справочник.Ё{i}", {"n": i},
+                names=[f"Справочник.Ё{i}"], config="К") for i in range(5)]
+    edges = [Edge(f"a{i}", "b", "owner", "Поле", bool(i % 2)) for i in range(3)]
+    links = Links()
+    links.put(ConfigModels(platforms={"К": "8.3.24"}))
+    links.put(_code_index())
+    report = CompileReport()
+    report.warn("src", "замечание")
+    path = tmp_path / "linked" / "m.pickle"
+    pipeline._save_linked(docs, edges, {"i": 1}, {"c": 2}, links, report, path)
+    ctx = pipeline._load_linked(path, Project(sources=[]), CompileReport())
+    assert ctx is not None and (ctx.docs, ctx.edges, ctx.info, ctx.counts) == (docs, edges, {"i": 1}, {"c": 2})
+    assert ctx.links.need(ConfigModels).platforms == {"К": "8.3.24"}
+    assert ctx.links.need(CodeIndex).procs == links.need(CodeIndex).procs
+    assert [w.message for w in ctx.report.warnings] == ["замечание"]
+
+
+def test_an_unreadable_linked_model_is_a_miss_and_removed(tmp_path, capsys, monkeypatch):
+    from v8atlas.compiler.sources import Project
+    path = tmp_path / "m.pickle"
+    assert cache.save_parts(path, [(1, 0, {}, {}, None, None, [_Colour]), b"x"])
+    ok, parts = cache.load_parts(path)
+    assert ok and next(parts)[0] == 1 and next(parts) == b"x" and next(parts, None) is None
+    monkeypatch.delattr(sys.modules[__name__], "_Colour")   # a class renamed since it was written
+    assert pipeline._load_linked(path, Project(sources=[]), CompileReport()) is None
+    assert not path.exists() and "not used" in capsys.readouterr().err
