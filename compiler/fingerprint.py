@@ -21,7 +21,8 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from operator import attrgetter
+from typing import Callable
 
 from v8atlas.formats.hashing import sha256_file
 
@@ -31,20 +32,32 @@ from .readhash import StatKey as _StatKey, read_by_readers, stat_key
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
 
-def walk_files(root: Path | str, prefix: str = "") -> Iterator[tuple[str, os.DirEntry]]:
-    """(relative posix path, DirEntry) of every regular file below ``root``, in sorted order."""
+def walk_files(root: Path | str, prefix: str = "") -> list[tuple[str, os.DirEntry]]:
+    """(relative posix path, DirEntry) of every regular file below ``root``, in sorted order
+    (each folder's entries by name, a folder's files where its name sorts)."""
+    out: list[tuple[str, os.DirEntry]] = []
+    _scan(os.fspath(root), prefix, out)
+    return out
+
+
+_NAME = attrgetter("name")
+
+
+def _scan(folder: str, prefix: str, out: list[tuple[str, os.DirEntry]]) -> None:
+    # Into one list, not through nested generators: SSL's 9,300 files sit in 8,400 folders,
+    # and each file's yield passed up every level (a third of the walk's CPU).
     try:
-        entries = sorted(os.scandir(root), key=lambda e: e.name)
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=_NAME)
     except OSError:
         return
     for e in entries:
-        rel = f"{prefix}{e.name}"
         try:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    yield from walk_files(e.path, rel + "/")   # a str: no Path per folder
+                    _scan(e.path, f"{prefix}{e.name}/", out)   # a str: no Path per folder
             elif e.is_file(follow_symlinks=False):
-                yield rel, e
+                out.append((prefix + e.name, e))
         except OSError:
             continue
 
@@ -60,7 +73,10 @@ class FileRule:
     reads: tuple[Callable[[str], bool], ...]
 
     def __call__(self, rel: str) -> bool:
-        return any(read(rel) for read in self.reads)
+        for read in self.reads:   # once per file of the dump: no generator
+            if read(rel):
+                return True
+        return False
 
 
 # A folder with this many files unknown by their stat is hashed beside its parse (``begin``).
@@ -153,17 +169,25 @@ class Fingerprinter:
 
     def _walk(self, path: Path, rule: FileRule | None) -> Pending:
         pending = Pending(path, rule=rule)
-        for rel, entry in walk_files(path):
-            full = os.path.abspath(entry.path)
-            key, digest = self._known(full, entry.stat(follow_symlinks=False))
+        rels, fulls, keys, digests, missing = (pending.rels, pending.fulls, pending.keys,
+                                               pending.digests, pending.missing)
+        cache = self._cache
+        # From an absolute root each entry's path is absolute and normal already.
+        for rel, entry in walk_files(os.path.abspath(path)):
+            full = entry.path
+            st = entry.stat(follow_symlinks=False)
+            key = stat_key(st)
             if rule is not None and not rule(rel):
-                digest = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
-            elif digest is None:
-                pending.missing.append(len(pending.rels))
-            pending.rels.append(rel)
-            pending.fulls.append(full)
-            pending.keys.append(key)
-            pending.digests.append(digest)
+                digest: str | None = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
+            else:
+                hit = cache.get(full)
+                digest = hit[1] if hit is not None and hit[0] == key else None
+                if digest is None:
+                    missing.append(len(rels))
+            rels.append(rel)
+            fulls.append(full)
+            keys.append(key)
+            digests.append(digest)
         return pending
 
     def complete(self, pendings: list[Pending]) -> list[Pending]:
@@ -185,15 +209,16 @@ class Fingerprinter:
         self.sizes[pending.path] = sum(k[0] for k in pending.keys)
         _fill_digests(pending)   # what the child left: read by now, or hashed here
         self.bytes_hashed += pending.hashed
-        h = hashlib.sha256()
+        lines = []
         for rel, full, key, digest in zip(pending.rels, pending.fulls, pending.keys, pending.digests):
             assert digest is not None
             if digest != UNREAD:
                 self._seen[full] = (key, digest)
             elif (hit := self._cache.get(full)) is not None and hit[0] == key:
                 self._seen[full] = hit   # kept for a later compile that reads it
-            h.update(f"{rel}\0{digest}\n".encode())
-        return h.hexdigest()
+            lines.append(f"{rel}\0{digest}\n")
+        # hashed as one text (the same bytes as line by line): on the compile's critical path
+        return hashlib.sha256("".join(lines).encode()).hexdigest()
 
     def save(self) -> None:
         """Keep the hashes of the files seen in this compile (others are dropped)."""

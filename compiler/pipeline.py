@@ -353,6 +353,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                 report.error(source.name, str(e), code="source-failed")
                 continue
             ctx.parsed.setdefault(domain.name, []).append((source, result))
+            result = None   # held by ctx.parsed alone (``_release_model`` frees it)
     if not any(ctx.parsed.values()) and not ctx.docs:
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
@@ -415,6 +416,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             if domain.build is not None:
                 with report.timed(f"build {_stage_label(domain.name)}"):
                     domain.build(ctx, writer)
+        with report.timed("free the model"):
+            _release_model(ctx)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
         with report.timed("wait for cards"):
@@ -456,6 +459,14 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     stored = CompileReport.from_dict(bundle.report())
     stored.timings, stored.cpu = report.timings, report.cpu   # this compile's, not the stored ones
     return CompileResult(unchanged, True, stored, dict(bundle.counts))
+
+
+def _release_model(ctx: LinkContext) -> None:
+    """The parsed and linked model dropped once every build that reads it has run or been
+    forked: freeing it (millions of objects, ≈ 0.3 s at SSL × 8) then overlaps the wait for the
+    search child instead of following the publish. The merges after it read the counts, the
+    info and the report only."""
+    ctx.docs, ctx.edges, ctx.parsed, ctx.links = [], [], {}, Links()
 
 
 def _import_later_stages() -> None:

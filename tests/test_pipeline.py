@@ -401,3 +401,45 @@ def test_the_fingerprint_rule_names_the_files_hashed(tmp_path):
     assert fp.begin(tmp_path, defer=False) != before[None]
     module.unlink()
     assert fp.begin(tmp_path, defer=False, rule=config_only) != before[config_only]
+
+
+def test_a_help_page_is_not_read_by_the_configuration_domain(tmp_path):
+    """An object's and a form's help pages (Designer's Ext/Help.xml, Ext/Help/<lang>.html) are
+    read by no domain: under --skip code --skip forms their edits keep the fingerprint, their
+    removal does not; the descriptor beside them always counts."""
+    from v8atlas.compiler.config.domain import may_read
+    from v8atlas.compiler.fingerprint import FileRule, Fingerprinter
+    obj = tmp_path / "Catalogs" / "Товары"
+    (obj / "Ext" / "Help").mkdir(parents=True)
+    (obj / "Forms" / "ФормаСписка" / "Ext" / "Help").mkdir(parents=True)
+    descriptor = tmp_path / "Catalogs" / "Товары.xml"
+    descriptor.write_text("<a/>", encoding="utf-8")
+    pages = [obj / "Ext" / "Help.xml", obj / "Ext" / "Help" / "ru.html",
+             obj / "Forms" / "ФормаСписка" / "Ext" / "Help.xml",
+             obj / "Forms" / "ФормаСписка" / "Ext" / "Help" / "ru.html"]
+    for page in pages:
+        page.write_text("<html>справка</html>", encoding="utf-8")
+    rule = FileRule((may_read,))
+    fp = Fingerprinter()
+    before = fp.begin(tmp_path, defer=False, rule=rule)
+    for page in pages:
+        page.write_text("<html>другая справка</html>", encoding="utf-8")
+        assert fp.begin(tmp_path, defer=False, rule=rule) == before, page
+    assert fp.begin(tmp_path, defer=False) != fp.begin(tmp_path, defer=False, rule=rule)
+    descriptor.write_text("<b/>", encoding="utf-8")
+    assert fp.begin(tmp_path, defer=False, rule=rule) != before
+    descriptor.write_text("<a/>", encoding="utf-8")
+    pages[-1].unlink()
+    assert fp.begin(tmp_path, defer=False, rule=rule) != before
+
+
+def test_the_walk_lists_files_folder_by_folder_in_name_order(tmp_path):
+    """The fingerprint's walk order (part of the fingerprint): each folder's entries by name,
+    a folder's files where its name sorts — "a/x" before "a-b", unlike a sort of whole paths."""
+    from v8atlas.compiler.fingerprint import walk_files
+    for rel in ("a/x", "a-b", "a/c/d", "b", ".git/ignored", "a/.git/ignored"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(rel, encoding="utf-8")
+    listed = [rel for rel, entry in walk_files(tmp_path)]
+    assert listed == ["a/c/d", "a/x", "a-b", "b"]
+    assert all(entry.path == str(tmp_path / rel) for rel, entry in walk_files(tmp_path))

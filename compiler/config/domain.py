@@ -24,10 +24,12 @@ CONFIGURATION_SOURCE = SourceKind(
                  TomlTable("extension", (_NAME, _PLATFORM, _BASE))))
 
 # Binary and text bodies no reader of any domain opens (measured in SSL 3.1: 30 of its 53 MB
-# outside modules and forms): XDTO packages, pictures, non-schema templates, the parents' list.
-_NOT_READ_PARTS = ("/Ext/Picture/",)
+# outside modules and forms): XDTO packages, pictures, non-schema templates, the parents' list;
+# and the objects' and forms' help pages (Designer's Ext/Help.xml and Ext/Help/<lang>.html:
+# 1,630 of SSL 3.1.12's 9,300 files, 3.5 MB, a sixth of what a structure compile hashed).
+_NOT_READ_PARTS = ("/Ext/Picture/", "/Ext/Help/")
 _NOT_READ_LEAVES = ("/Ext/Package.bin", "/Ext/Template.bin", "/Ext/Template.txt",
-                    "/Ext/ParentConfigurations.bin")
+                    "/Ext/ParentConfigurations.bin", "/Ext/Help.xml")
 
 
 def may_read(rel: str) -> bool:
@@ -35,7 +37,7 @@ def may_read(rel: str) -> bool:
     bodies above: its readers open the descriptors, Ext/Predefined.xml, Ext/Content.xml,
     Ext/Flowchart.xml, ConfigDumpInfo.xml…; a file it does not know is counted as read."""
     return not (is_module_file(rel) or is_ui_file(rel) or rel.endswith(_NOT_READ_LEAVES)
-                or any(part in rel for part in _NOT_READ_PARTS))
+                or any(map(rel.__contains__, _NOT_READ_PARTS)))
 
 
 # The linker and the graph builder are imported when a compile runs them: a no-change
