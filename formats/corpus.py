@@ -95,4 +95,4 @@ def pack_blob(raw: bytes) -> bytes:
 
 def unpack_blob(blob: memoryview | bytes) -> bytes:
     """The raw bytes of a blob ``pack_blob`` wrote."""
-    return zstandard.ZstdDecompressor().decompress(bytes(blob))
+    return zstandard.ZstdDecompressor().decompress(blob)

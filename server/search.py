@@ -180,7 +180,8 @@ class _Alt:
     family: int = -1
     # What a match through it says (term text, attribute, listed, own word): _hits works it out
     # on the first page it explains; an alternative kept per word or phrase reuses it.
-    explain: tuple[str, bool, bool, bool] | None = field(default=None, repr=False, compare=False)
+    explain: tuple[str, bool, bool, bool] | None = field(default=None, init=False, repr=False,
+                                                          compare=False)
 
 
 @dataclass
@@ -469,8 +470,7 @@ class Searcher:
             pos = np.searchsorted(cand, extra)
             hit = (pos < len(cand)) & (cand[np.minimum(pos, max(len(cand) - 1, 0))] == extra) \
                 if len(cand) else np.zeros(len(extra), dtype=bool)
-            scores = scores.copy()
-            scores[pos[hit]] += add[hit]
+            scores[pos[hit]] += add[hit]     # scores are the query's own (score[cand] copied)
             cand = np.concatenate([cand, extra[~hit]])
             scores = np.concatenate([scores, add[~hit]])
         total = len(cand)
@@ -1014,17 +1014,23 @@ class Searcher:
         best value per document over several (``_merged_run``)."""
         if len(alts) > 1:
             return self._merged_run(alts)
-        a = alts[0]
+        return self._alt_run(alts[0])
+
+    def _alt_run(self, a: _Alt) -> tuple[np.ndarray, np.ndarray]:
+        """One alternative's postings, weighed, within its field and domain masks (the field
+        mask first: it is aligned with the whole posting run)."""
         lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-        docs = self.post_doc[lo:hi]
-        vals = self.post_imp[lo:hi] * np.float32(a.weight) if a.weight != 1.0 else self.post_imp[lo:hi]
-        if a.only is not None:
-            keep = a.only[docs]
-            docs, vals = docs[keep], vals[keep]
+        # weight 1: the postings' own values (a read-only view; _best_per_doc copies
+        # before it writes), not a multiplied copy
+        d = self.post_doc[lo:hi]
+        v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
         if a.fields:
             keep = (self.post_fields[lo:hi] & a.fields) != 0
-            docs, vals = docs[keep], vals[keep]
-        return docs, vals
+            d, v = d[keep], v[keep]
+        if a.only is not None:
+            keep = a.only[d]
+            d, v = d[keep], v[keep]
+        return d, v
 
     def _whole_run(self, alts: list[_Alt]) -> tuple[np.ndarray, np.ndarray]:
         """The whole-phrase slot's run with the class prior once more: a phrase that is the name
@@ -1068,17 +1074,7 @@ class Searcher:
                 continue
             if not a.fields and a.only is None:
                 plain[a.term] = a.weight
-            lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-            # weight 1: the postings' own values (a read-only view; _best_per_doc copies
-            # before it writes), not a multiplied copy
-            d = self.post_doc[lo:hi]
-            v = self.post_imp[lo:hi] if a.weight == 1.0 else self.post_imp[lo:hi] * np.float32(a.weight)
-            if a.fields:
-                keep = (self.post_fields[lo:hi] & a.fields) != 0
-                d, v = d[keep], v[keep]
-            if a.only is not None:
-                keep = a.only[d]
-                d, v = d[keep], v[keep]
+            d, v = self._alt_run(a)
             ds.append(d)
             vs.append(v)
         if len(ds) == 1:
@@ -1107,7 +1103,7 @@ class Searcher:
         """The documents holding every alternative's term (within its domain mask) and their
         summed impacts: a function of the alternatives alone, kept beside the merged runs
         (``_keep_run``); the query's exclusions are applied by ``_conj`` after."""
-        key = ("all",) + tuple([(a.term, a.weight, -1 if a.only is None else id(a.only)) for a in alts])
+        key = ("all",) + _alts_key(alts)
         got = self._merged.get(key)
         if got is not None:
             return got
@@ -1396,7 +1392,7 @@ class _Table(StringTable):
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
         if self._in_memory and self.n:
-            strings = self._list or self._strings()
+            strings = self._strings()
             i = bisect_left(strings, key)
             return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:
