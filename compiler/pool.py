@@ -161,10 +161,19 @@ def _fork_piped(target: Callable[..., None], fn: Callable[..., Any], args: tuple
     ctx = get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
     child_end, parent_end = (recv, send) if parent_sends else (send, recv)
-    child = ctx.Process(target=target, args=(child_end, fn, args))
+    child = ctx.Process(target=_closing, args=(parent_end, target, child_end, fn, args))
     child.start()
     child_end.close()
     return parent_end, child
+
+
+def _closing(parent_end: Any, target: Callable[..., None], conn: Any, fn: Callable[..., Any],
+             args: tuple) -> None:
+    """``target(conn, fn, args)`` in the child, with the parent's end closed first: a child
+    holding both ends never sees its reader go (a parent killed or gone before it reads would
+    leave the child blocked in its write for ever)."""
+    parent_end.close()
+    target(conn, fn, args)
 
 
 class Deferred:

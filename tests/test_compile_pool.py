@@ -134,6 +134,23 @@ def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch
     assert step._process.exitcode is not None and not pool._forked
 
 
+def _a_megabyte() -> bytes:
+    return b"x" * (1 << 20)       # more than a pipe's buffer: the send blocks until read
+
+
+def test_a_forked_step_whose_reader_is_gone_ends_instead_of_blocking(monkeypatch):
+    # The reader may go unread (its process killed, a discarded search child's own steps): the
+    # child must get a broken pipe, not keep the read end open itself and block for ever.
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with pool.session():
+        step = pool.fork_call(_a_megabyte)
+        step._conn.close()
+        step._process.join(30)
+        still_blocked = step._process.is_alive()
+        step.discard()
+    assert not still_blocked
+
+
 def _write_texts(texts: list[str], out: Path) -> None:
     out.write_text("\n".join(texts), encoding="utf-8")
 

@@ -21,6 +21,7 @@ import os
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 from v8atlas.compiler import cache, pipeline
@@ -49,9 +50,13 @@ def _in_child(label: str, write) -> None:
             print(f"  {label:10} write {cpu:6.2f} s CPU {time.perf_counter() - t:6.2f} s wall, "
                   f"{path.stat().st_size / 1e6:7.1f} MB, RSS {start} MiB forked, "
                   f"+{_status('VmHWM') - start} MiB at its peak", flush=True)
-        finally:
-            os._exit(0)
-    os.waitpid(pid, 0)
+        except BaseException:
+            traceback.print_exc()    # os._exit would otherwise swallow why the write failed
+            os._exit(1)
+        os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if status:
+        sys.exit(f"  {label}: the writing child failed (status {status})")
 
 
 def main() -> None:
