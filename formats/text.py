@@ -35,7 +35,7 @@ def name_key(s: str) -> str:
 # --- words -------------------------------------------------------------------------------
 
 # A "chunk" is a run of letters and digits; dots, underscores, hyphens, spaces separate.
-_CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
+WORD_RUNS = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")   # the letters-and-digits runs terms come from
 # Inside a chunk: an all-caps run before Upper+lower (HTTP|Сервис), an optional capital and a
 # lower-case run (Заказ), an all-caps run (НДС), digits (2). Explicit classes: no \p{Lu} needed.
 _PART = re.compile(
@@ -144,7 +144,7 @@ def _chunk_words(chunk: str) -> tuple[Word, ...]:
 def words(text: str) -> list[Word]:
     """Words of ``text`` in order. A CamelCase chunk yields its parts, then the whole identifier."""
     out: list[Word] = []
-    for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
+    for chunk in WORD_RUNS.findall(unicodedata.normalize("NFC", text)):
         out.extend(_chunk_words(chunk))
     return out
 
@@ -162,7 +162,7 @@ def index_terms(text: str, surfaces: bool = False) -> list[str]:
 
 
 def chunk_terms(chunk: str, surfaces: bool = False) -> list[str]:
-    """``index_terms`` of one chunk (a letters-and-digits run of NFC text, as ``_CHUNK``
+    """``index_terms`` of one chunk (a letters-and-digits run of NFC text, as ``WORD_RUNS``
     finds them) without normalizing and splitting it again: for callers that memoize by chunk."""
     out: list[str] = []
     _add_terms(out, _chunk_words(chunk), surfaces)

@@ -20,7 +20,7 @@ from v8atlas.formats.catalog import Catalog
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
-from v8atlas.formats.text import (Word, deletions, fold, name_key, stem_stop_words, swap_layout,
+from v8atlas.formats.text import (WORD_RUNS, Word, deletions, fold, name_key, stem_stop_words, swap_layout,
                                   transliterate, whole_key, words)
 from v8atlas.formats.word_family import (DERIVED_EXPANSIONS, DERIVED_GROW, W_DERIVED,
                                          cut_lengths, grows, has_family, imperfective, naming_mask)
@@ -83,7 +83,6 @@ RELEVANCE_MIN, LEAD_MIN = 0.25, 0.02
 _SEPARATOR_CHARS = re.compile(r"[\t\n\x0b\x0c\r\x85\u2028\u2029]+")
 _INVISIBLE_CHARS = re.compile(r"[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f\u200b-\u200f\u202a-\u202e"
                               r"\u2060\ufeff]+")
-_CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 
 
 class _PageNames:
@@ -563,7 +562,7 @@ class Searcher:
             slots.append(_Slot(w.surface, alts, required=i not in class_pos))
         # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
         # the objects that have an attribute of exactly that name ("ВладелецФайла").
-        typed = {fold(c): c for c in _CHUNK.findall(text)} if wholes else {}
+        typed = {fold(c): c for c in WORD_RUNS.findall(text)} if wholes else {}
         for w in wholes[:4]:
             t = self.terms.find(w.term)
             if t >= 0:

@@ -9,8 +9,9 @@ segment bytes do not depend on this). A fixed fast level and no dictionary: the 
 nothing from the other modules.
 
 One frame per module rather than per body (docs/perf/code.md, "Round 2, sixth session"):
-compressing SSL's bodies 0.40 → 0.22 s CPU, frames 23.0 → 8.6 MB, and the build decompresses
-2,197 frames instead of 38,310. Level -1 (zstd's first "fast" level) as before.
+compressing SSL's bodies 0.40 → 0.22 s CPU, frames 23.0 → 8.6 MB; the build decompresses
+each module's frame for the card store's dictionary samples (about one body a module) and
+once more to write the bodies, about twice the bytes per-body frames cost it. Level -1 (zstd's first "fast" level) as before.
 """
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def pack_module(raw: list[bytes]) -> list[Packed]:
     if _compressor is None:
         _compressor = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=False,
                                                write_content_size=True)
+    if not raw:
+        return []
     frame = _compressor.compress(b"".join(raw))
     out, at = [], 0
     for body in raw:

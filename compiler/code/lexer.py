@@ -485,8 +485,7 @@ def _local_name(rev: bytes) -> str:
     return n
 
 
-def add_tokens(proc: Procedure, body: bytes, common_module: tuple[bytes, ...] = _COMMON_MODULE_WORDS
-               ) -> None:
+def add_tokens(proc: Procedure, body: bytes, common_module: tuple[bytes, ...]) -> None:
     """Calls and metadata usages of one body, as written (the linker resolves them).
     ``common_module``: the ``ОбщийМодуль(`` spellings its module holds (most hold none, and a
     body cannot hold one its module lacks: two searches per module instead of per body)."""

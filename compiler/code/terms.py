@@ -7,16 +7,14 @@ procedures, and the tokenizer's per-word cost would otherwise dominate the code 
 from __future__ import annotations
 
 import itertools
-import re
 import unicodedata
 from array import array
 from collections import defaultdict
 
 import numpy as np
 
-from v8atlas.formats.text import chunk_terms
+from v8atlas.formats.text import WORD_RUNS, chunk_terms
 
-_CHUNK = re.compile(r"[0-9A-Za-zА-Яа-яЁё]+")
 DESCRIPTION_CHARS = 300        # the first sentences say what a procedure does; the rest is detail
 _memo: dict[str, list[str]] = {}
 _MEMO_MAX = 500_000
@@ -40,7 +38,7 @@ def terms(text: str) -> list[str]:
 
 def _terms(text: str) -> list[str]:
     out: list[str] = []
-    for chunk in _CHUNK.findall(unicodedata.normalize("NFC", text)):
+    for chunk in WORD_RUNS.findall(unicodedata.normalize("NFC", text)):
         t = _memo.get(chunk)
         if t is None:
             t = chunk_terms(chunk, surfaces=True)
