@@ -54,24 +54,3 @@ def test_a_structure_compile_leaves_the_bodies_unhashed_and_hashes_every_descrip
     fp = Fingerprinter()
     assert fp.begin(root, defer=False, rule=FileRule((may_read,))) != fp.begin(root, defer=False)
 
-
-def test_on_ssl_the_files_left_to_the_readers_are_those_the_configuration_reader_reads(monkeypatch):
-    """SSL 3.1.12 Designer, the structure compile's rule: the files the hashing child leaves
-    to the readers (``read_by_readers``) are exactly the hashed files the configuration
-    reader reads — about 3,100, a thousand of them below an object's folder (forms' and
-    templates' descriptors, nested subsystems, Ext/Predefined.xml): none hashed twice, none
-    left unread to the fingerprint's finish."""
-    from v8atlas.compiler.config.domain import may_read
-    from v8atlas.compiler.fingerprint import walk_files
-    from v8atlas.compiler.readhash import read_by_readers
-    root = extracted(DUMPS["designer"][0]) / DUMPS["designer"][1]
-    monkeypatch.setenv("V8ATLAS_JOBS", "1")
-    opened: set[str] = set()
-    read = FolderFiles.read
-    monkeypatch.setattr(FolderFiles, "read", lambda self, rel: opened.add(rel) or read(self, rel))
-    assert CONFIG.parse is not None
-    CONFIG.parse(discover([root]).sources[0], CompileReport())
-    hashed = [rel for rel, _ in walk_files(root) if may_read(rel)]
-    left = {rel for rel in hashed if read_by_readers(rel)}
-    assert sum(1 for rel in left if rel.count("/") > 1) > 900
-    assert left == {rel for rel in hashed if rel in opened}
