@@ -370,6 +370,41 @@ def test_files_the_readers_read_are_not_hashed_again(tmp_path, monkeypatch):
     assert again.bytes_hashed == (root / edited).stat().st_size
 
 
+def _designer_root(which: str) -> Path:
+    if which == "examples":
+        return EXAMPLES / "config-designer"
+    from realdata import extracted     # skips when /work/shared's data is absent
+    return extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst") / "src" / "cf"
+
+
+@pytest.mark.parametrize("which", ["examples", pytest.param("ssl", marks=pytest.mark.realdata)])
+def test_the_files_left_to_the_readers_are_those_the_configuration_reader_reads(which, monkeypatch):
+    """A Designer dump's hashed files split between the hashing child and the readers by
+    what the configuration reader reads: none it reads is hashed by the child too (its
+    forms' and templates' descriptors, Ext/Predefined.xml below an object's folder — in SSL
+    3.1.12 about a thousand files), none left to it goes unread (it would be hashed on the
+    compile's critical path)."""
+    from v8atlas.compiler.config.domain import DOMAIN as CONFIG
+    from v8atlas.compiler.config.domain import may_read
+    from v8atlas.compiler.config.files import FolderFiles
+    from v8atlas.compiler.fingerprint import walk_files
+    from v8atlas.compiler.readhash import read_by_readers
+    from v8atlas.compiler.report import CompileReport
+    from v8atlas.compiler.sources import discover
+    root = _designer_root(which)
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")          # the reads happen in this process
+    opened: set[str] = set()
+    read = FolderFiles.read
+    monkeypatch.setattr(FolderFiles, "read", lambda self, rel: opened.add(rel) or read(self, rel))
+    assert CONFIG.parse is not None
+    CONFIG.parse(discover([root]).sources[0], CompileReport())
+    hashed = [rel for rel, _ in walk_files(root) if may_read(rel)]
+    deep_read = [rel for rel in hashed if rel in opened and rel.count("/") > 1]
+    assert any("/Forms/" in r for r in deep_read) and any(r.endswith("/Ext/Predefined.xml") for r in deep_read)
+    assert len(deep_read) > (900 if which == "ssl" else 3)
+    assert sorted(rel for rel in hashed if read_by_readers(rel)) == sorted(rel for rel in hashed if rel in opened)
+
+
 def test_a_cold_compile_of_a_large_folder_gives_the_content_hash_of_one_in_process(tmp_path, monkeypatch):
     """Deferred fingerprint (the readers' digests, the child hashing the rest) or all in
     one process: the same bundle, the same source fingerprint in the manifest."""

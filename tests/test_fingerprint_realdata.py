@@ -53,3 +53,4 @@ def test_a_structure_compile_leaves_the_bodies_unhashed_and_hashes_every_descrip
     assert len(descriptors) > 1000 and all(may_read(rel) for rel in descriptors)
     fp = Fingerprinter()
     assert fp.begin(root, defer=False, rule=FileRule((may_read,))) != fp.begin(root, defer=False)
+
