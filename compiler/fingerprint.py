@@ -32,11 +32,11 @@ from .readhash import StatKey as _StatKey, read_by_readers, stat_key
 SKIP_DIRS = frozenset({".git", ".svn", "__pycache__", "node_modules", ".venv"})
 
 
-def walk_files(root: Path | str, prefix: str = "") -> list[tuple[str, os.DirEntry]]:
+def walk_files(root: Path | str) -> list[tuple[str, os.DirEntry]]:
     """(relative posix path, DirEntry) of every regular file below ``root``, in sorted order
     (each folder's entries by name, a folder's files where its name sorts)."""
     out: list[tuple[str, os.DirEntry]] = []
-    _scan(os.fspath(root), prefix, out)
+    _scan(os.fspath(root), "", out)
     return out
 
 
@@ -171,19 +171,14 @@ class Fingerprinter:
         pending = Pending(path, rule=rule)
         rels, fulls, keys, digests, missing = (pending.rels, pending.fulls, pending.keys,
                                                pending.digests, pending.missing)
-        cache = self._cache
         # From an absolute root each entry's path is absolute and normal already.
         for rel, entry in walk_files(os.path.abspath(path)):
             full = entry.path
-            st = entry.stat(follow_symlinks=False)
-            key = stat_key(st)
+            key, digest = self._known(full, entry.stat(follow_symlinks=False))
             if rule is not None and not rule(rel):
-                digest: str | None = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
-            else:
-                hit = cache.get(full)
-                digest = hit[1] if hit is not None and hit[0] == key else None
-                if digest is None:
-                    missing.append(len(rels))
+                digest = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
+            elif digest is None:
+                missing.append(len(rels))
             rels.append(rel)
             fulls.append(full)
             keys.append(key)
