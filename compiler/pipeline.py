@@ -206,7 +206,9 @@ def _save_unkeyed(cache_dir: Path, source: Source, domain: Domain, result: Any,
     """A parse whose key waits for the fingerprint, written now to a temporary file by a forked
     child — before the linkers drop what they have read of it (the code domain's tokens and
     doc fields: kept until a later save, they were ~1 GB at ERP scale) — and named by its key
-    once known (``go(cache_file, last_good)``); removed if the compile never names it."""
+    once known (``go(cache_file, last_good)``); removed if the compile never names it. A parse
+    that kept what the pool's workers sent is written from those bytes (``cache.cache_form``:
+    the configuration's objects, the code domain's rows), not pickled again."""
     unkeyed = cache_dir / f".unkeyed-{os.getpid()}-{_slot(source, domain.name)}.pickle"
     return pool.deferred(_name_parse, unkeyed,
                          first=(cache.save, (unkeyed, (result, sub_report)), _remove_unkeyed))

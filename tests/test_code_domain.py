@@ -398,3 +398,93 @@ def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     assert "parse code" not in again.report.timings
     assert ("link code" in again.report.timings) == (reused == "parse")
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
+
+
+def _clean_dump(root: Path) -> None:
+    """The dump without its bad modules (a compile with errors caches no linked model)."""
+    _make_dump(root)
+    for bad in ("Склады", "Партнеры", "Договоры", "НетТакого"):
+        (root / "Catalogs" / bad / "Ext" / "ObjectModule.bsl").unlink()
+    (root / "Catalogs/Номенклатура/Forms/НетФормы/Ext/Form/Module.bsl").unlink()
+
+
+def _pooled(monkeypatch) -> list[bytes]:
+    """Modules read over the pool's workers from here on; the rows read back, as a list."""
+    from v8atlas.compiler.code import read as code_read
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
+    rows: list[bytes] = []
+    from_rows = code_read._from_rows
+    monkeypatch.setattr(code_read, "_from_rows", lambda blob, tasks: rows.append(blob) or from_rows(blob, tasks))
+    return rows
+
+
+def _code_parse_files(out: Path) -> list[tuple[Path, object]]:
+    """(file, its parse) of every code-domain parse cache file of ``out``."""
+    from v8atlas.compiler import cache
+    from v8atlas.compiler.code.model import CodeModel
+    got = []
+    for path in sorted((out / ".cache" / "parsed").glob("*.pickle")):
+        ok, entry = cache.load(path)
+        if ok and isinstance(entry[0], CodeModel):
+            got.append((path, entry))
+    return got
+
+
+def test_the_code_parse_cache_is_written_from_the_workers_rows(tmp_path, monkeypatch):
+    """Read over the pool, the cold compile's code parse cache holds the workers' rows as they
+    were sent (not the model pickled again): a relink from it reads those rows back — every
+    batch — and gives the bundle a compile without any cache makes."""
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    rows = _pooled(monkeypatch)
+    out = tmp_path / "out"
+    first = compile_bundle([root], out, quiet=True)
+    assert not first.report.errors and len(rows) > 1
+    sent = list(rows)
+    for later in ("linked", "builds"):
+        shutil.rmtree(out / ".cache" / later)
+    rows.clear()
+    again = compile_bundle([root], out, quiet=True)
+    assert "parse code" not in again.report.timings and "link code" in again.report.timings
+    assert sorted(rows) == sorted(sent)       # the cache file gave back the rows as sent
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
+    (model, _report), = [entry for _path, entry in _code_parse_files(out)]
+    assert "_received" not in model.__dict__  # a model read back carries no rows of its own
+
+
+@pytest.mark.parametrize("damage", ["junk", "an older row layout"])
+def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkeypatch, damage, capsys):
+    """A parse cache file that is authentic (this user's key) but whose rows this compiler
+    cannot read back — bytes that are not rows, or rows of another layout — is a miss: the
+    source is parsed again, the bundle is the same, and the file is named on stderr."""
+    import marshal
+
+    from v8atlas.compiler import cache
+    from v8atlas.compiler.code import read as code_read
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    _pooled(monkeypatch)
+    out = tmp_path / "out"
+    compile_bundle([root], out, quiet=True)
+    (path, (model, report)), = _code_parse_files(out)
+    tasks = [(m.file, m.ref) for m in model.modules]
+    if damage == "junk":
+        blobs = [b"\x00 not rows"]
+    else:   # each procedure row a field short, as a compiler with one field fewer wrote it
+        vocabulary, rows = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
+        rows = [(mrow and ([proc[:-1] for proc in mrow[0]], *mrow[1:]), problems)
+                for mrow, problems in rows]
+        assert any(mrow and mrow[0] for mrow, _problems in rows)
+        blobs = [marshal.dumps((vocabulary, rows))]
+    model.__dict__["_received"] = code_read._Received(tasks, blobs, [(m, []) for m in model.modules])
+    assert cache.save(path, (model, report))
+    for later in ("linked", "builds"):
+        shutil.rmtree(out / ".cache" / later)
+    capsys.readouterr()
+    again = compile_bundle([root], out, quiet=True)
+    assert "parse code" in again.report.timings      # parsed again
+    assert f"cache file {path} not used" in capsys.readouterr().err
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash

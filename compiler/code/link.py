@@ -30,7 +30,7 @@ from ..documents import Edge
 from ..links import ConfigModels
 from .doccomment import summary
 from .events import is_event_handler
-from .read import check_owners
+from .read import check_owners, forget_received
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
@@ -362,7 +362,8 @@ def _drop_linked(index: CodeIndex) -> None:
     parameters, the parsed doc comment (all in the packed cards now) — before the build and
     its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
     memory the build's peak stands on. A parse cache is always written before the link
-    (``pipeline._save_unkeyed``); the linked-model cache and the build read none of it."""
+    (``pipeline._save_unkeyed``, from the workers' rows: ``read._cache_form``); the
+    linked-model cache and the build read none of it."""
     for pe in index.procs:
         p = pe.proc
         p.params, p.info = [], {}
@@ -371,6 +372,8 @@ def _drop_linked(index: CodeIndex) -> None:
 
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     from ..config.link import doc_key  # the configuration domain's document keys
+    for _source, model in parsed:   # the parse cache is written (or forked off) by now, and
+        forget_received(model)       # the link changes the models: their rows go
     models = ctx.links.get(ConfigModels)
     if not parsed or models is None:     # no configuration in this compile (help books only…)
         return

@@ -151,5 +151,7 @@ class CodeModel:
         m = self.module(ModuleRef(owner, kind, child))
         return m.by_name() if m else {}
 
+    # Not fields: ``_index`` (``module``'s lookup) and ``_received`` (the pool workers' rows,
+    # ``read._Received``: the parse cache is written from them); no pickle carries either.
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_index"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("_index", "_received")}

@@ -9,6 +9,8 @@ reported with file and line; its procedures are kept.
 from __future__ import annotations
 
 import marshal
+import pickle
+import sys
 import zipfile
 import zlib
 from dataclasses import fields
@@ -20,7 +22,7 @@ from ..config.files import SourceFiles, open_spec
 from ..config.errors import ConfigSourceError
 from ..config.model import Configuration
 from ..config.plugin import open_source
-from .. import pool
+from .. import cache, pool
 from ..report import CompileReport
 from . import bodies
 from .doccomment import parse_doc
@@ -163,6 +165,7 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
             continue
         tasks.append((rel, ref))
     packer = TermPacker()
+    blobs: list[bytes] | None = None
     n = pool.jobs()
     if n > 1 and len(tasks) >= POOL_THRESHOLD:
         # Interleaved batches: big modules (common modules) are not all in one worker's share.
@@ -173,9 +176,11 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         batches = [tasks[i::n * 4] for i in range(n * 4)]
         parts: list[Any] = [None] * len(batches)
         packed = 0
+        blobs = [b""] * len(batches)   # as sent: the parse cache is written from them
         with pool.session():
             for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
                 parts[b] = _from_rows(out, batches[b])
+                blobs[b] = out
                 while packed < len(parts) and parts[packed] is not None:
                     _adopt_terms(*parts[packed], packer)
                     packed += 1
@@ -185,6 +190,8 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         results = [_read_one(files, rel, ref) for rel, ref in tasks]
         _pack_terms(results, packer)
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
+    if blobs is not None:
+        model.__dict__["_received"] = _Received(tasks, blobs, results)
     for (rel, ref), (module, problems) in zip(tasks, results):
         for level, code, message, line in problems:
             (report.error if level == "error" else report.warn)(
@@ -193,6 +200,64 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
             model.modules.append(module)
     report.sections[f"code {source}"] = summary(model)
     return model
+
+
+class _Received:
+    """What the pool's workers sent for one ``read_modules``: the tasks in order, each batch's
+    rows as sent (batch ``b`` holds ``tasks[b::len(blobs)]``) and, by ``id``, each module read
+    from them → its task's index. The parse cache is written from these bytes
+    (``_cache_form``), not by pickling the parsed model again: at SSL × 12 with modules that
+    pickle grew the writer's child by 0.5 GB (docs/perf/code.md)."""
+
+    __slots__ = ("tasks", "blobs", "at")
+
+    def __init__(self, tasks: list[tuple[str, ModuleRef]], blobs: list[bytes],
+                 results: list[tuple[Module | None, list]]) -> None:
+        self.tasks, self.blobs = tasks, blobs
+        self.at = {id(m): i for i, (m, _problems) in enumerate(results) if m is not None}
+
+
+def forget_received(model: CodeModel) -> None:
+    """Let the workers' bytes go (the parse cache has been written, or forked off to be,
+    before the link changes the model: ``link._drop_linked``); a later cache write of the model,
+    if any, pickles it as it then is."""
+    model.__dict__.pop("_received", None)
+
+
+def _cache_form(model: CodeModel) -> tuple:
+    """A code model in a cache file: its modules that came from the pool as their tasks'
+    indexes, with the workers' rows written as they are; restored (``_restored``) the way
+    ``read_modules`` makes them — rows to objects, each batch's term ids mapped in batch
+    order — so the model loads back the same. A module not from the rows (none today) is
+    pickled as usual. Relies on nothing changing a module before this write (the link drops
+    the bytes before it changes them: ``forget_received``)."""
+    received: _Received | None = model.__dict__.get("_received")
+    if received is None:
+        return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    state = model.__getstate__()   # a copy without ``_received`` or ``_index``
+    state["modules"] = [received.at.get(id(m), m) for m in state["modules"]]
+    tasks = marshal.dumps([(rel, *ref) for rel, ref in received.tasks])
+    return _restored, (state, tasks, received.blobs)
+
+
+def _restored(state: dict[str, Any], tasks_blob: bytes, blobs: list[bytes]) -> CodeModel:
+    tasks = [(rel, ModuleRef(*ref)) for rel, *ref in marshal.loads(tasks_blob)]
+    packer = TermPacker()
+    modules: list[Module | None] = [None] * len(tasks)
+    for b, blob in enumerate(blobs):
+        vocabulary, out = _from_rows(blob, tasks[b::len(blobs)])
+        _adopt_terms(vocabulary, out, packer)
+        modules[b::len(blobs)] = [m for m, _problems in out]
+    if packer.vocabulary() != state["vocabulary"]:   # not this compiler's rows: a miss
+        raise ValueError("the cached rows do not give the cached vocabulary")
+    state["modules"] = [modules[x] if type(x) is int else x for x in state["modules"]]
+    model = CodeModel.__new__(CodeModel)
+    # attribute names interned, as unpickling an instance's state does
+    model.__dict__.update((sys.intern(k), v) for k, v in state.items())
+    return model
+
+
+cache.cache_form(CodeModel, _cache_form)
 
 
 def _pack_terms(results: list[tuple[Module | None, list]], packer: TermPacker) -> None:
