@@ -95,13 +95,18 @@ class Procedure:
     terms: dict[str, list[str]] | bytes = field(default_factory=dict)
 
 
+def init_fields(cls: type) -> tuple[str, ...]:
+    """A dataclass's constructor fields in order: what its rows (marshal) and pickles hold."""
+    return tuple(f.name for f in fields(cls) if f.init)
+
+
 def _pickled_by_position(cls: type) -> type:
-    """Pickle ``cls`` (a slots dataclass) as a constructor call with its fields in order: the
-    readers' results cross from the workers to the parent pickled (tens of thousands of
-    procedures and parameters per configuration), and a slots object's default pickle is a
-    state dict set back attribute by attribute (SSL 3.1.12: unpickling the parse's results took
-    0.32 s against 0.50 s per 1,200 modules). Values are the same either way."""
-    names = tuple(f.name for f in fields(cls) if f.init)
+    """Pickle ``cls`` (a slots dataclass) as a constructor call with its fields in order: where
+    procedures are still pickled (a forked step's answer, the one-core path; the workers' batches
+    and the caches travel as marshal rows) a slots object's default pickle is a state dict set
+    back attribute by attribute (SSL 3.1.12: unpickling the parse's results took 0.32 s against
+    0.50 s per 1,200 modules). Values are the same either way."""
+    names = init_fields(cls)
 
     def __reduce__(self: Any) -> tuple:
         return cls, tuple([getattr(self, n) for n in names])
@@ -112,6 +117,19 @@ def _pickled_by_position(cls: type) -> type:
 
 for _cls in (Param, Annotation, Procedure):
     _pickled_by_position(_cls)
+
+
+PROC_FIELDS = init_fields(Procedure)
+
+
+def param_row(q: Param) -> tuple:
+    """A parameter as a row (``Param(*row)`` restores it)."""
+    return (q.name, q.by_value, q.default)
+
+
+def annotation_row(a: Annotation | None) -> tuple | None:
+    """An annotation as a row (``Annotation(*row)`` restores it), None as None."""
+    return None if a is None else (a.kind, a.target)
 
 
 @dataclass

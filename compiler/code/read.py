@@ -13,7 +13,6 @@ import pickle
 import sys
 import zipfile
 import zlib
-from dataclasses import fields
 from typing import Any
 
 from v8atlas.formats.domain import Source
@@ -27,7 +26,8 @@ from ..report import CompileReport
 from . import bodies
 from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
-from .model import CONFIGURATION_OWNER, Annotation, CodeModel, Module, ModuleKind, ModuleRef, Param, Procedure
+from .model import (CONFIGURATION_OWNER, PROC_FIELDS, Annotation, CodeModel, Module, ModuleKind, ModuleRef,
+                    Param, Procedure, annotation_row, param_row)
 from .modules import bsl_files, module_ref
 from .terms import TermPacker, procedure_fields, terms
 
@@ -93,8 +93,7 @@ def _worker(args: tuple) -> bytes:
 
 
 # Procedure fields in constructor order; ``params`` and ``annotation`` travel as tuples.
-_FIELDS = tuple(f.name for f in fields(Procedure) if f.init)
-_PARAMS_AT, _ANNOTATION_AT = _FIELDS.index("params"), _FIELDS.index("annotation")
+_PARAMS_AT, _ANNOTATION_AT = PROC_FIELDS.index("params"), PROC_FIELDS.index("annotation")
 
 
 def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
@@ -108,16 +107,15 @@ def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
             continue
         procs = []
         for p in module.procedures:
-            row = [getattr(p, f) for f in _FIELDS]
+            row = [getattr(p, f) for f in PROC_FIELDS]
             params = []
             for x in p.params:
                 r = param_rows.get(id(x))
                 if r is None:
-                    r = param_rows[id(x)] = (x.name, x.by_value, x.default)
+                    r = param_rows[id(x)] = param_row(x)
                 params.append(r)
             row[_PARAMS_AT] = params
-            if p.annotation is not None:
-                row[_ANNOTATION_AT] = (p.annotation.kind, p.annotation.target)
+            row[_ANNOTATION_AT] = annotation_row(p.annotation)
             procs.append(tuple(row))
         out.append(((procs, module.lines, module.size, module.doc, module.terms), problems))
     return out
