@@ -114,6 +114,14 @@ def dumps(obj: Any) -> bytes:
     return out.getvalue()
 
 
+def instance(cls: type, state: dict[str, Any]) -> Any:
+    """An instance of ``cls`` from its state, the attribute names interned as unpickling an
+    instance's state does (a cache form's restore)."""
+    obj = cls.__new__(cls)
+    obj.__dict__.update((sys.intern(k), v) for k, v in state.items())
+    return obj
+
+
 def marshalled(obj: Any) -> Any:
     """``obj`` (plain data: str, bytes, int, float, bool, None, tuple, list, dict, set) as
     marshal's bytes, which a pickle then writes as one object (no memo entry per value, and

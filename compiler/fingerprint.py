@@ -126,10 +126,10 @@ class Fingerprinter:
             ok, hashes = cache.load(cache_file)     # absent, damaged or not ours: start afresh
             self._cache = hashes if ok and isinstance(hashes, dict) else {}
 
-    def _known(self, path: str, st: os.stat_result) -> tuple[_StatKey, str | None]:
-        key = stat_key(st)
+    def _cached(self, path: str, key: _StatKey) -> str | None:
+        """The digest the stat cache holds for ``path`` at this stat, else None."""
         hit = self._cache.get(path)
-        return key, (hit[1] if hit is not None and hit[0] == key else None)
+        return hit[1] if hit is not None and hit[0] == key else None
 
     def __call__(self, path: Path) -> str:
         got = self.begin(path, defer=False)
@@ -145,7 +145,8 @@ class Fingerprinter:
         only the files ``rule`` names are hashed (a single file is always)."""
         if path.is_file():
             full = str(path.resolve())
-            key, digest = self._known(full, path.stat())
+            key = stat_key(path.stat())
+            digest = self._cached(full, key)
             if digest is None:
                 digest = sha256_file(full)
                 self.bytes_hashed += key[0]
@@ -174,11 +175,12 @@ class Fingerprinter:
         # From an absolute root each entry's path is absolute and normal already.
         for rel, entry in walk_files(os.path.abspath(path)):
             full = entry.path
-            key, digest = self._known(full, entry.stat(follow_symlinks=False))
-            if rule is not None and not rule(rel):
-                digest = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
-            elif digest is None:
-                missing.append(len(rels))
+            key = stat_key(entry.stat(follow_symlinks=False))
+            digest: str | None = UNREAD   # whatever the stat cache knows: the fingerprint is of the rule
+            if rule is None or rule(rel):
+                digest = self._cached(full, key)
+                if digest is None:
+                    missing.append(len(rels))
             rels.append(rel)
             fulls.append(full)
             keys.append(key)
@@ -209,8 +211,8 @@ class Fingerprinter:
             assert digest is not None
             if digest != UNREAD:
                 self._seen[full] = (key, digest)
-            elif (hit := self._cache.get(full)) is not None and hit[0] == key:
-                self._seen[full] = hit   # kept for a later compile that reads it
+            elif (known := self._cached(full, key)) is not None:
+                self._seen[full] = (key, known)   # kept for a later compile that reads it
             lines.append(f"{rel}\0{digest}\n")
         # hashed as one text (the same bytes as line by line): on the compile's critical path
         return hashlib.sha256("".join(lines).encode()).hexdigest()

@@ -37,8 +37,9 @@ def stat_key(st: os.stat_result) -> StatKey:
 # opens (``compiler/config/designer.py``): a child's own descriptor (``Forms/Ф.xml``,
 # ``Templates/…``, ``Recalculations/…``, an external source's ``Tables``/``Cubes``/``Functions``),
 # a nested subsystem's (``Subsystems/А/Subsystems/Б.xml``, at any depth), and three bodies.
-_OWN_FILE_FOLDERS = frozenset({"Forms", "Templates", "Recalculations", "Tables", "Cubes",
-                               "Functions", "Subsystems"})
+OWN_FILE_FOLDERS = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
+                    "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}   # tag → folder
+_CHILD_FOLDERS = frozenset(OWN_FILE_FOLDERS.values()) | {"Subsystems"}
 _READ_EXT = frozenset({"Predefined.xml", "Content.xml", "Flowchart.xml"})
 
 
@@ -63,7 +64,7 @@ def read_by_readers(rel: str) -> bool:
     if depth == 3 and parts[2] == "Ext":
         return parts[3] in _READ_EXT
     # Class/Имя/Forms/Ф.xml; Subsystems/А/Subsystems/Б/Subsystems/В.xml
-    return depth % 2 == 1 and parts[-2] in _OWN_FILE_FOLDERS and (
+    return depth % 2 == 1 and parts[-2] in _CHILD_FOLDERS and (
         depth == 3 or all(p == "Subsystems" for p in parts[2:-1:2]))
 
 

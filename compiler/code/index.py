@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Iterator
 
 from .. import cache
-from .model import PROC_FIELDS, Annotation, ModuleRef, Param, Procedure, annotation_row, param_row
+from .model import PROC_INIT_FIELDS, ModuleRef, Param, Procedure, annotation_of, annotation_row, param_row
 
 if TYPE_CHECKING:
     from .cardstore import PackedCards
@@ -78,7 +78,7 @@ class CodeIndex:
             chunk = self.procs[start:start + PART_ROWS]
             procs = [pe.proc for pe in chunk]
             yield cache.marshalled(
-                [_stored(n, [getattr(p, n) for p in procs]) for n in PROC_FIELDS]
+                [_stored(n, [getattr(p, n) for p in procs]) for n in PROC_INIT_FIELDS]
                 + [[vocabularies[id(pe.vocabulary)] if n == "vocabulary" else getattr(pe, n)
                     for pe in chunk] for n in _ENTRY_FIELDS])
 
@@ -92,13 +92,13 @@ class CodeIndex:
                               for ref, row in zip(refs, zip(*columns))]
         while len(index.module_cards) < n_cards:
             index.module_cards += cache.unmarshalled(next(parts))
-        n_proc = len(PROC_FIELDS)
+        n_proc = len(PROC_INIT_FIELDS)
         vocabulary = _ENTRY_FIELDS.index("vocabulary")
         while len(index.procs) < n_procs:
             columns = cache.unmarshalled(next(parts))
             columns[n_proc + vocabulary] = [shared[i] for i in columns[n_proc + vocabulary]]
             procs = [Procedure(*row) for row in zip(*[_restored(n, column) for n, column
-                                                      in zip(PROC_FIELDS, columns[:n_proc])])]
+                                                      in zip(PROC_INIT_FIELDS, columns[:n_proc])])]
             index.procs += [ProcEntry(p, *row) for p, row in zip(procs, zip(*columns[n_proc:]))]
         return index
 
@@ -127,5 +127,5 @@ def _restored(name: str, column: list[Any]) -> list[Any]:
     if name == "params":
         return [[Param(*q) for q in params] for params in column]
     if name == "annotation":
-        return [None if a is None else Annotation(*a) for a in column]
+        return [annotation_of(a) for a in column]
     return column

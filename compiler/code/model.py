@@ -119,7 +119,7 @@ for _cls in (Param, Annotation, Procedure):
     _pickled_by_position(_cls)
 
 
-PROC_FIELDS = init_fields(Procedure)
+PROC_INIT_FIELDS = init_fields(Procedure)
 
 
 def param_row(q: Param) -> tuple:
@@ -128,8 +128,12 @@ def param_row(q: Param) -> tuple:
 
 
 def annotation_row(a: Annotation | None) -> tuple | None:
-    """An annotation as a row (``Annotation(*row)`` restores it), None as None."""
+    """An annotation as a row (``annotation_of`` restores it), None as None."""
     return None if a is None else (a.kind, a.target)
+
+
+def annotation_of(row: tuple | None) -> Annotation | None:
+    return None if row is None else Annotation(*row)
 
 
 @dataclass

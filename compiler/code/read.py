@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import marshal
 import pickle
-import sys
 import zipfile
 import zlib
 from typing import Any
@@ -26,8 +25,8 @@ from ..report import CompileReport
 from . import bodies
 from .doccomment import parse_doc
 from .lexer import decode_module, scan_module
-from .model import (CONFIGURATION_OWNER, PROC_FIELDS, Annotation, CodeModel, Module, ModuleKind, ModuleRef,
-                    Param, Procedure, annotation_row, param_row)
+from .model import (CONFIGURATION_OWNER, PROC_INIT_FIELDS, CodeModel, Module, ModuleKind, ModuleRef,
+                    Param, Procedure, annotation_of, annotation_row, param_row)
 from .modules import bsl_files, module_ref
 from .terms import TermPacker, procedure_fields, terms
 
@@ -93,7 +92,7 @@ def _worker(args: tuple) -> bytes:
 
 
 # Procedure fields in constructor order; ``params`` and ``annotation`` travel as tuples.
-_PARAMS_AT, _ANNOTATION_AT = PROC_FIELDS.index("params"), PROC_FIELDS.index("annotation")
+_PARAMS_AT, _ANNOTATION_AT = PROC_INIT_FIELDS.index("params"), PROC_INIT_FIELDS.index("annotation")
 
 
 def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
@@ -107,7 +106,7 @@ def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
             continue
         procs = []
         for p in module.procedures:
-            row = [getattr(p, f) for f in PROC_FIELDS]
+            row = [getattr(p, f) for f in PROC_INIT_FIELDS]
             params = []
             for x in p.params:
                 r = param_rows.get(id(x))
@@ -143,8 +142,7 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
                     x = params[r] = Param(*r)
                 got.append(x)
             row[_PARAMS_AT] = got
-            if row[_ANNOTATION_AT] is not None:
-                row[_ANNOTATION_AT] = Annotation(*row[_ANNOTATION_AT])
+            row[_ANNOTATION_AT] = annotation_of(row[_ANNOTATION_AT])
             procs.append(Procedure(*row))
         module = Module(ref, rel, procs, lines, size, doc)
         module.terms = terms_
@@ -207,12 +205,11 @@ class _Received:
     (``_cache_form``), not by pickling the parsed model again: at SSL × 12 with modules that
     pickle grew the writer's child by 0.5 GB (docs/perf/code.md)."""
 
-    __slots__ = ("tasks", "blobs", "at")
+    __slots__ = ("tasks", "blobs", "results")
 
     def __init__(self, tasks: list[tuple[str, ModuleRef]], blobs: list[bytes],
                  results: list[tuple[Module | None, list]]) -> None:
-        self.tasks, self.blobs = tasks, blobs
-        self.at = {id(m): i for i, (m, _problems) in enumerate(results) if m is not None}
+        self.tasks, self.blobs, self.results = tasks, blobs, results
 
 
 def forget_received(model: CodeModel) -> None:
@@ -232,8 +229,9 @@ def _cache_form(model: CodeModel) -> tuple:
     received: _Received | None = model.__dict__.get("_received")
     if received is None:
         return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+    at = {id(m): i for i, (m, _problems) in enumerate(received.results) if m is not None}
     state = model.__getstate__()   # a copy without ``_received`` or ``_index``
-    state["modules"] = [received.at.get(id(m), m) for m in state["modules"]]
+    state["modules"] = [at.get(id(m), m) for m in state["modules"]]
     tasks = marshal.dumps([(rel, *ref) for rel, ref in received.tasks])
     return _restored, (state, tasks, received.blobs)
 
@@ -249,10 +247,7 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, blobs: list[bytes]) -> C
     if packer.vocabulary() != state["vocabulary"]:   # not this compiler's rows: a miss
         raise ValueError("the cached rows do not give the cached vocabulary")
     state["modules"] = [modules[x] if type(x) is int else x for x in state["modules"]]
-    model = CodeModel.__new__(CodeModel)
-    # attribute names interned, as unpickling an instance's state does
-    model.__dict__.update((sys.intern(k), v) for k, v in state.items())
-    return model
+    return cache.instance(CodeModel, state)
 
 
 cache.cache_form(CodeModel, _cache_form)

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from lxml import etree
 
+from ..readhash import OWN_FILE_FOLDERS as _OWN_FILE_FOLDERS   # (the fingerprint leaves them to us)
 from ..report import CompileReport
 from .build import fill_field_defaults, fill_object_defaults, finish_header
 from .classes import FOLDER
@@ -388,10 +389,6 @@ def _read_child(owner: str, kind: str, el: etree._Element, ctx: FileContext) -> 
             if ck:       # "": an entity reference, no element
                 child.children.setdefault(ck, []).append(_read_child(kind, ck, c, ctx))
     return child
-
-
-_OWN_FILE_FOLDERS = {"Form": "Forms", "Template": "Templates", "Recalculation": "Recalculations",
-                     "Table": "Tables", "Cube": "Cubes", "Function": "Functions"}
 
 
 _BARE_TAGS = (*_COMMON_TAGS, "{*}FormType", "{*}TemplateType")

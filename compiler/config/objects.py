@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib
 import pickle
-import sys
 import zipfile
 import zlib
 from typing import Any
@@ -172,10 +171,7 @@ def _restored(state: dict[str, Any], batches: list[bytes]) -> Configuration:
     models = [o for blob in batches for o in pickle.loads(blob)]
     for name in ("objects", "languages"):
         state[name] = [models[x] if type(x) is int else x for x in state[name]]
-    cfg = Configuration.__new__(Configuration)
-    # attribute names interned, as unpickling an instance's state does
-    cfg.__dict__.update((sys.intern(k), v) for k, v in state.items())
-    return cfg
+    return cache.instance(Configuration, state)
 
 
 cache.cache_form(Configuration, _cache_form)
