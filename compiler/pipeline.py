@@ -380,6 +380,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     from .search import build as search_build
     writer = BundleWriter(out_dir, bundle_name, compiler_version=__version__)
     try:
+        # A build that reads only its own domain's link (the code index: the longest build
+        # after the link) starts first, in a child of its own, beside everything below.
+        apart = _fork_apart_builds(ctx, writer)
         with report.timed("build build_docs"):
             build_docs.number(ctx)
         # The search index (the longest build step) and the cards read the numbered documents
@@ -398,6 +401,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                    bundle_name, report, progress)
             if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
+                for child in apart.values():
+                    child.discard()
                 search.discard()        # (before the folder it writes into goes; the
                 writer.abort()          # session's end lets the linked-model saver go)
                 return unchanged
@@ -414,12 +419,17 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                               format=s.format)
         with report.timed("build build_docs"):
             build_docs.build(ctx, writer, cards=False, numbered=True)
+        due: list[str] = []   # built apart, merged before any later build (a serial order)
         for domain in domains:
-            if domain.build is not None:
+            if domain.name in apart:
+                due.append(domain.name)
+            elif domain.build is not None:
+                _merge_apart(due, apart, ctx, writer)
                 with report.timed(f"build {_stage_label(domain.name)}"):
                     domain.build(ctx, writer)
-        with report.timed("free the model"):
+        with report.timed("free the model"):   # while the builds apart still run
             _release_model(ctx)
+        _merge_apart(due, apart, ctx, writer)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
         with report.timed("wait for cards"):
@@ -469,6 +479,23 @@ def _release_model(ctx: LinkContext) -> None:
     search child instead of following the publish. The merges after it read the counts, the
     info and the report only."""
     ctx.docs, ctx.edges, ctx.parsed, ctx.links = [], [], {}, Links()
+
+
+def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter") -> dict[str, pool.Forked]:
+    """The builds of the domains that build apart (``Domain.build_apart``), each started in a
+    forked child now; their answers are merged at their domains' places in the build loop, so
+    the bundle, counts and report are a serial build's (in-process each runs here, at once)."""
+    return {d.name: pool.fork_call(_forked_build, f"build {_stage_label(d.name)}", d.build, ctx, writer)
+            for d in ctx.domains if d.build is not None and d.build_apart}
+
+
+def _merge_apart(due: list[str], apart: dict[str, pool.Forked], ctx: LinkContext,
+                 writer: "BundleWriter") -> None:
+    """The answers of the builds apart in ``due`` (domain names, in order), awaited and merged."""
+    while due:
+        name = due.pop(0)
+        with ctx.report.timed(f"wait for {_stage_label(name)}"):
+            _merge_build(apart.pop(name).result(), ctx, writer)
 
 
 def _import_later_stages() -> None:

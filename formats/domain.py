@@ -121,6 +121,10 @@ class Domain:
     # their declared ``names`` resolve. For a domain that ranks its documents in its own index
     # (corpora), so it cannot move how metadata and platform answers are ranked.
     core_index: bool = True
+    # True: its build reads only the links its own link step put and writes only its own
+    # segments (nothing another build reads), so the compile runs it in a forked child from
+    # the build's start, beside the core's builds, and merges it at its place in this order.
+    build_apart: bool = False
     contract: str = CONTRACT_VERSION
 
 

@@ -3,8 +3,10 @@ get_object (API by region, event handlers), get_relations (usages), and bad modu
 with file and line while the rest compiles."""
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from v8atlas.compiler.pipeline import compile_bundle
@@ -346,6 +348,7 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
     _make_dump(root)
     ranges: list[int] = []
     by_range = code_build._term_ranges
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")   # the build in this process: the counter sees it
     monkeypatch.setattr(code_build, "POSTING_RANGE", 2)
     monkeypatch.setattr(code_build, "_term_ranges",
                         lambda per_term, budget: ranges.append(len(got := by_range(per_term, budget))) or got)
@@ -371,6 +374,38 @@ def test_modules_read_in_the_pool_give_the_same_bundle_and_report(compiled, tmp_
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
     lines = lambda r: sorted((w.code, w.file, w.line, w.message) for w in r.report.errors + r.report.warnings)  # noqa: E731
     assert lines(again) == lines(result)
+
+
+_NOTED: dict[str, Any] = {}   # where ``_write_cards_noting_pid`` notes, what it calls
+
+
+def _write_cards_noting_pid(mids: list[int]) -> Any:
+    """A card-writing task that notes the process it ran in (module level: the pool's
+    workers find it by name)."""
+    with open(_NOTED["log"], "a", encoding="utf-8") as f:
+        f.write(f"{os.getpid()}\n")
+    return _NOTED["write"](mids)
+
+
+def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path, monkeypatch):
+    """The link writes a large view's cards over two forked workers, a batch of modules a task,
+    each batch packed and compressed there: taken back in module order, the bundle is the one
+    written in one process."""
+    from v8atlas.compiler.code import link as code_link
+    result, _snap = compiled
+    root = tmp_path / "cf"
+    _make_dump(root)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setattr(code_link, "FORK_CARDS", 1)
+    monkeypatch.setattr(code_link, "CARD_BATCH", 1)
+    log = tmp_path / "pids"
+    monkeypatch.setitem(_NOTED, "log", log)
+    monkeypatch.setitem(_NOTED, "write", code_link._write_cards)
+    monkeypatch.setattr(code_link, "_write_cards", _write_cards_noting_pid)
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    pids = log.read_text(encoding="utf-8").split()
+    assert len(pids) > 3 and str(os.getpid()) not in pids   # many batches, none in this process
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
 @pytest.mark.parametrize("reused", ["parse", "linked model"])

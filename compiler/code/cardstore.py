@@ -50,12 +50,28 @@ class PackedCards(Sequence[bytes]):
         if len(self._buf) >= CHUNK_BYTES:        # a record never spans two chunks
             self._flush()
 
+    def add_chunk(self, rids: Sequence[int], sizes: Sequence[int], frame: bytes, nbytes: int) -> None:
+        """A chunk packed elsewhere (``pack_chunk``: a forked worker's): records ``rids`` of
+        ``sizes``, concatenated in that order, ``nbytes`` in all, compressed as ``frame``."""
+        self._flush()
+        if not rids:
+            return
+        if max(rids) >= len(self._at):
+            self.reserve(max(rids) + 1)
+        at = self._base
+        for rid, size in zip(rids, sizes):
+            self._at[rid] = at
+            self._size[rid] = size
+            at += size
+        self._chunks.append(frame)
+        self._chunk_starts.append(self._base)
+        self._base += nbytes
+
     def _flush(self) -> None:
         if not self._buf:
             return
         if self._compressor is None:
-            self._compressor = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=False,
-                                                        write_content_size=True)
+            self._compressor = _compressor()
         self._chunks.append(self._compressor.compress(bytes(self._buf)))
         self._chunk_starts.append(self._base)
         self._base += len(self._buf)
@@ -96,3 +112,13 @@ class PackedCards(Sequence[bytes]):
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state, _cached=None, _compressor=None)
+
+
+def _compressor() -> zstandard.ZstdCompressor:
+    return zstandard.ZstdCompressor(level=_LEVEL, write_checksum=False, write_content_size=True)
+
+
+def pack_chunk(rids: list[int], packed: list[bytes]) -> tuple[list[int], list[int], bytes, int]:
+    """Records as one chunk for ``PackedCards.add_chunk``: (ids, sizes, frame, bytes in all)."""
+    joined = b"".join(packed)
+    return rids, [len(p) for p in packed], _compressor().compress(joined) if joined else b"", len(joined)

@@ -48,4 +48,5 @@ DOMAIN = Domain(
     needs=(ConfigModels,),
     provides=(CodeIndex,),
     segments=(FC.PREFIX,),
+    build_apart=True,       # its build reads the code index alone: a forked child's work
 )

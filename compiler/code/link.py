@@ -23,7 +23,7 @@ from typing import Any
 
 from v8atlas.formats import code as FC
 
-from .. import heap
+from .. import heap, pool
 from ..config import words as W
 from ..config.model import Configuration
 from ..documents import Edge
@@ -36,6 +36,8 @@ from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
 
 MAX_LABEL_NAMES = 6           # procedures named on one usage edge
+FORK_CARDS = 4_000            # procedures in a view from which its cards are written by two workers
+CARD_BATCH = 32               # modules whose cards one task writes (SSL: ~0.6 MB packed)
 USAGE_EDGE = {"query": "code_reads", "write": "code_writes"}   # anything else: code_uses
 _DIRECTIVE_RU = {"AtClient": "НаКлиенте", "AtServer": "НаСервере", "AtServerNoContext": "НаСервереБезКонтекста",
                  "AtClientAtServerNoContext": "НаКлиентеНаСервереБезКонтекста",
@@ -163,9 +165,10 @@ class _ViewLinker:
                     pe.callees = tuple(sorted(out))
 
     # -- usages -----------------------------------------------------------------------------
-    def _uses(self, e: ModuleEntry, p: Procedure, address: str) -> list[list[str]]:
-        """The card's ``uses`` ([object, edge kind] sorted); the module owner's usage edges
-        are collected on the way (``usage_edges``)."""
+    def _uses(self, e: ModuleEntry, p: Procedure, address: str,
+              grouped: list[tuple[tuple[str, str, str], str]]) -> list[list[str]]:
+        """The card's ``uses`` ([object, edge kind] sorted); the module owner's usage edges'
+        keys are collected on the way, each with the procedure (``grouped``: ``usage_edges``)."""
         if not p.usages:             # most procedures mention no metadata object
             return []
         uses: dict[str, str] = {}
@@ -181,7 +184,7 @@ class _ViewLinker:
         if e.ref.owner != "Configuration":
             for path, kind in uses.items():
                 if path != e.ref.owner:
-                    self.grouped[(e.ref.owner, path, kind)].append(address)
+                    grouped.append(((e.ref.owner, path, kind), address))
         return sorted([W.ref_name(path, self.language), kind] for path, kind in uses.items())
 
     def usage_edges(self, doc_key: Any) -> list[Edge]:
@@ -215,23 +218,63 @@ class _ViewLinker:
     def cards(self) -> None:
         """Every procedure's card, written whole and packed at once (``seal_card``) into
         ``CodeIndex.cards``: the extension links (``_extension_keys``), the usages and the call
-        counts are known before it is packed, so no card stays a dict past its own procedure."""
-        from .build import seal_card      # the builder's packing (and its imports) only here
+        counts are known before it is packed, so no card stays a dict past its own procedure.
+
+        The cards are most of the link's time and each module's need only the view's data,
+        read-only: at ``FORK_CARDS`` procedures they are written by ``pool.fork_imap``'s two
+        forked workers, ``CARD_BATCH`` modules a task, each batch packed and compressed where
+        it is written (``cardstore.pack_chunk``); taken in module order, whatever order the
+        batches finish in, so the index is the same as written here in one process."""
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
         self.ix.cards.reserve(len(self.ix.procs))
-        lang = 0 if self.language == W.RU else 1
         # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
         # so its callees are all its procedures' callers.
         callers = [0] * len(self.ix.procs)
-        for mid in self.by_ref.values():
+        mids = list(self.by_ref.values())
+        n_procs = 0
+        for mid in mids:
+            n_procs += len(self.ix.modules[mid].procs)
             for pid in self.ix.modules[mid].procs:
                 for c in self.ix.procs[pid].callees:
                     callers[c] += 1
-        for mid in self.by_ref.values():
+        batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
+        written: list[_WrittenCards | None] = [None] * len(batches)
+        pooled = n_procs >= FORK_CARDS
+        for i, got in pool.fork_imap(_write_cards, batches, (self, callers),
+                                     threshold=1 if pooled else len(batches) + 1):
+            written[i] = got
+        for batch, got in zip(batches, written):
+            assert got is not None
+            addresses, module_cards, procs, chunk, grouped = got
+            for mid, address, card in zip(batch, addresses, module_cards):
+                self.ix.modules[mid].address = address
+                self.ix.module_cards.append(card)
+            for pid, prior, deprecated, one_line in procs:
+                pe = self.ix.procs[pid]
+                pe.prior, pe.deprecated, pe.summary = prior, deprecated, one_line
+            self.ix.cards.add_chunk(*chunk)
+            for key, address in grouped:
+                self.grouped[key].append(address)
+
+    def write_cards(self, mids: list[int], callers: list[int]) -> "_WrittenCards":
+        """The cards of these modules (``cards``): their addresses and module cards; per
+        procedure its id, prior, deprecated flag and one-line summary; the packed cards as
+        one compressed chunk (``cardstore.pack_chunk``); the usage edges' (key, procedure)."""
+        from .build import seal_card      # the builder's packing (and its imports) only here
+        from .cardstore import pack_chunk
+        lang = 0 if self.language == W.RU else 1
+        addresses: list[str] = []
+        module_cards: list[dict[str, Any]] = []
+        procs: list[tuple[int, float, bool, str]] = []
+        rids: list[int] = []
+        packed_cards: list[bytes] = []
+        grouped: list[tuple[tuple[str, str, str], str]] = []
+        for mid in mids:
             e = self.ix.modules[mid]
-            address = e.address = FC.module_address(*e.ref, lang=lang)
+            address = FC.module_address(*e.ref, lang=lang)
+            addresses.append(address)
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
@@ -263,12 +306,14 @@ class _ViewLinker:
                 if is_event_handler(e.ref.kind, p.name):
                     card["event_handler"] = True
                 card.update(late.get(pid, ()))
-                card["uses"] = self._uses(e, p, card["address"])
+                card["uses"] = self._uses(e, p, card["address"], grouped)
                 card["callees"], card["callers"] = len(pe.callees), callers[pid]
-                pe.prior, pe.deprecated, packed = seal_card(card)
-                pe.summary = FC.one_line(card.get("description") or "")
-                self.ix.cards.append(pid, packed)
-            self.ix.module_cards.append(self._module_card(e, address, lang))
+                prior, deprecated, packed = seal_card(card)
+                procs.append((pid, prior, deprecated, FC.one_line(card.get("description") or "")))
+                rids.append(pid)
+                packed_cards.append(packed)
+            module_cards.append(self._module_card(e, address, lang))
+        return addresses, module_cards, procs, pack_chunk(rids, packed_cards), grouped
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -302,6 +347,20 @@ class _ViewLinker:
             changed = late.setdefault(target, {}).setdefault("changed_by", [])
             changed.append([f"{address}.{pe.proc.name}", ann.kind, pe.origin])
         return late
+
+
+# ``_ViewLinker.write_cards``'s answer: (addresses, module cards, [(procedure id, prior,
+# deprecated, summary)], the packed cards' chunk, [(usage edge key, procedure address)])
+_WrittenCards = tuple[list[str], list[dict[str, Any]], list[tuple[int, float, bool, str]],
+                      tuple[list[int], list[int], bytes, int],
+                      list[tuple[tuple[str, str, str], str]]]
+
+
+def _write_cards(mids: list[int]) -> _WrittenCards:
+    """A ``fork_imap`` task: the cards of these modules, from the view linker and the callers
+    counts the parent set (``pool.fork_state()``)."""
+    linker, callers = pool.fork_state()
+    return linker.write_cards(mids, callers)
 
 
 def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
