@@ -419,17 +419,23 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                               format=s.format)
         with report.timed("build build_docs"):
             build_docs.build(ctx, writer, cards=False, numbered=True)
-        due: list[str] = []   # built apart, merged before any later build (a serial order)
+        # A build after a build apart runs now with its additions held back (``_forked_build``
+        # in-process) and merged after that build's answer: a serial build's order, and the
+        # model is freed while the children still run.
+        merges: list[str | tuple[dict, dict, dict, CompileReport]] = []
         for domain in domains:
             if domain.name in apart:
-                due.append(domain.name)
+                merges.append(domain.name)
             elif domain.build is not None:
-                _merge_apart(due, apart, ctx, writer)
-                with report.timed(f"build {_stage_label(domain.name)}"):
-                    domain.build(ctx, writer)
-        with report.timed("free the model"):   # while the builds apart still run
+                label = f"build {_stage_label(domain.name)}"
+                if merges:
+                    merges.append(_forked_build(label, domain.build, ctx, writer))
+                else:
+                    with report.timed(label):
+                        domain.build(ctx, writer)
+        with report.timed("free the model"):
             _release_model(ctx)
-        _merge_apart(due, apart, ctx, writer)
+        _merge_in_order(merges, apart, ctx, writer)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
         with report.timed("wait for cards"):
@@ -489,13 +495,16 @@ def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter") -> dict[str, po
             for d in ctx.domains if d.build is not None and d.build_apart}
 
 
-def _merge_apart(due: list[str], apart: dict[str, pool.Forked], ctx: LinkContext,
-                 writer: "BundleWriter") -> None:
-    """The answers of the builds apart in ``due`` (domain names, in order), awaited and merged."""
-    while due:
-        name = due.pop(0)
-        with ctx.report.timed(f"wait for {_stage_label(name)}"):
-            _merge_build(apart.pop(name).result(), ctx, writer)
+def _merge_in_order(merges: list[str | tuple[dict, dict, dict, CompileReport]],
+                    apart: dict[str, pool.Forked], ctx: LinkContext, writer: "BundleWriter") -> None:
+    """The builds' additions in build order: a domain's name is its build apart's answer,
+    awaited; anything else is a build's answer already made."""
+    for merge in merges:
+        if isinstance(merge, str):
+            with ctx.report.timed(f"wait for {_stage_label(merge)}"):
+                _merge_build(apart.pop(merge).result(), ctx, writer)
+        else:
+            _merge_build(merge, ctx, writer)
 
 
 def _import_later_stages() -> None:
