@@ -48,3 +48,22 @@ def test_an_id_without_a_card_is_an_error():
     store.append(2, b"\x80")
     with pytest.raises(KeyError):
         store[0]
+
+
+def test_chunks_packed_elsewhere_read_back_by_id_beside_appended_cards():
+    """The link's forked workers pack a batch of cards as one chunk (``pack_chunk``); the
+    parent adds the chunks in module order, after cards it appended itself (the chunk being
+    filled is closed first), and every card reads back by id, pickled or not."""
+    cards = _cards(120)
+    store = PackedCards()
+    for i in range(10):                       # appended here, still in the chunk being filled
+        store.append(i, cards[i])
+    # batches of ids, as a view's modules number their procedures (an extension's ids later)
+    batches = [list(range(10, 40)), list(range(80, 120)), list(range(40, 80))]
+    for ids in batches:
+        store.add_chunk(*cardstore.pack_chunk(ids, [cards[i] for i in ids]))
+    store.seal()
+    assert store.sizes() == [len(cards[i]) for i in range(120)]
+    assert [store[i] for i in range(120)] == [cards[i] for i in range(120)]
+    back = pickle.loads(pickle.dumps(store))
+    assert [back[i] for i in reversed(range(120))] == [cards[i] for i in reversed(range(120))]
