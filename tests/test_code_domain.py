@@ -376,20 +376,21 @@ def test_modules_read_in_the_pool_give_the_same_bundle_and_report(compiled, tmp_
     assert lines(again) == lines(result)
 
 
-_NOTED: dict[str, Any] = {}   # where ``_write_batches_noting_pid`` notes, what it calls
+_NOTED: dict[str, Any] = {}   # where ``_write_cards_noting_pid`` notes, what it calls
 
 
-def _write_batches_noting_pid(*args: Any) -> Any:
-    """The link's card-writing child, noting the process it ran in."""
+def _write_cards_noting_pid(mids: list[int]) -> Any:
+    """A card-writing task that notes the process it ran in (module level: the pool's
+    workers find it by name)."""
     with open(_NOTED["log"], "a", encoding="utf-8") as f:
         f.write(f"{os.getpid()}\n")
-    return _NOTED["write"](*args)
+    return _NOTED["write"](mids)
 
 
-def test_cards_written_half_in_a_forked_child_give_the_same_bundle(compiled, tmp_path, monkeypatch):
-    """The link writes a large view's cards in batches of modules, each packed and compressed
-    as one chunk, the back half in a forked child: taken back in module order, the bundle is
-    the one written in one process."""
+def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path, monkeypatch):
+    """The link writes a large view's cards over two forked workers, a batch of modules a task,
+    each batch packed and compressed there: taken back in module order, the bundle is the one
+    written in one process."""
     from v8atlas.compiler.code import link as code_link
     result, _snap = compiled
     root = tmp_path / "cf"
@@ -399,20 +400,12 @@ def test_cards_written_half_in_a_forked_child_give_the_same_bundle(compiled, tmp
     monkeypatch.setattr(code_link, "CARD_BATCH", 1)
     log = tmp_path / "pids"
     monkeypatch.setitem(_NOTED, "log", log)
-    monkeypatch.setitem(_NOTED, "write", code_link._write_batches)
-    monkeypatch.setattr(code_link, "_write_batches", _write_batches_noting_pid)
+    monkeypatch.setitem(_NOTED, "write", code_link._write_cards)
+    monkeypatch.setattr(code_link, "_write_cards", _write_cards_noting_pid)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     pids = log.read_text(encoding="utf-8").split()
-    assert pids and str(os.getpid()) not in pids      # the back half: another process
+    assert len(pids) > 3 and str(os.getpid()) not in pids   # many batches, none in this process
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
-
-
-def test_halfway_splits_batches_by_their_procedures():
-    from v8atlas.compiler.code.link import _halfway
-    assert _halfway([10, 10, 10, 10]) == 2
-    assert _halfway([100, 1, 1, 1]) == 1          # the front half is the first batch
-    assert _halfway([1, 1, 1, 100]) == 3          # the back half is the last one
-    assert _halfway([5, 5]) == 1
 
 
 @pytest.mark.parametrize("reused", ["parse", "linked model"])

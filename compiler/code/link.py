@@ -221,11 +221,10 @@ class _ViewLinker:
         counts are known before it is packed, so no card stays a dict past its own procedure.
 
         The cards are most of the link's time and each module's need only the view's data,
-        read-only: from ``FORK_CARDS`` procedures the batches (``CARD_BATCH`` modules each,
-        packed and compressed as one chunk: ``cardstore.pack_chunk``) of the back half of the
-        procedures are written by a forked child (``pool.fork_call``) while this process
-        writes the front half; taken in module order, so the index is the one written here
-        alone."""
+        read-only: at ``FORK_CARDS`` procedures they are written by ``pool.fork_imap``'s two
+        forked workers, ``CARD_BATCH`` modules a task, each batch packed and compressed where
+        it is written (``cardstore.pack_chunk``); taken in module order, whatever order the
+        batches finish in, so the index is the same as written here in one process."""
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
@@ -241,15 +240,13 @@ class _ViewLinker:
                 for c in self.ix.procs[pid].callees:
                     callers[c] += 1
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
-        # the batches of the back half of the procedures in a forked child, the front half here
-        split = len(batches)
-        if n_procs >= FORK_CARDS and len(batches) > 1:
-            split = _halfway([sum(len(self.ix.modules[m].procs) for m in b) for b in batches])
-        back = pool.fork_call(_write_batches, self, batches[split:], callers) if split < len(batches) else None
-        written = [self.write_cards(b, callers) for b in batches[:split]]
-        if back is not None:
-            written += back.result()
+        written: list[_WrittenCards | None] = [None] * len(batches)
+        pooled = n_procs >= FORK_CARDS
+        for i, got in pool.fork_imap(_write_cards, batches, (self, callers),
+                                     threshold=1 if pooled else len(batches) + 1):
+            written[i] = got
         for batch, got in zip(batches, written):
+            assert got is not None
             addresses, module_cards, procs, chunk, grouped = got
             for mid, address, card in zip(batch, addresses, module_cards):
                 self.ix.modules[mid].address = address
@@ -261,7 +258,7 @@ class _ViewLinker:
             for key, address in grouped:
                 self.grouped[key].append(address)
 
-    def write_cards(self, mids: list[int], callers: list[int]) -> _WrittenCards:
+    def write_cards(self, mids: list[int], callers: list[int]) -> "_WrittenCards":
         """The cards of these modules (``cards``): their addresses and module cards; per
         procedure its id, prior, deprecated flag and one-line summary; the packed cards as
         one compressed chunk (``cardstore.pack_chunk``); the usage edges' (key, procedure)."""
@@ -359,21 +356,11 @@ _WrittenCards = tuple[list[str], list[dict[str, Any]], list[tuple[int, float, bo
                       list[tuple[tuple[str, str, str], str]]]
 
 
-def _halfway(counts: list[int]) -> int:
-    """The first index whose preceding counts reach half the sum (two items or more: at least 1,
-    at most the last index, so both halves have one)."""
-    total, before = sum(counts), 0
-    for i, c in enumerate(counts):
-        if 2 * before >= total:
-            return min(max(1, i), len(counts) - 1)
-        before += c
-    return len(counts) - 1
-
-
-def _write_batches(linker: _ViewLinker, batches: list[list[int]], callers: list[int]
-                   ) -> list[_WrittenCards]:
-    """The cards of these batches of modules (``_ViewLinker.cards``' forked child)."""
-    return [linker.write_cards(b, callers) for b in batches]
+def _write_cards(mids: list[int]) -> _WrittenCards:
+    """A ``fork_imap`` task: the cards of these modules, from the view linker and the callers
+    counts the parent set (``pool.fork_state()``)."""
+    linker, callers = pool.fork_state()
+    return linker.write_cards(mids, callers)
 
 
 def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
