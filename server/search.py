@@ -177,10 +177,11 @@ class _Alt:
     # score this alternative: the stem's own alternative and its family's carry its id and are
     # scored as one posting run; -1: scored by the term's own postings.
     family: int = -1
-    # What a match through it says (term text, attribute, listed, own word): _hits works it out
-    # on the first page it explains; an alternative kept per word or phrase reuses it.
-    explain: tuple[str, bool, bool, bool] | None = field(default=None, init=False, repr=False,
-                                                          compare=False)
+    # What a match through it says (term text, attribute, listed, own word, and per field mask
+    # the "words:" text and field names): _hits works it out on the first page it explains; an
+    # alternative kept per word or phrase reuses it.
+    explain: tuple[str, bool, bool, bool, dict[int, tuple[str, list[str]]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
 
 @dataclass
@@ -1243,8 +1244,11 @@ class Searcher:
                         [], names, j) for j, (d, score) in enumerate(page)]
         n_page = len(page_docs)
         # The postings' own dtype: searchsorted with another dtype would first convert the
-        # whole posting list (thousands of entries for a common word).
+        # whole posting list (thousands of entries for a common word). The page's documents
+        # and each one + 1: one bisection gives a document's left position and (the left one
+        # of d + 1) its right one, a document the term's postings hold lying between them.
         docs = np.array(page_docs, dtype=self.post_doc.dtype)
+        bounds = np.concatenate((docs, docs + 1))
         fields = self.meta["fields"]
         matched: list[list[str]] = [[] for _ in page_docs]
         words: list[dict[str, list[str]]] = [{} for _ in page_docs]   # query word → fields
@@ -1256,64 +1260,70 @@ class Searcher:
         own = [False] * n_page                    # hits matching a word of the query itself
         mask_names = self._mask_names
         post_off, post_doc, post_fields = self.post_off, self.post_doc, self.post_fields
+        every = range(n_page)
         for slot in plan.slots:
-            todo = set(range(n_page))
+            todo = list(every)                    # page positions this slot has not matched yet
             add = 1 if slot.required else slot.covers
+            word = slot.word
             for a in slot.alts:
                 lo, hi = post_off.item(a.term), post_off.item(a.term + 1)
                 if lo == hi:
                     continue
-                plist = post_doc[lo:hi]
-                # Two vectorised bisections per term: a page document the term's postings
-                # hold lies between its left and right positions (fewer numpy calls than a
-                # bisection and a compare; no Python loop over the misses).
-                pos_ = plist.searchsorted(docs).tolist()
-                after = plist.searchsorted(docs, "right").tolist()
-                held = [j for j in todo if after[j] != pos_[j]]
+                at = post_doc[lo:hi].searchsorted(bounds).tolist()
+                held = [j for j in todo if at[j + n_page] != at[j]]
                 if not held:
                     continue
                 # What a match through this alternative says, worked out once per
-                # alternative (not once per document it matches, nor per query for a kept one).
+                # alternative (not once per document it matches, nor per query for a kept one):
+                # its term, attribute, listed, own word, and per field mask the "words:" text.
                 info = a.explain
                 if info is None:
                     term = a.text or self.terms[a.term]
                     attribute = term.startswith(HAS_PREFIX)
                     info = a.explain = (term, attribute, not attribute and not term.startswith("="),
-                                        "synonym " not in a.reason or a.phrase)
-                term, attribute, listed_term, own_word = info
+                                        "synonym " not in a.reason or a.phrase, {})
+                term, attribute, listed_term, own_word, texts = info
+                only, need, reason, typo = a.only, a.fields, a.reason, a.typo
+                left = len(todo)
                 for j in held:
-                    if a.only is not None and not a.only[page_docs[j]]:
+                    if only is not None and not only[page_docs[j]]:
                         continue     # a business synonym does not reach this domain
-                    m = post_fields.item(lo + pos_[j])   # the fields this posting is in
-                    if a.fields and not m & a.fields:
+                    m = post_fields.item(lo + at[j])   # the fields this posting is in
+                    if need and not m & need:
                         continue     # a word-family match outside the naming fields
-                    todo.discard(j)
+                    todo[todo.index(j)] = -1
+                    left -= 1
                     if own_word:
                         own[j] = True
                     covered[j] += add
                     if m & naming:
                         named[j] += add
-                    if a.typo:
+                    if typo:
                         guessed[j] = True
                     if attribute:
-                        why[j].append(f"has attribute {slot.word}")
+                        why[j].append(f"has attribute {word}")
                     elif listed_term:
-                        got = mask_names.get(m)
+                        got = texts.get(m)
                         if got is None:
-                            listed = [f for i, f in enumerate(fields) if m >> i & 1]
-                            got = (", ".join(listed), listed)
-                            if len(mask_names) < 4096:
-                                mask_names[m] = got
-                        matched[j].append(f"{term} in {got[0]}")
-                        seen = words[j].get(slot.word)
+                            names_of = mask_names.get(m)
+                            if names_of is None:
+                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                                names_of = (", ".join(listed), listed)
+                                if len(mask_names) < 4096:
+                                    mask_names[m] = names_of
+                            got = texts[m] = (f"{term} in {names_of[0]}", names_of[1])
+                        matched[j].append(got[0])
+                        seen = words[j].get(word)
                         if seen is None:
-                            words[j][slot.word] = list(got[1])   # the usual case: one match a word
+                            words[j][word] = list(got[1])   # the usual case: one match a word
                         else:
                             seen.extend(f for f in got[1] if f not in seen)
-                    if a.reason:
-                        why[j].append(a.reason)
-                if not todo:
+                    if reason:
+                        why[j].append(reason)
+                if not left:
                     break
+                if left < len(todo):
+                    todo = [j for j in todo if j >= 0]
         # the page's kind and domain codes (and graph in-edges) from per-document lists:
         # ten list reads, not three numpy gathers
         kind_of, domain_of, refs_of = self._doc_codes()
