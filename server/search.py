@@ -331,6 +331,7 @@ class Searcher:
         self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
         self._metadata_docs = self.catalog.domain == self._domain_ix.get("metadata", -1)
         self._mask_names: dict[int, tuple[str, list[str]]] = {}   # field bit mask → ("name, synonym", [name, synonym])
+        self._graph_reasons: dict[int, str] = {}   # in-edges → the "graph importance" reason (a few hundred values)
         self._kind_names = kinds
 
     def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
@@ -1247,11 +1248,11 @@ class Searcher:
         # whole posting list (thousands of entries for a common word). The page's documents
         # and each one + 1: one bisection gives a document's left position and (the left one
         # of d + 1) its right one, a document the term's postings hold lying between them.
-        docs = np.array(page_docs, dtype=self.post_doc.dtype)
-        bounds = np.concatenate((docs, docs + 1))
+        bounds = np.array(page_docs + [d + 1 for d in page_docs], dtype=self.post_doc.dtype)
         fields = self.meta["fields"]
         matched: list[list[str]] = [[] for _ in page_docs]
-        words: list[dict[str, list[str]]] = [{} for _ in page_docs]   # query word → fields
+        # query word → its entry of Hit.matches ({"word", "fields"}), in the order met
+        words: list[dict[str, dict[str, Any]]] = [{} for _ in page_docs]
         required = sum(1 for slot in plan.slots if slot.required)
         covered = [0] * n_page                    # required words each hit matched
         named = [0] * n_page                      # … of them in a naming field
@@ -1313,10 +1314,11 @@ class Searcher:
                                     mask_names[m] = names_of
                             got = texts[m] = (f"{term} in {names_of[0]}", names_of[1])
                         matched[j].append(got[0])
-                        seen = words[j].get(word)
-                        if seen is None:
-                            words[j][word] = list(got[1])   # the usual case: one match a word
+                        entry = words[j].get(word)
+                        if entry is None:   # the usual case: one match a word
+                            words[j][word] = {"word": word, "fields": list(got[1])}
                         else:
+                            seen = entry["fields"]
                             seen.extend(f for f in got[1] if f not in seen)
                     if reason:
                         why[j].append(reason)
@@ -1330,6 +1332,9 @@ class Searcher:
         query_code = self._domain_ix.get("query", -1)
         metadata_code = self._domain_ix.get("metadata", -1)
         refs = refs_of if plan.central else None
+        plan_kinds, query_lift, lifts = plan.kinds, plan.query_lift, plan.lifts
+        graph_reasons = self._graph_reasons
+        kind_names = self._kind_names
         # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
         certain_docs = {d for d, ws in extra.items()
                         if any(w == "exact name" or w.startswith("alias «") for w in ws)}
@@ -1343,21 +1348,26 @@ class Searcher:
             relevance = 1.0 if certain else (min(named[j], required) / required if required else 0.0)
             if fuzzy and not own[j] and not guessed[j] and synonym_only is not None:
                 synonym_only.add(d)
-            if matched[j]:
-                reasons.insert(len(extra.get(d, ())), "words: " + "; ".join(dict.fromkeys(matched[j])))
+            if (texts := matched[j]):
+                reasons.insert(len(extra[d]) if d in extra else 0,
+                               "words: " + (texts[0] if len(texts) == 1 else "; ".join(dict.fromkeys(texts))))
             k, domain = kind_of[d], domain_of[d]
-            if plan.kinds and k in plan.kinds:
-                reasons.append(f"class named in the query: {self._kind_names[k]}")
-            if plan.query_lift and domain == query_code:
+            if plan_kinds and k in plan_kinds:
+                reasons.append(f"class named in the query: {kind_names[k]}")
+            if query_lift and domain == query_code:
                 reasons.append("query-language phrase lifted query-language pages")
             if refs is not None and (r := refs[d]) and domain == metadata_code:
-                reasons.append(f"graph importance: {r} " + ("object refers" if r == 1 else "objects refer") + " to it")
-            if plan.lifts and domain == metadata_code:
-                for kinds, lift, shown in plan.lifts:
+                text = graph_reasons.get(r)
+                if text is None:
+                    text = graph_reasons[r] = (f"graph importance: {r} "
+                                               + ("object refers" if r == 1 else "objects refer") + " to it")
+                reasons.append(text)
+            if lifts and domain == metadata_code:
+                for kinds, _, shown in lifts:
                     if k in kinds:
-                        reasons.append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-            hits.append(Hit(d, score, list(dict.fromkeys(reasons)), fuzzy, relevance,
-                            [{"word": w, "fields": f} for w, f in words[j].items()], names, j))
+                        reasons.append(f"phrase form «{shown}» lifts {kind_names[k]}")
+            hits.append(Hit(d, score, reasons if len(reasons) < 2 else list(dict.fromkeys(reasons)), fuzzy,
+                            relevance, list(words[j].values()), names, j))
         return hits
 
 
