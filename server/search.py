@@ -948,8 +948,7 @@ class Searcher:
                 # свойство | property must not count twice for Структура.Свойство.
                 credited = span_docs.setdefault((slot.span.start, slot.span.stop), [])
                 seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
-                seen += credited
-                got = self._conj(slot, np.concatenate(seen) if seen else None)
+                got = self._conj(slot, seen + credited)
                 if got is not None:
                     credited.append(got[0])
                     parts_doc.append(got[0])
@@ -1088,14 +1087,17 @@ class Searcher:
         table[[k for k in kinds if k < len(table)]] = True
         return table
 
-    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
+    def _conj(self, slot: _Slot, exclude: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except those of the runs ``exclude``),
+        summed impacts."""
         common, vals = self._phrase_run(slot.alts)
-        if len(common) and exclude is not None and len(exclude):
+        if len(common) and exclude:
             # A mark per document, not a sort of the replaced words' documents (thousands
-            # for a common word, against the handful left in common).
+            # for a common word, against the handful left in common); marked run by run, not
+            # concatenated, and only when the phrase has documents at all (usually none).
             excluded = np.zeros(self.n, dtype=bool)
-            excluded[exclude] = True
+            for docs in exclude:
+                excluded[docs] = True
             keep = ~excluded[common]
             common, vals = common[keep], vals[keep]
         return (common, vals) if len(common) else None
