@@ -11,6 +11,8 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
+from operator import ne
 from typing import Any, Iterable
 
 import numpy as np
@@ -971,7 +973,7 @@ class Searcher:
         keep = score > 0
         if allowed is not None:
             keep &= allowed           # over the dense mask: no gather of the filtered-out documents
-        cand = np.flatnonzero(keep)
+        cand = keep.nonzero()[0]     # flatnonzero without its ravel wrapper
         if not len(cand):
             return cand, np.empty(0)
         s = score[cand]
@@ -1241,7 +1243,7 @@ class Searcher:
         distinct), not in dictionaries keyed by document: a list index per access."""
         page_docs = [d for d, _ in page]
         names = _PageNames(self.catalog, self._kind_names, page_docs)
-        why = [list(extra.get(d, ())) for d in page_docs]
+        why = [list(extra[d]) if d in extra else [] for d in page_docs] if extra else [[] for _ in page_docs]
         if plan is None or not self.has_index or not page_docs:
             return [Hit(d, score, list(dict.fromkeys(why[j])), False, 1.0 if "exact name" in why[j] else 0.0,
                         [], names, j) for j, (d, score) in enumerate(page)]
@@ -1265,7 +1267,8 @@ class Searcher:
         post_off, post_doc, post_fields = self.post_off, self.post_doc, self.post_fields
         every = range(n_page)
         for slot in plan.slots:
-            todo = list(every)                    # page positions this slot has not matched yet
+            done = [False] * n_page               # page positions this slot has matched
+            left = n_page
             add = 1 if slot.required else slot.covers
             word = slot.word
             for a in slot.alts:
@@ -1273,7 +1276,10 @@ class Searcher:
                 if lo == hi:
                     continue
                 at = post_doc[lo:hi].searchsorted(bounds).tolist()
-                held = [j for j in todo if at[j + n_page] != at[j]]
+                # the page positions whose left and right positions differ (compared in C)
+                held = list(compress(every, map(ne, at, at[n_page:])))
+                if left < n_page:
+                    held = [j for j in held if not done[j]]
                 if not held:
                     continue
                 # What a match through this alternative says, worked out once per
@@ -1287,14 +1293,13 @@ class Searcher:
                                         "synonym " not in a.reason or a.phrase, {})
                 term, attribute, listed_term, own_word, texts = info
                 only, need, reason, typo = a.only, a.fields, a.reason, a.typo
-                left = len(todo)
                 for j in held:
                     if only is not None and not only[page_docs[j]]:
                         continue     # a business synonym does not reach this domain
                     m = post_fields.item(lo + at[j])   # the fields this posting is in
                     if need and not m & need:
                         continue     # a word-family match outside the naming fields
-                    todo[todo.index(j)] = -1
+                    done[j] = True
                     left -= 1
                     if own_word:
                         own[j] = True
@@ -1326,8 +1331,6 @@ class Searcher:
                         why[j].append(reason)
                 if not left:
                     break
-                if left < len(todo):
-                    todo = [j for j in todo if j >= 0]
         # the page's kind and domain codes (and graph in-edges) from per-document lists:
         # ten list reads, not three numpy gathers
         kind_of, domain_of, refs_of = self._doc_codes()
