@@ -298,6 +298,7 @@ class Searcher:
                             if c["data"] and c["kind"] in kind_ix}
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
                                      key=lambda x: -len(x))
+        self._query_heads = frozenset(p[0] for p in self._query_phrases)
         self._data_words = set(self.meta["data_words"])
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
@@ -494,7 +495,7 @@ class Searcher:
         query_lift = False
         drop: set[int] = set()
         heads = {st for st in stems if st in self._phrase_heads}
-        for ph in (p for p in self._query_phrases if p[0] in heads):
+        for ph in (p for p in self._query_phrases if p[0] in heads) if not self._query_heads.isdisjoint(heads) else ():
             for i in _find(stems, ph):
                 if not drop.intersection(range(i, i + len(ph))):
                     drop.update(range(i, i + len(ph)))
@@ -689,14 +690,16 @@ class Searcher:
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
         find = self.terms.find
+        # the word positions taken without the class words, then (class words named) with them
+        passes = ([k for k, i in enumerate(kept) if i not in class_pos], range(len(kept))) if class_pos else None
         for v, why, only, phrase in variants:
-            for with_class in ((False, True) if class_pos else (False,)):
-                toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
-                        for t in v[k] if t]
+            for take in (passes or (None,)):
+                toks = [t for part in v for t in part if t] if take is None else [t for k in take for t in v[k] if t]
+                if not toks:
+                    continue
                 # The in-order key "=a_b" is indexed only beside its order-free "=a+b": look
-                # it up only when that one exists.
-                for ordered in (False, True):
-                    key = whole_key(toks, ordered)
+                # it up only when that one exists (whole_key's two forms, written out).
+                for key in ("=" + "+".join(sorted(set(toks))), "=" + "_".join(toks) if len(toks) > 1 else ""):
                     if not key or key in tried:
                         break
                     tried.add(key)
