@@ -481,7 +481,7 @@ class Searcher:
         if not total:
             return [], 0, plan, why
         k = min(want, total)
-        top = np.argpartition(-scores, k - 1)[:k] if k < total else np.arange(total)
+        top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)   # the method: no wrapper
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
         return order, total, plan, why
 
