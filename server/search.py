@@ -324,6 +324,7 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        self._syn_heads = frozenset(k[0] for k in self._synonyms)   # a synonym phrase starts only there
         # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
         self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
                                                 for g in self.meta["synonyms"]]
@@ -597,7 +598,8 @@ class Searcher:
         used: set[int] = set(taken)
         words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
         present = set(stems)
-        for _, ph, fi in sorted(x for st in present for x in self._forms_by_head.get(st, ())):
+        by_head = self._forms_by_head
+        for _, ph, fi in sorted(x for st in present if st in by_head for x in by_head[st]):
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & used:
@@ -897,8 +899,11 @@ class Searcher:
         subs: list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]] = []
         if not self._synonyms:
             return subs
+        heads = self._syn_heads
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
             for i in range(len(seq) - length + 1):
+                if seq[i] not in heads:
+                    continue
                 key = tuple(seq[i:i + length])
                 if key not in self._synonyms:
                     continue
@@ -1418,8 +1423,10 @@ class _Table(StringTable):
 
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
-        if self._in_memory and self.n:
+        strings = self._list                    # the in-memory table, once read (~10 finds a query)
+        if strings is None and self._in_memory and self.n:
             strings = self._strings()
+        if strings is not None:
             i = bisect_left(strings, key)
             return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:
