@@ -184,6 +184,9 @@ class _Alt:
     # alternative kept per word or phrase reuses it.
     explain: tuple[str, bool, bool, bool, dict[int, tuple[str, list[str]]]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    # The term's posting range and its documents (a view), read by _hits on first use: a kept
+    # alternative explains many pages.
+    postings: tuple[int, np.ndarray] | None = field(default=None, init=False, repr=False, compare=False)
 
 
 @dataclass
@@ -1280,10 +1283,14 @@ class Searcher:
             add = 1 if slot.required else slot.covers
             word = slot.word
             for a in slot.alts:
-                lo, hi = post_off.item(a.term), post_off.item(a.term + 1)
-                if lo == hi:
+                got_run = a.postings
+                if got_run is None:
+                    lo = post_off.item(a.term)
+                    got_run = a.postings = (lo, post_doc[lo:post_off.item(a.term + 1)])
+                lo, run = got_run
+                if not len(run):
                     continue
-                at = post_doc[lo:hi].searchsorted(bounds).tolist()
+                at = run.searchsorted(bounds).tolist()
                 # the page positions whose left and right positions differ (compared in C)
                 held = list(compress(every, map(ne, at, at[n_page:])))
                 if left < n_page:
