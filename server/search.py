@@ -12,7 +12,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any, Iterable
 
 import numpy as np
@@ -486,7 +486,10 @@ class Searcher:
             return [], 0, plan, why
         k = min(want, total)
         top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)   # the method: no wrapper
-        order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
+        # best score first, then the lower document: by document, then stably by score descending
+        # (two C-keyed sorts, no key function called per pair)
+        order = sorted(zip(cand[top].tolist(), scores[top].tolist()))
+        order.sort(key=itemgetter(1), reverse=True)
         return order, total, plan, why
 
     def _plan(self, text: str, classes: bool = True,
