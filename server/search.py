@@ -1373,7 +1373,7 @@ class Searcher:
                 synonym_only.add(d)
             if (texts := matched[j]):
                 reasons.insert(len(extra[d]) if d in extra else 0,
-                               "words: " + (texts[0] if len(texts) == 1 else "; ".join(dict.fromkeys(texts))))
+                               "words: " + "; ".join(texts if len(set(texts)) == len(texts) else dict.fromkeys(texts)))
             k, domain = kind_of[d], domain_of[d]
             if plan_kinds and k in plan_kinds:
                 reasons.append(f"class named in the query: {kind_names[k]}")
@@ -1389,8 +1389,9 @@ class Searcher:
                 for kinds, _, shown in lifts:
                     if k in kinds:
                         reasons.append(f"phrase form «{shown}» lifts {kind_names[k]}")
-            hits.append(Hit(d, score, reasons if len(reasons) < 2 else list(dict.fromkeys(reasons)), fuzzy,
-                            relevance, list(words[j].values()), names, j))
+            # each reason once, in the order given (the usual case: no repeat, the list as it is)
+            hits.append(Hit(d, score, reasons if len(set(reasons)) == len(reasons) else list(dict.fromkeys(reasons)),
+                            fuzzy, relevance, list(words[j].values()), names, j))
         return hits
 
 
