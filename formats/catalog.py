@@ -97,7 +97,10 @@ class Catalog:
         post = self._names_post
         if post is None:
             return []
-        j = self.names.find(name_key(name))
+        key = name_key(name)
+        if not self.names.may_hold(key.encode("utf-8")):
+            return []       # most search phrases: told by the names' sketches, no bisection of the table
+        j = self.names.find(key)
         if j < 0:
             return []
         off, docs = post

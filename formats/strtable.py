@@ -14,6 +14,16 @@ import numpy as np
 # (bisect over a Python list runs in C): the names table of an ERP-sized bundle (~100k strings)
 # needs 17 blob reads a lookup without it, 5 with it.
 SAMPLE_MIN, SAMPLE_STEP = 2048, 32
+# A string's sketch (StringTable.may_hold): its UTF-8 length and its first and last 8 bytes
+# (zero-padded), mixed into 64 bits by two odd multipliers (wrapping).
+_SKETCH_LAST, _SKETCH_LEN, _MASK64 = 0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, (1 << 64) - 1
+
+
+def _sketch(key: bytes) -> int:
+    """The sketch of one string (the same bits as ``StringTable._sketches`` computes for the table)."""
+    first = int.from_bytes(key[:8].ljust(8, b"\0"), "little")
+    last = int.from_bytes(key[-8:].rjust(8, b"\0"), "little")
+    return first ^ (last * _SKETCH_LAST & _MASK64) ^ (len(key) * _SKETCH_LEN & _MASK64)
 
 
 def sort_utf8(strings: Iterable[str]) -> list[str]:
@@ -39,6 +49,7 @@ class StringTable:
         self._blob = blob
         self.n = max(len(offsets) - 1, 0)
         self._sample: list[bytes] | None = None   # built on the first lookup of a long table
+        self._sketch: np.ndarray | None = None     # built on the first may_hold
 
     def __len__(self) -> int:
         return self.n
@@ -80,6 +91,39 @@ class StringTable:
             else:
                 hi = mid
         return lo
+
+    def may_hold(self, key: bytes) -> bool:
+        """False when the UTF-8 string ``key`` is surely not in the table: one bisection of the
+        strings' sorted 64-bit sketches (8 bytes a string, built once in numpy), against the
+        table's own bisection of ~5 blob reads (12–20 µs for the exact names of SSL ×8). Used
+        where most keys asked for are absent (a search phrase is rarely an exact name); True
+        may still be a miss (another string of the same sketch): ``find`` decides."""
+        sketch = self._sketch
+        if sketch is None:
+            sketch = self._sketch = self._sketches()
+        if not len(sketch):
+            return False
+        x = _sketch(key)
+        i = sketch.searchsorted(np.uint64(x)).item()
+        return i < len(sketch) and sketch.item(i) == x
+
+    def _sketches(self) -> np.ndarray:
+        """Every string's ``_sketch``, sorted: the 8 bytes at each string's start and before its
+        end read as little-endian words through a one-byte-stride view of the (zero-padded)
+        blob, the bytes outside the string masked off, mixed with wrapping uint64 arithmetic."""
+        if not self.n:
+            return np.empty(0, dtype=np.uint64)
+        off = self._off.astype(np.int64)
+        size = np.minimum(np.diff(off), 8)
+        pad = np.zeros(8, dtype=np.uint8)
+        blob = np.concatenate((pad, np.frombuffer(self._blob, dtype=np.uint8), pad))
+        words = np.ndarray((len(blob) - 7,), dtype="<u8", buffer=blob, strides=(1,))   # words[i]: bytes i…i+7
+        low = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)   # the k low bytes
+        first = words[off[:-1] + 8] & low[size]
+        last = words[off[1:]] & ~low[8 - size]
+        mixed = first ^ (last * np.uint64(_SKETCH_LAST)) ^ (np.diff(off).astype(np.uint64) * np.uint64(_SKETCH_LEN))
+        mixed.sort()
+        return mixed
 
     def find(self, s: str) -> int:
         """Index of ``s`` or -1."""

@@ -11,6 +11,8 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, Iterable
 
 import numpy as np
@@ -177,10 +179,14 @@ class _Alt:
     # score this alternative: the stem's own alternative and its family's carry its id and are
     # scored as one posting run; -1: scored by the term's own postings.
     family: int = -1
-    # What a match through it says (term text, attribute, listed, own word): _hits works it out
-    # on the first page it explains; an alternative kept per word or phrase reuses it.
-    explain: tuple[str, bool, bool, bool] | None = field(default=None, init=False, repr=False,
-                                                          compare=False)
+    # What a match through it says (term text, attribute, listed, own word, and per field mask
+    # the "words:" text and field names): _hits works it out on the first page it explains; an
+    # alternative kept per word or phrase reuses it.
+    explain: tuple[str, bool, bool, bool, dict[int, tuple[str, list[str]]]] | None = field(
+        default=None, init=False, repr=False, compare=False)
+    # The term's posting range and its documents (a view), read by _hits on first use: a kept
+    # alternative explains many pages.
+    postings: tuple[int, np.ndarray] | None = field(default=None, init=False, repr=False, compare=False)
 
 
 @dataclass
@@ -295,6 +301,7 @@ class Searcher:
                             if c["data"] and c["kind"] in kind_ix}
         self._query_phrases = sorted((tuple(p) for p in self.meta["query_phrases"]),
                                      key=lambda x: -len(x))
+        self._query_heads = frozenset(p[0] for p in self._query_phrases)
         self._data_words = set(self.meta["data_words"])
         self._presentation_kinds = {kind_ix[c["kind"]] for c in self.meta["classes"]
                                     if c.get("presentation") and c["kind"] in kind_ix}
@@ -320,6 +327,7 @@ class Searcher:
             for ph in group["phrases"]:
                 self._synonyms.setdefault(tuple(ph), []).append(g)
         self._max_syn_len = max((len(k) for k in self._synonyms), default=0)
+        self._syn_heads = frozenset(k[0] for k in self._synonyms)   # a synonym phrase starts only there
         # Each group's phrases as term ids (-1: not in this bundle), found once, not per query.
         self._syn_ids: list[list[list[int]]] = [[[self.terms.find(t) for t in ph] for ph in g["phrases"]]
                                                 for g in self.meta["synonyms"]]
@@ -330,6 +338,7 @@ class Searcher:
         self._domain_ix = {d: i for i, d in enumerate(self.catalog.domains)}
         self._metadata_docs = self.catalog.domain == self._domain_ix.get("metadata", -1)
         self._mask_names: dict[int, tuple[str, list[str]]] = {}   # field bit mask → ("name, synonym", [name, synonym])
+        self._graph_reasons: dict[int, str] = {}   # in-edges → the "graph importance" reason (a few hundred values)
         self._kind_names = kinds
 
     def _set_forms(self, forms: dict[str, Any], kind_ix: dict[str, int]) -> None:
@@ -476,8 +485,11 @@ class Searcher:
         if not total:
             return [], 0, plan, why
         k = min(want, total)
-        top = np.argpartition(-scores, k - 1)[:k] if k < total else np.arange(total)
-        order = sorted(zip(cand[top].tolist(), scores[top].tolist()), key=lambda x: (-x[1], x[0]))
+        top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)   # the method: no wrapper
+        # best score first, then the lower document: by document, then stably by score descending
+        # (two C-keyed sorts, no key function called per pair)
+        order = sorted(zip(cand[top].tolist(), scores[top].tolist()))
+        order.sort(key=itemgetter(1), reverse=True)
         return order, total, plan, why
 
     def _plan(self, text: str, classes: bool = True,
@@ -490,7 +502,7 @@ class Searcher:
         query_lift = False
         drop: set[int] = set()
         heads = {st for st in stems if st in self._phrase_heads}
-        for ph in (p for p in self._query_phrases if p[0] in heads):
+        for ph in (p for p in self._query_phrases if p[0] in heads) if not self._query_heads.isdisjoint(heads) else ():
             for i in _find(stems, ph):
                 if not drop.intersection(range(i, i + len(ph))):
                     drop.update(range(i, i + len(ph)))
@@ -592,7 +604,8 @@ class Searcher:
         used: set[int] = set(taken)
         words_left = [j for j, st in enumerate(stems) if j not in taken and st not in self._stop]
         present = set(stems)
-        for _, ph, fi in sorted(x for st in present for x in self._forms_by_head.get(st, ())):
+        by_head = self._forms_by_head
+        for _, ph, fi in sorted(x for st in present if st in by_head for x in by_head[st]):
             for i in _find(stems, ph):
                 span = set(range(i, i + len(ph)))
                 if span & used:
@@ -685,14 +698,16 @@ class Searcher:
         found: dict[int, _Alt] = {}
         tried: set[str] = set()
         find = self.terms.find
+        # the word positions taken without the class words, then (class words named) with them
+        passes = ([k for k, i in enumerate(kept) if i not in class_pos], range(len(kept))) if class_pos else None
         for v, why, only, phrase in variants:
-            for with_class in ((False, True) if class_pos else (False,)):
-                toks = [t for k, i in enumerate(kept) if with_class or i not in class_pos
-                        for t in v[k] if t]
+            for take in (passes or (None,)):
+                toks = [t for part in v for t in part if t] if take is None else [t for k in take for t in v[k] if t]
+                if not toks:
+                    continue
                 # The in-order key "=a_b" is indexed only beside its order-free "=a+b": look
-                # it up only when that one exists.
-                for ordered in (False, True):
-                    key = whole_key(toks, ordered)
+                # it up only when that one exists (whole_key's two forms, written out).
+                for key in ("=" + "+".join(sorted(set(toks))), "=" + "_".join(toks) if len(toks) > 1 else ""):
                     if not key or key in tried:
                         break
                     tried.add(key)
@@ -890,8 +905,11 @@ class Searcher:
         subs: list[tuple[int, int, tuple[str, ...], str, np.ndarray | None]] = []
         if not self._synonyms:
             return subs
+        heads = self._syn_heads
         for length in range(min(self._max_syn_len, len(seq)), 0, -1):
             for i in range(len(seq) - length + 1):
+                if seq[i] not in heads:
+                    continue
                 key = tuple(seq[i:i + length])
                 if key not in self._synonyms:
                     continue
@@ -946,8 +964,7 @@ class Searcher:
                 # свойство | property must not count twice for Структура.Свойство.
                 credited = span_docs.setdefault((slot.span.start, slot.span.stop), [])
                 seen = [slot_docs[k] for k in slot.span if k < len(slot_docs) and slot_docs[k] is not None]
-                seen += credited
-                got = self._conj(slot, np.concatenate(seen) if seen else None)
+                got = self._conj(slot, seen + credited)
                 if got is not None:
                     credited.append(got[0])
                     parts_doc.append(got[0])
@@ -970,7 +987,7 @@ class Searcher:
         keep = score > 0
         if allowed is not None:
             keep &= allowed           # over the dense mask: no gather of the filtered-out documents
-        cand = np.flatnonzero(keep)
+        cand = keep.nonzero()[0]     # flatnonzero without its ravel wrapper
         if not len(cand):
             return cand, np.empty(0)
         s = score[cand]
@@ -1086,14 +1103,17 @@ class Searcher:
         table[[k for k in kinds if k < len(table)]] = True
         return table
 
-    def _conj(self, slot: _Slot, exclude: np.ndarray | None) -> tuple[np.ndarray, np.ndarray] | None:
-        """A phrase slot: documents holding all its words (except ``exclude``), summed impacts."""
+    def _conj(self, slot: _Slot, exclude: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+        """A phrase slot: documents holding all its words (except those of the runs ``exclude``),
+        summed impacts."""
         common, vals = self._phrase_run(slot.alts)
-        if len(common) and exclude is not None and len(exclude):
+        if len(common) and exclude:
             # A mark per document, not a sort of the replaced words' documents (thousands
-            # for a common word, against the handful left in common).
+            # for a common word, against the handful left in common); marked run by run, not
+            # concatenated, and only when the phrase has documents at all (usually none).
             excluded = np.zeros(self.n, dtype=bool)
-            excluded[exclude] = True
+            for docs in exclude:
+                excluded[docs] = True
             keep = ~excluded[common]
             common, vals = common[keep], vals[keep]
         return (common, vals) if len(common) else None
@@ -1237,17 +1257,20 @@ class Searcher:
         distinct), not in dictionaries keyed by document: a list index per access."""
         page_docs = [d for d, _ in page]
         names = _PageNames(self.catalog, self._kind_names, page_docs)
-        why = [list(extra.get(d, ())) for d in page_docs]
+        why = [list(extra[d]) if d in extra else [] for d in page_docs] if extra else [[] for _ in page_docs]
         if plan is None or not self.has_index or not page_docs:
             return [Hit(d, score, list(dict.fromkeys(why[j])), False, 1.0 if "exact name" in why[j] else 0.0,
                         [], names, j) for j, (d, score) in enumerate(page)]
         n_page = len(page_docs)
         # The postings' own dtype: searchsorted with another dtype would first convert the
-        # whole posting list (thousands of entries for a common word).
-        docs = np.array(page_docs, dtype=self.post_doc.dtype)
+        # whole posting list (thousands of entries for a common word). The page's documents
+        # and each one + 1: one bisection gives a document's left position and (the left one
+        # of d + 1) its right one, a document the term's postings hold lying between them.
+        bounds = np.array(page_docs + [d + 1 for d in page_docs], dtype=self.post_doc.dtype)
         fields = self.meta["fields"]
         matched: list[list[str]] = [[] for _ in page_docs]
-        words: list[dict[str, list[str]]] = [{} for _ in page_docs]   # query word → fields
+        # query word → its entry of Hit.matches ({"word", "fields"}), in the order met
+        words: list[dict[str, dict[str, Any]]] = [{} for _ in page_docs]
         required = sum(1 for slot in plan.slots if slot.required)
         covered = [0] * n_page                    # required words each hit matched
         named = [0] * n_page                      # … of them in a naming field
@@ -1256,63 +1279,75 @@ class Searcher:
         own = [False] * n_page                    # hits matching a word of the query itself
         mask_names = self._mask_names
         post_off, post_doc, post_fields = self.post_off, self.post_doc, self.post_fields
+        every = range(n_page)
         for slot in plan.slots:
-            todo = set(range(n_page))
+            done = [False] * n_page               # page positions this slot has matched
+            left = n_page
             add = 1 if slot.required else slot.covers
+            word = slot.word
             for a in slot.alts:
-                lo, hi = post_off.item(a.term), post_off.item(a.term + 1)
-                if lo == hi:
+                got_run = a.postings
+                if got_run is None:
+                    lo = post_off.item(a.term)
+                    got_run = a.postings = (lo, post_doc[lo:post_off.item(a.term + 1)])
+                lo, run = got_run
+                if not len(run):
                     continue
-                plist = post_doc[lo:hi]
-                # Two vectorised bisections per term: a page document the term's postings
-                # hold lies between its left and right positions (fewer numpy calls than a
-                # bisection and a compare; no Python loop over the misses).
-                pos_ = plist.searchsorted(docs).tolist()
-                after = plist.searchsorted(docs, "right").tolist()
-                held = [j for j in todo if after[j] != pos_[j]]
+                at = run.searchsorted(bounds).tolist()
+                # the page positions whose left and right positions differ (compared in C)
+                held = list(compress(every, map(ne, at, at[n_page:])))
+                if left < n_page:
+                    held = [j for j in held if not done[j]]
                 if not held:
                     continue
                 # What a match through this alternative says, worked out once per
-                # alternative (not once per document it matches, nor per query for a kept one).
+                # alternative (not once per document it matches, nor per query for a kept one):
+                # its term, attribute, listed, own word, and per field mask the "words:" text.
                 info = a.explain
                 if info is None:
                     term = a.text or self.terms[a.term]
                     attribute = term.startswith(HAS_PREFIX)
                     info = a.explain = (term, attribute, not attribute and not term.startswith("="),
-                                        "synonym " not in a.reason or a.phrase)
-                term, attribute, listed_term, own_word = info
+                                        "synonym " not in a.reason or a.phrase, {})
+                term, attribute, listed_term, own_word, texts = info
+                only, need, reason, typo = a.only, a.fields, a.reason, a.typo
                 for j in held:
-                    if a.only is not None and not a.only[page_docs[j]]:
+                    if only is not None and not only[page_docs[j]]:
                         continue     # a business synonym does not reach this domain
-                    m = post_fields.item(lo + pos_[j])   # the fields this posting is in
-                    if a.fields and not m & a.fields:
+                    m = post_fields.item(lo + at[j])   # the fields this posting is in
+                    if need and not m & need:
                         continue     # a word-family match outside the naming fields
-                    todo.discard(j)
+                    done[j] = True
+                    left -= 1
                     if own_word:
                         own[j] = True
                     covered[j] += add
                     if m & naming:
                         named[j] += add
-                    if a.typo:
+                    if typo:
                         guessed[j] = True
                     if attribute:
-                        why[j].append(f"has attribute {slot.word}")
+                        why[j].append(f"has attribute {word}")
                     elif listed_term:
-                        got = mask_names.get(m)
+                        got = texts.get(m)
                         if got is None:
-                            listed = [f for i, f in enumerate(fields) if m >> i & 1]
-                            got = (", ".join(listed), listed)
-                            if len(mask_names) < 4096:
-                                mask_names[m] = got
-                        matched[j].append(f"{term} in {got[0]}")
-                        seen = words[j].get(slot.word)
-                        if seen is None:
-                            words[j][slot.word] = list(got[1])   # the usual case: one match a word
+                            names_of = mask_names.get(m)
+                            if names_of is None:
+                                listed = [f for i, f in enumerate(fields) if m >> i & 1]
+                                names_of = (", ".join(listed), listed)
+                                if len(mask_names) < 4096:
+                                    mask_names[m] = names_of
+                            got = texts[m] = (f"{term} in {names_of[0]}", names_of[1])
+                        matched[j].append(got[0])
+                        entry = words[j].get(word)
+                        if entry is None:   # the usual case: one match a word
+                            words[j][word] = {"word": word, "fields": list(got[1])}
                         else:
+                            seen = entry["fields"]
                             seen.extend(f for f in got[1] if f not in seen)
-                    if a.reason:
-                        why[j].append(a.reason)
-                if not todo:
+                    if reason:
+                        why[j].append(reason)
+                if not left:
                     break
         # the page's kind and domain codes (and graph in-edges) from per-document lists:
         # ten list reads, not three numpy gathers
@@ -1320,6 +1355,9 @@ class Searcher:
         query_code = self._domain_ix.get("query", -1)
         metadata_code = self._domain_ix.get("metadata", -1)
         refs = refs_of if plan.central else None
+        plan_kinds, query_lift, lifts = plan.kinds, plan.query_lift, plan.lifts
+        graph_reasons = self._graph_reasons
+        kind_names = self._kind_names
         # Exact names and aliases come only from ``extra`` (no slot gives such a reason).
         certain_docs = {d for d, ws in extra.items()
                         if any(w == "exact name" or w.startswith("alias «") for w in ws)}
@@ -1333,21 +1371,27 @@ class Searcher:
             relevance = 1.0 if certain else (min(named[j], required) / required if required else 0.0)
             if fuzzy and not own[j] and not guessed[j] and synonym_only is not None:
                 synonym_only.add(d)
-            if matched[j]:
-                reasons.insert(len(extra.get(d, ())), "words: " + "; ".join(dict.fromkeys(matched[j])))
+            if (texts := matched[j]):
+                reasons.insert(len(extra[d]) if d in extra else 0,
+                               "words: " + "; ".join(texts if len(set(texts)) == len(texts) else dict.fromkeys(texts)))
             k, domain = kind_of[d], domain_of[d]
-            if plan.kinds and k in plan.kinds:
-                reasons.append(f"class named in the query: {self._kind_names[k]}")
-            if plan.query_lift and domain == query_code:
+            if plan_kinds and k in plan_kinds:
+                reasons.append(f"class named in the query: {kind_names[k]}")
+            if query_lift and domain == query_code:
                 reasons.append("query-language phrase lifted query-language pages")
             if refs is not None and (r := refs[d]) and domain == metadata_code:
-                reasons.append(f"graph importance: {r} " + ("object refers" if r == 1 else "objects refer") + " to it")
-            if plan.lifts and domain == metadata_code:
-                for kinds, lift, shown in plan.lifts:
+                text = graph_reasons.get(r)
+                if text is None:
+                    text = graph_reasons[r] = (f"graph importance: {r} "
+                                               + ("object refers" if r == 1 else "objects refer") + " to it")
+                reasons.append(text)
+            if lifts and domain == metadata_code:
+                for kinds, _, shown in lifts:
                     if k in kinds:
-                        reasons.append(f"phrase form «{shown}» lifts {self._kind_names[k]}")
-            hits.append(Hit(d, score, list(dict.fromkeys(reasons)), fuzzy, relevance,
-                            [{"word": w, "fields": f} for w, f in words[j].items()], names, j))
+                        reasons.append(f"phrase form «{shown}» lifts {kind_names[k]}")
+            # each reason once, in the order given (the usual case: no repeat, the list as it is)
+            hits.append(Hit(d, score, reasons if len(set(reasons)) == len(reasons) else list(dict.fromkeys(reasons)),
+                            fuzzy, relevance, list(words[j].values()), names, j))
         return hits
 
 
@@ -1390,8 +1434,10 @@ class _Table(StringTable):
 
     def find(self, s: str) -> int:
         key = s.encode("utf-8")
-        if self._in_memory and self.n:
+        strings = self._list                    # the in-memory table, once read (~10 finds a query)
+        if strings is None and self._in_memory and self.n:
             strings = self._strings()
+        if strings is not None:
             i = bisect_left(strings, key)
             return i if i < self.n and strings[i] == key else -1
         if self._head is None or not self.n:

@@ -197,6 +197,24 @@ def test_long_string_table_finds_every_string_through_its_sample():
 
 
 
+def test_sketches_hold_every_string_and_tell_most_absent_ones():
+    # may_hold must never say no to a string of the table (lengths 0–20: shorter and longer
+    # than the 8 bytes read at each end, Cyrillic two bytes a letter), and says no to most
+    # others: the exact-name lookup of a search phrase relies on both.
+    import random
+    rng = random.Random(11)
+    words = sort_utf8(["", "a", "ab", "справочник.пользователи", "справочник.пользователи2"] +
+                      ["".join(rng.choice("абвёxyz.") for _ in range(rng.randint(1, 20))) for _ in range(3000)])
+    off, blob = build_string_table(words)
+    t = StringTable(off, blob)
+    assert all(t.may_hold(w.encode("utf-8")) for w in words)
+    absent = [w + suffix for w in words[::5] for suffix in ("q", "ж")] + ["справочник.пользователи3"]
+    absent = [w for w in absent if w not in set(words)]
+    told = sum(not t.may_hold(w.encode("utf-8")) for w in absent)
+    assert told >= 0.9 * len(absent), (told, len(absent))
+    assert not StringTable(*build_string_table([])).may_hold(b"a")
+
+
 def test_verify_reports_files_added_after_publishing(tmp_path):
     path = write_bundle(tmp_path)
     pin(path)
