@@ -54,7 +54,7 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
         return None, [("error", problem.code, problem.message + "; left out", problem.line)]
     res = scan_module(text)
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
-        p.info = _parsed_doc(p.doc) if p.doc else {}
+        p.info = parse_doc(p.doc) if p.doc else {}
         p.doc = ""                       # parsed into info: the raw comment is not carried on
         p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
                                    p.region)
@@ -66,24 +66,6 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
     module = Module(ref, rel, res.procedures, res.lines, len(data), res.module_doc)
     module.terms = terms(ref.child or ref.owner.rpartition(".")[2] or ref.kind)
     return module, [("warn", p.code, p.message, p.line) for p in res.problems]
-
-
-# A doc comment's parse by its text: SSL 3.1.12 repeats a quarter of its 14,500 doc comments
-# word for word (handlers, overridable procedures across modules). The procedures that share a
-# text share the dict (nothing changes it after the parse: the link copies it into the card).
-# Per process, emptied when full.
-_DOCS: dict[str, dict[str, Any]] = {}
-_DOCS_MAX = 4096
-
-
-def _parsed_doc(doc: str) -> dict[str, Any]:
-    info = _DOCS.get(doc)
-    if info is None:
-        info = parse_doc(doc)
-        if len(_DOCS) >= _DOCS_MAX:
-            _DOCS.clear()
-        _DOCS[doc] = info
-    return info
 
 
 def _sorted(tokens: Any) -> tuple:
