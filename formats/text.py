@@ -79,12 +79,16 @@ def split_identifier(chunk: str) -> list[str]:
     """CamelCase/script/digit parts of one chunk, case kept: ЗаказПокупателя → [Заказ, Покупателя]."""
     parts: list[str] = []
     for p in _PART.findall(chunk):
-        if _LATIN.search(p) and _CYR.search(p):
-            fixed = _fix_homoglyphs(p)
-            parts.extend([fixed] if fixed else _SCRIPT.findall(p))
-        else:
-            parts.append(p)
+        parts.extend(_split_part(p))
     return parts
+
+
+def _split_part(p: str) -> list[str]:
+    """One ``_PART`` match as parts: itself, or a run mixing scripts fixed or split by script."""
+    if _LATIN.search(p) and _CYR.search(p):
+        fixed = _fix_homoglyphs(p)
+        return [fixed] if fixed else _SCRIPT.findall(p)
+    return [p]
 
 
 def _fix_homoglyphs(part: str) -> str | None:
@@ -163,10 +167,34 @@ def index_terms(text: str, surfaces: bool = False) -> list[str]:
 
 def chunk_terms(chunk: str, surfaces: bool = False) -> list[str]:
     """``index_terms`` of one chunk (a letters-and-digits run of NFC text, as ``WORD_RUNS``
-    finds them) without normalizing and splitting it again: for callers that memoize by chunk."""
+    finds them) without normalizing and splitting it again: for callers that memoize by chunk.
+    Built from its ``_PART`` runs' terms (``_part_terms``): the callers' chunks are mostly seen
+    once (SSL: 26,000 distinct procedure names), their CamelCase parts over and over."""
     out: list[str] = []
-    _add_terms(out, _chunk_words(chunk), surfaces)
+    words_ = 0
+    k = 0 if surfaces else 1
+    for part in _PART.findall(chunk):
+        got = _part_terms.get(part) or _terms_of_part(part)
+        out += got[k]
+        words_ += got[2]
+    if words_ > 1:        # the whole identifier after its parts, as ``_chunk_words`` adds it
+        out.append(chunk.lower().replace("ё", "е"))
     return out
+
+
+# A ``_PART`` run → (its terms with surfaces, without, how many words it makes): what
+# ``_chunk_words`` + ``_add_terms`` give for it inside any chunk (a run splits alone). Bounded.
+_part_terms: dict[str, tuple[list[str], list[str], int]] = {}
+
+
+def _terms_of_part(part: str) -> tuple[list[str], list[str], int]:
+    ws = [_part_words.get(p) or _part_word(p) for p in _split_part(part)]
+    with_surfaces: list[str] = []
+    _add_terms(with_surfaces, ws, True)
+    got = (with_surfaces, [w.term for w in ws], len(ws))
+    if len(_part_terms) < _STEM_MEMO_MAX:
+        _part_terms[part] = got
+    return got
 
 
 def _add_terms(out: list[str], ws: Iterable[Word], surfaces: bool) -> None:

@@ -1,8 +1,8 @@
 """Search tokenization (formats/text.py): the same terms at compile and at query time."""
 from __future__ import annotations
 
-from v8atlas.formats.text import (analyze, fold, index_terms, name_key, phrase_key, split_identifier,
-                                  stem, swap_layout, transliterate, words)
+from v8atlas.formats.text import (analyze, chunk_terms, fold, index_terms, name_key, phrase_key,
+                                  split_identifier, stem, swap_layout, transliterate, words)
 
 
 def test_camel_case_splits_and_keeps_the_whole_identifier():
@@ -40,6 +40,20 @@ def test_phrase_keys_ignore_order_and_stop_words():
 def test_latin_look_alikes_inside_a_cyrillic_word_are_fixed():
     assert analyze("зaказ") == analyze("заказ")                 # Latin "a"
     assert split_identifier("WSСсылки") == ["WS", "Ссылки"]     # a real identifier stays split
+
+
+def test_chunk_terms_are_the_index_terms_of_the_chunk():
+    # the code domain's terms (chunk_terms, built from memoized CamelCase runs) mean what the
+    # main index and the queries mean (index_terms); runs met again inside other chunks
+    chunks = ["ЗначениеРеквизитаОбъекта", "ЗначенияРеквизитовОбъекта", "Значение", "HTTPСервис",
+              "ОКВЭД2", "ЕСТЬNULL", "WSСсылки", "зaказ", "ЗaказПокупателя", "Ёлка", "ПолучитьЁлку",
+              "XMLDOMПостроитель", "x2Y", "НДС", "а"]
+    for _ in range(2):
+        for chunk in chunks:
+            for surfaces in (False, True):
+                assert chunk_terms(chunk, surfaces) == index_terms(chunk, surfaces), (chunk, surfaces)
+    assert chunk_terms("ЗначениеРеквизита")[-1] == "значениереквизита"   # the whole identifier last
+    assert chunk_terms("Значение") == index_terms("Значение") == [stem("значение")]
 
 
 def test_layout_and_transliteration_rewrites():

@@ -63,20 +63,24 @@ class TermPacker:
     def __init__(self) -> None:
         # a term not seen yet takes the next id (in C: no Python call per occurrence)
         self._ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-        self._shared: dict[int, tuple[list[str], array]] = {}
+        self._shared: dict[int, tuple[list[str], bytes]] = {}
 
     def pack(self, fields: dict[str, list[str]]) -> bytes:
-        lists = [fields.get(f) or () for f in PROC_FIELDS]
-        out = array("I", map(len, lists))
-        for t in lists:
+        counts = [0] * _HEADER
+        parts = [b""]           # the counts, then each field's ids
+        for i, f in enumerate(PROC_FIELDS):
+            t = fields.get(f)
             if t:
                 # readers share a term list between procedures (terms.py memoizes short texts;
-                # a batch's pickle keeps the sharing): each shared list is looked up once
+                # a batch's pickle keeps the sharing): each shared list is looked up once, its
+                # ids kept as bytes and joined (SSL: 0.37 → 0.32 s against extending an array)
                 got = self._shared.get(id(t))
                 if got is None:
-                    got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)))
-                out.extend(got[1])
-        return out.tobytes()
+                    got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)).tobytes())
+                parts.append(got[1])
+                counts[i] = len(t)
+        parts[0] = array("I", counts).tobytes()
+        return b"".join(parts)
 
     def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
         """Procedures packed by another packer (a worker's, over one batch), with its
