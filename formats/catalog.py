@@ -97,10 +97,10 @@ class Catalog:
         post = self._names_post
         if post is None:
             return []
-        key = name_key(name)
-        if not self.names.may_hold(key.encode("utf-8")):
+        key = name_key(name).encode("utf-8")
+        if not self.names.may_hold(key):
             return []       # most search phrases: told by the names' sketches, no bisection of the table
-        j = self.names.find(key)
+        j = self.names.find_bytes(key)
         if j < 0:
             return []
         off, docs = post

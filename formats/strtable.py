@@ -114,20 +114,24 @@ class StringTable:
         if not self.n:
             return np.empty(0, dtype=np.uint64)
         off = self._off.astype(np.int64)
-        size = np.minimum(np.diff(off), 8)
+        lens = np.diff(off)
+        size = np.minimum(lens, 8)
         pad = np.zeros(8, dtype=np.uint8)
         blob = np.concatenate((pad, np.frombuffer(self._blob, dtype=np.uint8), pad))
         words = np.ndarray((len(blob) - 7,), dtype="<u8", buffer=blob, strides=(1,))   # words[i]: bytes i…i+7
         low = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)   # the k low bytes
         first = words[off[:-1] + 8] & low[size]
         last = words[off[1:]] & ~low[8 - size]
-        mixed = first ^ (last * np.uint64(_SKETCH_LAST)) ^ (np.diff(off).astype(np.uint64) * np.uint64(_SKETCH_LEN))
+        mixed = first ^ (last * np.uint64(_SKETCH_LAST)) ^ (lens.astype(np.uint64) * np.uint64(_SKETCH_LEN))
         mixed.sort()
         return mixed
 
     def find(self, s: str) -> int:
         """Index of ``s`` or -1."""
-        key = s.encode("utf-8")
+        return self.find_bytes(s.encode("utf-8"))
+
+    def find_bytes(self, key: bytes) -> int:
+        """Index of the UTF-8 string ``key`` or -1."""
         i = self.lower_bound(key)
         return i if i < self.n and self._bytes(i) == key else -1
 

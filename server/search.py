@@ -222,10 +222,13 @@ SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "wh
 
 
 class Searcher:
-    def __init__(self, bundle: Bundle, disabled: Iterable[str] = ()) -> None:
+    def __init__(self, bundle: Bundle, disabled: Iterable[str] = (),
+                 catalog: Catalog | None = None) -> None:
+        """``catalog``: the bundle's catalog when the caller has one already (the server's
+        snapshot), so its tables and the names' sketches are built once."""
         self.bundle = bundle
         self.disabled = frozenset(disabled)
-        self.catalog = Catalog(bundle)
+        self.catalog = catalog if catalog is not None else Catalog(bundle)
         self.n = len(self.catalog)
         p = S.SEARCH
         self.has_index = bundle.has(f"{p}.post_off")
@@ -706,8 +709,8 @@ class Searcher:
                 if not toks:
                     continue
                 # The in-order key "=a_b" is indexed only beside its order-free "=a+b": look
-                # it up only when that one exists (whole_key's two forms, written out).
-                for key in ("=" + "+".join(sorted(set(toks))), "=" + "_".join(toks) if len(toks) > 1 else ""):
+                # it up only when that one exists.
+                for key in (whole_key(toks), whole_key(toks, True)):
                     if not key or key in tried:
                         break
                     tried.add(key)

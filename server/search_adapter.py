@@ -180,7 +180,7 @@ def open_search(bundle: Bundle, catalog: Catalog) -> SearchAdapter:
     except ImportError:
         return FallbackSearch(catalog)
     try:
-        return EngineSearch(catalog, Searcher(bundle))
+        return EngineSearch(catalog, Searcher(bundle, catalog=catalog))
     except Exception as e:
         log.warning("the search engine failed to open (%s: %s); using the name/title fallback",
                     type(e).__name__, e)
