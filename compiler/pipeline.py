@@ -447,6 +447,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         with report.timed("publish"):
             path = writer.publish()
     except BaseException:
+        pool.discard_forked()   # the children writing into the folder first
         writer.abort()
         raise
     if cache and not report.errors:   # a build with failed sources is never taken as up to date
@@ -490,7 +491,9 @@ def _release_model(ctx: LinkContext) -> None:
 def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter") -> dict[str, pool.Forked]:
     """The builds of the domains that build apart (``Domain.build_apart``), each started in a
     forked child now; their answers are merged at their domains' places in the build loop, so
-    the bundle, counts and report are a serial build's (in-process each runs here, at once)."""
+    the bundle, counts and report are a serial build's (without forks none builds apart)."""
+    if not pool.forks():   # in-process: each builds at its place, after the "unchanged" check
+        return {}
     return {d.name: pool.fork_call(_forked_build, f"build {_stage_label(d.name)}", d.build, ctx, writer)
             for d in ctx.domains if d.build is not None and d.build_apart}
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -64,8 +65,7 @@ def session() -> Iterator[None]:
     finally:
         _active = False
         _stop_pool()
-        while _forked:   # an answer nobody asked for (the compile failed): drop it
-            _forked.pop().discard()
+        discard_forked()   # an answer nobody asked for (the compile failed): drop it
         while _deferred:   # never told to go (the compile failed or needed no save): end it
             _deferred.pop().drop()
         _meanwhile.clear()
@@ -73,12 +73,25 @@ def session() -> Iterator[None]:
             _background.pop().join()
 
 
+def forks() -> bool:
+    """Whether a step handed to ``background``/``fork_call``/``deferred`` runs in a child:
+    inside a session with two cores or more (else it runs in-process)."""
+    return _active and jobs() >= 2
+
+
+def discard_forked() -> None:
+    """Stop every ``fork_call`` child whose answer was not taken (the compile failed or needs
+    no bundle): before the folder they write into goes."""
+    while _forked:
+        _forked.pop().discard()
+
+
 def background(fn: Callable[..., None], *args: Any) -> None:
     """``fn(*args)`` in a forked child that sees the parent's data as it is now (copy-on-write,
     nothing pickled across), while the parent goes on; the session waits for it before the
     compile returns. For work off the critical path whose failure costs only speed (writing
     a cache file). Outside a session or with one core it runs now, in-process."""
-    if not _active or jobs() < 2:
+    if not forks():
         fn(*args)
         return
     _stop_pool()   # never fork while the pool's manager thread runs
@@ -145,7 +158,7 @@ def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
     answer back (pickled). For a stage independent of the ones the parent runs meanwhile
     (the search index, built while the graph and domain builds run). Outside a session or
     with one core it runs now, in-process."""
-    if not _active or jobs() < 2:
+    if not forks():
         return Forked(fn(*args))
     conn, child = _fork_piped(_answer, fn, args, parent_sends=False)
     handle = Forked(None, conn, child)
@@ -173,7 +186,16 @@ def _closing(parent_end: Any, target: Callable[..., None], conn: Any, fn: Callab
     holding both ends never sees its reader go (a parent killed or gone before it reads would
     leave the child blocked in its write for ever)."""
     parent_end.close()
+    # The parent's fork_call handles copied into this child are not its to end; its own
+    # children (a build that forks its stores) end with it when it is discarded.
+    _forked.clear()
+    signal.signal(signal.SIGTERM, _end_own_children)
     target(conn, fn, args)
+
+
+def _end_own_children(_signum: int, _frame: Any) -> None:
+    discard_forked()
+    os._exit(1)
 
 
 class Deferred:
@@ -246,7 +268,7 @@ def deferred(fn: Callable[..., None], *args: Any,
     waits — the costly part, done while the parent goes on and before it changes the data (a
     parse written to a temporary file while the link drops what it has read) — and ``undo``
     instead of ``fn`` when the job is let go; in-process, ``prepare`` runs now."""
-    if not _active or jobs() < 2:
+    if not forks():
         if first is not None:
             first[0](*first[1])
         handle = Deferred(fn, snapshot=pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL),

@@ -134,6 +134,36 @@ def test_a_failed_compile_stops_the_forked_steps_nobody_will_ask_for(monkeypatch
     assert step._process.exitcode is not None and not pool._forked
 
 
+def _write_later(path: str) -> None:
+    import time
+    time.sleep(1.0)
+    Path(path).write_text("written after its parent was discarded")
+
+
+def _fork_a_writer_and_wait(started: str, path: str) -> None:
+    pool.fork_call(_write_later, path)      # the grandchild (a build forking its stores)
+    Path(started).touch()
+    threading.Event().wait()
+
+
+def test_a_discarded_step_ends_the_children_it_forked(tmp_path, monkeypatch):
+    # The code build forks its record stores; discarding the build (an unchanged recompile, a
+    # failed compile) must stop them too, before the folder they write into is removed.
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    started, late = tmp_path / "started", tmp_path / "late"
+    with pool.session():
+        step = pool.fork_call(_fork_a_writer_and_wait, str(started), str(late))
+        for _ in range(600):
+            if started.exists():
+                break
+            threading.Event().wait(0.05)
+        assert started.exists()
+        pool.discard_forked()
+        assert step._process.exitcode is not None
+    threading.Event().wait(1.5)       # past the grandchild's sleep
+    assert not late.exists()
+
+
 def _a_megabyte() -> bytes:
     return b"x" * (1 << 20)       # more than a pipe's buffer: the send blocks until read
 

@@ -15,7 +15,7 @@ import itertools
 import operator
 from array import array
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -343,28 +343,27 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     return uniq, off, sid[keep].astype("<u4")
 
 
-def _card_store(index: CodeIndex, writer: BundleWriter) -> tuple[dict, dict]:
-    """The card store (its zstd dictionary trained, every card recompressed with it), and
-    what it added to the writer's segments and records."""
-    segments, records = set(writer.segments), set(writer.records)
+def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
+    """The card store (its zstd dictionary trained, every card recompressed with it)."""
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
     assert index.cards is not None and len(index.cards) == len(index.procs)
     writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
                        packed_sizes=index.cards.sizes())
-    return _added(writer, segments, records)
 
 
-def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> tuple[dict, dict]:
+def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
     """The body store (streamed: one body unpacked at a time, the model carries them
-    compressed, bodies.py) and the module store, and what they added to the writer."""
-    segments, records = set(writer.segments), set(writer.records)
+    compressed, bodies.py) and the module store."""
     writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
                        packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
-    return _added(writer, segments, records)
 
 
-def _added(writer: BundleWriter, segments: set[str], records: set[str]) -> tuple[dict, dict]:
+def _apart(store: Callable[[CodeIndex, BundleWriter], None], index: CodeIndex,
+           writer: BundleWriter) -> tuple[dict, dict]:
+    """``store`` (maybe in a forked child) and what it added to the writer's segments and records."""
+    segments, records = set(writer.segments), set(writer.records)
+    store(index, writer)
     return ({k: v for k, v in writer.segments.items() if k not in segments},
             {k: v for k, v in writer.records.items() if k not in records})
 
@@ -378,8 +377,8 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     # The record stores (about half the build's CPU, all zstd) in two forked children, while
     # this process makes the tables below from what it keeps of the index (in-process: now,
     # before ``_release`` drops the cards and bodies they read).
-    stores = [pool.fork_call(_card_store, index, writer),
-              pool.fork_call(_body_and_module_stores, index, writer)]
+    stores = [pool.fork_call(_apart, store, index, writer)
+              for store in (_card_store, _body_and_module_stores)]
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
