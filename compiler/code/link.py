@@ -240,16 +240,13 @@ class _ViewLinker:
                 for c in self.ix.procs[pid].callees:
                     callers[c] += 1
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
-        written: list[_WrittenCards | None] = [None] * len(batches)
         pooled = n_procs >= FORK_CARDS
-        for i, got in pool.fork_imap(_write_cards, batches, (self, callers),
-                                     threshold=1 if pooled else len(batches) + 1):
-            written[i] = got
-        for batch, got in zip(batches, written):
-            assert got is not None
-            addresses, module_cards, procs, chunk, grouped = got
-            for mid, address, card in zip(batch, addresses, module_cards):
-                self.ix.modules[mid].address = address
+        written = dict(pool.fork_imap(_write_cards, batches, (self, callers),
+                                      threshold=1 if pooled else len(batches) + 1))
+        for i, batch in enumerate(batches):
+            module_cards, procs, chunk, grouped = written.pop(i)
+            for mid, card in zip(batch, module_cards):
+                self.ix.modules[mid].address = card["address"]
                 self.ix.module_cards.append(card)
             for pid, prior, deprecated, one_line in procs:
                 pe = self.ix.procs[pid]
@@ -259,13 +256,12 @@ class _ViewLinker:
                 self.grouped[key].append(address)
 
     def write_cards(self, mids: list[int], callers: list[int]) -> "_WrittenCards":
-        """The cards of these modules (``cards``): their addresses and module cards; per
+        """The cards of these modules (``cards``): their module cards; per
         procedure its id, prior, deprecated flag and one-line summary; the packed cards as
         one compressed chunk (``cardstore.pack_chunk``); the usage edges' (key, procedure)."""
         from .build import seal_card      # the builder's packing (and its imports) only here
         from .cardstore import pack_chunk
         lang = 0 if self.language == W.RU else 1
-        addresses: list[str] = []
         module_cards: list[dict[str, Any]] = []
         procs: list[tuple[int, float, bool, str]] = []
         rids: list[int] = []
@@ -274,7 +270,6 @@ class _ViewLinker:
         for mid in mids:
             e = self.ix.modules[mid]
             address = FC.module_address(*e.ref, lang=lang)
-            addresses.append(address)
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
@@ -313,7 +308,7 @@ class _ViewLinker:
                 rids.append(pid)
                 packed_cards.append(packed)
             module_cards.append(self._module_card(e, address, lang))
-        return addresses, module_cards, procs, pack_chunk(rids, packed_cards), grouped
+        return module_cards, procs, pack_chunk(rids, packed_cards), grouped
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -351,7 +346,7 @@ class _ViewLinker:
 
 # ``_ViewLinker.write_cards``'s answer: (addresses, module cards, [(procedure id, prior,
 # deprecated, summary)], the packed cards' chunk, [(usage edge key, procedure address)])
-_WrittenCards = tuple[list[str], list[dict[str, Any]], list[tuple[int, float, bool, str]],
+_WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
                       tuple[list[int], list[int], bytes, int],
                       list[tuple[tuple[str, str, str], str]]]
 
