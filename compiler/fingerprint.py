@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from operator import attrgetter
-from typing import Callable
+from typing import Any, Callable
 
 from v8atlas.formats.hashing import sha256_file
 
@@ -191,14 +191,9 @@ class Fingerprinter:
         """Each pending folder walked (if it was not) and its missing files hashed — but those
         a reader has read (``compiler/readhash.py``: the digest of the bytes read, the file's
         stat unchanged) and those a reader is about to read (``read_by_readers``), left to
-        ``finish``. Run by a forked child beside the parse, which reads what it inherited;
-        the filled ``Pending``s go back."""
-        done = []
-        for p in pendings:
-            p = p if p.walked else self._walk(p.path, p.rule)
-            _fill_digests(p, leave=read_by_readers)
-            done.append(p)
-        return done
+        ``finish``. All of ``Completion``'s work in one process."""
+        work = Completion(self, pendings)
+        return work.assemble(work.claim(front=True, leave=read_by_readers))
 
     def finish(self, pending: Pending) -> str:
         """The folder's fingerprint from its ``complete``d ``Pending``: the files it left
@@ -222,3 +217,143 @@ class Fingerprinter:
         if self.cache_file is None:
             return
         cache.save(self.cache_file, self._seen)
+
+
+# Units a claim of the fingerprint's work takes at a time: SSL's walk is ~5,500 units (an
+# object's descriptor, its folder, …) of ≈ 40 µs each.
+_UNITS_PER_CLAIM = 16
+# Files a unit of a walked folder's hashing holds (a warm stat cache, many files changed).
+_FILES_PER_UNIT = 32
+
+_Unit = tuple[int, str, str, "os.DirEntry | None"]    # pending's index, rel (prefix), full path, file
+
+
+def _top_units(root: str, pi: int) -> list[_Unit]:
+    """A folder's walk (``walk_files``) cut into units two levels down, in walk order: each
+    entry of the root and of its subfolders — a file itself, a folder its whole subtree.
+    The units' walks one after the other are the folder's."""
+    units: list[_Unit] = []
+    try:
+        with os.scandir(root) as it:
+            top = sorted(it, key=_NAME)
+    except OSError:
+        return units
+    for e in top:
+        try:
+            if e.is_dir(follow_symlinks=False):
+                if e.name in SKIP_DIRS:
+                    continue
+                try:
+                    with os.scandir(e.path) as it:
+                        below = sorted(it, key=_NAME)
+                except OSError:
+                    continue
+                for b in below:
+                    try:
+                        if b.is_dir(follow_symlinks=False):
+                            if b.name not in SKIP_DIRS:
+                                units.append((pi, f"{e.name}/{b.name}/", b.path, None))
+                        elif b.is_file(follow_symlinks=False):
+                            units.append((pi, f"{e.name}/{b.name}", b.path, b))
+                    except OSError:
+                        continue
+            elif e.is_file(follow_symlinks=False):
+                units.append((pi, e.name, e.path, e))
+        except OSError:
+            continue
+    return units
+
+
+class Completion:
+    """The pending folders' walk and hashing as one list of small units, claimed from the
+    front by the hashing child (forked before the parse, at low priority: it takes the CPU
+    the parse leaves) and from the back by the parent once it needs the fingerprint
+    (``pool.Claims``): the parent never waits on a child starved of CPU for more than the
+    child's last claim — on a loaded machine it does the rest itself. The units' results are
+    put together in walk order (``assemble``): the same ``Pending`` whoever did which unit.
+    Made in the parent before the fork (two levels of the folder listed: ~30 ``scandir``
+    for SSL)."""
+
+    def __init__(self, fingerprinter: Fingerprinter, pendings: list[Pending]) -> None:
+        self.fingerprinter = fingerprinter
+        self.pendings = pendings
+        self.units: list[_Unit | tuple[int, int, int]] = []
+        for pi, p in enumerate(pendings):
+            if p.walked:     # hashing only: the missing files in runs
+                self.units += [(pi, s, min(s + _FILES_PER_UNIT, len(p.missing)))
+                               for s in range(0, len(p.missing), _FILES_PER_UNIT)]
+            else:
+                self.units += _top_units(os.path.abspath(p.path), pi)
+        self.claims = pool.Claims(len(self.units), _UNITS_PER_CLAIM)
+
+    def claim(self, front: bool, leave: Callable[[str], bool] = lambda rel: False
+              ) -> list[tuple[int, list]]:
+        """Units claimed from one end until the ends meet: [(first unit, its claim's results)].
+        ``leave``: files to leave undigested (``None``) for ``finish`` (the readers'), as in
+        ``_fill_digests``."""
+        done = []
+        reals = [os.path.realpath(p.path) for p in self.pendings]   # the readers note real paths
+        while True:
+            start, end = self.claims.take(front)
+            if start >= end:
+                return done
+            done.append((start, [self._unit(self.units[k], reals, leave) for k in range(start, end)]))
+
+    def _unit(self, unit: tuple, reals: list[str], leave: Callable[[str], bool]) -> tuple:
+        p = self.pendings[unit[0]]
+        if p.walked:     # (index, start, end) of its missing files: (digest, bytes hashed) each
+            out = []
+            for i in p.missing[unit[1]:unit[2]]:
+                digest = readhash.known(os.path.join(reals[unit[0]], p.rels[i]), p.keys[i])
+                hashed = 0
+                if digest is None and not leave(p.rels[i]):
+                    digest, hashed = sha256_file(p.fulls[i]), p.keys[i][0]
+                out.append((i, digest, hashed))
+            return tuple(out)
+        _, rel, full, entry = unit
+        found: list[tuple[str, os.DirEntry]] = []
+        if entry is None:
+            _scan(full, rel, found)
+        else:
+            found.append((rel, entry))
+        rels, fulls, keys, digests = [], [], [], []
+        hashed = 0
+        cached, rule = self.fingerprinter._cached, p.rule
+        for rel, e in found:
+            key = stat_key(e.stat(follow_symlinks=False))
+            digest: str | None = UNREAD
+            if rule is None or rule(rel):
+                digest = cached(e.path, key) or readhash.known(os.path.join(reals[unit[0]], rel), key)
+                if digest is None and not leave(rel):
+                    digest = sha256_file(e.path)
+                    hashed += key[0]
+            rels.append(rel)
+            fulls.append(e.path)
+            keys.append(key)
+            digests.append(digest)
+        return rels, fulls, keys, digests, hashed
+
+    def assemble(self, *claimed: list[tuple[int, list]]) -> list[Pending]:
+        """The pendings filled from every unit's result (``claim``'s, from both ends)."""
+        results: list[Any] = [None] * len(self.units)
+        for parts in claimed:
+            for start, got in parts:
+                results[start:start + len(got)] = got
+        filled = [p if p.walked else Pending(p.path, rule=p.rule) for p in self.pendings]
+        for unit, got in zip(self.units, results):
+            assert got is not None, "a unit of the fingerprint's work was never done"
+            p = filled[unit[0]]
+            if self.pendings[unit[0]].walked:
+                for i, digest, hashed in got:
+                    p.digests[i] = digest
+                    p.hashed += hashed
+                continue
+            rels, fulls, keys, digests, hashed = got
+            base = len(p.rels)
+            p.missing += [base + j for j, d in enumerate(digests) if d is None]
+            p.rels += rels
+            p.fulls += fulls
+            p.keys += keys
+            p.digests += digests
+            p.hashed += hashed
+        return filled

@@ -30,7 +30,7 @@ from . import __version__, cache, pool, readhash
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
-from .fingerprint import FileRule, Fingerprinter, Pending
+from .fingerprint import Completion, FileRule, Fingerprinter, Pending
 from .sources import Project, Source, SourceError, discover
 
 if TYPE_CHECKING:
@@ -133,11 +133,13 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
-def _complete_niced(fingerprinter: Fingerprinter, pendings: list[Pending], parent: int
-                    ) -> list[Pending]:
+def _complete_niced(work: Completion, parent: int) -> list[tuple[int, list]]:
+    """The hashing child's part of the fingerprint: units claimed from the front, at the
+    lowest priority (it takes the CPU the compile leaves; the parent claims the rest from
+    the back when it needs the fingerprint), the files the readers are about to read left."""
     if os.getpid() != parent:   # a forked child (in-process, the compile's priority stays)
-        os.nice(10)
-    return fingerprinter.complete(pendings)
+        os.nice(19)
+    return work.claim(front=True, leave=readhash.read_by_readers)
 
 
 def _parse_cache_file(cache_dir: Path, source: Source, source_fp: str, domain: Domain,
@@ -318,10 +320,12 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
     # Before the pool's workers start (they inherit the watch), and before the parse.
     readhash.watch(os.path.realpath(p.path) for p in pending.values())
-    # Started before the parse, at low priority: it takes the CPU the parse workers leave
-    # (and reads the disk while they compute), then the second core while the parent links.
-    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
-               if pending else None)
+    # Started before the parse, at the lowest priority: it takes the CPU the compile leaves
+    # (and reads the disk while the workers compute); the parent claims what it has not done
+    # yet once its builds are done (``Completion``), so it never waits on a starved child.
+    completion = Completion(fingerprinter, list(pending.values())) if pending else None
+    hashing = (pool.fork_call(_complete_niced, completion, os.getpid())
+               if completion is not None else None)
     if not pending:
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
@@ -370,7 +374,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                 if model_cache is not None:
                     pool.background(_save_linked, *_linked_parts(ctx), model_cache)
                 elif hashing is not None:
-                    linked_saver = pool.deferred(_save_linked, *_linked_parts(ctx))
+                    linked_saver = _save_linked_unkeyed(out_dir, ctx)
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
@@ -385,33 +389,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         # The search index (the longest build step) and the cards read the numbered documents
         # only: each is built in a forked child while the domains' builds run in the parent,
         # and merged after those builds (in the order a serial build gives: their segments,
-        # counts and warnings come last). The search child starts now, while the fingerprint
-        # is awaited; the cards' after it, so that the hashing child (at nice 10) has the
-        # other core meanwhile (beside two busy children it got a tenth of one: × 8 waited 2.6 s).
+        # counts and warnings come last).
         search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
-        if hashing is not None:
-            with report.timed("wait for fingerprint"):
-                for s, done in zip(pending, hashing.result()):
-                    source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
-            readhash.stop()
-            fingerprinter.save()
-            unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
-                                   bundle_name, report, progress)
-            if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
-                search.discard()        # (before the folder it writes into goes; the
-                writer.abort()          # session's end lets the linked-model saver go)
-                return unchanged
-            if linked_saver is not None:
-                linked_saver.go(_model_cache_file(out_dir, project, source_fps,
-                                                  fingerprint_with_domains, bundle_name, model_sources))
-        for source, domain, saver in unsaved:
-            assert cache_dir is not None
-            saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
-                     cache_dir / "last-good" / _slot(source, domain.name))
         cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
-        for s in project.sources:
-            writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
-                              format=s.format)
         with report.timed("build build_docs"):
             build_docs.build(ctx, writer, cards=False, numbered=True)
         for domain in domains:
@@ -420,6 +400,34 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                     domain.build(ctx, writer)
         with report.timed("free the model"):
             _release_model(ctx)
+        if hashing is not None:
+            # Last before the children's answers: the fingerprint's work the hashing child
+            # has not claimed yet is the parent's now, while the search child finishes (a
+            # core the parent would leave idle), not the parse's CPU.
+            with report.timed("wait for fingerprint"):
+                assert completion is not None
+                own = completion.claim(front=False)   # what the child has not claimed yet
+                for s, done in zip(pending, completion.assemble(hashing.result(), own)):
+                    source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
+            readhash.stop()
+            fingerprinter.save()
+            unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
+                                   bundle_name, report, progress)
+            if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
+                search.discard()        # (before the folder they write into goes; the
+                cards.discard()         # session's end lets the linked-model saver go)
+                writer.abort()
+                return unchanged
+            if linked_saver is not None:
+                linked_saver.go(_model_cache_file(out_dir, project, source_fps,
+                                                  fingerprint_with_domains, bundle_name, model_sources))
+        for source, domain, saver in unsaved:
+            assert cache_dir is not None
+            saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
+                     cache_dir / "last-good" / _slot(source, domain.name))
+        for s in project.sources:
+            writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
+                              format=s.format)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
         with report.timed("wait for cards"):
@@ -620,6 +628,36 @@ _ROWS_PER_PART = 65_536
 def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], counts: dict[str, Any],
                  links: Links, report: CompileReport, path: Path) -> None:
     cache.save_parts(path, _linked_stream(docs, edges, info, counts, links, report))
+    _prune_linked(path)
+
+
+def _save_linked_unkeyed(out_dir: Path, ctx: LinkContext) -> pool.Deferred:
+    """The linked model written now by a forked child to a temporary file (beside the index
+    linkers and the builds, as a keyed save is) and named by its key once the fingerprint
+    gives it (``go(path)``, after the builds); removed if the compile never names it."""
+    unkeyed = out_dir / ".cache" / "linked" / f".unkeyed-{os.getpid()}.tmp"
+    return pool.deferred(_name_linked, unkeyed,
+                         first=(_write_linked, (*_linked_parts(ctx), unkeyed), _remove_linked))
+
+
+def _write_linked(*parts_and_path: Any) -> None:
+    *parts, path = parts_and_path
+    cache.save_parts(path, _linked_stream(*parts))
+
+
+def _remove_linked(*parts_and_path: Any) -> None:
+    parts_and_path[-1].unlink(missing_ok=True)
+
+
+def _name_linked(unkeyed: Path, path: Path) -> None:
+    try:
+        os.replace(unkeyed, path)
+    except OSError:   # not written (a full disk): only speed is lost
+        return
+    _prune_linked(path)
+
+
+def _prune_linked(path: Path) -> None:
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
