@@ -219,20 +219,23 @@ class Fingerprinter:
         cache.save(self.cache_file, self._seen)
 
 
-# Units a claim of the fingerprint's work takes at a time: SSL's walk is ~5,500 units (an
-# object's descriptor, its folder, …) of ≈ 40 µs each.
-_UNITS_PER_CLAIM = 16
+# Units a claim of the fingerprint's work takes at a time: SSL's walk is ~580 units of
+# ``_ENTRIES_PER_UNIT`` entries two levels down (an object's descriptor, its folder, …),
+# ≈ 0.4 ms each — small enough that the parent never waits long on the child's last claim,
+# large enough that a unit's overhead is small beside its files.
+_UNITS_PER_CLAIM = 2
+_ENTRIES_PER_UNIT = 8
 # Files a unit of a walked folder's hashing holds (a warm stat cache, many files changed).
 _FILES_PER_UNIT = 32
 
-_Unit = tuple[int, str, str, "os.DirEntry | None"]    # pending's index, rel (prefix), full path, file
+_Entry = tuple[str, str, "os.DirEntry | None"]    # rel (a folder's: its prefix), full path, file
 
 
-def _top_units(root: str, pi: int) -> list[_Unit]:
-    """A folder's walk (``walk_files``) cut into units two levels down, in walk order: each
-    entry of the root and of its subfolders — a file itself, a folder its whole subtree.
-    The units' walks one after the other are the folder's."""
-    units: list[_Unit] = []
+def _top_entries(root: str) -> list[_Entry]:
+    """A folder's walk (``walk_files``) cut two levels down, in walk order: each entry of the
+    root and of its subfolders — a file itself, a folder its whole subtree. Their walks one
+    after the other are the folder's."""
+    units: list[_Entry] = []
     try:
         with os.scandir(root) as it:
             top = sorted(it, key=_NAME)
@@ -252,13 +255,13 @@ def _top_units(root: str, pi: int) -> list[_Unit]:
                     try:
                         if b.is_dir(follow_symlinks=False):
                             if b.name not in SKIP_DIRS:
-                                units.append((pi, f"{e.name}/{b.name}/", b.path, None))
+                                units.append((f"{e.name}/{b.name}/", b.path, None))
                         elif b.is_file(follow_symlinks=False):
-                            units.append((pi, f"{e.name}/{b.name}", b.path, b))
+                            units.append((f"{e.name}/{b.name}", b.path, b))
                     except OSError:
                         continue
             elif e.is_file(follow_symlinks=False):
-                units.append((pi, e.name, e.path, e))
+                units.append((e.name, e.path, e))
         except OSError:
             continue
     return units
@@ -266,38 +269,53 @@ def _top_units(root: str, pi: int) -> list[_Unit]:
 
 class Completion:
     """The pending folders' walk and hashing as one list of small units, claimed from the
-    front by the hashing child (forked before the parse, at low priority: it takes the CPU
-    the parse leaves) and from the back by the parent once it needs the fingerprint
-    (``pool.Claims``): the parent never waits on a child starved of CPU for more than the
-    child's last claim — on a loaded machine it does the rest itself. The units' results are
-    put together in walk order (``assemble``): the same ``Pending`` whoever did which unit.
-    Made in the parent before the fork (two levels of the folder listed: ~30 ``scandir``
-    for SSL)."""
+    front by the hashing child (forked before the parse, at the lowest priority: it takes
+    the CPU the compile leaves) and from the back by the parent once it needs the
+    fingerprint (``pool.Claims``). Whoever claims first lists the units (two levels of each
+    folder: ~30 ``scandir`` for SSL, off the compile's serial start); the other lists them
+    too and works only if its listing is the same (``listing``). The units' results are put
+    together in walk order (``assemble``), any unit not done (the child's, when it is
+    starved or listed another tree) done there: the same ``Pending`` whoever did which."""
 
     def __init__(self, fingerprinter: Fingerprinter, pendings: list[Pending]) -> None:
         self.fingerprinter = fingerprinter
         self.pendings = pendings
-        self.units: list[_Unit | tuple[int, int, int]] = []
-        for pi, p in enumerate(pendings):
-            if p.walked:     # hashing only: the missing files in runs
-                self.units += [(pi, s, min(s + _FILES_PER_UNIT, len(p.missing)))
-                               for s in range(0, len(p.missing), _FILES_PER_UNIT)]
-            else:
-                self.units += _top_units(os.path.abspath(p.path), pi)
-        self.claims = pool.Claims(len(self.units), _UNITS_PER_CLAIM)
+        self.units: list[tuple[int, Any, int]] | None = None   # (pending, entries | start, end)
+        self.listing = ""
+        self.claims = pool.Claims(-1, _UNITS_PER_CLAIM)
+
+    def _list(self) -> list[tuple[int, Any, int]]:
+        if self.units is None:
+            units: list[tuple[int, Any, int]] = []
+            for pi, p in enumerate(self.pendings):
+                if p.walked:     # hashing only: the missing files in runs
+                    units += [(pi, s, min(s + _FILES_PER_UNIT, len(p.missing)))
+                              for s in range(0, len(p.missing), _FILES_PER_UNIT)]
+                else:
+                    entries = _top_entries(os.path.abspath(p.path))
+                    units += [(pi, entries[s:s + _ENTRIES_PER_UNIT], 0)
+                              for s in range(0, len(entries), _ENTRIES_PER_UNIT)]
+            self.units = units
+            self.listing = hashlib.sha256(repr([u if isinstance(u[1], int) else
+                                                (u[0], [e[0] for e in u[1]]) for u in units]
+                                               ).encode()).hexdigest()
+        return self.units
 
     def claim(self, front: bool, leave: Callable[[str], bool] = lambda rel: False
-              ) -> list[tuple[int, list]]:
-        """Units claimed from one end until the ends meet: [(first unit, its claim's results)].
-        ``leave``: files to leave undigested (``None``) for ``finish`` (the readers'), as in
-        ``_fill_digests``."""
-        done = []
+              ) -> tuple[str, list[tuple[int, list]]]:
+        """Units claimed from one end until the ends meet: (the listing they are of,
+        [(first unit, its claim's results)]). ``leave``: files to leave undigested (``None``)
+        for ``finish`` (the readers'), as in ``_fill_digests``."""
+        units = self._list()
+        done: list[tuple[int, list]] = []
+        if self.claims.settle(len(units)) != len(units):   # the other listed another tree
+            return self.listing, done
         reals = [os.path.realpath(p.path) for p in self.pendings]   # the readers note real paths
         while True:
             start, end = self.claims.take(front)
             if start >= end:
-                return done
-            done.append((start, [self._unit(self.units[k], reals, leave) for k in range(start, end)]))
+                return self.listing, done
+            done.append((start, [self._unit(units[k], reals, leave) for k in range(start, end)]))
 
     def _unit(self, unit: tuple, reals: list[str], leave: Callable[[str], bool]) -> tuple:
         p = self.pendings[unit[0]]
@@ -310,12 +328,12 @@ class Completion:
                     digest, hashed = sha256_file(p.fulls[i]), p.keys[i][0]
                 out.append((i, digest, hashed))
             return tuple(out)
-        _, rel, full, entry = unit
         found: list[tuple[str, os.DirEntry]] = []
-        if entry is None:
-            _scan(full, rel, found)
-        else:
-            found.append((rel, entry))
+        for rel, full, entry in unit[1]:
+            if entry is None:
+                _scan(full, rel, found)
+            else:
+                found.append((rel, entry))
         rels, fulls, keys, digests = [], [], [], []
         hashed = 0
         cached, rule = self.fingerprinter._cached, p.rule
@@ -333,27 +351,36 @@ class Completion:
             digests.append(digest)
         return rels, fulls, keys, digests, hashed
 
-    def assemble(self, *claimed: list[tuple[int, list]]) -> list[Pending]:
-        """The pendings filled from every unit's result (``claim``'s, from both ends)."""
-        results: list[Any] = [None] * len(self.units)
-        for parts in claimed:
-            for start, got in parts:
-                results[start:start + len(got)] = got
+    def assemble(self, *claimed: tuple[str, list[tuple[int, list]]]) -> list[Pending]:
+        """The pendings filled from every unit's result (``claim``'s, from both ends; those
+        of another listing dropped), a unit nobody did done now (every file read)."""
+        units = self._list()
+        results: list[Any] = [None] * len(units)
+        for listing, parts in claimed:
+            if listing == self.listing:
+                for start, got in parts:
+                    results[start:start + len(got)] = got
+        reals = [os.path.realpath(p.path) for p in self.pendings]
+        for k, got in enumerate(results):
+            if got is None:
+                results[k] = self._unit(units[k], reals, lambda rel: False)
         filled = [p if p.walked else Pending(p.path, rule=p.rule) for p in self.pendings]
-        for unit, got in zip(self.units, results):
-            assert got is not None, "a unit of the fingerprint's work was never done"
-            p = filled[unit[0]]
-            if self.pendings[unit[0]].walked:
-                for i, digest, hashed in got:
-                    p.digests[i] = digest
-                    p.hashed += hashed
+        walks: list[list[tuple]] = [[] for _ in self.pendings]
+        for unit, got in zip(units, results):
+            pi = unit[0]
+            if not self.pendings[pi].walked:
+                walks[pi].append(got)
                 continue
-            rels, fulls, keys, digests, hashed = got
-            base = len(p.rels)
-            p.missing += [base + j for j, d in enumerate(digests) if d is None]
-            p.rels += rels
-            p.fulls += fulls
-            p.keys += keys
-            p.digests += digests
-            p.hashed += hashed
+            p = filled[pi]
+            for i, digest, hashed in got:
+                p.digests[i] = digest
+                p.hashed += hashed
+        for p, walk in zip(filled, walks):
+            if walk:   # the units' walks one after the other: the folder's walk
+                p.rels = [r for got in walk for r in got[0]]
+                p.fulls = [f for got in walk for f in got[1]]
+                p.keys = [k for got in walk for k in got[2]]
+                p.digests = [d for got in walk for d in got[3]]
+                p.hashed = sum(got[4] for got in walk)
+                p.missing = [i for i, d in enumerate(p.digests) if d is None]
         return filled

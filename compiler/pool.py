@@ -115,6 +115,10 @@ class Forked:
         self._value = value
         return value
 
+    def ready(self, timeout: float) -> bool:
+        """Whether the answer is there, waiting at most ``timeout`` seconds (in-process: it is)."""
+        return self._conn is None or self._conn.poll(timeout)
+
     def discard(self) -> None:
         # The answer is not wanted (the compile failed): stop the child rather than wait for
         # it to finish and fail its send — a child forked later may hold this pipe's read end
@@ -274,6 +278,16 @@ class Claims:
         self.range = mmap.mmap(-1, 16)
         struct.pack_into("<qq", self.range, 0, 0, n)
         self.lock = get_context("fork").Lock()
+
+    def settle(self, n: int) -> int:
+        """A range made unsized (``n = -1``: its items are listed by whichever process comes
+        first) sized ``n`` by the first caller; the size it has."""
+        with self.lock:
+            hi = struct.unpack_from("<q", self.range, 8)[0]
+            if hi < 0:
+                hi = n
+                struct.pack_into("<q", self.range, 8, n)
+            return hi
 
     def take(self, front: bool) -> tuple[int, int]:
         """(start, end) of the next claim, empty once the two ends have met."""
