@@ -225,6 +225,7 @@ class Fingerprinter:
 # large enough that a unit's overhead is small beside its files.
 _UNITS_PER_CLAIM = 2
 _ENTRIES_PER_UNIT = 8
+_UNIT_SECONDS = 0.0005    # a unit's work when none was timed (SSL: 0.25 s CPU over ~580 units)
 # Files a unit of a walked folder's hashing holds (a warm stat cache, many files changed).
 _FILES_PER_UNIT = 32
 
@@ -269,7 +270,7 @@ def _top_entries(root: str) -> list[_Entry]:
 
 class Completion:
     """The pending folders' walk and hashing as one list of small units, claimed from the
-    front by the hashing child (forked before the parse, at the lowest priority: it takes
+    front by the hashing child (forked before the parse, at low priority: it takes
     the CPU the compile leaves) and from the back by the parent once it needs the
     fingerprint (``pool.Claims``). Whoever claims first lists the units (two levels of each
     folder: ~30 ``scandir`` for SSL, off the compile's serial start); the other lists them
@@ -350,6 +351,14 @@ class Completion:
             keys.append(key)
             digests.append(digest)
         return rels, fulls, keys, digests, hashed
+
+    def redo_seconds(self, own: tuple[str, list[tuple[int, list]]], spent: float) -> float:
+        """About what doing the other process's units would take here, from ``own`` (this
+        process's claims) and the ``spent`` seconds they took: how long waiting for its
+        answer is worth before doing them instead."""
+        mine = sum(len(got) for _, got in own[1])
+        per_unit = spent / mine if mine >= 8 else _UNIT_SECONDS
+        return max(0.0, len(self._list()) - mine) * per_unit
 
     def assemble(self, *claimed: tuple[str, list[tuple[int, list]]]) -> list[Pending]:
         """The pendings filled from every unit's result (``claim``'s, from both ends; those

@@ -133,17 +133,17 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
-# How long the parent, its share of the fingerprint done, waits for the hashing child's last
-# claim (2 units, ≈ 1 ms of CPU) before doing it itself.
+# The least the parent, its share of the fingerprint done, waits for the hashing child's
+# answer (its last claim: 2 units, ≈ 1 ms of CPU, and its results sent) before doing its units.
 _HASHING_GRACE_S = 0.05
 
 
 def _complete_niced(work: Completion, parent: int) -> tuple[str, list[tuple[int, list]]]:
     """The hashing child's part of the fingerprint: units claimed from the front, at the
-    lowest priority (it takes the CPU the compile leaves; the parent claims the rest from
+    low priority, nice 10 (it takes the CPU the compile leaves; the parent claims the rest from
     the back when it needs the fingerprint), the files the readers are about to read left."""
     if os.getpid() != parent:   # a forked child (in-process, the compile's priority stays)
-        os.nice(19)
+        os.nice(10)
     return work.claim(front=True, leave=readhash.read_by_readers)
 
 
@@ -325,7 +325,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
     # Before the pool's workers start (they inherit the watch), and before the parse.
     readhash.watch(os.path.realpath(p.path) for p in pending.values())
-    # Started before the parse, at the lowest priority: it takes the CPU the compile leaves
+    # Started before the parse, at low priority (nice 10): it takes the CPU the compile leaves
     # (and reads the disk while the workers compute); the parent claims what it has not done
     # yet once its builds are done (``Completion``), so it never waits on a starved child.
     completion = Completion(fingerprinter, list(pending.values())) if pending else None
@@ -411,13 +411,19 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             # core the parent would leave idle), not the parse's CPU.
             with report.timed("wait for fingerprint"):
                 assert completion is not None
+                began = time.perf_counter()
                 own = completion.claim(front=False)   # what the child has not claimed yet
-                # The child's last claim takes a moment, unless it is starved of CPU (or still
-                # listing): then what it claimed is done here, not waited for.
-                theirs = hashing.result() if hashing.ready(_HASHING_GRACE_S) else None
-                if theirs is None:
+                # The child's last claim takes a moment, unless it is starved of CPU: its
+                # answer is waited for as long as doing its units here would take, then they
+                # are done here — the parent never waits longer than the work itself.
+                grace = max(_HASHING_GRACE_S,
+                            completion.redo_seconds(own, time.perf_counter() - began))
+                if hashing.ready(grace):
+                    done = completion.assemble(own, hashing.result())
+                else:
                     hashing.discard()
-                done = completion.assemble(own, *([theirs] if theirs is not None else []))
+                    with report.timed("hash the starved child's units"):
+                        done = completion.assemble(own)
                 for s, filled in zip(pending, done):
                     source_fps[s] = fingerprinter.finish(filled)   # with what the readers hashed
             readhash.stop()
