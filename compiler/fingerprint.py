@@ -46,20 +46,35 @@ _NAME = attrgetter("name")
 def _scan(folder: str, prefix: str, out: list[tuple[str, os.DirEntry]]) -> None:
     # Into one list, not through nested generators: SSL's 9,300 files sit in 8,400 folders,
     # and each file's yield passed up every level (a third of the walk's CPU).
+    for rel, path, entry in _level(folder, prefix):
+        if entry is None:
+            _scan(path, rel, out)
+        else:
+            out.append((rel, entry))
+
+
+_Entry = tuple[str, str, "os.DirEntry | None"]    # rel (a folder's: its prefix), full path, file
+
+
+def _level(folder: str, prefix: str) -> list[_Entry]:
+    """One folder's entries in walk order (by name): a subfolder as (``prefix`` + its name +
+    "/", its path, None), a file as (its relative path, its path, its entry)."""
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=_NAME)
     except OSError:
-        return
+        return []
+    out: list[_Entry] = []
     for e in entries:
         try:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    _scan(e.path, f"{prefix}{e.name}/", out)   # a str: no Path per folder
+                    out.append((f"{prefix}{e.name}/", e.path, None))   # a str: no Path per folder
             elif e.is_file(follow_symlinks=False):
-                out.append((prefix + e.name, e))
+                out.append((prefix + e.name, e.path, e))
         except OSError:
             continue
+    return out
 
 
 # The digest of a file no enabled domain reads: its path is in the fingerprint, its bytes not.
@@ -229,7 +244,6 @@ _UNIT_SECONDS = 0.0005    # a unit's work when none was timed (SSL: 0.25 s CPU o
 # Files a unit of a walked folder's hashing holds (a warm stat cache, many files changed).
 _FILES_PER_UNIT = 32
 
-_Entry = tuple[str, str, "os.DirEntry | None"]    # rel (a folder's: its prefix), full path, file
 
 
 def _top_entries(root: str) -> list[_Entry]:
@@ -237,34 +251,8 @@ def _top_entries(root: str) -> list[_Entry]:
     root and of its subfolders — a file itself, a folder its whole subtree. Their walks one
     after the other are the folder's."""
     units: list[_Entry] = []
-    try:
-        with os.scandir(root) as it:
-            top = sorted(it, key=_NAME)
-    except OSError:
-        return units
-    for e in top:
-        try:
-            if e.is_dir(follow_symlinks=False):
-                if e.name in SKIP_DIRS:
-                    continue
-                try:
-                    with os.scandir(e.path) as it:
-                        below = sorted(it, key=_NAME)
-                except OSError:
-                    continue
-                for b in below:
-                    try:
-                        if b.is_dir(follow_symlinks=False):
-                            if b.name not in SKIP_DIRS:
-                                units.append((f"{e.name}/{b.name}/", b.path, None))
-                        elif b.is_file(follow_symlinks=False):
-                            units.append((f"{e.name}/{b.name}", b.path, b))
-                    except OSError:
-                        continue
-            elif e.is_file(follow_symlinks=False):
-                units.append((e.name, e.path, e))
-        except OSError:
-            continue
+    for rel, path, entry in _level(root, ""):
+        units += _level(path, rel) if entry is None else [(rel, path, entry)]
     return units
 
 
