@@ -379,7 +379,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                 if model_cache is not None:
                     pool.background(_save_linked, *_linked_parts(ctx), model_cache)
                 elif hashing is not None:
-                    linked_saver = _save_linked_unkeyed(out_dir, ctx)
+                    linked_saver = pool.deferred(_save_linked, *_linked_parts(ctx))
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
@@ -396,19 +396,9 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         # and merged after those builds (in the order a serial build gives: their segments,
         # counts and warnings come last).
         search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
-        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
-        with report.timed("build build_docs"):
-            build_docs.build(ctx, writer, cards=False, numbered=True)
-        for domain in domains:
-            if domain.build is not None:
-                with report.timed(f"build {_stage_label(domain.name)}"):
-                    domain.build(ctx, writer)
-        with report.timed("free the model"):
-            _release_model(ctx)
         if hashing is not None:
-            # Last before the children's answers: the fingerprint's work the hashing child
-            # has not claimed yet is the parent's now, while the search child finishes (a
-            # core the parent would leave idle), not the parse's CPU.
+            # The fingerprint's work the hashing child has not claimed yet is the parent's
+            # now, while the search child runs; at low load the child is done by then.
             with report.timed("wait for fingerprint"):
                 assert completion is not None
                 began = time.perf_counter()
@@ -431,9 +421,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
                                    bundle_name, report, progress)
             if unchanged is not None:   # the same bytes under new stats (a fresh copy of a dump)
-                search.discard()        # (before the folder they write into goes; the
-                cards.discard()         # session's end lets the linked-model saver go)
-                writer.abort()
+                search.discard()        # (before the folder it writes into goes; the
+                writer.abort()          # session's end lets the linked-model saver go)
                 return unchanged
             if linked_saver is not None:
                 linked_saver.go(_model_cache_file(out_dir, project, source_fps,
@@ -442,9 +431,20 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             assert cache_dir is not None
             saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
                      cache_dir / "last-good" / _slot(source, domain.name))
+        # The cards child after the fingerprint, so that a hashing child still at work has
+        # the other core meanwhile (beside two busy children it got a tenth of one).
+        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
         for s in project.sources:
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
                               format=s.format)
+        with report.timed("build build_docs"):
+            build_docs.build(ctx, writer, cards=False, numbered=True)
+        for domain in domains:
+            if domain.build is not None:
+                with report.timed(f"build {_stage_label(domain.name)}"):
+                    domain.build(ctx, writer)
+        with report.timed("free the model"):
+            _release_model(ctx)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
         with report.timed("wait for cards"):
@@ -645,36 +645,6 @@ _ROWS_PER_PART = 65_536
 def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], counts: dict[str, Any],
                  links: Links, report: CompileReport, path: Path) -> None:
     cache.save_parts(path, _linked_stream(docs, edges, info, counts, links, report))
-    _prune_linked(path)
-
-
-def _save_linked_unkeyed(out_dir: Path, ctx: LinkContext) -> pool.Deferred:
-    """The linked model written now by a forked child to a temporary file (beside the index
-    linkers and the builds, as a keyed save is) and named by its key once the fingerprint
-    gives it (``go(path)``, after the builds); removed if the compile never names it."""
-    unkeyed = out_dir / ".cache" / "linked" / f".unkeyed-{os.getpid()}.tmp"
-    return pool.deferred(_name_linked, unkeyed,
-                         first=(_write_linked, (*_linked_parts(ctx), unkeyed), _remove_linked))
-
-
-def _write_linked(*parts_and_path: Any) -> None:
-    *parts, path = parts_and_path
-    cache.save_parts(path, _linked_stream(*parts))
-
-
-def _remove_linked(*parts_and_path: Any) -> None:
-    parts_and_path[-1].unlink(missing_ok=True)
-
-
-def _name_linked(unkeyed: Path, path: Path) -> None:
-    try:
-        os.replace(unkeyed, path)
-    except OSError:   # not written (a full disk): only speed is lost
-        return
-    _prune_linked(path)
-
-
-def _prune_linked(path: Path) -> None:
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
