@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from operator import attrgetter
-from typing import Callable
+from typing import Any, Callable
 
 from v8atlas.formats.hashing import sha256_file
 
@@ -46,20 +46,35 @@ _NAME = attrgetter("name")
 def _scan(folder: str, prefix: str, out: list[tuple[str, os.DirEntry]]) -> None:
     # Into one list, not through nested generators: SSL's 9,300 files sit in 8,400 folders,
     # and each file's yield passed up every level (a third of the walk's CPU).
+    for rel, path, entry in _level(folder, prefix):
+        if entry is None:
+            _scan(path, rel, out)
+        else:
+            out.append((rel, entry))
+
+
+_Entry = tuple[str, str, "os.DirEntry | None"]    # rel (a folder's: its prefix), full path, file
+
+
+def _level(folder: str, prefix: str) -> list[_Entry]:
+    """One folder's entries in walk order (by name): a subfolder as (``prefix`` + its name +
+    "/", its path, None), a file as (its relative path, its path, its entry)."""
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=_NAME)
     except OSError:
-        return
+        return []
+    out: list[_Entry] = []
     for e in entries:
         try:
             if e.is_dir(follow_symlinks=False):
                 if e.name not in SKIP_DIRS:
-                    _scan(e.path, f"{prefix}{e.name}/", out)   # a str: no Path per folder
+                    out.append((f"{prefix}{e.name}/", e.path, None))   # a str: no Path per folder
             elif e.is_file(follow_symlinks=False):
-                out.append((prefix + e.name, e))
+                out.append((prefix + e.name, e.path, e))
         except OSError:
             continue
+    return out
 
 
 # The digest of a file no enabled domain reads: its path is in the fingerprint, its bytes not.
@@ -191,14 +206,9 @@ class Fingerprinter:
         """Each pending folder walked (if it was not) and its missing files hashed — but those
         a reader has read (``compiler/readhash.py``: the digest of the bytes read, the file's
         stat unchanged) and those a reader is about to read (``read_by_readers``), left to
-        ``finish``. Run by a forked child beside the parse, which reads what it inherited;
-        the filled ``Pending``s go back."""
-        done = []
-        for p in pendings:
-            p = p if p.walked else self._walk(p.path, p.rule)
-            _fill_digests(p, leave=read_by_readers)
-            done.append(p)
-        return done
+        ``finish``. All of ``Completion``'s work in one process."""
+        work = Completion(self, pendings)
+        return work.assemble(work.claim(front=True, leave=read_by_readers))
 
     def finish(self, pending: Pending) -> str:
         """The folder's fingerprint from its ``complete``d ``Pending``: the files it left
@@ -222,3 +232,152 @@ class Fingerprinter:
         if self.cache_file is None:
             return
         cache.save(self.cache_file, self._seen)
+
+
+# Units a claim of the fingerprint's work takes at a time: SSL's walk is ~580 units of
+# ``_ENTRIES_PER_UNIT`` entries two levels down (an object's descriptor, its folder, …),
+# ≈ 0.4 ms each — small enough that the parent never waits long on the child's last claim,
+# large enough that a unit's overhead is small beside its files.
+_UNITS_PER_CLAIM = 2
+_ENTRIES_PER_UNIT = 8
+_UNIT_SECONDS = 0.0005    # a unit's work when none was timed (SSL: 0.25 s CPU over ~580 units)
+# Files a unit of a walked folder's hashing holds (a warm stat cache, many files changed).
+_FILES_PER_UNIT = 32
+
+
+
+def _top_entries(root: str) -> list[_Entry]:
+    """A folder's walk (``walk_files``) cut two levels down, in walk order: each entry of the
+    root and of its subfolders — a file itself, a folder its whole subtree. Their walks one
+    after the other are the folder's."""
+    units: list[_Entry] = []
+    for rel, path, entry in _level(root, ""):
+        units += _level(path, rel) if entry is None else [(rel, path, entry)]
+    return units
+
+
+class Completion:
+    """The pending folders' walk and hashing as one list of small units, claimed from the
+    front by the hashing child (forked before the parse, at low priority: it takes
+    the CPU the compile leaves) and from the back by the parent once it needs the
+    fingerprint (``pool.Claims``). Whoever claims first lists the units (two levels of each
+    folder: ~30 ``scandir`` for SSL, off the compile's serial start); the other lists them
+    too and works only if its listing is the same (``listing``). The units' results are put
+    together in walk order (``assemble``), any unit not done (the child's, when it is
+    starved or listed another tree) done there: the same ``Pending`` whoever did which."""
+
+    def __init__(self, fingerprinter: Fingerprinter, pendings: list[Pending]) -> None:
+        self.fingerprinter = fingerprinter
+        self.pendings = pendings
+        self.units: list[tuple[int, Any, int]] | None = None   # (pending, entries | start, end)
+        self.listing = ""
+        self.claims = pool.Claims(-1, _UNITS_PER_CLAIM)
+
+    def _list(self) -> list[tuple[int, Any, int]]:
+        if self.units is None:
+            units: list[tuple[int, Any, int]] = []
+            for pi, p in enumerate(self.pendings):
+                if p.walked:     # hashing only: the missing files in runs
+                    units += [(pi, s, min(s + _FILES_PER_UNIT, len(p.missing)))
+                              for s in range(0, len(p.missing), _FILES_PER_UNIT)]
+                else:
+                    entries = _top_entries(os.path.abspath(p.path))
+                    units += [(pi, entries[s:s + _ENTRIES_PER_UNIT], 0)
+                              for s in range(0, len(entries), _ENTRIES_PER_UNIT)]
+            self.units = units
+            self.listing = hashlib.sha256(repr([u if isinstance(u[1], int) else
+                                                (u[0], [e[0] for e in u[1]]) for u in units]
+                                               ).encode()).hexdigest()
+        return self.units
+
+    def claim(self, front: bool, leave: Callable[[str], bool] = lambda rel: False
+              ) -> tuple[str, list[tuple[int, list]]]:
+        """Units claimed from one end until the ends meet: (the listing they are of,
+        [(first unit, its claim's results)]). ``leave``: files to leave undigested (``None``)
+        for ``finish`` (the readers'), as in ``_fill_digests``."""
+        units = self._list()
+        done: list[tuple[int, list]] = []
+        if self.claims.settle(len(units)) != len(units):   # the other listed another tree
+            return self.listing, done
+        reals = [os.path.realpath(p.path) for p in self.pendings]   # the readers note real paths
+        while True:
+            start, end = self.claims.take(front)
+            if start >= end:
+                return self.listing, done
+            done.append((start, [self._unit(units[k], reals, leave) for k in range(start, end)]))
+
+    def _unit(self, unit: tuple, reals: list[str], leave: Callable[[str], bool]) -> tuple:
+        p = self.pendings[unit[0]]
+        if p.walked:     # (index, start, end) of its missing files: (digest, bytes hashed) each
+            out = []
+            for i in p.missing[unit[1]:unit[2]]:
+                digest = readhash.known(os.path.join(reals[unit[0]], p.rels[i]), p.keys[i])
+                hashed = 0
+                if digest is None and not leave(p.rels[i]):
+                    digest, hashed = sha256_file(p.fulls[i]), p.keys[i][0]
+                out.append((i, digest, hashed))
+            return tuple(out)
+        found: list[tuple[str, os.DirEntry]] = []
+        for rel, full, entry in unit[1]:
+            if entry is None:
+                _scan(full, rel, found)
+            else:
+                found.append((rel, entry))
+        rels, fulls, keys, digests = [], [], [], []
+        hashed = 0
+        cached, rule = self.fingerprinter._cached, p.rule
+        for rel, e in found:
+            key = stat_key(e.stat(follow_symlinks=False))
+            digest: str | None = UNREAD
+            if rule is None or rule(rel):
+                digest = cached(e.path, key) or readhash.known(os.path.join(reals[unit[0]], rel), key)
+                if digest is None and not leave(rel):
+                    digest = sha256_file(e.path)
+                    hashed += key[0]
+            rels.append(rel)
+            fulls.append(e.path)
+            keys.append(key)
+            digests.append(digest)
+        return rels, fulls, keys, digests, hashed
+
+    def redo_seconds(self, own: tuple[str, list[tuple[int, list]]], spent: float) -> float:
+        """About what doing the other process's units would take here, from ``own`` (this
+        process's claims) and the ``spent`` seconds they took: how long waiting for its
+        answer is worth before doing them instead."""
+        mine = sum(len(got) for _, got in own[1])
+        per_unit = spent / mine if mine >= 8 else _UNIT_SECONDS
+        return max(0.0, len(self._list()) - mine) * per_unit
+
+    def assemble(self, *claimed: tuple[str, list[tuple[int, list]]]) -> list[Pending]:
+        """The pendings filled from every unit's result (``claim``'s, from both ends; those
+        of another listing dropped), a unit nobody did done now (every file read)."""
+        units = self._list()
+        results: list[Any] = [None] * len(units)
+        for listing, parts in claimed:
+            if listing == self.listing:
+                for start, got in parts:
+                    results[start:start + len(got)] = got
+        reals = [os.path.realpath(p.path) for p in self.pendings]
+        for k, got in enumerate(results):
+            if got is None:
+                results[k] = self._unit(units[k], reals, lambda rel: False)
+        filled = [p if p.walked else Pending(p.path, rule=p.rule) for p in self.pendings]
+        walks: list[list[tuple]] = [[] for _ in self.pendings]
+        for unit, got in zip(units, results):
+            pi = unit[0]
+            if not self.pendings[pi].walked:
+                walks[pi].append(got)
+                continue
+            p = filled[pi]
+            for i, digest, hashed in got:
+                p.digests[i] = digest
+                p.hashed += hashed
+        for p, walk in zip(filled, walks):
+            if walk:   # the units' walks one after the other: the folder's walk
+                p.rels = [r for got in walk for r in got[0]]
+                p.fulls = [f for got in walk for f in got[1]]
+                p.keys = [k for got in walk for k in got[2]]
+                p.digests = [d for got in walk for d in got[3]]
+                p.hashed = sum(got[4] for got in walk)
+                p.missing = [i for i, d in enumerate(p.digests) if d is None]
+        return filled

@@ -30,7 +30,7 @@ from . import __version__, cache, pool, readhash
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
-from .fingerprint import FileRule, Fingerprinter, Pending
+from .fingerprint import Completion, FileRule, Fingerprinter, Pending
 from .sources import Project, Source, SourceError, discover
 
 if TYPE_CHECKING:
@@ -133,11 +133,18 @@ def _read_cached(cache_file: Path, report: CompileReport) -> tuple[bool, Any]:
     return True, result
 
 
-def _complete_niced(fingerprinter: Fingerprinter, pendings: list[Pending], parent: int
-                    ) -> list[Pending]:
+# The least the parent, its share of the fingerprint done, waits for the hashing child's
+# answer (its last claim: 2 units, ≈ 1 ms of CPU, and its results sent) before doing its units.
+_HASHING_GRACE_S = 0.05
+
+
+def _complete_niced(work: Completion, parent: int) -> tuple[str, list[tuple[int, list]]]:
+    """The hashing child's part of the fingerprint: units claimed from the front, at the
+    low priority, nice 10 (it takes the CPU the compile leaves; the parent claims the rest from
+    the back when it needs the fingerprint), the files the readers are about to read left."""
     if os.getpid() != parent:   # a forked child (in-process, the compile's priority stays)
         os.nice(10)
-    return fingerprinter.complete(pendings)
+    return work.claim(front=True, leave=readhash.read_by_readers)
 
 
 def _parse_cache_file(cache_dir: Path, source: Source, source_fp: str, domain: Domain,
@@ -318,10 +325,12 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     fingerprint_with_domains = fingerprint + "\0" + ",".join(d.name for d in domains)
     # Before the pool's workers start (they inherit the watch), and before the parse.
     readhash.watch(os.path.realpath(p.path) for p in pending.values())
-    # Started before the parse, at low priority: it takes the CPU the parse workers leave
-    # (and reads the disk while they compute), then the second core while the parent links.
-    hashing = (pool.fork_call(_complete_niced, fingerprinter, list(pending.values()), os.getpid())
-               if pending else None)
+    # Started before the parse, at low priority (nice 10): it takes the CPU the compile leaves
+    # (and reads the disk while the workers compute); the parent claims what it has not done
+    # yet once its builds are done (``Completion``), so it never waits on a starved child.
+    completion = Completion(fingerprinter, list(pending.values())) if pending else None
+    hashing = (pool.fork_call(_complete_niced, completion, os.getpid())
+               if completion is not None else None)
     if not pending:
         fingerprinter.save()
         unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
@@ -388,14 +397,28 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         # The search index (the longest build step) and the cards read the numbered documents
         # only: each is built in a forked child while the domains' builds run in the parent,
         # and merged after those builds (in the order a serial build gives: their segments,
-        # counts and warnings come last). The search child starts now, while the fingerprint
-        # is awaited; the cards' after it, so that the hashing child (at nice 10) has the
-        # other core meanwhile (beside two busy children it got a tenth of one: × 8 waited 2.6 s).
+        # counts and warnings come last).
         search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
         if hashing is not None:
+            # The fingerprint's work the hashing child has not claimed yet is the parent's
+            # now, while the search child runs; at low load the child is done by then.
             with report.timed("wait for fingerprint"):
-                for s, done in zip(pending, hashing.result()):
-                    source_fps[s] = fingerprinter.finish(done)   # with what the readers hashed
+                assert completion is not None
+                began = time.perf_counter()
+                own = completion.claim(front=False)   # what the child has not claimed yet
+                # The child's last claim takes a moment, unless it is starved of CPU: its
+                # answer is waited for as long as doing its units here would take, then they
+                # are done here — the parent never waits longer than the work itself.
+                grace = max(_HASHING_GRACE_S,
+                            completion.redo_seconds(own, time.perf_counter() - began))
+                if hashing.ready(grace):
+                    done = completion.assemble(own, hashing.result())
+                else:
+                    hashing.discard()
+                    with report.timed("hash the starved child's units"):
+                        done = completion.assemble(own)
+                for s, filled in zip(pending, done):
+                    source_fps[s] = fingerprinter.finish(filled)   # with what the readers hashed
             readhash.stop()
             fingerprinter.save()
             unchanged = _unchanged(cache, out_dir, project, source_fps, fingerprint_with_domains,
@@ -413,6 +436,8 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             assert cache_dir is not None
             saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
                      cache_dir / "last-good" / _slot(source, domain.name))
+        # The cards child after the fingerprint, so that a hashing child still at work has
+        # the other core meanwhile (beside two busy children it got a tenth of one).
         cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
         for s in project.sources:
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],

@@ -16,9 +16,11 @@ pickled; only the tasks (indexes) go out and the results come back.
 """
 from __future__ import annotations
 
+import mmap
 import os
 import pickle
 import signal
+import struct
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -125,6 +127,10 @@ class Forked:
             raise value
         self._value = value
         return value
+
+    def ready(self, timeout: float) -> bool:
+        """Whether the answer is there, waiting at most ``timeout`` seconds (in-process: it is)."""
+        return self._conn is None or self._conn.poll(timeout)
 
     def discard(self) -> None:
         # The answer is not wanted (the compile failed): stop the child rather than wait for
@@ -280,6 +286,42 @@ def deferred(fn: Callable[..., None], *args: Any,
     handle = Deferred(fn, conn, child)
     _deferred.append(handle)
     return handle
+
+
+class Claims:
+    """A range of ``n`` work items shared by this process and children forked after it (an
+    anonymous shared mapping and a lock, inherited by the fork), taken ``step`` at a time
+    from either end: one process from the front, the other from the back, until they meet.
+    The split follows the work whoever gets the CPU (the link's documents, the fingerprint's
+    walk); each item is done once."""
+
+    def __init__(self, n: int, step: int) -> None:
+        self.step = max(1, step)
+        self.range = mmap.mmap(-1, 16)
+        struct.pack_into("<qq", self.range, 0, 0, n)
+        self.lock = get_context("fork").Lock()
+
+    def settle(self, n: int) -> int:
+        """A range made unsized (``n = -1``: its items are listed by whichever process comes
+        first) sized ``n`` by the first caller; the size it has."""
+        with self.lock:
+            hi = struct.unpack_from("<q", self.range, 8)[0]
+            if hi < 0:
+                hi = n
+                struct.pack_into("<q", self.range, 8, n)
+            return hi
+
+    def take(self, front: bool) -> tuple[int, int]:
+        """(start, end) of the next claim, empty once the two ends have met."""
+        with self.lock:
+            lo, hi = struct.unpack_from("<qq", self.range, 0)
+            if front:
+                end = min(lo + self.step, hi)
+                struct.pack_into("<q", self.range, 0, end)
+                return lo, end
+            start = max(hi - self.step, lo)
+            struct.pack_into("<q", self.range, 8, start)
+            return start, hi
 
 
 def _stop_pool() -> None:

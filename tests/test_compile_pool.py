@@ -345,6 +345,69 @@ def test_fingerprint_finished_by_a_forked_child_is_the_content_formula(tmp_path,
     assert later.finish(later.complete([walked])[0]) == _folder_fingerprint(root)
 
 
+def _claim_front(work, parent: int):
+    from v8atlas.compiler.readhash import read_by_readers
+    return work.claim(front=True, leave=read_by_readers)
+
+
+@pytest.mark.parametrize("who", ["child", "parent", "both", "starved"])
+def test_the_fingerprints_work_split_between_child_and_parent_gives_the_formula(tmp_path, monkeypatch, who):
+    """The cold walk (and a walked folder's hashing) cut into units claimed from both ends:
+    by the child alone, by the parent alone (a child that got no CPU), both at once (one
+    unit a claim, so they meet in the middle), or a child whose answer never comes (its
+    units done at the end) — the same fingerprint, the formula's, every file hashed once, a
+    nested folder (the walk's third level) included."""
+    import shutil
+
+    from v8atlas.compiler import fingerprint
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setattr(fingerprint, "_UNITS_PER_CLAIM", 1)
+    monkeypatch.setattr(fingerprint, "_FILES_PER_UNIT", 1)
+    monkeypatch.setattr(fingerprint, "_ENTRIES_PER_UNIT", 1)
+    root = tmp_path / "cfg"
+    shutil.copytree(EXAMPLES / "config-designer", root)
+    (root / "Catalogs" / "Deep" / "Ext" / "More").mkdir(parents=True)
+    (root / "Catalogs" / "Deep" / "Ext" / "More" / "x.bin").write_bytes(b"\0" * 10)
+    (root / "top.txt").write_text("a file at the top")
+    total = sum(p.stat().st_size for p in root.rglob("*") if p.is_file())
+    for walked in (False, True):
+        monkeypatch.setattr(fingerprint, "DEFER_AT", 1 if walked else 300)
+        cache = tmp_path / f"fp-{walked}.pickle"
+        if walked:   # a stat cache knowing one file: the folder is walked, the rest pending
+            seed = Fingerprinter(cache)
+            seed._seen = {str((root / "top.txt").resolve()): (fingerprint.stat_key((root / "top.txt").stat()),
+                                                              sha256_file(root / "top.txt"))}
+            seed.save()
+        fp = Fingerprinter(cache)
+        pending = fp.begin(root)
+        assert isinstance(pending, fingerprint.Pending) and pending.walked == walked
+        work = fingerprint.Completion(fp, [pending])
+        with pool.session():
+            child = pool.fork_call(_claim_front, work, os.getpid()) if who in ("child", "both") else None
+            if who == "child":
+                theirs = child.result()
+                listing, own = work.claim(front=False)
+                assert own == [] and theirs[0] == listing
+                claimed = [theirs, (listing, own)]
+            elif who == "starved":   # claimed half from the front, its answer lost
+                work._list()
+                assert work.claims.settle(len(work.units)) == len(work.units) > 3
+                work.claims.take(front=True)
+                work.claims.take(front=True)
+                claimed = [work.claim(front=False)]
+            else:
+                claimed = [work.claim(front=False)]
+                if child is not None:
+                    claimed.append(child.result())
+        [done] = work.assemble(*claimed)
+        assert fp.finish(done) == _folder_fingerprint(root)
+        assert fp.bytes_hashed == total - (len("a file at the top") if walked else 0)
+    # another listing's results (the tree changed between the two listings) are not taken
+    other = fingerprint.Completion(Fingerprinter(), [Fingerprinter().begin(root)])
+    assert other.assemble(("not this listing", [(0, [None])])) == \
+        fingerprint.Completion(Fingerprinter(), [Fingerprinter().begin(root)]).assemble()
+
+
 def _read_in_worker(args: tuple[str, str]) -> int:
     from v8atlas.compiler.config.files import FolderFiles
     root, rel = args

@@ -19,13 +19,10 @@ second is skipped.
 """
 from __future__ import annotations
 
-import mmap
 import os
 import pickle
-import struct
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from typing import Any
 
 from v8atlas.compiler import pool
@@ -299,31 +296,16 @@ def _object_docs(paths: list[str], st: _ObjectDocs) -> list[Doc]:
     return [_object_doc(path, st) for path in paths]
 
 
-class _Claims:
-    """The objects whose documents are not built yet, as one range shared by this process and
-    the forked child (an anonymous shared mapping and a lock, inherited by the fork): this
-    process takes ``_CLAIM`` at a time from the front once its relations are done, the child
-    from the back from the start. So the split follows the work, whatever the scale: the
-    relations are ≈ 0.3 of the documents' time at SSL × 1 and ≈ 0.75 at × 8, where a fixed
-    share (0.8 to the child) left this process waiting ≈ 0.2 s at × 1. The documents are the
-    same whoever builds them, and come back in object order."""
+class _Claims(pool.Claims):
+    """The objects whose documents are not built yet, shared by this process and the forked
+    child (``pool.Claims``): this process takes ``_CLAIM`` at a time from the front once its
+    relations are done, the child from the back from the start. So the split follows the
+    work, whatever the scale: the relations are ≈ 0.3 of the documents' time at SSL × 1 and
+    ≈ 0.75 at × 8, where a fixed share (0.8 to the child) left this process waiting ≈ 0.2 s
+    at × 1. The documents are the same whoever builds them, and come back in object order."""
 
     def __init__(self, n: int) -> None:
-        self.range = mmap.mmap(-1, 16)
-        struct.pack_into("<qq", self.range, 0, 0, n)
-        self.lock = get_context("fork").Lock()
-
-    def take(self, front: bool) -> tuple[int, int]:
-        """(start, end) of the next claim, empty once the two ends have met."""
-        with self.lock:
-            lo, hi = struct.unpack_from("<qq", self.range, 0)
-            if front:
-                end = min(lo + _CLAIM, hi)
-                struct.pack_into("<q", self.range, 0, end)
-                return lo, end
-            start = max(hi - _CLAIM, lo)
-            struct.pack_into("<q", self.range, 8, start)
-            return start, hi
+        super().__init__(n, _CLAIM)
 
 
 def _docs_from_the_back(paths: list[str], st: _ObjectDocs, claims: _Claims, parent: int
