@@ -46,7 +46,12 @@ _NAME = attrgetter("name")
 def _scan(folder: str, prefix: str, out: list[tuple[str, os.DirEntry]]) -> None:
     # Into one list, not through nested generators: SSL's 9,300 files sit in 8,400 folders,
     # and each file's yield passed up every level (a third of the walk's CPU).
-    for rel, path, entry in _level(folder, prefix):
+    _gather(_level(folder, prefix), out)
+
+
+def _gather(entries: list["_Entry"], out: list[tuple[str, os.DirEntry]]) -> None:
+    """The files of these entries (``_level``'s), its subfolders' walked, into ``out``."""
+    for rel, path, entry in entries:
         if entry is None:
             _scan(path, rel, out)
         else:
@@ -98,17 +103,29 @@ class FileRule:
 DEFER_AT = 300
 
 
-def _fill_digests(p: "Pending", leave: Callable[[str], bool] = lambda rel: False) -> None:
-    """Each missing file's digest: a reader's (``compiler/readhash.py``: the bytes it read, the
-    stat unchanged), else hashed now — but not the files ``leave`` names (left ``None``)."""
-    real = os.path.realpath(p.path)   # the readers note real paths
+def _read_digest(real: str, rel: str, full: str, key: _StatKey, leave: Callable[[str], bool]
+                 ) -> tuple[str | None, int]:
+    """A file's digest and the bytes hashed for it: a reader's (``compiler/readhash.py``: the
+    bytes it read, the stat unchanged; ``real`` is the source's real path, as the readers note
+    it), else hashed now — but not a file ``leave`` names (``None``)."""
+    digest = readhash.known(os.path.join(real, rel), key)
+    if digest is None and not leave(rel):
+        return sha256_file(full), key[0]
+    return digest, 0
+
+
+def _fill_digests(p: "Pending") -> None:
+    """Each missing file's digest (``_read_digest``)."""
+    real = os.path.realpath(p.path)
     for i in p.missing:
         if p.digests[i] is None:
-            digest = readhash.known(os.path.join(real, p.rels[i]), p.keys[i])
-            if digest is None and not leave(p.rels[i]):
-                digest = sha256_file(p.fulls[i])
-                p.hashed += p.keys[i][0]
-            p.digests[i] = digest
+            p.digests[i], hashed = _read_digest(real, p.rels[i], p.fulls[i], p.keys[i], _no_file)
+            p.hashed += hashed
+
+
+def _no_file(rel: str) -> bool:
+    """``leave`` that leaves no file undigested."""
+    return False
 
 
 @dataclass
@@ -290,7 +307,7 @@ class Completion:
                                                ).encode()).hexdigest()
         return self.units
 
-    def claim(self, front: bool, leave: Callable[[str], bool] = lambda rel: False
+    def claim(self, front: bool, leave: Callable[[str], bool] = _no_file
               ) -> tuple[str, list[tuple[int, list]]]:
         """Units claimed from one end until the ends meet: (the listing they are of,
         [(first unit, its claim's results)]). ``leave``: files to leave undigested (``None``)
@@ -300,29 +317,19 @@ class Completion:
         if self.claims.settle(len(units)) != len(units):   # the other listed another tree
             return self.listing, done
         reals = [os.path.realpath(p.path) for p in self.pendings]   # the readers note real paths
-        while True:
-            start, end = self.claims.take(front)
-            if start >= end:
-                return self.listing, done
+        for start, end in self.claims.ranges(front):
             done.append((start, [self._unit(units[k], reals, leave) for k in range(start, end)]))
+        return self.listing, done
 
     def _unit(self, unit: tuple, reals: list[str], leave: Callable[[str], bool]) -> tuple:
         p = self.pendings[unit[0]]
         if p.walked:     # (index, start, end) of its missing files: (digest, bytes hashed) each
             out = []
             for i in p.missing[unit[1]:unit[2]]:
-                digest = readhash.known(os.path.join(reals[unit[0]], p.rels[i]), p.keys[i])
-                hashed = 0
-                if digest is None and not leave(p.rels[i]):
-                    digest, hashed = sha256_file(p.fulls[i]), p.keys[i][0]
-                out.append((i, digest, hashed))
+                out.append((i, *_read_digest(reals[unit[0]], p.rels[i], p.fulls[i], p.keys[i], leave)))
             return tuple(out)
         found: list[tuple[str, os.DirEntry]] = []
-        for rel, full, entry in unit[1]:
-            if entry is None:
-                _scan(full, rel, found)
-            else:
-                found.append((rel, entry))
+        _gather(unit[1], found)
         rels, fulls, keys, digests = [], [], [], []
         hashed = 0
         cached, rule = self.fingerprinter._cached, p.rule
@@ -360,7 +367,7 @@ class Completion:
         reals = [os.path.realpath(p.path) for p in self.pendings]
         for k, got in enumerate(results):
             if got is None:
-                results[k] = self._unit(units[k], reals, lambda rel: False)
+                results[k] = self._unit(units[k], reals, _no_file)
         filled = [p if p.walked else Pending(p.path, rule=p.rule) for p in self.pendings]
         walks: list[list[tuple]] = [[] for _ in self.pendings]
         for unit, got in zip(units, results):

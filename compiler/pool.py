@@ -323,6 +323,11 @@ class Claims:
             struct.pack_into("<q", self.range, 8, start)
             return start, hi
 
+    def ranges(self, front: bool) -> Iterator[tuple[int, int]]:
+        """Every claim from one end (``take``) until the two ends have met."""
+        while (got := self.take(front))[0] < got[1]:
+            yield got
+
 
 def _stop_pool() -> None:
     global _executor

@@ -316,10 +316,7 @@ def _docs_from_the_back(paths: list[str], st: _ObjectDocs, claims: _Claims, pare
     forked = os.getpid() != parent
     parts: list = []
     first = len(paths)
-    while True:
-        start, end = claims.take(front=False)
-        if start >= end:
-            break
+    for start, end in claims.ranges(front=False):
         docs = _object_docs(paths[start:end], st)
         parts.append(pickle.dumps(docs, protocol=pickle.HIGHEST_PROTOCOL) if forked else docs)
         first = start
@@ -334,11 +331,9 @@ def _claimed_docs(parts: list[bytes] | list[list[Doc]]) -> list[Doc]:
 
 def _docs_from_the_front(paths: list[str], st: _ObjectDocs, claims: _Claims) -> list[Doc]:
     docs: list[Doc] = []
-    while True:
-        start, end = claims.take(front=True)
-        if start >= end:
-            return docs
+    for start, end in claims.ranges(front=True):
         docs += _object_docs(paths[start:end], st)
+    return docs
 
 
 def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None) -> dict[str, Any]:
