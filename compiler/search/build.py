@@ -40,7 +40,8 @@ import numpy as np
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, encoded_string_table, sort_utf8
-from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
+from v8atlas.formats.text import (analyze, deletions, phrase_terms, stem_stop_words, whole_key, word_terms,
+                                  words)
 from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
 from .. import pool
@@ -333,14 +334,21 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     seg_field: list[int] = []
     seg_len: list[int] = []
     seg_rows: list[int] = []
-    field_len_sum = np.zeros(len(field_names))
-    field_docs = np.zeros(len(field_names))
     ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
     # The same texts recur across documents (attribute lists, class words, subsystem
     # synonyms in "context", a phrase in several fields): each is tokenized once.
     terms_memo: dict[str, tuple[tuple[str, ...], tuple[int, ...], int]] = {}
     whole_memo: dict[str, tuple[str, str]] = {}
     has_memo: dict[str, list[str]] = {}
+    # A text is often both a field and a whole phrase (a name, a synonym): split once for both.
+    words_memo: dict[str, list] = {}
+
+    def words_of(text: str) -> list:
+        got = words_memo.get(text)
+        if got is None:
+            got = words_memo[text] = words(text)
+        return got
+
     for doc_id, d in enumerate(docs):
         if d.domain in outside:
             continue
@@ -368,7 +376,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         for p in phrases:
             keys = whole_memo.get(p)
             if keys is None:
-                stems = [t for t in analyze(p) if t not in stop]
+                stems = [t for t in phrase_terms(words_of(p)) if t not in stop]
                 keys = whole_memo[p] = (whole_key(stems), whole_key(stems, ordered=True))
             wholes.update(keys)
         wholes.discard("")
@@ -378,14 +386,17 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            if f in ("whole", "has"):
+            if f == "whole" and isinstance(text, set):   # each key once: no counting
+                row_terms = tuple(sorted(text))
+                row_tf, length = (1,) * len(row_terms), len(row_terms)
+            elif f in ("whole", "has"):
                 counts = Counter(sorted(text))
                 row_terms, row_tf, length = tuple(counts), tuple(counts.values()), len(text)
             else:
                 key = text if isinstance(text, str) else " ".join(map(str, text))
                 got = terms_memo.get(key)
                 if got is None:
-                    counts = Counter(index_terms(key, surfaces=True))
+                    counts = Counter(word_terms(words_of(key), surfaces=True))
                     got = terms_memo[key] = (tuple(counts), tuple(counts.values()),
                                              sum(counts.values()))
                 row_terms, row_tf, length = got
@@ -397,8 +408,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             seg_field.append(i)
             seg_len.append(length)
             seg_rows.append(len(row_terms))
-            field_len_sum[i] += length
-            field_docs[i] += 1
+    # Per field: its segments' lengths summed and counted (integers, exact in float64 in any
+    # order: the same values a += per segment gave, without two numpy scalar updates each).
+    field_len_sum = np.bincount(seg_field, weights=seg_len, minlength=len(field_names))
+    field_docs = np.bincount(seg_field, minlength=len(field_names)).astype(np.float64)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
     # Pass 2, in numpy: BM25F pseudo-frequency per (term, doc), impacts, CSR order. The same
