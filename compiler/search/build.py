@@ -167,13 +167,26 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
 
 def _add_encoded_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
     """``_add_table`` of strings given UTF-8 encoded (in byte order, each once)."""
-    off_name, blob_name = S.table_segments(prefix)
+    _add_table_parts(writer, prefix, _table_parts(encoded))
+
+
+TableParts = tuple[np.ndarray, bytes, np.ndarray]   # offsets, blob, head: a table's segments
+
+
+def _table_parts(encoded: list[bytes]) -> TableParts:
+    """The segments ``_add_encoded_table`` writes, made where the strings are (a forked child
+    sends these three back instead of a list of strings)."""
     offsets, blob = encoded_string_table(encoded)
+    head = np.fromiter((b[:PREFIX_BYTES] for b in encoded), dtype=f"S{PREFIX_BYTES}", count=len(encoded))
+    return offsets, blob, head
+
+
+def _add_table_parts(writer: "BundleWriter", prefix: str, parts: TableParts) -> None:
+    off_name, blob_name = S.table_segments(prefix)
+    offsets, blob, head = parts
     writer.add_array(off_name, offsets)
     writer.add_blob(blob_name, blob)
-    del blob
-    writer.add_array(f"{prefix}.head", np.fromiter((b[:PREFIX_BYTES] for b in encoded),
-                                                   dtype=f"S{PREFIX_BYTES}", count=len(encoded)))
+    writer.add_array(f"{prefix}.head", head)
 
 
 def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
@@ -286,9 +299,10 @@ def _csr_pairs(keys: list[str], names: list[str], values: list[int], dtype: str
     return off, (pairs % stride).astype(dtype)
 
 
-def _typo_table(terms: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+def _typo_table(terms: list[str]) -> tuple[TableParts, np.ndarray, np.ndarray]:
     """Typo tolerance: every one-deletion variant of a word term → the terms it comes from
-    (the variants sorted, and their CSR of term ids)."""
+    (the sorted variants' table segments, and their CSR of term ids). Run in a forked child:
+    the table is encoded there, not in the search build waiting for it."""
     variants: list[str] = []
     variant_term: list[int] = []
     for j, t in enumerate(terms):
@@ -298,7 +312,7 @@ def _typo_table(terms: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
             variant_term.extend(repeat(j, len(near)))
     del_keys = sort_utf8(variants)
     d_off, d_term = _csr_pairs(del_keys, variants, variant_term, "<u4")
-    return del_keys, d_off, d_term
+    return _table_parts([k.encode("utf-8") for k in del_keys]), d_off, d_term
 
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
@@ -460,8 +474,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     _add_families(writer, terms, term_ix, df, post_off, post_doc, post_imp, post_fields,
                   naming_mask(field_names))
 
-    del_keys, d_off, d_term = typos.result()
-    _add_table(writer, f"{prefix}.dels", del_keys)
+    dels, d_off, d_term = typos.result()
+    _add_table_parts(writer, f"{prefix}.dels", dels)
     writer.add_array(f"{prefix}.dels_off", d_off)
     writer.add_array(f"{prefix}.dels_term", d_term)
 
@@ -528,5 +542,5 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "aliases": len(alias_keys),
     })
     ctx.counts["search"] = {"terms": len(terms), "postings": int(total),
-                            "typo_variants": len(del_keys), "aliases": len(alias_keys),
+                            "typo_variants": len(d_off) - 1, "aliases": len(alias_keys),
                             "synonym_groups": len(synonyms)}
