@@ -82,10 +82,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True, number
     writer.add_array(S.DOC_KIND, np.array([kind_ix[d.kind] for d in docs], dtype="<u2"))
     writer.add_array(S.DOC_CONFIG, np.array([config_ix[d.config] if d.config else S.NO_CONFIG
                                              for d in docs], dtype="<u2"))
-    writer.add_array(S.DOC_SINCE, np.array([encode_version(d.since, UNBOUNDED_SINCE) for d in docs],
-                                           dtype="<u4"))
-    writer.add_array(S.DOC_UNTIL, np.array([encode_version(d.until, UNBOUNDED_UNTIL) for d in docs],
-                                           dtype="<u4"))
+    writer.add_array(S.DOC_SINCE, _versions([d.since for d in docs], UNBOUNDED_SINCE))
+    writer.add_array(S.DOC_UNTIL, _versions([d.until for d in docs], UNBOUNDED_UNTIL))
     # Keys and titles by id: stored in id order (not sorted), read by index only.
     for prefix, values in ((S.DOC_KEYS, [d.key for d in docs]), (S.DOC_TITLES, [d.title for d in docs])):
         add_string_table(writer, prefix, values)
@@ -96,7 +94,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True, number
     outside = outside_core_index(ctx)
     postings: dict[str, set[int]] = {}
     for i, d in enumerate(docs):
-        for nm in (d.names if d.domain in outside else (d.key, d.title, *d.names)):
+        # each distinct name once (the title is most often one of the names): the same sets
+        for nm in dict.fromkeys(d.names if d.domain in outside else (d.key, d.title, *d.names)):
             if nm:
                 postings.setdefault(name_key(nm), set()).add(i)
     keys = sort_utf8(postings)
@@ -112,6 +111,13 @@ def build(ctx: "LinkContext", writer: "BundleWriter", cards: bool = True, number
     ctx.counts["documents_by_domain"] = {dom: sum(1 for d in docs if d.domain == dom)
                                          for dom in domains}
     ctx.counts["names"] = len(keys)
+
+
+def _versions(values: list[str | None], default: int) -> np.ndarray:
+    """``encode_version`` of each value (uint32), each distinct value parsed once: most
+    documents share a few (none at all for a configuration's objects)."""
+    codes = {v: encode_version(v, default) for v in set(values)}
+    return np.array([codes[v] for v in values], dtype="<u4")
 
 
 def write_cards(ctx: "LinkContext", writer: "BundleWriter") -> None:

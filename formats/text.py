@@ -160,8 +160,14 @@ def index_terms(text: str, surfaces: bool = False) -> list[str]:
     stems some words of one family apart (Массив → масс, массиве → массив), and a query word
     is looked up by its stem *and* its surface form, so either side's form can meet.
     """
+    return word_terms(words(text), surfaces)
+
+
+def word_terms(ws: Iterable[Word], surfaces: bool = False) -> list[str]:
+    """``index_terms`` of a text's ``words`` (for a caller that also needs its ``analyze``:
+    one split of the text serves both)."""
     out: list[str] = []
-    _add_terms(out, words(text), surfaces)
+    _add_terms(out, ws, surfaces)
     return out
 
 
@@ -206,7 +212,12 @@ def _add_terms(out: list[str], ws: Iterable[Word], surfaces: bool) -> None:
 
 def analyze(text: str) -> list[str]:
     """Terms of a phrase without the whole-identifier extras (for dictionary phrases)."""
-    return [w.term for w in words(text) if not w.whole]
+    return phrase_terms(words(text))
+
+
+def phrase_terms(ws: Iterable[Word]) -> list[str]:
+    """``analyze`` of a text's ``words``."""
+    return [w.term for w in ws if not w.whole]
 
 
 # --- query-side helpers ----------------------------------------------------------------------

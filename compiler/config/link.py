@@ -204,10 +204,12 @@ def _search_fields(obj: M.MDObject, context: list[str] | None = None) -> dict[st
     synonyms = list(dict.fromkeys(_texts(obj.synonym)))
     # A presentation that only inflects the synonym ("Реализации товаров" beside "Реализация
     # товаров") adds nothing; one with other words is a phrase of its own ("Склады и магазины").
-    seen = {w for t in synonyms for w in analyze(t)}
     phrases = []
+    seen: set[str] | None = None   # the synonyms' terms, analysed only if a presentation has text
     for key in PRESENTATIONS:
         for t in _texts(obj.props.get(key)):
+            if seen is None:
+                seen = {w for s in synonyms for w in analyze(s)}
             terms = set(analyze(t))
             if terms and not terms <= seen:
                 phrases.append(t)

@@ -40,7 +40,8 @@ import numpy as np
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, encoded_string_table, sort_utf8
-from v8atlas.formats.text import analyze, deletions, index_terms, stem_stop_words, whole_key, words
+from v8atlas.formats.text import (analyze, deletions, phrase_terms, stem_stop_words, whole_key, word_terms,
+                                  words)
 from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
 from .. import pool
@@ -166,13 +167,26 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
 
 def _add_encoded_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
     """``_add_table`` of strings given UTF-8 encoded (in byte order, each once)."""
-    off_name, blob_name = S.table_segments(prefix)
+    _add_table_parts(writer, prefix, _table_parts(encoded))
+
+
+TableParts = tuple[np.ndarray, bytes, np.ndarray]   # offsets, blob, head: a table's segments
+
+
+def _table_parts(encoded: list[bytes]) -> TableParts:
+    """The segments ``_add_encoded_table`` writes, made where the strings are (a forked child
+    sends these three back instead of a list of strings)."""
     offsets, blob = encoded_string_table(encoded)
+    head = np.fromiter((b[:PREFIX_BYTES] for b in encoded), dtype=f"S{PREFIX_BYTES}", count=len(encoded))
+    return offsets, blob, head
+
+
+def _add_table_parts(writer: "BundleWriter", prefix: str, parts: TableParts) -> None:
+    off_name, blob_name = S.table_segments(prefix)
+    offsets, blob, head = parts
     writer.add_array(off_name, offsets)
     writer.add_blob(blob_name, blob)
-    del blob
-    writer.add_array(f"{prefix}.head", np.fromiter((b[:PREFIX_BYTES] for b in encoded),
-                                                   dtype=f"S{PREFIX_BYTES}", count=len(encoded)))
+    writer.add_array(f"{prefix}.head", head)
 
 
 def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
@@ -285,9 +299,10 @@ def _csr_pairs(keys: list[str], names: list[str], values: list[int], dtype: str
     return off, (pairs % stride).astype(dtype)
 
 
-def _typo_table(terms: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
+def _typo_table(terms: list[str]) -> tuple[TableParts, np.ndarray, np.ndarray]:
     """Typo tolerance: every one-deletion variant of a word term → the terms it comes from
-    (the variants sorted, and their CSR of term ids)."""
+    (the sorted variants' table segments, and their CSR of term ids). Run in a forked child:
+    the table is encoded there, not in the search build waiting for it."""
     variants: list[str] = []
     variant_term: list[int] = []
     for j, t in enumerate(terms):
@@ -297,7 +312,7 @@ def _typo_table(terms: list[str]) -> tuple[list[str], np.ndarray, np.ndarray]:
             variant_term.extend(repeat(j, len(near)))
     del_keys = sort_utf8(variants)
     d_off, d_term = _csr_pairs(del_keys, variants, variant_term, "<u4")
-    return del_keys, d_off, d_term
+    return _table_parts([k.encode("utf-8") for k in del_keys]), d_off, d_term
 
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
@@ -333,14 +348,21 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     seg_field: list[int] = []
     seg_len: list[int] = []
     seg_rows: list[int] = []
-    field_len_sum = np.zeros(len(field_names))
-    field_docs = np.zeros(len(field_names))
     ablate = {a.strip() for a in os.environ.get(ABLATE_ENV, "").split(",") if a.strip()}
     # The same texts recur across documents (attribute lists, class words, subsystem
     # synonyms in "context", a phrase in several fields): each is tokenized once.
     terms_memo: dict[str, tuple[tuple[str, ...], tuple[int, ...], int]] = {}
     whole_memo: dict[str, tuple[str, str]] = {}
     has_memo: dict[str, list[str]] = {}
+    # A text is often both a field and a whole phrase (a name, a synonym): split once for both.
+    words_memo: dict[str, list] = {}
+
+    def words_of(text: str) -> list:
+        got = words_memo.get(text)
+        if got is None:
+            got = words_memo[text] = words(text)
+        return got
+
     for doc_id, d in enumerate(docs):
         if d.domain in outside:
             continue
@@ -368,7 +390,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         for p in phrases:
             keys = whole_memo.get(p)
             if keys is None:
-                stems = [t for t in analyze(p) if t not in stop]
+                stems = [t for t in phrase_terms(words_of(p)) if t not in stop]
                 keys = whole_memo[p] = (whole_key(stems), whole_key(stems, ordered=True))
             wholes.update(keys)
         wholes.discard("")
@@ -378,14 +400,17 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             i = field_ix.get(f)
             if i is None or not text:
                 continue
-            if f in ("whole", "has"):
+            if f == "whole" and isinstance(text, set):   # each key once: no counting
+                row_terms = tuple(sorted(text))
+                row_tf, length = (1,) * len(row_terms), len(row_terms)
+            elif f in ("whole", "has"):
                 counts = Counter(sorted(text))
                 row_terms, row_tf, length = tuple(counts), tuple(counts.values()), len(text)
             else:
                 key = text if isinstance(text, str) else " ".join(map(str, text))
                 got = terms_memo.get(key)
                 if got is None:
-                    counts = Counter(index_terms(key, surfaces=True))
+                    counts = Counter(word_terms(words_of(key), surfaces=True))
                     got = terms_memo[key] = (tuple(counts), tuple(counts.values()),
                                              sum(counts.values()))
                 row_terms, row_tf, length = got
@@ -397,8 +422,10 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             seg_field.append(i)
             seg_len.append(length)
             seg_rows.append(len(row_terms))
-            field_len_sum[i] += length
-            field_docs[i] += 1
+    # Per field: its segments' lengths summed and counted (integers, exact in float64 in any
+    # order: the same values a += per segment gave, without two numpy scalar updates each).
+    field_len_sum = np.bincount(seg_field, weights=seg_len, minlength=len(field_names))
+    field_docs = np.bincount(seg_field, minlength=len(field_names)).astype(np.float64)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
     # Pass 2, in numpy: BM25F pseudo-frequency per (term, doc), impacts, CSR order. The same
@@ -447,8 +474,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     _add_families(writer, terms, term_ix, df, post_off, post_doc, post_imp, post_fields,
                   naming_mask(field_names))
 
-    del_keys, d_off, d_term = typos.result()
-    _add_table(writer, f"{prefix}.dels", del_keys)
+    dels, d_off, d_term = typos.result()
+    _add_table_parts(writer, f"{prefix}.dels", dels)
     writer.add_array(f"{prefix}.dels_off", d_off)
     writer.add_array(f"{prefix}.dels_term", d_term)
 
@@ -515,5 +542,5 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
         "aliases": len(alias_keys),
     })
     ctx.counts["search"] = {"terms": len(terms), "postings": int(total),
-                            "typo_variants": len(del_keys), "aliases": len(alias_keys),
+                            "typo_variants": len(d_off) - 1, "aliases": len(alias_keys),
                             "synonym_groups": len(synonyms)}
