@@ -40,8 +40,8 @@ import numpy as np
 from v8atlas.formats.classes import CLASSES
 from v8atlas.formats import schema as S
 from v8atlas.formats.strtable import build_string_table, encoded_string_table, sort_utf8
-from v8atlas.formats.text import (analyze, deletions, phrase_terms, stem_stop_words, whole_key, word_terms,
-                                  words)
+from v8atlas.formats.text import (Word, analyze, deletions, phrase_terms, stem_stop_words, whole_key,
+                                  word_terms, words)
 from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
 from .. import pool
@@ -141,9 +141,9 @@ def load_abbreviations() -> dict[str, str]:
     return dict(_load("abbreviations.json")["abbreviations"])
 
 
-def has_terms(attribute_names: str) -> list[str]:
-    """"@" terms of the whole CamelCase attribute names in a field ("@владелецфайла")."""
-    return [HAS_PREFIX + w.term for w in words(attribute_names) if w.whole]
+def has_terms(attribute_words: list[Word]) -> list[str]:
+    """"@" terms of the whole CamelCase attribute names in a field's ``words`` ("@владелецфайла")."""
+    return [HAS_PREFIX + w.term for w in attribute_words if w.whole]
 
 
 def _phrase_terms(phrases: list[str]) -> list[list[str]]:
@@ -166,8 +166,19 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
 
 
 def _add_encoded_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
-    """``_add_table`` of strings given UTF-8 encoded (in byte order, each once)."""
-    _add_table_parts(writer, prefix, _table_parts(encoded))
+    """``_add_table`` of strings given UTF-8 encoded (in byte order, each once). The blob is
+    written and dropped before the head is made: one of them held at a time."""
+    off_name, blob_name = S.table_segments(prefix)
+    offsets, blob = encoded_string_table(encoded)
+    writer.add_array(off_name, offsets)
+    writer.add_blob(blob_name, blob)
+    del blob
+    writer.add_array(f"{prefix}.head", _head(encoded))
+
+
+def _head(encoded: list[bytes]) -> np.ndarray:
+    """Each string's first PREFIX_BYTES bytes as a fixed-width ``S`` array."""
+    return np.fromiter((b[:PREFIX_BYTES] for b in encoded), dtype=f"S{PREFIX_BYTES}", count=len(encoded))
 
 
 TableParts = tuple[np.ndarray, bytes, np.ndarray]   # offsets, blob, head: a table's segments
@@ -176,9 +187,7 @@ TableParts = tuple[np.ndarray, bytes, np.ndarray]   # offsets, blob, head: a tab
 def _table_parts(encoded: list[bytes]) -> TableParts:
     """The segments ``_add_encoded_table`` writes, made where the strings are (a forked child
     sends these three back instead of a list of strings)."""
-    offsets, blob = encoded_string_table(encoded)
-    head = np.fromiter((b[:PREFIX_BYTES] for b in encoded), dtype=f"S{PREFIX_BYTES}", count=len(encoded))
-    return offsets, blob, head
+    return (*encoded_string_table(encoded), _head(encoded))
 
 
 def _add_table_parts(writer: "BundleWriter", prefix: str, parts: TableParts) -> None:
@@ -310,9 +319,9 @@ def _typo_table(terms: list[str]) -> tuple[TableParts, np.ndarray, np.ndarray]:
             near = deletions(t)
             variants.extend(near)
             variant_term.extend(repeat(j, len(near)))
-    del_keys = sort_utf8(variants)
-    d_off, d_term = _csr_pairs(del_keys, variants, variant_term, "<u4")
-    return _table_parts([k.encode("utf-8") for k in del_keys]), d_off, d_term
+    pairs = sorted((v.encode("utf-8"), v) for v in set(variants))   # UTF-8 byte order
+    d_off, d_term = _csr_pairs([v for _, v in pairs], variants, variant_term, "<u4")
+    return _table_parts([b for b, _ in pairs]), d_off, d_term
 
 
 def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
@@ -371,7 +380,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             attributes = str(fields["attributes"])
             has = has_memo.get(attributes)
             if has is None:
-                has = has_memo[attributes] = has_terms(attributes)
+                has = has_memo[attributes] = has_terms(words_of(attributes))
             fields["has"] = has
         phrases = {p.strip() for f in WHOLE_FROM for p in str(fields.get(f) or "").split("|")}
         for nm in (d.title, *d.names):
@@ -410,7 +419,9 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
                 key = text if isinstance(text, str) else " ".join(map(str, text))
                 got = terms_memo.get(key)
                 if got is None:
-                    counts = Counter(word_terms(words_of(key), surfaces=True))
+                    # a field's split is not needed again (terms_memo has its terms): dropped
+                    ws = words_memo.pop(key, None)
+                    counts = Counter(word_terms(ws if ws is not None else words(key), surfaces=True))
                     got = terms_memo[key] = (tuple(counts), tuple(counts.values()),
                                              sum(counts.values()))
                 row_terms, row_tf, length = got
@@ -424,8 +435,11 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
             seg_rows.append(len(row_terms))
     # Per field: its segments' lengths summed and counted (integers, exact in float64 in any
     # order: the same values a += per segment gave, without two numpy scalar updates each).
-    field_len_sum = np.bincount(seg_field, weights=seg_len, minlength=len(field_names))
-    field_docs = np.bincount(seg_field, minlength=len(field_names)).astype(np.float64)
+    words_memo.clear()     # pass 1 is over: its splits are not needed again
+    s_field = np.array(seg_field, dtype=np.int64)
+    s_len = np.array(seg_len, dtype=np.float64)
+    field_len_sum = np.bincount(s_field, weights=s_len, minlength=len(field_names))
+    field_docs = np.bincount(s_field, minlength=len(field_names)).astype(np.float64)
     avg_len = np.where(field_docs > 0, field_len_sum / np.maximum(field_docs, 1), 1.0)
 
     # Pass 2, in numpy: BM25F pseudo-frequency per (term, doc), impacts, CSR order. The same
@@ -440,9 +454,8 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     term_ix = {t: j for j, t in enumerate(terms)}
     row_tid = np.fromiter(map(term_ix.__getitem__, e_term), dtype=np.int64, count=len(e_term))
     rows = np.array(seg_rows, dtype=np.int64)
-    s_field = np.array(seg_field, dtype=np.int64)
     b = np.array([sp.b for sp in specs], dtype=np.float64)[s_field]
-    s_norm = (1.0 - b) + b * np.array(seg_len, dtype=np.float64) / avg_len[s_field]
+    s_norm = (1.0 - b) + b * s_len / avg_len[s_field]
     weight = np.array([sp.weight for sp in specs], dtype=np.float64)[s_field]
     contrib = (np.repeat(weight, rows) * np.array(e_tf, dtype=np.float64)) / np.repeat(s_norm, rows)
     # One posting per distinct (term, doc); keys sorted by term, then doc id ascending. The
