@@ -286,6 +286,7 @@ class Completion:
     def __init__(self, fingerprinter: Fingerprinter, pendings: list[Pending]) -> None:
         self.fingerprinter = fingerprinter
         self.pendings = pendings
+        self.reals = [os.path.realpath(p.path) for p in pendings]   # the readers note real paths
         self.units: list[tuple[int, Any, int]] | None = None   # (pending, entries | start, end)
         self.listing = ""
         self.claims = pool.Claims(-1, _UNITS_PER_CLAIM)
@@ -316,17 +317,16 @@ class Completion:
         done: list[tuple[int, list]] = []
         if self.claims.settle(len(units)) != len(units):   # the other listed another tree
             return self.listing, done
-        reals = [os.path.realpath(p.path) for p in self.pendings]   # the readers note real paths
         for start, end in self.claims.ranges(front):
-            done.append((start, [self._unit(units[k], reals, leave) for k in range(start, end)]))
+            done.append((start, [self._unit(units[k], leave) for k in range(start, end)]))
         return self.listing, done
 
-    def _unit(self, unit: tuple, reals: list[str], leave: Callable[[str], bool]) -> tuple:
+    def _unit(self, unit: tuple, leave: Callable[[str], bool]) -> tuple:
         p = self.pendings[unit[0]]
         if p.walked:     # (index, start, end) of its missing files: (digest, bytes hashed) each
             out = []
             for i in p.missing[unit[1]:unit[2]]:
-                out.append((i, *_read_digest(reals[unit[0]], p.rels[i], p.fulls[i], p.keys[i], leave)))
+                out.append((i, *_read_digest(self.reals[unit[0]], p.rels[i], p.fulls[i], p.keys[i], leave)))
             return tuple(out)
         found: list[tuple[str, os.DirEntry]] = []
         _gather(unit[1], found)
@@ -337,7 +337,7 @@ class Completion:
             key = stat_key(e.stat(follow_symlinks=False))
             digest: str | None = UNREAD
             if rule is None or rule(rel):
-                digest = cached(e.path, key) or readhash.known(os.path.join(reals[unit[0]], rel), key)
+                digest = cached(e.path, key) or readhash.known(os.path.join(self.reals[unit[0]], rel), key)
                 if digest is None and not leave(rel):
                     digest = sha256_file(e.path)
                     hashed += key[0]
@@ -364,10 +364,9 @@ class Completion:
             if listing == self.listing:
                 for start, got in parts:
                     results[start:start + len(got)] = got
-        reals = [os.path.realpath(p.path) for p in self.pendings]
         for k, got in enumerate(results):
             if got is None:
-                results[k] = self._unit(units[k], reals, _no_file)
+                results[k] = self._unit(units[k], _no_file)
         filled = [p if p.walked else Pending(p.path, rule=p.rule) for p in self.pendings]
         walks: list[list[tuple]] = [[] for _ in self.pendings]
         for unit, got in zip(units, results):

@@ -127,6 +127,16 @@ def _part_word(part: str) -> Word:
     return w
 
 
+def _word_of(part: str) -> Word:
+    """One part's word, memoized (``_part_word``)."""
+    return _part_words.get(part) or _part_word(part)
+
+
+def _whole_term(chunk: str) -> str:
+    """The term of a whole identifier of several parts (lower case, ё → е; its chunk is NFC)."""
+    return chunk.lower().replace("ё", "е")
+
+
 def _chunk_words(chunk: str) -> tuple[Word, ...]:
     """The words of one chunk. Memoized (bounded like the stems): identifiers repeat across a
     configuration's documents, and splitting and stemming them again was the index build's
@@ -135,9 +145,9 @@ def _chunk_words(chunk: str) -> tuple[Word, ...]:
     if got is not None:
         return got
     parts = split_identifier(chunk)
-    out = [_part_words.get(p) or _part_word(p) for p in parts]
+    out = [_word_of(p) for p in parts]
     if len(parts) > 1:
-        f = chunk.lower().replace("ё", "е")
+        f = _whole_term(chunk)
         out.append(Word(f, f, whole=True))
     got = tuple(out)
     if len(_chunk_memo) < _STEM_MEMO_MAX:
@@ -184,7 +194,7 @@ def chunk_terms(chunk: str, surfaces: bool = False) -> list[str]:
         out += got[k]
         words_ += got[2]
     if words_ > 1:        # the whole identifier after its parts, as ``_chunk_words`` adds it
-        out.append(chunk.lower().replace("ё", "е"))
+        out.append(_whole_term(chunk))
     return out
 
 
@@ -194,7 +204,7 @@ _part_terms: dict[str, tuple[list[str], list[str], int]] = {}
 
 
 def _terms_of_part(part: str) -> tuple[list[str], list[str], int]:
-    ws = [_part_words.get(p) or _part_word(p) for p in _split_part(part)]
+    ws = [_word_of(p) for p in _split_part(part)]
     with_surfaces: list[str] = []
     _add_terms(with_surfaces, ws, True)
     got = (with_surfaces, [w.term for w in ws], len(ws))

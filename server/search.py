@@ -505,11 +505,14 @@ class Searcher:
         query_lift = False
         drop: set[int] = set()
         heads = {st for st in stems if st in self._phrase_heads}
-        for ph in (p for p in self._query_phrases if p[0] in heads) if not self._query_heads.isdisjoint(heads) else ():
-            for i in _find(stems, ph):
-                if not drop.intersection(range(i, i + len(ph))):
-                    drop.update(range(i, i + len(ph)))
-                    query_lift = True
+        if not self._query_heads.isdisjoint(heads):     # most queries: no query phrase starts here
+            for ph in self._query_phrases:
+                if ph[0] not in heads:
+                    continue
+                for i in _find(stems, ph):
+                    if not drop.intersection(range(i, i + len(ph))):
+                        drop.update(range(i, i + len(ph)))
+                        query_lift = True
         kinds: set[int] = set()
         kind_words: list[str] = []
         class_pos: set[int] = set()
