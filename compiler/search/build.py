@@ -88,10 +88,11 @@ FIELDS: dict[str, FieldSpec] = {
     "whole": FieldSpec(8.0, 0.0),
 }
 # Texts a domain gives under their own key but indexed in another field: a presentation is
-# searched as a synonym (its own phrase after "|"), an explanation as a comment.
-MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
+# searched as a synonym (its own phrase after "|"), an explanation as a comment, what an
+# object's modules say of it (the code domain: compiler/code/search_words.py) as a description.
+MERGED_INTO = {"presentation": "synonym", "explanation": "comment", "module_doc": "description"}
 # Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
-# separated: presentation, explanation, context, centrality, class_priors.
+# separated: presentation, explanation, module_doc, context, centrality, class_priors.
 ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
 WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
