@@ -315,6 +315,8 @@ class Searcher:
         self._query_names = frozenset(self.meta.get("query_names", ()))
         self._naming_mask = naming_mask(self.meta["fields"])
         self._whole_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in ("whole", "has"))
+        # The fields that say what a document is, not what its code says of it (module_doc).
+        self._own_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f != "module_doc")
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
@@ -464,7 +466,7 @@ class Searcher:
                 why.setdefault(d, []).append(f"alias «{phrase}»")
         if plan is not None and plan.slots:
             cand, scores = self._bm25(plan, allowed)
-            if plan.kinds and not self._kind_table(plan.kinds)[self.catalog.kind[cand]].any():
+            if plan.kinds and not self._class_matched(plan, cand):
                 # No document of the named class matches the other words: the class words
                 # were name words after all ("справочник версии данных" with no catalog about
                 # versions finds РегистрСведений.ВерсииСправочников by both words).
@@ -1102,6 +1104,22 @@ class Searcher:
         if len(ds) == 1:
             return ds[0], vs[0]
         return self._keep_run(key, *_best_per_doc(ds, vs))
+
+    def _class_matched(self, plan: _Plan, cand: np.ndarray) -> bool:
+        """Whether a document of the class the phrase names matches its other words in what
+        the document says of itself: words met only in its modules' comments (module_doc) do
+        not make the class words a class ("report variants" with one report whose code
+        mentions variants is still Catalog.ReportsOptions)."""
+        docs = cand[self._kind_table(plan.kinds)[self.catalog.kind[cand]]]
+        if not len(docs) or self._own_mask == (1 << len(self.meta["fields"])) - 1:
+            return bool(len(docs))
+        for slot in plan.slots:
+            for a in slot.alts:
+                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
+                keep = np.isin(self.post_doc[lo:hi], docs, assume_unique=True)
+                if (self.post_fields[lo:hi][keep] & self._own_mask).any():
+                    return True
+        return False
 
     def _kind_table(self, kinds: set[int]) -> np.ndarray:
         """kind index → bool, for one vectorised lookup per candidate array."""

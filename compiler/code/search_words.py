@@ -1,7 +1,7 @@
 """What an object's modules say about it, as words for metadata search (docs/search.md, round 2,
 session 8): the opening comment of its modules and the first sentence of each exported
 procedure's description, filed in the owning metadata document's ``module_doc`` search field
-(the search builder files it into the low-weight ``description`` field).
+(a low-weight search field of its own: compiler/search/build.py).
 
 A sentence said in the modules of many objects — a licence header, the description of an
 interface procedure the library asks every object to implement («Определяет настройки объекта

@@ -88,9 +88,8 @@ FIELDS: dict[str, FieldSpec] = {
     "whole": FieldSpec(8.0, 0.0),
 }
 # Texts a domain gives under their own key but indexed in another field: a presentation is
-# searched as a synonym (its own phrase after "|"), an explanation as a comment, what an
-# object's modules say of it (the code domain: compiler/code/search_words.py) as a description.
-MERGED_INTO = {"presentation": "synonym", "explanation": "comment", "module_doc": "description"}
+# searched as a synonym (its own phrase after "|"), an explanation as a comment.
+MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
 # Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
 # separated: presentation, explanation, module_doc, context, centrality, class_priors.
 ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
@@ -206,7 +205,7 @@ def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
         if text and src not in ablate:
             sep = " | " if dst in WHOLE_FROM else " "
             fields[dst] = f"{fields[dst]}{sep}{text}" if fields.get(dst) else text
-    for f in ablate & {"context"}:
+    for f in ablate & {"context", "module_doc"}:   # module_doc: the code domain's field
         fields.pop(f, None)
     return fields
 
