@@ -19,6 +19,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.phrase_head import head_position
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
@@ -42,6 +43,9 @@ W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest 
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
+# The phrase's head noun met in a naming field, a bonus slot in searches of the configuration
+# alone (round 2, session 8, a trial: TRIALS): 1.0 of {0.25, 0.5, 1.0, 2.0} on the tuning halves.
+W_HEAD = 1.0
 W_ASPECT = 1.0           # скопировать → копирова: the same verb in the other aspect (a form, not a synonym)
 # Word families (касса/кассовый: formats/word_family.py) are stored per stem by the compiler;
 # the rule runs here only for a stem the index lacks.
@@ -198,6 +202,7 @@ class _Slot:
     covers: int = 0                # words of the query this bonus slot stands for (coverage)
     span: range = range(0)         # the word slots a synonym phrase slot stands in for
     whole: bool = False            # the whole-phrase bonus slot (its value carries the prior again)
+    head: bool = False             # the head noun met in a naming field (weighed in _bm25)
 
 
 @dataclass
@@ -219,15 +224,19 @@ class _Plan:
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
 SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
            "domain_centrality", "class_head", "aspect")
+# Signals measured and not served (docs/search.md, round 2, session 8): off unless a measurement
+# switches them on (tools/eval_search.py --try). Compile-time trials: V8ATLAS_SEARCH_TRY.
+TRIALS = ("head_noun",)
 
 
 class Searcher:
     def __init__(self, bundle: Bundle, disabled: Iterable[str] = (),
-                 catalog: Catalog | None = None) -> None:
+                 catalog: Catalog | None = None, trying: Iterable[str] = ()) -> None:
         """``catalog``: the bundle's catalog when the caller has one already (the server's
         snapshot), so its tables and the names' sketches are built once."""
         self.bundle = bundle
         self.disabled = frozenset(disabled)
+        self.trying = frozenset(trying)
         self.catalog = catalog if catalog is not None else Catalog(bundle)
         self.n = len(self.catalog)
         p = S.SEARCH
@@ -580,6 +589,16 @@ class Searcher:
                 if (t := self.terms.find(short.term)) >= 0 and all(a.term != t for a in alts):
                     alts.append(_Alt(t, W_EXACT_TERM, "", short.term))
             slots.append(_Slot(w.surface, alts, required=i not in class_pos))
+        if "head_noun" in self.trying and self.has_index:
+            named = [(i, slot) for i, slot in zip(kept, slots) if slot.required]
+            h = head_position([base[i].surface for i, _ in named], [i for i, _ in named])
+            if h is not None:
+                hs = next(slot for i, slot in named if i == h)
+                alts = [_Alt(a.term, a.weight * W_HEAD, a.reason, a.text, a.typo, a.only, a.phrase,
+                             (a.fields & self._naming_mask) or self._naming_mask)
+                        for a in hs.alts if not a.typo]
+                if alts:
+                    slots.append(_Slot(hs.word, alts, required=False, head=True))
         # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
         # the objects that have an attribute of exactly that name ("ВладелецФайла").
         typed = {fold(c): c for c in WORD_RUNS.findall(text)} if wholes else {}
@@ -979,6 +998,9 @@ class Searcher:
                     parts_val.append(got[1])
                     if slot.covers:
                         parts_cov.extend([got[0]] * slot.covers)
+                continue
+            if slot.head and not plan.central:
+                # a platform member says what it does in its description, not its name
                 continue
             if slot.whole and "whole_prior" not in self.disabled:
                 docs, vals = self._whole_run(slot.alts)

@@ -1,7 +1,10 @@
 """What an object's modules say about it, as words for metadata search (docs/search.md, round 2,
 session 8): the opening comment of its modules and the first sentence of each exported
 procedure's description, filed in the owning metadata document's ``module_doc`` search field
-(a low-weight search field of its own: compiler/search/build.py).
+(a low-weight search field of its own, declared in domain.py).
+
+Measured and not served (it lost a query of the existing SSL set at every weight and gained
+none on the tuning halves): written only when ``V8ATLAS_SEARCH_TRY`` names ``module_doc``.
 
 A sentence said in the modules of many objects — a licence header, the description of an
 interface procedure the library asks every object to implement («Определяет настройки объекта
@@ -9,6 +12,7 @@ interface procedure the library asks every object to implement («Определ
 """
 from __future__ import annotations
 
+import os
 from collections import Counter, defaultdict
 from typing import Any, Callable, Iterable
 
@@ -17,6 +21,7 @@ from .index import CodeIndex, ModuleEntry
 from .model import ModuleKind as K
 
 FIELD = "module_doc"
+TRY_ENV = "V8ATLAS_SEARCH_TRY"   # comma-separated compile-time trials (docs/search.md, session 8)
 # The modules that describe the object itself; a form's or command's module describes its UI.
 KINDS = frozenset({K.COMMON, K.OBJECT, K.MANAGER, K.RECORD_SET, K.VALUE_MANAGER})
 MAX_SHARED = 2          # a sentence in the modules of more owners than this is boilerplate
@@ -36,6 +41,8 @@ def add_module_words(index: CodeIndex, modules: Iterable[int], view: str,
                      docs_by_key: dict[str, Any], doc_key: Callable[[str, str], str]) -> None:
     """Set ``doc.fields[FIELD]`` of the metadata documents that own ``modules`` (module ids of
     one view)."""
+    if FIELD not in {t.strip() for t in os.environ.get(TRY_ENV, "").split(",")}:
+        return
     per_owner: dict[str, list[str]] = defaultdict(list)
     for mid in modules:
         e = index.modules[mid]
