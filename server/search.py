@@ -19,6 +19,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
+from v8atlas.formats.graph import OUT, Graph
 from v8atlas.formats.phrase_head import head_position
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
@@ -43,6 +44,15 @@ W_WHOLE_PART = 1.0       # a run of the query's words is a whole name (the rest 
 W_WHOLE_SYNONYM = 0.5    # the whole phrase met only with a synonym in place
 MAX_WHOLE_VARIANTS = 16
 W_HAS = 2.0              # the query types an attribute's exact name: objects that have it
+# What a report shows is the registers it reads (round 2, session 8, `report_reads`): in a search
+# of the configuration alone whose phrase does not ask for a report, each of the best
+# REPORT_TOP hits that is a report found by its words (not by its exact name) passes
+# REPORT_READS × its score, shared equally, to the registers its code reads (the code domain's
+# `code_reads` edges) among the best REPORT_POOL hits. 1.5 of {0.3, 0.6, 1.0, 1.5, 2.0, 3.0} on
+# the tuning halves (docs/search.md).
+REPORT_READS = 1.5
+REPORT_TOP, REPORT_POOL = 10, 50
+REGISTER_KINDS = ("AccumulationRegister", "InformationRegister", "AccountingRegister", "CalculationRegister")
 # The phrase's head noun met in a naming field, a bonus slot in searches of the configuration
 # alone (round 2, session 8, a trial: TRIALS): 1.0 of {0.25, 0.5, 1.0, 2.0} on the tuning halves.
 W_HEAD = 1.0
@@ -223,7 +233,7 @@ class _Plan:
 # Query-time signals that can be switched off one at a time to measure what each one earns
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
 SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
-           "domain_centrality", "class_head", "aspect")
+           "domain_centrality", "class_head", "aspect", "report_reads")
 # Signals measured and not served (docs/search.md, round 2, session 8): off unless a measurement
 # switches them on (tools/eval_search.py --try). Compile-time trials: V8ATLAS_SEARCH_TRY.
 TRIALS = ("head_noun",)
@@ -243,6 +253,10 @@ class Searcher:
         self.has_index = bundle.has(f"{p}.post_off")
         self._stop = stem_stop_words()
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
+        # report_reads: the report kind, the register kinds, the graph (read on first use)
+        self._report_kind = self._kind_names.index("Report") if "Report" in self._kind_names else -1
+        self._register_kinds = {i for i, k in enumerate(self._kind_names) if k in REGISTER_KINDS}
+        self._graph: Graph | None = None
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
         # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
@@ -495,6 +509,9 @@ class Searcher:
             scores[pos[hit]] += add[hit]     # scores are the query's own (score[cand] copied)
             cand = np.concatenate([cand, extra[~hit]])
             scores = np.concatenate([scores, add[~hit]])
+        if plan is not None and plan.central and len(cand) > 1 and self._report_kind >= 0 \
+                and self._report_kind not in plan.kinds and "report_reads" not in self.disabled:
+            self._report_reads(cand, scores, bonus, why)
         total = len(cand)
         if not total:
             return [], 0, plan, why
@@ -505,6 +522,34 @@ class Searcher:
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()))
         order.sort(key=itemgetter(1), reverse=True)
         return order, total, plan, why
+
+    def _report_reads(self, cand: np.ndarray, scores: np.ndarray, named: dict[int, float],
+                      why: dict[int, list[str]]) -> None:
+        """Lift the registers the best-matching reports read (``REPORT_READS``), in place: a
+        phrase that matches a report's synonym («долги клиентов» → Отчет.ЗадолженностьКлиентов)
+        asks about the data the report shows (РегистрНакопления.РасчетыСКлиентами), unless it
+        asks for a report."""
+        top = _best(scores, REPORT_TOP)
+        kinds = self.catalog.kind
+        reports = [int(cand[i]) for i in top if kinds[cand[i]] == self._report_kind and int(cand[i]) not in named]
+        if not reports:
+            return
+        if self._graph is None:
+            self._graph = Graph(self.bundle)
+        if not self._graph.available or "code_reads" not in self._graph.kinds:
+            return
+        pool = {int(cand[i]): int(i) for i in _best(scores, REPORT_POOL)}
+        score_of = dict(zip(cand[top].tolist(), scores[top].tolist()))
+        for r in reports:
+            regs = [n.doc for n in self._graph.neighbors(r, OUT, kinds=("code_reads",))
+                    if kinds[n.doc] in self._register_kinds]
+            share = REPORT_READS * score_of[r] / len(regs) if regs else 0.0
+            for g in regs:
+                i = pool.get(g)
+                if i is not None:
+                    scores[i] += share
+                    why.setdefault(g, []).append(f"read by the report {self.catalog.titles[r]}, "
+                                                 "which the phrase matches")
 
     def _plan(self, text: str, classes: bool = True,
               memo: dict[tuple[str, str], list[_Alt]] | None = None) -> _Plan:
@@ -1601,6 +1646,11 @@ def _alts_key(alts: list[_Alt]) -> tuple[tuple[int, float, int, int, int], ...]:
     stored family run and domain mask (the Searcher's own arrays, alive as long as it is:
     their ids name them)."""
     return tuple([(a.term, a.weight, a.fields, a.family, -1 if a.only is None else id(a.only)) for a in alts])
+
+
+def _best(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` highest scores (any order; all when there are fewer)."""
+    return (-scores).argpartition(k - 1)[:k] if k < len(scores) else np.arange(len(scores))
 
 
 def _joined(parts: list[np.ndarray]) -> np.ndarray:

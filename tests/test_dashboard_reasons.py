@@ -74,8 +74,10 @@ def test_reasons_of_the_ranking_signals_are_translated():
             {"why": "phrase form «остатки» lifts AccumulationRegister"}, {"why": "abbreviation рс → регистр сведений"},
             {"why": "keyboard layout: 'pfrfp' → 'заказ'"}, {"why": "transliteration: 'zakaz' → 'заказ'"},
             {"why": "words: касс in context", "matches": [{"word": "кассы", "fields": ["context"]}]},
-            {"why": "graph importance: 12 objects refer to it"}, {"why": "graph importance: 1 object refers to it"}]
+            {"why": "graph importance: 12 objects refer to it"}, {"why": "graph importance: 1 object refers to it"},
+            {"why": "read by the report Отчет.ЗадолженностьКлиентов, which the phrase matches"}]
     got = why_of(hits, "кассы")
+    assert got[9] == ["его читает отчёт Отчет.ЗадолженностьКлиентов, найденный по словам запроса"]
     assert got[7] == ["важность в графе связей: ссылающихся объектов — 12"]
     assert got[8] == ["важность в графе связей: ссылающихся объектов — 1"]
     assert got[:6] == [["однокоренное: «кассовые» → «касс…»"], ["часть фразы — его имя: «work schedul»"],

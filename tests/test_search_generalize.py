@@ -291,3 +291,39 @@ def test_a_perfective_verb_meets_the_method_named_by_the_imperfective(tmp_path):
     assert "word family скопировать → копирова" in hit.why
     assert Searcher(b, disabled=["aspect"]).search("скопировать файл").hits[0].title \
         == "Глобальный контекст.СкопироватьЖурналРегистрации"
+
+
+def _report_reads_bundle(tmp_path):
+    from v8atlas.compiler.documents import Edge
+    try:
+        from tests.bundle_factory import build_bundle as build_with_graph
+    except ImportError:
+        from bundle_factory import build_bundle as build_with_graph
+    docs = [meta("Report", "ЗадолженностьКлиентов", "Задолженность клиентов"),
+            meta("AccumulationRegister", "РасчетыСКлиентами", "Расчеты с клиентами"),
+            meta("AccumulationRegister", "ТоварыОрганизаций", "Товары организаций"),
+            meta("Catalog", "Клиенты", "Клиенты")]
+    edges = [Edge("УТ/Отчет.ЗадолженностьКлиентов", "УТ/РегистрНакопления.РасчетыСКлиентами", "code_reads"),
+             Edge("УТ/Отчет.ЗадолженностьКлиентов", "УТ/РегистрНакопления.ТоварыОрганизаций", "code_reads"),
+             Edge("УТ/РегистрНакопления.РасчетыСКлиентами", "УТ/Справочник.Клиенты", "attribute_type")]
+    return Bundle.open(build_with_graph(tmp_path / "rr", docs, edges=edges))
+
+
+def test_a_report_found_by_its_words_lifts_the_registers_it_reads(tmp_path):
+    # «задолженность клиентов» is the report's synonym; what the report shows is the register
+    # of settlements it reads (the code domain's code_reads edges): docs/search.md, session 8.
+    bundle = _report_reads_bundle(tmp_path)
+    on, off = Searcher(bundle), Searcher(bundle, disabled=["report_reads"])
+
+    def titles(s, q, **kw):
+        return [h.title for h in s.search(q, domains=["metadata"], limit=4, **kw).hits]
+    assert titles(off, "задолженность клиентов")[0] == "Отчет.ЗадолженностьКлиентов"
+    got = on.search("задолженность клиентов", domains=["metadata"], limit=4).hits
+    assert got[0].title == "РегистрНакопления.РасчетыСКлиентами"
+    assert "read by the report Отчет.ЗадолженностьКлиентов, which the phrase matches" in got[0].why
+    # a register the report reads but the phrase does not mention gains nothing
+    assert "РегистрНакопления.ТоварыОрганизаций" not in titles(on, "задолженность клиентов")
+    # asked for a report, or by its exact name, the report stays first; other domains: unchanged
+    assert titles(on, "отчет задолженность клиентов")[0] == "Отчет.ЗадолженностьКлиентов"
+    assert titles(on, "ЗадолженностьКлиентов")[0] == "Отчет.ЗадолженностьКлиентов"
+    assert on.search("задолженность клиентов", limit=1).hits[0].title == "Отчет.ЗадолженностьКлиентов"

@@ -320,6 +320,7 @@ const V8 = (() => {
     [/^a part of the phrase is its name: «(.+)»$/u, (m) => `часть фразы — его имя: «${m[1]}»`],
     [/^phrase form «(.+)» lifts (.+)$/u, (m) => `форма фразы «${m[1]}» поднимает: ${kindLabel(m[2])}`],
     [/^graph importance: (\d+) objects? refers? to it$/u, (m) => `важность в графе связей: ссылающихся объектов — ${m[1]}`],
+    [/^read by the report (.+), which the phrase matches$/u, (m) => `его читает отчёт ${m[1]}, найденный по словам запроса`],
     [/^abbreviation (.+?) → (.+)$/u, (m) => `сокращение: «${m[1]}» → «${m[2]}»`],
     [/^keyboard layout: '(.*)' → '(.*)'$/u, (m) => `раскладка клавиатуры: «${m[1]}» → «${m[2]}»`],
     [/^transliteration: '(.*)' → '(.*)'$/u, (m) => `транслитерация: «${m[1]}» → «${m[2]}»`],
