@@ -19,7 +19,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
-from v8atlas.formats.graph import OUT, Graph
+from v8atlas.formats.graph import OUT, Graph, segment
 from v8atlas.formats.phrase_head import head_position
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
@@ -48,10 +48,10 @@ W_HAS = 2.0              # the query types an attribute's exact name: objects th
 # of the configuration alone whose phrase does not ask for a report, each of the best
 # REPORT_TOP hits that is a report found by its words (not by its exact name) passes
 # REPORT_READS × its score, shared equally, to the registers its code reads (the code domain's
-# `code_reads` edges) among the best REPORT_POOL hits. 1.5 of {0.3, 0.6, 1.0, 1.5, 2.0, 3.0} on
-# the tuning halves (docs/search.md).
+# `code_reads` edges) that the phrase's words match. 1.5 of {0.3, 0.6, 1.0, 1.5, 2.0, 3.0} on the
+# tuning halves (docs/search.md).
 REPORT_READS = 1.5
-REPORT_TOP, REPORT_POOL = 10, 50
+REPORT_TOP = 10
 REGISTER_KINDS = ("AccumulationRegister", "InformationRegister", "AccountingRegister", "CalculationRegister")
 # The phrase's head noun met in a naming field, a bonus slot in searches of the configuration
 # alone (round 2, session 8, a trial: TRIALS): 1.0 of {0.25, 0.5, 1.0, 2.0} on the tuning halves.
@@ -253,10 +253,10 @@ class Searcher:
         self.has_index = bundle.has(f"{p}.post_off")
         self._stop = stem_stop_words()
         self._kind_names: list[str] = self.catalog.meta.get("kinds", [])
-        # report_reads: the report kind, the register kinds, the graph (read on first use)
+        # report_reads: the report kind, the register kinds (the graph is read on first use)
         self._report_kind = self._kind_names.index("Report") if "Report" in self._kind_names else -1
         self._register_kinds = {i for i, k in enumerate(self._kind_names) if k in REGISTER_KINDS}
-        self._graph: Graph | None = None
+        self._report_regs: dict[int, np.ndarray] | None = None    # see _reads
         # (domains, config, kind, version) → (allowed mask, notes): see _filter
         self._filters: dict[tuple[Any, ...], tuple[np.ndarray, tuple[str, ...]]] = {}
         # (stem, surface) → the word's alternatives (see _plan; the _Alt objects are never
@@ -500,6 +500,7 @@ class Searcher:
             cand, scores = np.empty(0, dtype=np.int64), np.empty(0)
         if not bonus and not len(cand) and plan is not None and plan.stop_only:
             return None
+        n_text = len(cand)           # the text candidates, ascending (exact-name extras follow)
         if bonus:
             extra = np.fromiter(bonus, dtype=np.int64)
             add = np.fromiter(bonus.values(), dtype=np.float64)
@@ -509,47 +510,79 @@ class Searcher:
             scores[pos[hit]] += add[hit]     # scores are the query's own (score[cand] copied)
             cand = np.concatenate([cand, extra[~hit]])
             scores = np.concatenate([scores, add[~hit]])
-        if plan is not None and plan.central and len(cand) > 1 and self._report_kind >= 0 \
-                and self._report_kind not in plan.kinds and "report_reads" not in self.disabled:
-            self._report_reads(cand, scores, bonus, why)
         total = len(cand)
         if not total:
             return [], 0, plan, why
         k = min(want, total)
+        reads = (plan is not None and plan.central and self._report_kind >= 0
+                 and self._report_kind not in plan.kinds and "report_reads" not in self.disabled)
+        if reads:
+            # the best REPORT_TOP at least, so the reports among them are known; a report that
+            # reads registers there (rare) lifts them, and the best are taken again
+            k = min(max(want, REPORT_TOP), total)
         top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)   # the method: no wrapper
+        if reads and self._report_reads(cand, scores, top, n_text, bonus, why):
+            top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)
         # best score first, then the lower document: by document, then stably by score descending
         # (two C-keyed sorts, no key function called per pair)
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()))
         order.sort(key=itemgetter(1), reverse=True)
         return order, total, plan, why
 
-    def _report_reads(self, cand: np.ndarray, scores: np.ndarray, named: dict[int, float],
-                      why: dict[int, list[str]]) -> None:
-        """Lift the registers the best-matching reports read (``REPORT_READS``), in place: a
-        phrase that matches a report's synonym («долги клиентов» → Отчет.ЗадолженностьКлиентов)
-        asks about the data the report shows (РегистрНакопления.РасчетыСКлиентами), unless it
-        asks for a report."""
-        top = _best(scores, REPORT_TOP)
-        kinds = self.catalog.kind
-        reports = [int(cand[i]) for i in top if kinds[cand[i]] == self._report_kind and int(cand[i]) not in named]
+    def _report_reads(self, cand: np.ndarray, scores: np.ndarray, top: np.ndarray, n_sorted: int,
+                      named: dict[int, float], why: dict[int, list[str]]) -> bool:
+        """Lift the registers the best-matching reports read (``REPORT_READS``), in place; True
+        when a score changed. A phrase that matches a report's synonym («долги клиентов» →
+        Отчет.ЗадолженностьКлиентов) asks about the data the report shows
+        (РегистрНакопления.РасчетыСКлиентами), unless it asks for a report. ``top``: positions
+        in ``cand`` of at least the best REPORT_TOP; ``cand[:n_sorted]`` ascending."""
+        reads = self._reads()
+        if not reads:
+            return False
+        docs = cand[top].tolist()
+        if reads.keys().isdisjoint(docs):      # most queries: no reading report among the best
+            return False
+        best = top[_best(scores[top], REPORT_TOP)] if len(top) > REPORT_TOP else top
+        reports = [d for d in cand[best].tolist() if d in reads and d not in named]
         if not reports:
-            return
-        if self._graph is None:
-            self._graph = Graph(self.bundle)
-        if not self._graph.available or "code_reads" not in self._graph.kinds:
-            return
-        pool = {int(cand[i]): int(i) for i in _best(scores, REPORT_POOL)}
-        score_of = dict(zip(cand[top].tolist(), scores[top].tolist()))
+            return False
+        # the registers' places among the text candidates (ascending; the exact-name extras
+        # appended after them are named, never lifted)
+        lifted = False
+        score_of = dict(zip(cand[best].tolist(), scores[best].tolist()))
         for r in reports:
-            regs = [n.doc for n in self._graph.neighbors(r, OUT, kinds=("code_reads",))
-                    if kinds[n.doc] in self._register_kinds]
-            share = REPORT_READS * score_of[r] / len(regs) if regs else 0.0
-            for g in regs:
-                i = pool.get(g)
-                if i is not None:
-                    scores[i] += share
-                    why.setdefault(g, []).append(f"read by the report {self.catalog.titles[r]}, "
-                                                 "which the phrase matches")
+            regs = reads[r]
+            pos = np.searchsorted(cand[:n_sorted], regs)
+            ok = (pos < n_sorted) & (cand[np.minimum(pos, max(n_sorted - 1, 0))] == regs)
+            if ok.any():
+                scores[pos[ok]] += REPORT_READS * score_of[r] / len(regs)
+                lifted = True
+                reason = f"read by the report {self.catalog.titles[r]}, which the phrase matches"
+                for g in regs[ok].tolist():
+                    why.setdefault(g, []).append(reason)
+        return lifted
+
+    def _reads(self) -> dict[int, np.ndarray]:
+        """Report → the registers its code reads (strong ``code_reads`` edges), for the reports
+        that read any; empty without the code domain. Worked out on first use."""
+        if self._report_regs is None:
+            regs: dict[int, np.ndarray] = {}
+            graph = Graph(self.bundle)
+            if graph.available and "code_reads" in graph.kinds and self._report_kind >= 0:
+                a = {name: self.bundle.array(segment(OUT, name)) for name in ("off", "dst", "kind", "weak")}
+                src = np.repeat(np.arange(len(a["off"]) - 1), np.diff(a["off"].astype(np.int64)))
+                register = np.zeros(max(len(self._kind_names), 1), dtype=bool)
+                register[list(self._register_kinds)] = True
+                kinds = np.asarray(self.catalog.kind)
+                edge = ((a["kind"] == graph.kinds.index("code_reads")) & (a["weak"] == 0)
+                        & register[kinds[a["dst"]]] & (kinds[src] == self._report_kind))
+                s, d = src[edge], a["dst"][edge].astype(np.int64)
+                cuts = np.flatnonzero(np.diff(s)) + 1
+                for part_s, part_d in zip(np.split(s, cuts), np.split(d, cuts)):
+                    if len(part_s):
+                        regs[int(part_s[0])] = np.unique(part_d)
+            self._report_regs = regs
+        return self._report_regs
 
     def _plan(self, text: str, classes: bool = True,
               memo: dict[tuple[str, str], list[_Alt]] | None = None) -> _Plan:
