@@ -48,10 +48,14 @@ W_HAS = 2.0              # the query types an attribute's exact name: objects th
 # of the configuration alone whose phrase does not ask for a report, each of the best
 # REPORT_TOP hits that is a report found by its words (not by its exact name) passes
 # REPORT_READS × its score, shared equally, to the registers its code reads (the code domain's
-# `code_reads` edges) that the phrase's words match. 1.5 of {0.3, 0.6, 1.0, 1.5, 2.0, 3.0} on the
+# edges, READ_EDGES) that the phrase's words match. 1.5 of {0.3, 0.6, 1.0, 1.5, 2.0, 3.0} on the
 # tuning halves (docs/search.md).
 REPORT_READS = 1.5
 REPORT_TOP = 10
+# The graph's edges that say a report reads a register: a query text naming it (code_reads) or
+# any other mention in the report's code (code_uses: SSL reports list the tables they show in
+# OnDefineUsedTables; a report writes nothing). code_reads alone: one English SSL tuning query less.
+READ_EDGES = ("code_reads", "code_uses")
 REGISTER_KINDS = ("AccumulationRegister", "InformationRegister", "AccountingRegister", "CalculationRegister")
 # The phrase's head noun met in a naming field, a bonus slot in searches of the configuration
 # alone (round 2, session 8, a trial: TRIALS): 1.0 of {0.25, 0.5, 1.0, 2.0} on the tuning halves.
@@ -563,18 +567,19 @@ class Searcher:
         return lifted
 
     def _reads(self) -> dict[int, np.ndarray]:
-        """Report → the registers its code reads (strong ``code_reads`` edges), for the reports
+        """Report → the registers its code reads (strong ``READ_EDGES`` edges), for the reports
         that read any; empty without the code domain. Worked out on first use."""
         if self._report_regs is None:
             regs: dict[int, np.ndarray] = {}
             graph = Graph(self.bundle)
-            if graph.available and "code_reads" in graph.kinds and self._report_kind >= 0:
+            edge_kinds = [graph.kinds.index(k) for k in READ_EDGES if k in graph.kinds]
+            if graph.available and edge_kinds and self._report_kind >= 0:
                 a = {name: self.bundle.array(segment(OUT, name)) for name in ("off", "dst", "kind", "weak")}
                 src = np.repeat(np.arange(len(a["off"]) - 1), np.diff(a["off"].astype(np.int64)))
                 register = np.zeros(max(len(self._kind_names), 1), dtype=bool)
                 register[list(self._register_kinds)] = True
                 kinds = np.asarray(self.catalog.kind)
-                edge = ((a["kind"] == graph.kinds.index("code_reads")) & (a["weak"] == 0)
+                edge = (np.isin(a["kind"], edge_kinds) & (a["weak"] == 0)
                         & register[kinds[a["dst"]]] & (kinds[src] == self._report_kind))
                 s, d = src[edge], a["dst"][edge].astype(np.int64)
                 cuts = np.flatnonzero(np.diff(s)) + 1
