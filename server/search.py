@@ -20,7 +20,6 @@ import numpy as np
 from v8atlas.formats import schema as S
 from v8atlas.formats.catalog import Catalog
 from v8atlas.formats.graph import OUT, Graph, segment
-from v8atlas.formats.phrase_head import head_position
 from v8atlas.formats.platform_version import encode_version
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.strtable import StringTable
@@ -57,9 +56,6 @@ REPORT_TOP = 10
 # OnDefineUsedTables; a report writes nothing). code_reads alone: one English SSL tuning query less.
 READ_EDGES = ("code_reads", "code_uses")
 REGISTER_KINDS = ("AccumulationRegister", "InformationRegister", "AccountingRegister", "CalculationRegister")
-# The phrase's head noun met in a naming field, a bonus slot in searches of the configuration
-# alone (round 2, session 8, a trial: TRIALS): 1.0 of {0.25, 0.5, 1.0, 2.0} on the tuning halves.
-W_HEAD = 1.0
 W_ASPECT = 1.0           # скопировать → копирова: the same verb in the other aspect (a form, not a synonym)
 # Word families (касса/кассовый: formats/word_family.py) are stored per stem by the compiler;
 # the rule runs here only for a stem the index lacks.
@@ -216,7 +212,6 @@ class _Slot:
     covers: int = 0                # words of the query this bonus slot stands for (coverage)
     span: range = range(0)         # the word slots a synonym phrase slot stands in for
     whole: bool = False            # the whole-phrase bonus slot (its value carries the prior again)
-    head: bool = False             # the head noun met in a naming field (weighed in _bm25)
 
 
 @dataclass
@@ -238,19 +233,15 @@ class _Plan:
 # (tools/eval_search.py --ablate; docs/search.md, the ablation table). Never set in serving.
 SIGNALS = ("forms", "action", "query_prior", "derived", "part", "threshold", "whole_prior",
            "domain_centrality", "class_head", "aspect", "report_reads")
-# Signals measured and not served (docs/search.md, round 2, session 8): off unless a measurement
-# switches them on (tools/eval_search.py --try). Compile-time trials: V8ATLAS_SEARCH_TRY.
-TRIALS = ("head_noun",)
 
 
 class Searcher:
     def __init__(self, bundle: Bundle, disabled: Iterable[str] = (),
-                 catalog: Catalog | None = None, trying: Iterable[str] = ()) -> None:
+                 catalog: Catalog | None = None) -> None:
         """``catalog``: the bundle's catalog when the caller has one already (the server's
         snapshot), so its tables and the names' sketches are built once."""
         self.bundle = bundle
         self.disabled = frozenset(disabled)
-        self.trying = frozenset(trying)
         self.catalog = catalog if catalog is not None else Catalog(bundle)
         self.n = len(self.catalog)
         p = S.SEARCH
@@ -342,8 +333,6 @@ class Searcher:
         self._query_names = frozenset(self.meta.get("query_names", ()))
         self._naming_mask = naming_mask(self.meta["fields"])
         self._whole_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f in ("whole", "has"))
-        # The fields that say what a document is, not what its code says of it (module_doc).
-        self._own_mask = sum(1 << i for i, f in enumerate(self.meta["fields"]) if f != "module_doc")
         # The prior with presentation classes demoted: one gather per query (numpy, no Python
         # loop over documents).
         self._prior_demoted = self.prior * np.where(
@@ -493,7 +482,7 @@ class Searcher:
                 why.setdefault(d, []).append(f"alias «{phrase}»")
         if plan is not None and plan.slots:
             cand, scores = self._bm25(plan, allowed)
-            if plan.kinds and not self._class_matched(plan, cand):
+            if plan.kinds and not self._kind_table(plan.kinds)[self.catalog.kind[cand]].any():
                 # No document of the named class matches the other words: the class words
                 # were name words after all ("справочник версии данных" with no catalog about
                 # versions finds РегистрСведений.ВерсииСправочников by both words).
@@ -672,16 +661,6 @@ class Searcher:
                 if (t := self.terms.find(short.term)) >= 0 and all(a.term != t for a in alts):
                     alts.append(_Alt(t, W_EXACT_TERM, "", short.term))
             slots.append(_Slot(w.surface, alts, required=i not in class_pos))
-        if "head_noun" in self.trying and self.has_index:
-            named = [(i, slot) for i, slot in zip(kept, slots) if slot.required]
-            h = head_position([base[i].surface for i, _ in named], [i for i, _ in named])
-            if h is not None:
-                hs = next(slot for i, slot in named if i == h)
-                alts = [_Alt(a.term, a.weight * W_HEAD, a.reason, a.text, a.typo, a.only, a.phrase,
-                             (a.fields & self._naming_mask) or self._naming_mask)
-                        for a in hs.alts if not a.typo]
-                if alts:
-                    slots.append(_Slot(hs.word, alts, required=False, head=True))
         # Whole identifiers typed as such ("ЗаказПокупателя") reward the exact identifier, and
         # the objects that have an attribute of exactly that name ("ВладелецФайла").
         typed = {fold(c): c for c in WORD_RUNS.findall(text)} if wholes else {}
@@ -1082,9 +1061,6 @@ class Searcher:
                     if slot.covers:
                         parts_cov.extend([got[0]] * slot.covers)
                 continue
-            if slot.head and not plan.central:
-                # a platform member says what it does in its description, not its name
-                continue
             if slot.whole and "whole_prior" not in self.disabled:
                 docs, vals = self._whole_run(slot.alts)
             else:
@@ -1209,22 +1185,6 @@ class Searcher:
         if len(ds) == 1:
             return ds[0], vs[0]
         return self._keep_run(key, *_best_per_doc(ds, vs))
-
-    def _class_matched(self, plan: _Plan, cand: np.ndarray) -> bool:
-        """Whether a document of the class the phrase names matches its other words in what
-        the document says of itself: words met only in its modules' comments (module_doc) do
-        not make the class words a class ("report variants" with one report whose code
-        mentions variants is still Catalog.ReportsOptions)."""
-        docs = cand[self._kind_table(plan.kinds)[self.catalog.kind[cand]]]
-        if not len(docs) or self._own_mask == (1 << len(self.meta["fields"])) - 1:
-            return bool(len(docs))
-        for slot in plan.slots:
-            for a in slot.alts:
-                lo, hi = self.post_off.item(a.term), self.post_off.item(a.term + 1)
-                keep = np.isin(self.post_doc[lo:hi], docs, assume_unique=True)
-                if (self.post_fields[lo:hi][keep] & self._own_mask).any():
-                    return True
-        return False
 
     def _kind_table(self, kinds: set[int]) -> np.ndarray:
         """kind index → bool, for one vectorised lookup per candidate array."""

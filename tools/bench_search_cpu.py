@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-query CPU time of search, the scheduler's noise left out:
 
-    python tools/bench_search_cpu.py BUNDLES SET [SET …] [--runs 15] [--disable SIGNAL …] [--try TRIAL …]
+    python tools/bench_search_cpu.py BUNDLES SET [SET …] [--runs 15] [--disable SIGNAL …]
         [--domain metadata] [--slowest N] [--ref OLD_SEARCH_PY]
 
 Each query of the sets runs ``--runs`` times; its CPU time (``time.process_time_ns``) is the
@@ -28,7 +28,7 @@ import click
 
 from v8atlas.formats.publish import resolve_bundle_path
 from v8atlas.formats.reader import Bundle
-from v8atlas.server.search import SIGNALS, TRIALS, Searcher
+from v8atlas.server.search import SIGNALS, Searcher
 from v8atlas.server.search_bench import load_set
 
 
@@ -54,17 +54,15 @@ def _reference_searcher(path: Path) -> Any:
 @click.argument("sets", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--runs", default=15, show_default=True)
 @click.option("--disable", multiple=True, type=click.Choice(SIGNALS))
-@click.option("--try", "trying", multiple=True, type=click.Choice(TRIALS),
-              help="switch a measured, unserved signal on in this searcher (not in --ref)")
 @click.option("--domain", "domain", default=None, help="search this domain only (metadata: as search_metadata)")
 @click.option("--slowest", default=0, show_default=True, help="list the N slowest queries")
 @click.option("--cold", is_flag=True, help="drop the per-word caches before every run")
 @click.option("--ref", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="another server/search.py to time beside this one, interleaved")
 def main(bundles: Path, sets: tuple[Path, ...], runs: int, disable: tuple[str, ...], domain: str | None,
-         slowest: int, ref: Path | None, cold: bool, trying: tuple[str, ...]) -> None:
+         slowest: int, ref: Path | None, cold: bool) -> None:
     bundle = Bundle.open(resolve_bundle_path(bundles))
-    searchers = {"this": Searcher(bundle, disabled=disable, trying=trying)}
+    searchers = {"this": Searcher(bundle, disabled=disable)}
     if ref is not None:
         searchers["ref"] = _reference_searcher(ref)(bundle, disabled=disable)
     cases = [c for s in sets for c in load_set(s)]

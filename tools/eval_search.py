@@ -2,7 +2,6 @@
 """Search quality on the tuning and held-out sets, one line per (bundle, set).
 
     python tools/eval_search.py --pair BUNDLES SET [--pair BUNDLES SET …] [--misses] [--ablate SIGNAL]
-        [--try TRIAL]
 
 Prints queries, P@1, P@5, MRR and how often the answer is `found` (the searcher is confident)
 and right when found. ``--misses`` lists the queries not ranked first — for tuning halves only:
@@ -17,7 +16,7 @@ import click
 
 from v8atlas.formats.publish import resolve_bundle_path
 from v8atlas.formats.reader import Bundle
-from v8atlas.server.search import SIGNALS, TRIALS, Searcher
+from v8atlas.server.search import SIGNALS, Searcher
 from v8atlas.server.search_bench import TOP, load_set, run_set, summarize
 
 
@@ -48,16 +47,12 @@ def evaluate(searcher: Searcher, set_path: Path) -> tuple[dict, list[str]]:
 @click.option("--misses", is_flag=True, help="List the queries not ranked first (tuning halves only).")
 @click.option("--ablate", "ablate", multiple=True, type=click.Choice(SIGNALS),
               help="Switch a query-time signal off (compile-time ones: V8ATLAS_SEARCH_ABLATE).")
-@click.option("--try", "trying", multiple=True, type=click.Choice(TRIALS),
-              help="Switch a measured, unserved query-time signal on (compile-time ones: V8ATLAS_SEARCH_TRY).")
-def main(pairs: tuple[tuple[Path, Path], ...], misses: bool, ablate: tuple[str, ...],
-         trying: tuple[str, ...]) -> None:
+def main(pairs: tuple[tuple[Path, Path], ...], misses: bool, ablate: tuple[str, ...]) -> None:
     searchers: dict[Path, Searcher] = {}
     click.echo(f"{'set':34} {'n':>3} {'P@1':>6} {'P@5':>6} {'MRR':>6} {'found':>6} {'f.right':>7}")
     for bundles, set_path in pairs:
         if bundles not in searchers:
-            searchers[bundles] = Searcher(Bundle.open(resolve_bundle_path(bundles)), disabled=ablate,
-                                          trying=trying)
+            searchers[bundles] = Searcher(Bundle.open(resolve_bundle_path(bundles)), disabled=ablate)
         s, miss = evaluate(searchers[bundles], set_path)
         fr = "—" if s["found_right"] is None else f"{s['found_right']:.3f}"
         click.echo(f"{set_path.name:34} {s['queries']:>3} {s['p@1']:>6.3f} {s['p@5']:>6.3f} "

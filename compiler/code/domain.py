@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from v8atlas.formats import code as FC
-from v8atlas.formats.domain import Domain, SearchField
+from v8atlas.formats.domain import Domain
 
 from ..links import ConfigModels
 from .index import CodeIndex
-from .search_words import FIELD
 
 # The reader, linker and builder are imported when a compile runs them: a no-change recompile
 # only lists the domains (their imports were ~0.3 s of it).
@@ -49,9 +48,5 @@ DOMAIN = Domain(
     needs=(ConfigModels,),
     provides=(CodeIndex,),
     segments=(FC.PREFIX,),
-    # What an object's modules say of it, on the owning metadata document (search_words.py):
-    # the developers' words for what it does, weighed as its attribute names are. 0.6 from
-    # {0.15, 0.3, 0.6, 1.0} on the tuning halves (docs/search.md, round 2, session 8).
-    search_fields=(SearchField(FIELD, 0.6, 0.75),),
     build_apart=True,       # its build reads the code index alone: a forked child's work
 )

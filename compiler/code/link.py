@@ -12,8 +12,7 @@ its documents). For every view (a base configuration, base+extensions, a lone ex
 * extension procedures with ``&Перед/&После/&Вместо/&ИзменениеИКонтроль`` are linked to the base
   procedure they change (``changes``);
 * cards are enriched: a common module's card lists its exported API by region, an object's
-  card names its modules' event handlers; the owner's search fields get what its modules say
-  of it (``search_words.py``).
+  card names its modules' event handlers.
 
 The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/build.py``.
 """
@@ -32,7 +31,6 @@ from ..links import ConfigModels
 from .doccomment import summary
 from .events import is_event_handler
 from .read import check_owners, forget_received
-from .search_words import add_module_words
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
@@ -387,7 +385,6 @@ def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dic
     for vl in linkers:
         lang = 0 if vl.language == W.RU else 1
         per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        add_module_words(index, vl.by_ref.values(), vl.view_name, docs_by_key, doc_key)
         for mid in vl.by_ref.values():
             e = index.modules[mid]
             if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing

@@ -91,7 +91,7 @@ FIELDS: dict[str, FieldSpec] = {
 # searched as a synonym (its own phrase after "|"), an explanation as a comment.
 MERGED_INTO = {"presentation": "synonym", "explanation": "comment"}
 # Measurement knob (docs/search.md, ablation table): compile-time signals left out, comma-
-# separated: presentation, explanation, module_doc, context, centrality, class_priors.
+# separated: presentation, explanation, context, centrality, class_priors.
 ABLATE_ENV = "V8ATLAS_SEARCH_ABLATE"
 WHOLE_FROM = ("synonym", "alias", "keys")   # fields whose "|"-separated phrases are whole keys
 DEFAULT_FIELD = FieldSpec(1.0, 0.5)
@@ -205,7 +205,7 @@ def _merged_fields(fields: dict[str, Any], ablate: set[str]) -> dict[str, Any]:
         if text and src not in ablate:
             sep = " | " if dst in WHOLE_FROM else " "
             fields[dst] = f"{fields[dst]}{sep}{text}" if fields.get(dst) else text
-    for f in ablate & {"context", "module_doc"}:   # module_doc: the code domain's field
+    for f in ablate & {"context"}:
         fields.pop(f, None)
     return fields
 

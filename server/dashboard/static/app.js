@@ -298,7 +298,7 @@ const V8 = (() => {
     name_en: "английском имени", keys: "ключах поиска", class: "названии класса", owner: "владельце",
     comment: "комментарии", params: "параметрах", attributes: "реквизитах", description: "описании",
     has: "реквизите", whole: "имени целиком", context: "окружении (подсистемы, формы, команды, предопределённые)",
-    presentation: "представлении", explanation: "пояснении", module_doc: "комментариях модулей",
+    presentation: "представлении", explanation: "пояснении",
   };
   // The engine's reasons (server/search.py) in the interface's language; unknown ones stay as they are.
   const REASON_RU = [
