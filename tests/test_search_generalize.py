@@ -295,10 +295,7 @@ def test_a_perfective_verb_meets_the_method_named_by_the_imperfective(tmp_path):
 
 def _report_reads_bundle(tmp_path):
     from v8atlas.compiler.documents import Edge
-    try:
-        from tests.bundle_factory import build_bundle as build_with_graph
-    except ImportError:
-        from bundle_factory import build_bundle as build_with_graph
+    from bundle_factory import build_bundle as build_with_graph
     docs = [meta("Report", "ЗадолженностьКлиентов", "Задолженность клиентов"),
             meta("AccumulationRegister", "РасчетыСКлиентами", "Расчеты с клиентами"),
             meta("AccumulationRegister", "ТоварыОрганизаций", "Товары организаций"),
