@@ -58,16 +58,16 @@ static void init_tables(void) {
     }
 }
 
-/* ``word`` at t[i:end]; returns its end or -1. */
+/* ``word`` at t[i:end]; returns its end or -1. (Byte compares, not memcmp: a character is one
+ * or two bytes and most lines fail at their first.) */
 static Py_ssize_t match_word(const Word *w, const unsigned char *t, Py_ssize_t i, Py_ssize_t end) {
     for (int k = 0; k < w->n; k++) {
-        int ll = w->lo_len[k], ul = w->up_len[k];
-        if (i + ll <= end && memcmp(t + i, w->lo[k], ll) == 0)
-            i += ll;
-        else if (i + ul <= end && memcmp(t + i, w->up[k], ul) == 0)
-            i += ul;
-        else
-            return -1;
+        int ll = w->lo_len[k], ul = w->up_len[k], b;
+        for (b = 0; b < ll && i + b < end && t[i + b] == w->lo[k][b]; b++) {}
+        if (b == ll) { i += ll; continue; }
+        for (b = 0; b < ul && i + b < end && t[i + b] == w->up[k][b]; b++) {}
+        if (b == ul) { i += ul; continue; }
+        return -1;
     }
     return i;
 }
