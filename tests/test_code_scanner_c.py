@@ -235,3 +235,17 @@ def test_equal_on_every_ssl_module():
             _same(text)
             n += 1
     assert n > 2000
+
+
+_DECODE = [b"", b"\xef\xbb\xbf", b"\xef\xbb", "Процедура А()\r\nКонецПроцедуры\r\n".encode(), b"a\rb\r\nc\r\r\n\r",
+           b"\xef\xbb\xbfa\r\n", b"a\x00b", b"\x00", b"\xc0\x80", b"\xc2", b"\xe0\x80\x80", b"\xe0\xa0\x80", b"\xed\xa0\x80",
+           b"\xed\x9f\xbf", b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5",
+           b"\xff", b"ok\n\xd0\x9f\xd1", "Ё\u2028\U0010ffff".encode(), b"\xef\xbb\xbf\x00", b"a\r\n\xff"]
+
+
+@needs_c
+@pytest.mark.parametrize("raw", _DECODE + [m for m in _mutations(5, 300)])
+def test_compiled_decode_equals_the_python_one(raw):
+    """BOM, CRLF, lone CR, NUL, and the UTF-8 forms Python refuses (overlong, surrogate, above
+    U+10FFFF, cut short): the same text, or the same problem with its line and offset."""
+    assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)

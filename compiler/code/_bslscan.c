@@ -901,6 +901,60 @@ fail:
     return result;
 }
 
+/* -- decoding ------------------------------------------------------------------------------ */
+
+/* The length of the well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlongs, no
+ * surrogates, nothing above U+10FFFF — what Python's strict decoder accepts), or 0. */
+static inline int utf8_seq(const unsigned char *s, Py_ssize_t left) {
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return left >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c < 0xF0) {
+        if (left < 3 || (s[2] & 0xC0) != 0x80) return 0;
+        unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return s[1] >= lo && s[1] <= hi ? 3 : 0;
+    }
+    if (c > 0xF4 || left < 4 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
+    unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return s[1] >= lo && s[1] <= hi ? 4 : 0;
+}
+
+/* decode(data) -> the text lexer.decode_module gives (BOM dropped, CRLF and lone CR as LF), or
+ * None when the data holds a NUL byte or is not UTF-8 (lexer.py then words the problem). */
+static PyObject *decode(PyObject *self, PyObject *arg) {
+    if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
+    Py_ssize_t n = PyBytes_GET_SIZE(arg), i = 0, crs = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3;
+    Py_ssize_t from = i;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            int k = utf8_seq(s + i, n - i);
+            if (!k) Py_RETURN_NONE;
+            i += k;
+            continue;
+        }
+        if (c == 0) Py_RETURN_NONE;
+        crs += c == '\r';
+        i++;
+    }
+    if (!crs) {
+        if (from == 0) return Py_NewRef(arg);
+        return PyBytes_FromStringAndSize((const char *)s + from, n - from);
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n - from);
+    if (!out) return NULL;
+    unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out), *w = o;
+    for (i = from; i < n; i++) {
+        if (s[i] != '\r') *w++ = s[i];
+        else if (i + 1 >= n || s[i + 1] != '\n') *w++ = '\n';      /* a lone CR ends a line */
+    }
+    if (_PyBytes_Resize(&out, w - o) < 0) return NULL;
+    return out;
+}
+
 /* split_code(body) -> (code, strings): lexer.split_code's answer (tests compare the two). */
 static PyObject *py_split_code(PyObject *self, PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
@@ -929,6 +983,7 @@ done:
 static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "Set the tables and callbacks lexer.py owns (once)."},
     {"scan", scan, METH_VARARGS, "scan(data, common_module) -> (procedures, problems, regions, lines, module_doc)"},
+    {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
     {NULL, NULL, 0, NULL},
 };

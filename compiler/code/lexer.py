@@ -184,7 +184,14 @@ class ScanResult:
 
 
 def decode_module(data: bytes) -> tuple[bytes | None, Problem | None]:
-    """The module's UTF-8 bytes (BOM stripped, CRLF → LF), or why it is not a BSL text."""
+    """The module's UTF-8 bytes (BOM stripped, CRLF → LF), or why it is not a BSL text. The
+    compiled check when it is built (one pass; a module that is not clean text is worded by
+    ``decode_module_pure``), else ``decode_module_pure``."""
+    return _decode(data)
+
+
+def decode_module_pure(data: bytes) -> tuple[bytes | None, Problem | None]:
+    """``decode_module`` in Python (the reference; it words every problem)."""
     nul = data.find(b"\x00")
     if nul >= 0:
         return None, Problem("binary", "binary content (a NUL byte): not a BSL text module",
@@ -621,20 +628,26 @@ def _load_compiled() -> object | None:
     return _bslscan
 
 
+def _decode_compiled(data: bytes) -> tuple[bytes | None, Problem | None]:
+    text = _compiled.decode(data) if type(data) is bytes else None  # type: ignore[attr-defined]
+    return (text, None) if text is not None else decode_module_pure(data)
+
+
 def _scan_compiled(data: bytes) -> ScanResult:
     procedures, problems, regions, lines, module_doc = _compiled.scan(  # type: ignore[attr-defined]
         data, tuple(w for w in _COMMON_MODULE_WORDS if w in data))
     return ScanResult(procedures, problems, regions, lines, module_doc)
 
 
-_compiled = _load_compiled()
-# the module's scanner; tests switch it with ``use_compiled``
-_scan = _scan_compiled if _compiled is not None else scan_module_pure
-
-
 def use_compiled(on: bool) -> bool:
-    """Scan with the compiled scanner (``on``, when it is built) or the Python one; whether the
-    compiled one is now in use."""
-    global _scan
-    _scan = _scan_compiled if on and _compiled is not None else scan_module_pure
-    return _scan is _scan_compiled
+    """Decode and scan with the compiled scanner (``on``, when it is built) or in Python;
+    whether the compiled one is now in use."""
+    global _scan, _decode
+    on = on and _compiled is not None
+    _scan, _decode = (_scan_compiled, _decode_compiled) if on else (scan_module_pure, decode_module_pure)
+    return on
+
+
+_compiled = _load_compiled()
+_scan, _decode = scan_module_pure, decode_module_pure     # the module's scanner (``use_compiled``)
+use_compiled(True)
