@@ -10,6 +10,7 @@
  * against the buffer's end, nothing recurses on the input, any byte sequence is handled. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
 
 /* -- configuration (set once by lexer.py: configure) -------------------------------------- */
@@ -45,6 +46,22 @@ typedef struct {
 #define MAX_WORDS 16
 static Word STRUCT[MAX_WORDS], ASYNC[MAX_WORDS], EXPORT[MAX_WORDS], ENDS[MAX_WORDS];
 static int n_struct, n_async, n_export, n_ends, configured;
+/* The first two bytes a structural keyword (or Асинх) can open with: most code lines open with a
+ * Cyrillic letter too (Если, Результат), so one byte does not tell them apart; two do. */
+static unsigned char OPENS[65536];
+
+static void mark_opens(const Word *ws, int n) {
+    for (int k = 0; k < n; k++) {
+        const unsigned char *forms[2] = {ws[k].lo[0], ws[k].up[0]};
+        int lens[2] = {ws[k].lo_len[0], ws[k].up_len[0]};
+        for (int f = 0; f < 2; f++) {
+            if (lens[f] == 1)
+                for (int b = 0; b < 256; b++) OPENS[forms[f][0] << 8 | b] = 1;
+            else
+                OPENS[forms[f][0] << 8 | forms[f][1]] = 1;
+        }
+    }
+}
 
 static unsigned char W_[256], ID0_[256];         /* identifier bytes; an identifier's first byte */
 #define W(c) (W_[(unsigned char)(c)])
@@ -139,6 +156,9 @@ static PyObject *configure(PyObject *self, PyObject *cfg) {
     if (!(o = PyDict_GetItemString(cfg, "ASYNC")) || load_words(o, ASYNC, &n_async) < 0) goto bad;
     if (!(o = PyDict_GetItemString(cfg, "EXPORT")) || load_words(o, EXPORT, &n_export) < 0) goto bad;
     if (!(o = PyDict_GetItemString(cfg, "ENDS")) || load_words(o, ENDS, &n_ends) < 0) goto bad;
+    memset(OPENS, 0, sizeof OPENS);
+    mark_opens(STRUCT, n_struct);
+    mark_opens(ASYNC, n_async);
     configured = 1;
     Py_RETURN_NONE;
 bad:
@@ -615,6 +635,7 @@ static int struct_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssiz
         *ids = s; *ge = e;
         return c == '#' ? 1 : 2;
     }
+    if (!OPENS[c << 8 | (i + 1 < n ? t[i + 1] : 0)]) return 0;
     for (int a = 0; a < n_async; a++) {          /* (?:ASYNC[ \t]++)?STRUCT(?!W) */
         Py_ssize_t e = match_word(&ASYNC[a], t, i, n);
         if (e < 0 || e >= n || !SP(t[e])) continue;
@@ -903,6 +924,10 @@ fail:
 
 /* -- decoding ------------------------------------------------------------------------------ */
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
+
 /* The length of the well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlongs, no
  * surrogates, nothing above U+10FFFF — what Python's strict decoder accepts), or 0. */
 static inline int utf8_seq(const unsigned char *s, Py_ssize_t left) {
@@ -929,16 +954,29 @@ static PyObject *decode(PyObject *self, PyObject *arg) {
     if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3;
     Py_ssize_t from = i;
     while (i < n) {
-        unsigned char c = s[i];
-        if (c >= 0x80) {
-            int k = utf8_seq(s + i, n - i);
-            if (!k) Py_RETURN_NONE;
-            i += k;
-            continue;
+        /* eight plain ASCII bytes at a time (no high bit, no NUL, no CR) */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if ((w & HIGHS) || HASZERO(w) || HASZERO(w ^ (ONES * '\r'))) break;
+            i += 8;
         }
-        if (c == 0) Py_RETURN_NONE;
-        crs += c == '\r';
-        i++;
+        /* then byte by byte up to the next plain stretch; two-byte letters (Cyrillic) inline */
+        Py_ssize_t stop = i + 64 < n ? i + 64 : n;
+        while (i < stop) {
+            unsigned char c = s[i];
+            if (c < 0x80) {
+                if (c == 0) Py_RETURN_NONE;
+                crs += c == '\r';
+                i++;
+            } else if (c >= 0xC2 && c < 0xE0 && i + 1 < n && (s[i + 1] & 0xC0) == 0x80) {
+                i += 2;
+            } else {
+                int k = utf8_seq(s + i, n - i);
+                if (!k) Py_RETURN_NONE;
+                i += k;
+            }
+        }
     }
     if (!crs) {
         if (from == 0) return Py_NewRef(arg);
@@ -947,9 +985,14 @@ static PyObject *decode(PyObject *self, PyObject *arg) {
     PyObject *out = PyBytes_FromStringAndSize(NULL, n - from);
     if (!out) return NULL;
     unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out), *w = o;
-    for (i = from; i < n; i++) {
-        if (s[i] != '\r') *w++ = s[i];
-        else if (i + 1 >= n || s[i + 1] != '\n') *w++ = '\n';      /* a lone CR ends a line */
+    for (i = from; i < n;) {
+        const unsigned char *cr = memchr(s + i, '\r', n - i);
+        Py_ssize_t e = cr ? cr - s : n;
+        memcpy(w, s + i, e - i);
+        w += e - i;
+        if (!cr) break;
+        if (e + 1 >= n || s[e + 1] != '\n') *w++ = '\n';         /* a lone CR ends a line */
+        i = e + 1;
     }
     if (_PyBytes_Resize(&out, w - o) < 0) return NULL;
     return out;
