@@ -54,6 +54,14 @@ def test_the_environment_variable_forces_the_python_scanner():
     assert got == ["False", "True"]
 
 
+@needs_c
+def test_a_build_of_another_version_is_left_unused(monkeypatch):
+    """An editable install keeps the .so it built; after a change to _bslscan.c without a rebuild
+    the Python scanner runs rather than tables the C does not expect."""
+    monkeypatch.setattr(_built(), "VERSION", -1)
+    assert lexer._load_compiled() is None
+
+
 def _outcome(scan, data: bytes):
     """A scan's result, or the kind of exception it raised (input that is not UTF-8 text)."""
     try:

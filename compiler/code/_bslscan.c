@@ -9,6 +9,8 @@
  * their Unicode semantics are Python's own. The input is untrusted: every index is checked
  * against the buffer's end, nothing recurses on the input, any byte sequence is handled. */
 #define PY_SSIZE_T_CLEAN
+/* Raised with any change to what configure takes or scan answers (lexer._BSLSCAN_VERSION). */
+#define BSLSCAN_VERSION 1
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
@@ -1031,7 +1033,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bslscan", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bslscan", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__bslscan(void) {
     init_tables();
@@ -1041,5 +1043,8 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
     STR(S_slashes, "//"); STR(S_nl, "\n"); STR(S_create_ru, "создать"); STR(S_create_en, "create");
 #undef STR
     if (!(names_cache = PyDict_New()) || !(local_cache = PyDict_New())) return NULL;
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* lexer.py uses the module only when this matches its own (a stale build is left unused) */
+    if (m && PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) Py_CLEAR(m);
+    return m;
 }

@@ -597,6 +597,9 @@ def _case_forms(*words: str) -> list[tuple[list[tuple[bytes, bytes]], bool, bool
             for w in sorted(set(words), key=len, reverse=True)]
 
 
+_BSLSCAN_VERSION = 1      # _bslscan.c's BSLSCAN_VERSION this file's tables and callbacks are for
+
+
 def _load_compiled() -> object | None:
     if os.environ.get("V8ATLAS_PURE_SCANNER", "") not in ("", "0"):
         return None
@@ -604,6 +607,8 @@ def _load_compiled() -> object | None:
         from . import _bslscan  # type: ignore[attr-defined]
     except ImportError:
         return None
+    if getattr(_bslscan, "VERSION", None) != _BSLSCAN_VERSION:
+        return None           # a build from another version of _bslscan.c (rebuild: pip install -e .)
     _bslscan.configure({
         "Procedure": Procedure, "Problem": Problem, "DIRECTIVES": DIRECTIVES, "ANNOTATIONS": ANNOTATIONS,
         "PP_REGION": _PP_REGION, "PP_END_REGION": _PP_END_REGION, "PP_IF": _PP_IF, "PP_ELSIF": _PP_ELSIF,
@@ -634,6 +639,8 @@ def _decode_compiled(data: bytes) -> tuple[bytes | None, Problem | None]:
 
 
 def _scan_compiled(data: bytes) -> ScanResult:
+    if type(data) is not bytes:       # the C reads bytes objects; anything else as before
+        return scan_module_pure(data)
     procedures, problems, regions, lines, module_doc = _compiled.scan(  # type: ignore[attr-defined]
         data, tuple(w for w in _COMMON_MODULE_WORDS if w in data))
     return ScanResult(procedures, problems, regions, lines, module_doc)
