@@ -1,6 +1,7 @@
-/* The BSL scanner's hot part in C: lexer.py's ``scan_module`` and ``add_tokens`` on the UTF-8
- * bytes, producing the same Procedure objects and problems. lexer.py stays the reference (and
- * the fallback when this is not built); tests/test_code_scanner_c.py compares the two.
+/* The BSL scanner's hot part in C: lexer.py's ``scan_module`` (with ``add_tokens``) and the
+ * clean-text path of ``decode_module``, on the UTF-8 bytes, producing the same Procedure objects
+ * and problems. lexer.py stays the reference (and the fallback when this is not built);
+ * tests/test_code_scanner_c.py and tools/check_scanner.py compare the two.
  *
  * Every regular expression of lexer.py is replayed here as a loop over the bytes with the same
  * possessive/greedy outcome; the comments name the pattern each loop stands for. Rare, text-
