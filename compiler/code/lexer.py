@@ -14,8 +14,12 @@ structural lines (a few hundred per module) and the found tokens.
 
 BSL facts relied on: structural keywords open a line; a string literal is ``"…"`` with ``""``
 for a quote and continues on lines that start with ``|``; a comment runs from ``//`` to the end
-of the line. Keywords are matched as written, in upper or in lower case (BSL ignores case;
-mixed spellings such as ``КонецпРоцедуры`` are not recognized).
+of the line. Keywords are matched in either case letter by letter (BSL ignores case: ``КОНЕЦФУНКЦИИ``,
+``КонецпРоцедуры`` are end words too).
+
+The same scan in C (``_bslscan.c``, an optional extension) runs when it is built; this file
+stays its reference (``scan_module_pure``, ``decode_module_pure``) and its fallback
+(``V8ATLAS_PURE_SCANNER=1`` forces it). docs/code.md, "The scanner".
 """
 from __future__ import annotations
 
