@@ -1,7 +1,7 @@
 """Lists every subpackage under the mapped top-level folders (pyproject maps the roots)."""
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 
 ROOTS = {"v8atlas": "v8atlas", "v8atlas.compiler": "compiler",
          "v8atlas.formats": "formats", "v8atlas.server": "server"}
@@ -25,5 +25,11 @@ def _packages() -> tuple[list[str], dict[str, str]]:
     return packages, package_dir
 
 
+# The BSL scanner's hot part (compiler/code/_bslscan.c, plain C and the CPython API). Optional:
+# without a C compiler the install goes on and lexer.py scans in Python (the same answers).
+SCANNER = Extension("v8atlas.compiler.code._bslscan", ["compiler/code/_bslscan.c"],
+                    extra_compile_args=["-O2"], optional=True)
+
 _pkgs, _dirs = _packages()
-setup(packages=_pkgs, package_dir=_dirs)
+# the server's image copies no compiler/ sources: nothing to build there
+setup(packages=_pkgs, package_dir=_dirs, ext_modules=[SCANNER] if Path(SCANNER.sources[0]).is_file() else [])

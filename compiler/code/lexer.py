@@ -14,11 +14,16 @@ structural lines (a few hundred per module) and the found tokens.
 
 BSL facts relied on: structural keywords open a line; a string literal is ``"…"`` with ``""``
 for a quote and continues on lines that start with ``|``; a comment runs from ``//`` to the end
-of the line. Keywords are matched as written, in upper or in lower case (BSL ignores case;
-mixed spellings such as ``КонецпРоцедуры`` are not recognized).
+of the line. Keywords are matched in either case letter by letter (BSL ignores case: ``КОНЕЦФУНКЦИИ``,
+``КонецпРоцедуры`` are end words too).
+
+The same scan in C (``_bslscan.c``, an optional extension) runs when it is built; this file
+stays its reference (``scan_module_pure``, ``decode_module_pure``) and its fallback
+(``V8ATLAS_PURE_SCANNER=1`` forces it). docs/code.md, "The scanner".
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -183,7 +188,14 @@ class ScanResult:
 
 
 def decode_module(data: bytes) -> tuple[bytes | None, Problem | None]:
-    """The module's UTF-8 bytes (BOM stripped, CRLF → LF), or why it is not a BSL text."""
+    """The module's UTF-8 bytes (BOM stripped, CRLF → LF), or why it is not a BSL text. The
+    compiled check when it is built (one pass; a module that is not clean text is worded by
+    ``decode_module_pure``), else ``decode_module_pure``."""
+    return _decode(data)
+
+
+def decode_module_pure(data: bytes) -> tuple[bytes | None, Problem | None]:
+    """``decode_module`` in Python (the reference; it words every problem)."""
     nul = data.find(b"\x00")
     if nul >= 0:
         return None, Problem("binary", "binary content (a NUL byte): not a BSL text module",
@@ -228,18 +240,22 @@ _PARAMS: dict[bytes, tuple[Param, ...]] = {}
 _PARAMS_MAX = 100_000
 
 
-def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
-    """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
-    m = _HEADER.match(text, pos)
-    if not m:
-        return None
-    inner = m.group(2)
+def _params_of(inner: bytes) -> tuple[Param, ...]:
+    """The parameters of a list as written (``_PARAMS`` first)."""
     params = _PARAMS.get(inner)
     if params is None:
         params = tuple(_split_params(inner.decode()))
         if len(_PARAMS) < _PARAMS_MAX:
             _PARAMS[inner] = params
-    return m.group(1).decode(), list(params), bool(m.group(3)), m.end()
+    return params
+
+
+def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
+    """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
+    m = _HEADER.match(text, pos)
+    if not m:
+        return None
+    return m.group(1).decode(), list(_params_of(m.group(2))), bool(m.group(3)), m.end()
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
@@ -254,8 +270,12 @@ def _doc_comment(text: bytes, start: int, stop: int) -> str:
     if k == len(lines):
         return ""
     # the block's lines without their ``//``, decoded at once (a decode per line cost more)
-    doc = b"\n".join([ln.strip()[2:] for ln in lines[k:]]).decode()
-    # A separator rule (////////) opens SSL modules and sections: it is not a description.
+    return _without_rules(b"\n".join([ln.strip()[2:] for ln in lines[k:]]).decode())
+
+
+def _without_rules(doc: str) -> str:
+    """A doc comment less the separator rules (////////) that open it: SSL opens modules and
+    sections with one, and it is not a description."""
     while True:
         head, _, rest = doc.partition("\n")
         head = head.strip()
@@ -267,6 +287,12 @@ def _doc_comment(text: bytes, start: int, stop: int) -> str:
 # A keyword as matched (bytes) → (as written, its last word folded, whether ``Асинх`` opens it):
 # a module writes the same few spellings over and over. Bounded by the spellings there are.
 _KEYWORDS: dict[bytes, tuple[str, str, bool]] = {}
+
+
+def _annotation(word: str, rest: str) -> Annotation:
+    """``&Перед("Имя")``: the annotation of folded ``word`` and the rest of its line."""
+    arg = _ANNOTATION_ARG.match(rest.strip())
+    return Annotation(ANNOTATIONS[word], arg.group(1) if arg else "")
 
 
 class _Open:
@@ -283,7 +309,13 @@ def _end_word(is_function: bool) -> str:
 
 def scan_module(data: bytes) -> ScanResult:
     """Every procedure of one module (``decode_module``'s bytes) with its context and tokens;
-    problems keep their line numbers."""
+    problems keep their line numbers. The compiled scanner when it is built (``_bslscan``),
+    else (or with ``V8ATLAS_PURE_SCANNER=1``) ``scan_module_pure``: the same answers."""
+    return _scan(data)
+
+
+def scan_module_pure(data: bytes) -> ScanResult:
+    """``scan_module`` in Python: the reference the compiled scanner is held to."""
     res = ScanResult()
     text = b"\n" + data          # every line, the first too, follows a \n (so lines count from 0)
     regions: list[str] = []
@@ -400,8 +432,7 @@ def scan_module(data: bytes) -> ScanResult:
             if word in DIRECTIVES:
                 proc.directive = DIRECTIVES[word]
             elif word in ANNOTATIONS:
-                arg = _ANNOTATION_ARG.match(rest.strip())
-                proc.annotation = Annotation(ANNOTATIONS[word], arg.group(1) if arg else "")
+                proc.annotation = _annotation(word, rest)
         key = (name.lower(), tuple(conditions))
         if key in seen:
             res.problems.append(Problem("duplicate", f"{name} is declared twice in this module "
@@ -529,6 +560,11 @@ def add_tokens(proc: Procedure, body: bytes, common_module: tuple[bytes, ...]) -
             after = _NAME.match(joined, n_str - m.start())
             if after:
                 proc.usages.add((cls, after.group(1).decode(), "query"))
+    _literal_calls(proc, body, common_module)
+
+
+def _literal_calls(proc: Procedure, body: bytes, common_module: tuple[bytes, ...]) -> None:
+    """The ``ОбщийМодуль("Имя")`` calls of a body whose module holds ``common_module``."""
     for word in common_module:
         i = body.find(word)
         while i >= 0:
@@ -550,3 +586,79 @@ def _literal_module_call(body: bytes, at: int, size: int, proc: Procedure) -> No
     if var:
         name = var.group(1).decode().lower()
         proc.literal_module_calls |= {(module, n) for q, n in proc.qualified_calls if q.lower() == name}
+
+
+# -- the compiled scanner ----------------------------------------------------------------------
+# ``_bslscan`` (``_bslscan.c``, an optional extension: a machine without a C compiler installs
+# without it) replays ``scan_module_pure`` on the bytes; the tables and the rare Unicode steps
+# stay here and are handed to it once.
+
+def _case_forms(*words: str) -> list[tuple[list[tuple[bytes, bytes]], bool, bool]]:
+    """Each word as (its characters' lower and upper UTF-8 forms, is an end word, is a function):
+    ``_spellings``' alternation, letter by letter."""
+    return [([(ch.lower().encode(), ch.upper().encode()) for ch in w], w.lower() in _END_WORDS,
+             _END_WORDS.get(w.lower(), _HEAD_WORDS.get(w.lower(), False)))
+            for w in sorted(set(words), key=len, reverse=True)]
+
+
+_BSLSCAN_VERSION = 1      # _bslscan.c's BSLSCAN_VERSION this file's tables and callbacks are for
+
+
+def _load_compiled() -> object | None:
+    if os.environ.get("V8ATLAS_PURE_SCANNER", "") not in ("", "0"):
+        return None
+    try:
+        from . import _bslscan  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    if getattr(_bslscan, "VERSION", None) != _BSLSCAN_VERSION:
+        return None           # a build from another version of _bslscan.c (rebuild: pip install -e .)
+    _bslscan.configure({
+        "Procedure": Procedure, "Problem": Problem, "DIRECTIVES": DIRECTIVES, "ANNOTATIONS": ANNOTATIONS,
+        "PP_REGION": _PP_REGION, "PP_END_REGION": _PP_END_REGION, "PP_IF": _PP_IF, "PP_ELSIF": _PP_ELSIF,
+        "PP_ELSE": _PP_ELSE, "PP_END_IF": _PP_END_IF, "PP_INSERT": _PP_INSERT, "PP_DELETE": _PP_DELETE,
+        "PARAMS": _PARAMS, "params_of": _params_of, "then_sub": lambda s: _PP_THEN.sub("", s),
+        "annotation_of": _annotation, "doc_rules": _without_rules, "literal_calls": _literal_calls,
+        # the class words as written forwards: C reads the code forwards
+        "MANAGER_FWD": {k[::-1]: v for k, v in MANAGER_WORDS.items()},
+        "QUERY_FWD": {k[::-1]: v for k, v in QUERY_WORDS.items()},
+        "NOT_CALLS": _NOT_CALLS,
+        "kwnames": ("name", "is_function", "params", "export", "directive", "annotation", "is_async",
+                    "region", "conditions", "doc", "line", "end_line", "local_calls", "qualified_calls",
+                    "usages"),
+        "END_PROCEDURE": _end_word(False), "END_FUNCTION": _end_word(True),
+        "MSG_REGION_OPEN": "#Область", "MSG_NOT_OPEN": "#КонецОбласти without #Область",
+        "MSG_IF_NOT_OPEN": "#КонецЕсли without #Если", "MSG_UNMATCHED": " without a matching Процедура/Функция",
+        "NOT": "НЕ (",
+        "STRUCT": _case_forms(*_STRUCT_WORDS),
+        "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
+        "ENDS": _case_forms("КонецПроцедуры", "КонецФункции", "EndProcedure", "EndFunction"),
+    })
+    return _bslscan
+
+
+def _decode_compiled(data: bytes) -> tuple[bytes | None, Problem | None]:
+    text = _compiled.decode(data) if type(data) is bytes else None  # type: ignore[attr-defined]
+    return (text, None) if text is not None else decode_module_pure(data)
+
+
+def _scan_compiled(data: bytes) -> ScanResult:
+    if type(data) is not bytes:       # the C reads bytes objects; anything else as before
+        return scan_module_pure(data)
+    procedures, problems, regions, lines, module_doc = _compiled.scan(  # type: ignore[attr-defined]
+        data, tuple(w for w in _COMMON_MODULE_WORDS if w in data))
+    return ScanResult(procedures, problems, regions, lines, module_doc)
+
+
+def use_compiled(on: bool) -> bool:
+    """Decode and scan with the compiled scanner (``on``, when it is built) or in Python;
+    whether the compiled one is now in use."""
+    global _scan, _decode
+    on = on and _compiled is not None
+    _scan, _decode = (_scan_compiled, _decode_compiled) if on else (scan_module_pure, decode_module_pure)
+    return on
+
+
+_compiled = _load_compiled()
+_scan, _decode = scan_module_pure, decode_module_pure     # the module's scanner (``use_compiled``)
+use_compiled(True)

@@ -1,0 +1,1051 @@
+/* The BSL scanner's hot part in C: lexer.py's ``scan_module`` (with ``add_tokens``) and the
+ * clean-text path of ``decode_module``, on the UTF-8 bytes, producing the same Procedure objects
+ * and problems. lexer.py stays the reference (and the fallback when this is not built);
+ * tests/test_code_scanner_c.py and tools/check_scanner.py compare the two.
+ *
+ * Every regular expression of lexer.py is replayed here as a loop over the bytes with the same
+ * possessive/greedy outcome; the comments name the pattern each loop stands for. Rare, text-
+ * heavy steps (a preprocessor line's Unicode strip, a parameter list not seen yet, an extension
+ * annotation's argument, a doc comment that opens with a //// rule) call back into lexer.py, so
+ * their Unicode semantics are Python's own. The input is untrusted: every index is checked
+ * against the buffer's end, nothing recurses on the input, any byte sequence is handled. */
+#define PY_SSIZE_T_CLEAN
+/* Raised with any change to what configure takes or scan answers (lexer._BSLSCAN_VERSION). */
+#define BSLSCAN_VERSION 1
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* -- configuration (set once by lexer.py: configure) -------------------------------------- */
+
+static PyObject *Procedure, *Problem;             /* classes */
+static PyObject *DIRECTIVES;                     /* dict: folded word -> English name */
+static PyObject *ANNOTATIONS;                    /* dict: folded word -> kind */
+static PyObject *PP_REGION, *PP_END_REGION, *PP_IF, *PP_ELSIF, *PP_ELSE, *PP_END_IF, *PP_INSERT,
+    *PP_DELETE;                                  /* sets of folded words */
+static PyObject *PARAMS;                         /* dict: list bytes -> tuple of Param (lexer._PARAMS) */
+static PyObject *params_of;                      /* lexer._params_of(inner bytes) -> tuple */
+static PyObject *then_sub;                       /* lexer._PP_THEN.sub("", s) */
+static PyObject *annotation_of;                  /* lexer._annotation(word, rest) -> Annotation */
+static PyObject *doc_rules;                      /* lexer._without_rules(doc str) -> str */
+static PyObject *literal_calls;                  /* lexer._literal_calls(proc, body, words) */
+static PyObject *MANAGER_FWD, *QUERY_FWD;        /* dict: class word bytes (forward) -> class */
+static PyObject *NOT_CALLS;                      /* frozenset of folded keywords */
+static PyObject *kwnames;                        /* Procedure keyword names */
+static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
+    *S_slashes, *S_nl, *S_create_ru, *S_create_en, *S_end_proc,
+    *S_end_func, *S_region_open, *S_not_open, *S_if_not_open, *S_unmatched, *S_not;
+static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
+#define NAMES_MAX 400000
+
+/* Keywords in either letter case per letter: each character's lower and upper UTF-8 forms. */
+#define MAX_CHARS 32
+typedef struct {
+    int n;
+    unsigned char lo[MAX_CHARS][4], up[MAX_CHARS][4];
+    int lo_len[MAX_CHARS], up_len[MAX_CHARS];
+    int is_end, is_function;
+} Word;
+#define MAX_WORDS 16
+static Word STRUCT[MAX_WORDS], ASYNC[MAX_WORDS], EXPORT[MAX_WORDS], ENDS[MAX_WORDS];
+static int n_struct, n_async, n_export, n_ends, configured;
+/* The first two bytes a structural keyword (or Асинх) can open with: most code lines open with a
+ * Cyrillic letter too (Если, Результат), so one byte does not tell them apart; two do. */
+static unsigned char OPENS[65536];
+
+static void mark_opens(const Word *ws, int n) {
+    for (int k = 0; k < n; k++) {
+        const unsigned char *forms[2] = {ws[k].lo[0], ws[k].up[0]};
+        int lens[2] = {ws[k].lo_len[0], ws[k].up_len[0]};
+        for (int f = 0; f < 2; f++) {
+            if (lens[f] == 1)
+                for (int b = 0; b < 256; b++) OPENS[forms[f][0] << 8 | b] = 1;
+            else
+                OPENS[forms[f][0] << 8 | forms[f][1]] = 1;
+        }
+    }
+}
+
+static unsigned char W_[256], ID0_[256];         /* identifier bytes; an identifier's first byte */
+#define W(c) (W_[(unsigned char)(c)])
+#define SP(c) ((c) == ' ' || (c) == '\t')
+
+static void init_tables(void) {
+    for (int c = 0; c < 256; c++) {
+        int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c >= 0x80;
+        ID0_[c] = (unsigned char)alpha;
+        W_[c] = (unsigned char)(alpha || (c >= '0' && c <= '9'));
+    }
+}
+
+/* ``word`` at t[i:end]; returns its end or -1. (Byte compares, not memcmp: a character is one
+ * or two bytes and most lines fail at their first.) */
+static Py_ssize_t match_word(const Word *w, const unsigned char *t, Py_ssize_t i, Py_ssize_t end) {
+    for (int k = 0; k < w->n; k++) {
+        int ll = w->lo_len[k], ul = w->up_len[k], b;
+        for (b = 0; b < ll && i + b < end && t[i + b] == w->lo[k][b]; b++) {}
+        if (b == ll) { i += ll; continue; }
+        for (b = 0; b < ul && i + b < end && t[i + b] == w->up[k][b]; b++) {}
+        if (b == ul) { i += ul; continue; }
+        return -1;
+    }
+    return i;
+}
+
+/* One of ``words`` at i followed by a non-identifier byte (or the end): its end, its index. */
+static Py_ssize_t match_any(const Word *ws, int n, const unsigned char *t, Py_ssize_t i,
+                            Py_ssize_t end, int *which) {
+    for (int k = 0; k < n; k++) {
+        Py_ssize_t e = match_word(&ws[k], t, i, end);
+        if (e >= 0 && (e >= end || !W(t[e]))) {
+            if (which) *which = k;
+            return e;
+        }
+    }
+    return -1;
+}
+
+static int load_words(PyObject *spec, Word *out, int *count) {
+    /* spec: list of (list of (lower bytes, upper bytes), is_end, is_function) */
+    Py_ssize_t n = PyList_Size(spec);
+    if (n < 0) return -1;
+    if (n > MAX_WORDS) { PyErr_SetString(PyExc_ValueError, "too many keywords"); return -1; }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(spec, i);
+        PyObject *chars; int is_end, is_function;
+        if (!PyArg_ParseTuple(item, "Opp", &chars, &is_end, &is_function)) return -1;
+        Py_ssize_t m = PyList_Size(chars);
+        if (m < 0) return -1;
+        if (m > MAX_CHARS) { PyErr_SetString(PyExc_ValueError, "keyword too long"); return -1; }
+        Word *w = &out[i];
+        w->n = (int)m; w->is_end = is_end; w->is_function = is_function;
+        for (Py_ssize_t k = 0; k < m; k++) {
+            const char *lo, *up; Py_ssize_t ll, ul;
+            if (!PyArg_ParseTuple(PyList_GET_ITEM(chars, k), "y#y#", &lo, &ll, &up, &ul)) return -1;
+            if (ll > 4 || ul > 4) { PyErr_SetString(PyExc_ValueError, "not one character"); return -1; }
+            memcpy(w->lo[k], lo, ll); memcpy(w->up[k], up, ul);
+            w->lo_len[k] = (int)ll; w->up_len[k] = (int)ul;
+        }
+    }
+    *count = (int)n;
+    return 0;
+}
+
+static PyObject *keep(PyObject *dict, const char *key) {
+    PyObject *v = PyDict_GetItemString(dict, key);
+    if (v == NULL) { PyErr_Format(PyExc_KeyError, "configure: %s missing", key); return NULL; }
+    Py_INCREF(v);
+    return v;
+}
+
+static PyObject *configure(PyObject *self, PyObject *cfg) {
+    if (!PyDict_Check(cfg)) { PyErr_SetString(PyExc_TypeError, "a dict"); return NULL; }
+#define KEEP(var, key) do { Py_XDECREF(var); if (!((var) = keep(cfg, key))) return NULL; } while (0)
+    KEEP(Procedure, "Procedure"); KEEP(Problem, "Problem");
+    KEEP(DIRECTIVES, "DIRECTIVES"); KEEP(ANNOTATIONS, "ANNOTATIONS");
+    KEEP(PP_REGION, "PP_REGION"); KEEP(PP_END_REGION, "PP_END_REGION"); KEEP(PP_IF, "PP_IF");
+    KEEP(PP_ELSIF, "PP_ELSIF"); KEEP(PP_ELSE, "PP_ELSE"); KEEP(PP_END_IF, "PP_END_IF");
+    KEEP(PP_INSERT, "PP_INSERT"); KEEP(PP_DELETE, "PP_DELETE");
+    KEEP(PARAMS, "PARAMS"); KEEP(params_of, "params_of"); KEEP(then_sub, "then_sub");
+    KEEP(annotation_of, "annotation_of"); KEEP(doc_rules, "doc_rules"); KEEP(literal_calls, "literal_calls");
+    KEEP(MANAGER_FWD, "MANAGER_FWD"); KEEP(QUERY_FWD, "QUERY_FWD"); KEEP(NOT_CALLS, "NOT_CALLS");
+    KEEP(kwnames, "kwnames");
+    KEEP(S_end_proc, "END_PROCEDURE"); KEEP(S_end_func, "END_FUNCTION");
+    KEEP(S_region_open, "MSG_REGION_OPEN"); KEEP(S_not_open, "MSG_NOT_OPEN");
+    KEEP(S_if_not_open, "MSG_IF_NOT_OPEN"); KEEP(S_unmatched, "MSG_UNMATCHED"); KEEP(S_not, "NOT");
+#undef KEEP
+    PyObject *o;
+    if (!(o = PyDict_GetItemString(cfg, "STRUCT")) || load_words(o, STRUCT, &n_struct) < 0) goto bad;
+    if (!(o = PyDict_GetItemString(cfg, "ASYNC")) || load_words(o, ASYNC, &n_async) < 0) goto bad;
+    if (!(o = PyDict_GetItemString(cfg, "EXPORT")) || load_words(o, EXPORT, &n_export) < 0) goto bad;
+    if (!(o = PyDict_GetItemString(cfg, "ENDS")) || load_words(o, ENDS, &n_ends) < 0) goto bad;
+    memset(OPENS, 0, sizeof OPENS);
+    mark_opens(STRUCT, n_struct);
+    mark_opens(ASYNC, n_async);
+    configured = 1;
+    Py_RETURN_NONE;
+bad:
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "configure: a keyword list is missing");
+    return NULL;
+}
+
+/* -- strings and comments ---------------------------------------------------------------- */
+
+/* lexer._STRINGS_AND_COMMENTS at i (t[i] is | " or /): the match's end, or -1 (a lone /). */
+static Py_ssize_t string_or_comment(const unsigned char *t, Py_ssize_t i, Py_ssize_t end) {
+    unsigned char c = t[i];
+    if (c == '/') {                              /* //[^\n]* */
+        if (i + 1 >= end || t[i + 1] != '/') return -1;
+        const unsigned char *nl = memchr(t + i, '\n', end - i);
+        return nl ? nl - t : end;
+    }
+    Py_ssize_t j = i + 1;                        /* [^"\n]*+(?:""[^"\n]*+)*+"? */
+    for (;;) {
+        while (j < end && t[j] != '"' && t[j] != '\n') j++;
+        if (j + 1 < end && t[j] == '"' && t[j + 1] == '"') { j += 2; continue; }
+        break;
+    }
+    if (j < end && t[j] == '"') j++;
+    return j;
+}
+
+static inline int opens_string_or_comment(unsigned char c) { return c == '|' || c == '"' || c == '/'; }
+
+/* A growable byte buffer. */
+typedef struct { unsigned char *p; Py_ssize_t n, cap; } Buf;
+
+static int buf_put(Buf *b, const unsigned char *s, Py_ssize_t n) {
+    if (b->n + n > b->cap) {
+        Py_ssize_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->n + n) cap *= 2;
+        unsigned char *p = PyMem_Realloc(b->p, cap);
+        if (!p) { PyErr_NoMemory(); return -1; }
+        b->p = p; b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->n, s, n);
+    b->n += n;
+    return 0;
+}
+
+/* lexer.split_code over t[start:end]: the code with each string and comment as one space, and
+ * the string literals joined by \n. */
+static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t end, Buf *code, Buf *strs,
+                           int *n_strings) {
+    Py_ssize_t i = start, from = start;
+    *n_strings = 0;
+    while (i < end) {
+        if (!opens_string_or_comment(t[i])) { i++; continue; }
+        Py_ssize_t e = string_or_comment(t, i, end);
+        if (e < 0) { i++; continue; }
+        if (buf_put(code, t + from, i - from) < 0 || buf_put(code, (const unsigned char *)" ", 1) < 0) return -1;
+        if (t[i] != '/') {
+            if (*n_strings && buf_put(strs, (const unsigned char *)"\n", 1) < 0) return -1;
+            if (buf_put(strs, t + i, e - i) < 0) return -1;
+            ++*n_strings;
+        }
+        i = from = e;
+    }
+    return buf_put(code, t + from, end - from);
+}
+
+/* -- tokens of a body ---------------------------------------------------------------------- */
+
+/* An identifier's str, decoded once per process (bounded cache). */
+static PyObject *name_of(const unsigned char *s, Py_ssize_t n) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)s, n);
+    if (!key) return NULL;
+    PyObject *v = PyDict_GetItemWithError(names_cache, key);
+    if (v) { Py_INCREF(v); Py_DECREF(key); return v; }
+    if (PyErr_Occurred()) { Py_DECREF(key); return NULL; }
+    v = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
+    if (v && PyDict_GET_SIZE(names_cache) < NAMES_MAX && PyDict_SetItem(names_cache, key, v) < 0) Py_CLEAR(v);
+    Py_DECREF(key);
+    return v;
+}
+
+/* An unqualified call's name, or "" for a keyword that looks like a call (``Если (``). */
+static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
+    PyObject *key = PyBytes_FromStringAndSize((const char *)s, n);
+    if (!key) return NULL;
+    PyObject *v = PyDict_GetItemWithError(local_cache, key);
+    if (v) { Py_INCREF(v); Py_DECREF(key); return v; }
+    if (PyErr_Occurred()) { Py_DECREF(key); return NULL; }
+    v = name_of(s, n);
+    if (v) {
+        PyObject *low = PyObject_CallMethodNoArgs(v, S_lower);
+        int hit = low ? PySet_Contains(NOT_CALLS, low) : -1;
+        Py_XDECREF(low);
+        if (hit < 0) Py_CLEAR(v);
+        else if (hit) { Py_DECREF(v); v = Py_NewRef(S_empty); }
+        if (v && PyDict_GET_SIZE(local_cache) < NAMES_MAX && PyDict_SetItem(local_cache, key, v) < 0) Py_CLEAR(v);
+    }
+    Py_DECREF(key);
+    return v;
+}
+
+static PyObject *lookup_bytes(PyObject *dict, const unsigned char *s, Py_ssize_t n) {
+    /* borrowed value or NULL (an error set, or not there) */
+    PyObject *key = PyBytes_FromStringAndSize((const char *)s, n);
+    if (!key) return NULL;
+    PyObject *v = PyDict_GetItemWithError(dict, key);
+    Py_DECREF(key);
+    return v;
+}
+
+static int add3(PyObject *set, PyObject *a, PyObject *b, PyObject *c) {
+    PyObject *t = c ? PyTuple_Pack(3, a, b, c) : PyTuple_Pack(2, a, b);
+    if (!t) return -1;
+    int r = PySet_Add(set, t);
+    Py_DECREF(t);
+    return r;
+}
+
+/* The identifier bytes run ending before ``e`` (going back): its start. */
+static inline Py_ssize_t run_back(const unsigned char *c, Py_ssize_t e) {
+    Py_ssize_t s = e;
+    while (s > 0 && W(c[s - 1])) s--;
+    return s;
+}
+
+static inline Py_ssize_t spaces_back(const unsigned char *c, Py_ssize_t e) {
+    while (e > 0 && SP(c[e - 1])) e--;
+    return e;
+}
+
+/* ``[ \t]*+\.[ \t]*+(W++)`` read backwards from ``at`` (exclusive): the run's [start, end) and 1,
+ * or 0 when the group does not match. */
+static int qualifier_back(const unsigned char *c, Py_ssize_t at, Py_ssize_t *s, Py_ssize_t *e) {
+    Py_ssize_t j = spaces_back(c, at);
+    if (j == 0 || c[j - 1] != '.') return 0;
+    j = spaces_back(c, j - 1);
+    Py_ssize_t rs = run_back(c, j);
+    if (rs == j) return 0;
+    *s = rs; *e = j;
+    return 1;
+}
+
+/* Calls: lexer._REV_CALL over the reversed code, read here forwards from each ``(``. */
+static int calls(const unsigned char *c, Py_ssize_t n, PyObject *local, PyObject *qualified, PyObject *usages) {
+    if (n <= 0) return 0;
+    const unsigned char *p = c, *stop = c + n;
+    while ((p = memchr(p, '(', stop - p)) != NULL) {
+        Py_ssize_t at = p - c;
+        p++;
+        Py_ssize_t e = spaces_back(c, at), s = run_back(c, e);
+        if (s == e || (c[s] >= '0' && c[s] <= '9')) continue;   /* no name, or a number */
+        Py_ssize_t s1 = 0, e1 = 0, s2 = 0, e2 = 0, last = s;
+        int has1 = qualifier_back(c, s, &s1, &e1), has2 = 0;
+        if (has1) { last = s1; has2 = qualifier_back(c, s1, &s2, &e2); if (has2) last = s2; }
+        if (last > 0 && c[last - 1] == '.') continue;           /* a method of an expression */
+        if (!has1) {
+            PyObject *nm = local_name_of(c + s, e - s);
+            if (!nm) return -1;
+            int r = PyUnicode_GET_LENGTH(nm) ? PySet_Add(local, nm) : 0;
+            Py_DECREF(nm);
+            if (r < 0) return -1;
+            continue;
+        }
+        PyObject *nm = name_of(c + s, e - s), *q = nm ? name_of(c + s1, e1 - s1) : NULL;
+        if (!q || add3(qualified, q, nm, NULL) < 0) { Py_XDECREF(nm); Py_XDECREF(q); return -1; }
+        if (has2) {                 /* Справочники.X.Имя( — a manager call */
+            PyObject *cls = lookup_bytes(MANAGER_FWD, c + s2, e2 - s2);
+            int r = 0;
+            if (cls) {
+                PyObject *how = PyUnicode_Concat(S_call, nm);
+                r = how ? add3(usages, cls, q, how) : -1;
+                Py_XDECREF(how);
+            } else if (PyErr_Occurred()) r = -1;
+            if (r < 0) { Py_DECREF(nm); Py_DECREF(q); return -1; }
+        }
+        Py_DECREF(nm); Py_DECREF(q);
+    }
+    return 0;
+}
+
+/* ``[ \t]*+(ID)`` at i: the identifier's [start, end) and 1, or 0. */
+static int ident_at(const unsigned char *c, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e) {
+    while (i < n && SP(c[i])) i++;
+    if (i >= n || !ID0_[c[i]]) return 0;
+    *s = i++;
+    while (i < n && W(c[i])) i++;
+    *e = i;
+    return 1;
+}
+
+/* ``Слово.Имя``: for each dot with a class word of ``table`` right before it (lexer's reversed
+ * ``\.[ \t]*+(word)(?!W)``), the name after it; in code also the method called on it
+ * (``_AFTER_NAME``). */
+static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, int in_code, PyObject *usages) {
+    if (n <= 0) return 0;
+    const unsigned char *p = c, *stop = c + n;
+    while ((p = memchr(p, '.', stop - p)) != NULL) {
+        Py_ssize_t d = p - c;
+        p++;
+        Py_ssize_t e = spaces_back(c, d), s = run_back(c, e);
+        if (s == e) continue;
+        PyObject *cls = lookup_bytes(table, c + s, e - s);
+        if (!cls) { if (PyErr_Occurred()) return -1; continue; }
+        Py_ssize_t ns, ne;
+        if (!ident_at(c, n, d + 1, &ns, &ne)) continue;
+        PyObject *name = PyUnicode_DecodeUTF8((const char *)c + ns, ne - ns, "strict");
+        if (!name) return -1;
+        PyObject *how = S_query;
+        if (in_code) {
+            /* (?:[ \t]*+\.[ \t]*+(ID)[ \t]*+\()? — the method, when one is called */
+            how = S_code;
+            Py_ssize_t j = ne, ms, me;
+            while (j < n && SP(c[j])) j++;
+            if (j < n && c[j] == '.' && ident_at(c, n, j + 1, &ms, &me)) {
+                Py_ssize_t k = me;
+                while (k < n && SP(c[k])) k++;
+                if (k < n && c[k] == '(') {
+                    PyObject *m = PyUnicode_DecodeUTF8((const char *)c + ms, me - ms, "strict");
+                    PyObject *low = m ? PyObject_CallMethodNoArgs(m, S_lower) : NULL;
+                    Py_XDECREF(m);
+                    if (!low) { Py_DECREF(name); return -1; }
+                    if (PyUnicode_Tailmatch(low, S_create_ru, 0, PY_SSIZE_T_MAX, -1) == 1 ||
+                        PyUnicode_Tailmatch(low, S_create_en, 0, PY_SSIZE_T_MAX, -1) == 1)
+                        how = S_write;
+                    Py_DECREF(low);
+                }
+            }
+        }
+        int r = add3(usages, cls, name, how);
+        Py_DECREF(name);
+        if (r < 0) return -1;
+    }
+    return 0;
+}
+
+/* lexer.add_tokens without its ``ОбщийМодуль(`` part (lexer._literal_calls, called after). */
+static int body_tokens(const unsigned char *t, Py_ssize_t start, Py_ssize_t end,
+                       PyObject *local, PyObject *qualified, PyObject *usages) {
+    Buf code = {0}, strs = {0};
+    int n_strings, r = split_code_into(t, start, end, &code, &strs, &n_strings);
+    if (r == 0) r = calls(code.p, code.n, local, qualified, usages);
+    if (r == 0) r = class_words(code.p, code.n, MANAGER_FWD, 1, usages);
+    if (r == 0 && n_strings) r = class_words(strs.p, strs.n, QUERY_FWD, 0, usages);
+    PyMem_Free(code.p); PyMem_Free(strs.p);
+    return r;
+}
+
+/* -- the structural scan ------------------------------------------------------------------ */
+
+static inline Py_ssize_t count_nl(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
+    Py_ssize_t k = 0;
+    while (a < b) {
+        const unsigned char *q = memchr(t + a, '\n', b - a);
+        if (!q) break;
+        k++;
+        a = q - t + 1;
+    }
+    return k;
+}
+
+static inline Py_ssize_t line_end(const unsigned char *t, Py_ssize_t i, Py_ssize_t n) {
+    if (i >= n) return n;
+    const unsigned char *q = memchr(t + i, '\n', n - i);
+    return q ? q - t : n;
+}
+
+static inline int bspace(unsigned char c) {    /* bytes.strip()'s whitespace */
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == 0x0c;
+}
+
+/* lexer._doc_comment: the // lines right above ``stop``. */
+static PyObject *doc_comment(const unsigned char *t, Py_ssize_t start, Py_ssize_t stop) {
+    if (stop < start) stop = start;
+    Py_ssize_t end = stop;
+    while (end > start && t[end - 1] == '\n') end--;
+    /* walk the lines back while each opens (after whitespace) with // */
+    Py_ssize_t first = end + 1;              /* the block's first line start (none yet) */
+    Py_ssize_t le = end;
+    for (;;) {
+        Py_ssize_t ls = le;
+        while (ls > start && t[ls - 1] != '\n') ls--;
+        Py_ssize_t i = ls;
+        while (i < le && bspace(t[i])) i++;
+        if (!(i + 1 < le && t[i] == '/' && t[i + 1] == '/')) break;
+        first = ls;
+        if (ls == start) break;
+        le = ls - 1;
+    }
+    if (first > end) return Py_NewRef(S_empty);
+    Buf b = {0};
+    int firstpart = 1;
+    for (Py_ssize_t ls = first; ls <= end;) {
+        Py_ssize_t e = line_end(t, ls, end), s = ls, f = e;
+        while (s < f && bspace(t[s])) s++;
+        while (f > s && bspace(t[f - 1])) f--;
+        if (!firstpart && buf_put(&b, (const unsigned char *)"\n", 1) < 0) goto fail;
+        firstpart = 0;
+        if (f - s > 2 && buf_put(&b, t + s + 2, f - s - 2) < 0) goto fail;
+        ls = e + 1;
+    }
+    /* fast path: a first line with a letter or digit (ASCII, or Cyrillic: lead byte D0/D1, never
+     * whitespace) is no //// rule: doc.strip("\n"); otherwise lexer decides, in Unicode */
+    Py_ssize_t k = 0;
+    int plain = 0;
+    while (k < b.n && b.p[k] != '\n') {
+        unsigned char c = b.p[k++];
+        if ((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+            c == 0xD0 || c == 0xD1) { plain = 1; break; }
+    }
+    PyObject *out;
+    if (plain) {
+        Py_ssize_t a = 0, z = b.n;
+        while (a < z && b.p[a] == '\n') a++;
+        while (z > a && b.p[z - 1] == '\n') z--;
+        out = PyUnicode_DecodeUTF8((const char *)b.p + a, z - a, "strict");
+    } else {
+        PyObject *doc = PyUnicode_DecodeUTF8((const char *)b.p, b.n, "strict");
+        out = doc ? PyObject_CallOneArg(doc_rules, doc) : NULL;
+        Py_XDECREF(doc);
+    }
+    PyMem_Free(b.p);
+    return out;
+fail:
+    PyMem_Free(b.p);
+    return NULL;
+}
+
+/* lexer._HEADER at i (just after the keyword): name [ns, ne), the list [ls, le), export, end. */
+static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *ns, Py_ssize_t *ne,
+                     Py_ssize_t *ls, Py_ssize_t *lend, int *export, Py_ssize_t *end) {
+    if (i >= n || !SP(t[i])) return 0;                     /* [ \t]++ */
+    while (i < n && SP(t[i])) i++;
+    if (i >= n || !ID0_[t[i]]) return 0;                   /* (ID) */
+    *ns = i++;
+    while (i < n && W(t[i])) i++;
+    *ne = i;
+    while (i < n && SP(t[i])) i++;                         /* [ \t]*+\( */
+    if (i >= n || t[i] != '(') return 0;
+    *ls = ++i;
+    for (;;) {                                             /* (?:[^)"]++|"[^"\n]*+")*+ */
+        if (i < n && t[i] != ')' && t[i] != '"') {
+            while (i < n && t[i] != ')' && t[i] != '"') i++;
+            continue;
+        }
+        if (i < n && t[i] == '"') {
+            Py_ssize_t j = i + 1;
+            while (j < n && t[j] != '"' && t[j] != '\n') j++;
+            if (j < n && t[j] == '"') { i = j + 1; continue; }
+        }
+        break;
+    }
+    if (i >= n || t[i] != ')') return 0;                   /* \) */
+    *lend = i++;
+    Py_ssize_t j = i;                                      /* ((?:[ \t]*+EXPORT(?!W))?) */
+    while (j < n && SP(t[j])) j++;
+    Py_ssize_t e = match_any(EXPORT, n_export, t, j, n, NULL);
+    *export = e >= 0;
+    *end = e >= 0 ? e : i;
+    return 1;
+}
+
+/* An end keyword in t[a:b] outside strings and comments, not inside an identifier (lexer's
+ * _END_ON_LINE over the tail with strings and comments blanked; the tail is its own string). */
+static int end_on_line(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
+    Py_ssize_t i = a;
+    while (i < b) {
+        unsigned char c = t[i];
+        if (opens_string_or_comment(c)) {
+            Py_ssize_t e = string_or_comment(t, i, b);
+            if (e >= 0) { i = e; continue; }
+        }
+        if ((i == a || !W(t[i - 1])) && match_any(ENDS, n_ends, t, i, b, NULL) >= 0) return 1;
+        i++;
+    }
+    return 0;
+}
+
+static int problem(PyObject *problems, const char *code, PyObject *msg, Py_ssize_t line) {
+    if (!msg) return -1;
+    PyObject *p = PyObject_CallFunction(Problem, "sOn", code, msg, line);
+    Py_DECREF(msg);
+    if (!p) return -1;
+    int r = PyList_Append(problems, p);
+    Py_DECREF(p);
+    return r;
+}
+
+/* The open procedure. */
+typedef struct {
+    PyObject *proc, *name, *local, *qualified, *usages;
+    Py_ssize_t start, line, inserts, deletes;
+    int is_function;
+} Open;
+
+static void open_clear(Open *o) {
+    Py_CLEAR(o->proc); Py_CLEAR(o->name); Py_CLEAR(o->local); Py_CLEAR(o->qualified); Py_CLEAR(o->usages);
+}
+
+static int set_attr_n(PyObject *o, const char *name, Py_ssize_t v) {
+    PyObject *x = PyLong_FromSsize_t(v);
+    if (!x) return -1;
+    int r = PyObject_SetAttrString(o, name, x);
+    Py_DECREF(x);
+    return r;
+}
+
+static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t end_line, PyObject *common,
+                      PyObject *procedures) {
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(text);
+    Py_ssize_t n = PyBytes_GET_SIZE(text);
+    if (end_pos > n) end_pos = n;
+    if (end_pos < o->start) end_pos = o->start;
+    int r = -1;
+    PyObject *body = PyBytes_FromStringAndSize((const char *)t + o->start, end_pos - o->start);
+    if (!body) goto done;
+    if (set_attr_n(o->proc, "end_line", end_line) < 0 || PyObject_SetAttrString(o->proc, "body", body) < 0) goto done;
+    if (o->inserts && set_attr_n(o->proc, "inserts", o->inserts) < 0) goto done;
+    if (o->deletes && set_attr_n(o->proc, "deletes", o->deletes) < 0) goto done;
+    if (body_tokens(t, o->start, end_pos, o->local, o->qualified, o->usages) < 0) goto done;
+    if (PyTuple_GET_SIZE(common)) {
+        PyObject *x = PyObject_CallFunctionObjArgs(literal_calls, o->proc, body, common, NULL);
+        if (!x) goto done;
+        Py_DECREF(x);
+    }
+    r = PyList_Append(procedures, o->proc);
+done:
+    Py_XDECREF(body);
+    open_clear(o);
+    return r;
+}
+
+static PyObject *decode_range(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
+    if (b < a) b = a;
+    return PyUnicode_DecodeUTF8((const char *)t + a, b - a, "strict");
+}
+
+static PyObject *lowered(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
+    PyObject *s = decode_range(t, a, b);
+    if (!s) return NULL;
+    PyObject *low = PyObject_CallMethodNoArgs(s, S_lower);
+    Py_DECREF(s);
+    return low;
+}
+
+static PyObject *stripped(PyObject *s) {       /* str.strip(), consuming s */
+    if (!s) return NULL;
+    PyObject *r = PyObject_CallMethodNoArgs(s, S_strip);
+    Py_DECREF(s);
+    return r;
+}
+
+/* ``#[ \t]*+ID`` or ``&[ \t]*+ID`` at i: the ID's [s, e). */
+static int mark_ident(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *s, Py_ssize_t *e) {
+    i++;
+    while (i < n && SP(t[i])) i++;
+    if (i >= n || !ID0_[t[i]]) return 0;
+    *s = i++;
+    while (i < n && W(t[i])) i++;
+    *e = i;
+    return 1;
+}
+
+/* lexer._STRUCT at a line start i: 1 pp, 2 dir, 3 keyword; [gs, ge) the group. For a keyword:
+ * which word, whether Асинх opens it. */
+static int struct_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *gs, Py_ssize_t *ge,
+                     Py_ssize_t *ids, int *word, int *is_async) {
+    while (i < n && SP(t[i])) i++;
+    if (i >= n) return 0;
+    *gs = i;
+    unsigned char c = t[i];
+    if (c == '#' || c == '&') {
+        Py_ssize_t s, e;
+        if (!mark_ident(t, n, i, &s, &e)) return 0;
+        *ids = s; *ge = e;
+        return c == '#' ? 1 : 2;
+    }
+    if (!OPENS[c << 8 | (i + 1 < n ? t[i + 1] : 0)]) return 0;
+    for (int a = 0; a < n_async; a++) {          /* (?:ASYNC[ \t]++)?STRUCT(?!W) */
+        Py_ssize_t e = match_word(&ASYNC[a], t, i, n);
+        if (e < 0 || e >= n || !SP(t[e])) continue;
+        while (e < n && SP(t[e])) e++;
+        Py_ssize_t f = match_any(STRUCT, n_struct, t, e, n, word);
+        if (f >= 0) { *ge = f; *is_async = 1; return 3; }
+    }
+    Py_ssize_t f = match_any(STRUCT, n_struct, t, i, n, word);
+    if (f >= 0) { *ge = f; *is_async = 0; return 3; }
+    return 0;
+}
+
+typedef struct {
+    PyObject *regions, *region_lines, *conditions, *pending, *seen, *ctx_regions, *ctx_conditions;
+} State;
+
+static PyObject *scan(PyObject *self, PyObject *args) {
+    PyObject *data, *common;
+    if (!PyArg_ParseTuple(args, "SO!", &data, &PyTuple_Type, &common)) return NULL;
+    if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan.configure was not called"); return NULL; }
+    Py_ssize_t n = PyBytes_GET_SIZE(data) + 1;
+    PyObject *text = PyBytes_FromStringAndSize(NULL, n);
+    if (!text) return NULL;
+    unsigned char *t = (unsigned char *)PyBytes_AS_STRING(text);
+    t[0] = '\n';
+    memcpy(t + 1, PyBytes_AS_STRING(data), n - 1);
+
+    PyObject *procedures = PyList_New(0), *problems = PyList_New(0), *result = NULL;
+    State st = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyDict_New(), NULL, NULL};
+    Open op = {0};
+    int is_open = 0;
+    Py_ssize_t n_regions = 0, comment_from = 0, comment_to = -1, line_no = 0, line_pos = 0, first = -1;
+    Py_ssize_t search = 0;
+    if (!procedures || !problems || !st.regions || !st.region_lines || !st.conditions || !st.pending || !st.seen)
+        goto fail;
+
+    for (;;) {
+        const unsigned char *q = search < n ? memchr(t + search, '\n', n - search) : NULL;
+        if (!q) break;
+        Py_ssize_t nl = q - t, gs, ge, ids = 0;
+        int word = 0, is_async = 0;
+        int kind = struct_at(t, n, nl + 1, &gs, &ge, &ids, &word, &is_async);
+        if (!kind) { search = nl + 1; continue; }
+        search = ge;
+        if (first < 0) first = nl;
+        Py_ssize_t pos = nl + 1;
+        line_no += count_nl(t, line_pos, pos);
+        Py_ssize_t ln = line_no;
+        line_pos = pos;
+        Py_ssize_t le = line_end(t, ge, n);
+
+        if (kind == 1) {                                     /* #Область, #Если, #Вставка… */
+            PyObject *w = lowered(t, ids, ge), *rest = w ? stripped(decode_range(t, ge, le)) : NULL;
+            int r = -1;
+            Py_CLEAR(st.ctx_regions); Py_CLEAR(st.ctx_conditions);
+            if (!rest) { Py_XDECREF(w); goto fail; }
+            int hit;
+#define IN(set) ((hit = PySet_Contains(set, w)) < 0 ? -1 : hit)
+            if ((hit = IN(PP_REGION)) < 0) goto pp_done;
+            if (hit) {
+                PyObject *parts = PyObject_CallMethodOneArg(rest, S_split, S_slashes);
+                PyObject *name = parts ? stripped(Py_NewRef(PyList_GET_ITEM(parts, 0))) : NULL;
+                Py_XDECREF(parts);
+                PyObject *lnobj = name ? PyLong_FromSsize_t(ln) : NULL;
+                if (lnobj && PyList_Append(st.regions, name) == 0 && PyList_Append(st.region_lines, lnobj) == 0) {
+                    n_regions++; r = 0;
+                }
+                Py_XDECREF(name); Py_XDECREF(lnobj);
+                goto pp_done;
+            }
+            if ((hit = IN(PP_END_REGION)) < 0) goto pp_done;
+            if (hit) {
+                Py_ssize_t k = PyList_GET_SIZE(st.regions);
+                if (k) r = PyList_SetSlice(st.regions, k - 1, k, NULL) | PyList_SetSlice(st.region_lines, k - 1, k, NULL);
+                else r = problem(problems, "unbalanced-region", Py_NewRef(S_not_open), ln);
+                goto pp_done;
+            }
+            Py_ssize_t nc = PyList_GET_SIZE(st.conditions);
+            if ((hit = IN(PP_IF)) < 0) goto pp_done;
+            if (hit) {
+                PyObject *c = PyObject_CallOneArg(then_sub, rest);
+                r = c ? PyList_Append(st.conditions, c) : -1;
+                Py_XDECREF(c);
+                goto pp_done;
+            }
+            if ((hit = IN(PP_ELSIF)) < 0) goto pp_done;
+            if (hit && nc) {
+                PyObject *c = PyObject_CallOneArg(then_sub, rest);
+                r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
+                goto pp_done;
+            }
+            if ((hit = IN(PP_ELSE)) < 0) goto pp_done;
+            if (hit && nc) {
+                PyObject *c = PyUnicode_FromFormat("%U%U)", S_not, PyList_GET_ITEM(st.conditions, nc - 1));
+                r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
+                goto pp_done;
+            }
+            if ((hit = IN(PP_END_IF)) < 0) goto pp_done;
+            if (hit) {
+                if (nc) r = PyList_SetSlice(st.conditions, nc - 1, nc, NULL);
+                else r = problem(problems, "unbalanced-if", Py_NewRef(S_if_not_open), ln);
+                goto pp_done;
+            }
+            r = 0;
+            if (is_open) {
+                if ((hit = IN(PP_INSERT)) < 0) { r = -1; goto pp_done; }
+                if (hit) { op.inserts++; goto pp_done; }
+                if ((hit = IN(PP_DELETE)) < 0) { r = -1; goto pp_done; }
+                if (hit) op.deletes++;
+            }
+#undef IN
+        pp_done:
+            Py_DECREF(w); Py_DECREF(rest);
+            if (r < 0) goto fail;
+            if (!is_open) {
+                comment_from = le; comment_to = -1;
+                if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
+            }
+            continue;
+        }
+        if (kind == 2) {                                     /* &НаСервере, &Перед("X")… */
+            if (!is_open) {
+                if (comment_to < 0) comment_to = pos;
+                PyObject *w = lowered(t, ids, ge), *rest = w ? decode_range(t, ge, le) : NULL;
+                PyObject *pair = rest ? PyTuple_Pack(2, w, rest) : NULL;
+                Py_XDECREF(w); Py_XDECREF(rest);
+                if (!pair || PyList_Append(st.pending, pair) < 0) { Py_XDECREF(pair); goto fail; }
+                Py_DECREF(pair);
+            }
+            continue;
+        }
+        const Word *kw = &STRUCT[word];
+        if (kw->is_end) {
+            if (!is_open) {
+                PyObject *k = decode_range(t, gs, ge);
+                if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat("%U%U", k, S_unmatched), ln) < 0) {
+                    Py_XDECREF(k); goto fail;
+                }
+                Py_DECREF(k);
+            } else {
+                if (kw->is_function != op.is_function) {
+                    PyObject *k = decode_range(t, gs, ge);
+                    if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat(
+                            "%U (line %zd) is a %s closed by %U", op.name, op.line,
+                            op.is_function ? "function" : "procedure", k), ln) < 0) {
+                        Py_XDECREF(k); goto fail;
+                    }
+                    Py_DECREF(k);
+                }
+                is_open = 0;
+                if (close_proc(&op, text, le, ln, common, procedures) < 0) goto fail;
+            }
+            comment_from = le; comment_to = -1;
+            if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
+            continue;
+        }
+        /* a header */
+        if (is_open) {
+            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
+                    "%U (line %zd) has no %U before the next header; taken to end there", op.name, op.line,
+                    op.is_function ? S_end_func : S_end_proc), ln) < 0) goto fail;
+            is_open = 0;
+            if (close_proc(&op, text, pos - 1, ln - 1, common, procedures) < 0) goto fail;
+        }
+        Py_ssize_t ns, ne, ls, lend, sig_end;
+        int export;
+        if (!header_at(t, n, ge, &ns, &ne, &ls, &lend, &export, &sig_end)) {
+            PyObject *k = decode_range(t, gs, ge);
+            if (!k || problem(problems, "syntax", PyUnicode_FromFormat(
+                    "cannot read the header after %U (a name and a parameter list are expected)", k), ln) < 0) {
+                Py_XDECREF(k); goto fail;
+            }
+            Py_DECREF(k);
+            comment_from = le; comment_to = -1;
+            if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
+            continue;
+        }
+        {
+            PyObject *name = decode_range(t, ns, ne), *inner = NULL, *params = NULL, *plist = NULL;
+            PyObject *doc = NULL, *directive = NULL, *annotation = NULL, *vals[12] = {0}, *proc = NULL;
+            PyObject *lower = NULL, *cond = NULL, *key = NULL, *sets[3] = {0};
+            int ok = 0;
+            if (!name) goto h_done;
+            inner = PyBytes_FromStringAndSize((const char *)t + ls, lend - ls);
+            if (!inner) goto h_done;
+            params = PyDict_GetItemWithError(PARAMS, inner);
+            if (params) Py_INCREF(params);
+            else if (PyErr_Occurred() || !(params = PyObject_CallOneArg(params_of, inner))) goto h_done;
+            if (!(plist = PySequence_List(params))) goto h_done;
+            if (!st.ctx_regions) {
+                st.ctx_regions = PyList_GetSlice(st.regions, 0, PY_SSIZE_T_MAX);
+                st.ctx_conditions = PyList_GetSlice(st.conditions, 0, PY_SSIZE_T_MAX);
+                if (!st.ctx_regions || !st.ctx_conditions) goto h_done;
+            }
+            if (!(doc = doc_comment(t, comment_from, comment_to >= 0 ? comment_to : pos))) goto h_done;
+            directive = Py_NewRef(S_empty);
+            annotation = Py_NewRef(Py_None);
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(st.pending); k++) {
+                PyObject *pair = PyList_GET_ITEM(st.pending, k), *w = PyTuple_GET_ITEM(pair, 0);
+                PyObject *d = PyDict_GetItemWithError(DIRECTIVES, w);
+                if (d) { Py_SETREF(directive, Py_NewRef(d)); continue; }
+                if (PyErr_Occurred()) goto h_done;
+                int hit = PyDict_Contains(ANNOTATIONS, w);
+                if (hit < 0) goto h_done;
+                if (hit) {
+                    PyObject *a = PyObject_CallFunctionObjArgs(annotation_of, w, PyTuple_GET_ITEM(pair, 1), NULL);
+                    if (!a) goto h_done;
+                    Py_SETREF(annotation, a);
+                }
+            }
+            for (int k = 0; k < 3; k++) if (!(sets[k] = PySet_New(NULL))) goto h_done;
+            vals[0] = name; vals[1] = kw->is_function ? Py_True : Py_False; vals[2] = plist;
+            vals[3] = export ? Py_True : Py_False; vals[4] = directive; vals[5] = annotation;
+            vals[6] = is_async ? Py_True : Py_False; vals[7] = st.ctx_regions; vals[8] = st.ctx_conditions;
+            vals[9] = doc;
+            if (!(vals[10] = PyLong_FromSsize_t(ln))) goto h_done;
+            vals[11] = vals[10];
+            {
+                PyObject *all[15];
+                for (int k = 0; k < 12; k++) all[k] = vals[k];
+                all[12] = sets[0]; all[13] = sets[1]; all[14] = sets[2];
+                proc = PyObject_Vectorcall(Procedure, all, 0, kwnames);
+            }
+            if (!proc) goto h_done;
+            /* a repeated name under the same conditions */
+            if (!(lower = PyObject_CallMethodNoArgs(name, S_lower))) goto h_done;
+            if (!(cond = PyList_AsTuple(st.conditions))) goto h_done;
+            if (!(key = PyTuple_Pack(2, lower, cond))) goto h_done;
+            {
+                PyObject *was = PyDict_GetItemWithError(st.seen, key);
+                if (was) {
+                    if (problem(problems, "duplicate", PyUnicode_FromFormat(
+                            "%U is declared twice in this module (lines %S and %zd)", name, was, ln), ln) < 0) goto h_done;
+                } else if (PyErr_Occurred() || PyDict_SetItem(st.seen, key, vals[10]) < 0) goto h_done;
+            }
+            op.proc = Py_NewRef(proc); op.name = Py_NewRef(name);
+            op.local = Py_NewRef(sets[0]); op.qualified = Py_NewRef(sets[1]); op.usages = Py_NewRef(sets[2]);
+            op.start = pos; op.line = ln; op.inserts = op.deletes = 0; op.is_function = kw->is_function;
+            is_open = 1;
+            ok = 1;
+        h_done:
+            Py_XDECREF(name); Py_XDECREF(inner); Py_XDECREF(params); Py_XDECREF(plist); Py_XDECREF(doc);
+            Py_XDECREF(directive); Py_XDECREF(annotation); Py_XDECREF(vals[10]); Py_XDECREF(proc);
+            Py_XDECREF(lower); Py_XDECREF(cond); Py_XDECREF(key);
+            for (int k = 0; k < 3; k++) Py_XDECREF(sets[k]);
+            if (!ok) goto fail;
+        }
+        if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
+        comment_to = -1;
+        Py_ssize_t tail_end = line_end(t, sig_end, n);
+        if (end_on_line(t, sig_end, tail_end)) {             /* a one-line procedure */
+            line_no += count_nl(t, line_pos, tail_end);
+            line_pos = tail_end;
+            is_open = 0;
+            if (close_proc(&op, text, tail_end, line_no, common, procedures) < 0) goto fail;
+            comment_from = tail_end;
+        }
+    }
+    {
+        Py_ssize_t last_line = line_no + count_nl(t, line_pos, n);
+        if (is_open) {
+            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
+                    "%U (line %zd) has no %U before the end of the module", op.name, op.line,
+                    op.is_function ? S_end_func : S_end_proc), op.line) < 0) goto fail;
+            is_open = 0;
+            if (close_proc(&op, text, n, last_line, common, procedures) < 0) goto fail;
+        }
+        Py_ssize_t k = PyList_GET_SIZE(st.regions);
+        if (k) {
+            PyObject *lnobj = PyList_GET_ITEM(st.region_lines, k - 1);
+            Py_ssize_t rl = PyLong_AsSsize_t(lnobj);
+            if (problem(problems, "unbalanced-region", PyUnicode_FromFormat(
+                    "%U %U is not closed", S_region_open, PyList_GET_ITEM(st.regions, k - 1)), rl) < 0) goto fail;
+        }
+        PyObject *module_doc = first >= 0 ? doc_comment(t, 0, first + 1) : Py_NewRef(S_empty);
+        if (!module_doc) goto fail;
+        result = Py_BuildValue("(OOnnN)", procedures, problems, n_regions, last_line, module_doc);
+    }
+fail:
+    if (is_open) open_clear(&op);
+    Py_XDECREF(procedures); Py_XDECREF(problems); Py_DECREF(text);
+    Py_XDECREF(st.regions); Py_XDECREF(st.region_lines); Py_XDECREF(st.conditions); Py_XDECREF(st.pending);
+    Py_XDECREF(st.seen); Py_XDECREF(st.ctx_regions); Py_XDECREF(st.ctx_conditions);
+    return result;
+}
+
+/* -- decoding ------------------------------------------------------------------------------ */
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
+
+/* The length of the well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlongs, no
+ * surrogates, nothing above U+10FFFF — what Python's strict decoder accepts), or 0. */
+static inline int utf8_seq(const unsigned char *s, Py_ssize_t left) {
+    unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    if (c < 0xC2) return 0;
+    if (c < 0xE0) return left >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
+    if (c < 0xF0) {
+        if (left < 3 || (s[2] & 0xC0) != 0x80) return 0;
+        unsigned char lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        return s[1] >= lo && s[1] <= hi ? 3 : 0;
+    }
+    if (c > 0xF4 || left < 4 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80) return 0;
+    unsigned char lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    return s[1] >= lo && s[1] <= hi ? 4 : 0;
+}
+
+/* decode(data) -> the text lexer.decode_module gives (BOM dropped, CRLF and lone CR as LF), or
+ * None when the data holds a NUL byte or is not UTF-8 (lexer.py then words the problem). */
+static PyObject *decode(PyObject *self, PyObject *arg) {
+    if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
+    Py_ssize_t n = PyBytes_GET_SIZE(arg), i = 0, crs = 0;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3;
+    Py_ssize_t from = i;
+    while (i < n) {
+        /* eight plain ASCII bytes at a time (no high bit, no NUL, no CR) */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if ((w & HIGHS) || HASZERO(w) || HASZERO(w ^ (ONES * '\r'))) break;
+            i += 8;
+        }
+        /* then byte by byte up to the next plain stretch; two-byte letters (Cyrillic) inline */
+        Py_ssize_t stop = i + 64 < n ? i + 64 : n;
+        while (i < stop) {
+            unsigned char c = s[i];
+            if (c < 0x80) {
+                if (c == 0) Py_RETURN_NONE;
+                crs += c == '\r';
+                i++;
+            } else if (c >= 0xC2 && c < 0xE0 && i + 1 < n && (s[i + 1] & 0xC0) == 0x80) {
+                i += 2;
+            } else {
+                int k = utf8_seq(s + i, n - i);
+                if (!k) Py_RETURN_NONE;
+                i += k;
+            }
+        }
+    }
+    if (!crs) {
+        if (from == 0) return Py_NewRef(arg);
+        return PyBytes_FromStringAndSize((const char *)s + from, n - from);
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n - from);
+    if (!out) return NULL;
+    unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out), *w = o;
+    for (i = from; i < n;) {
+        const unsigned char *cr = memchr(s + i, '\r', n - i);
+        Py_ssize_t e = cr ? cr - s : n;
+        memcpy(w, s + i, e - i);
+        w += e - i;
+        if (!cr) break;
+        if (e + 1 >= n || s[e + 1] != '\n') *w++ = '\n';         /* a lone CR ends a line */
+        i = e + 1;
+    }
+    if (_PyBytes_Resize(&out, w - o) < 0) return NULL;
+    return out;
+}
+
+/* split_code(body) -> (code, strings): lexer.split_code's answer (tests compare the two). */
+static PyObject *py_split_code(PyObject *self, PyObject *arg) {
+    if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
+    const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(arg);
+    Py_ssize_t n = PyBytes_GET_SIZE(arg);
+    Buf code = {0}, strs = {0};
+    PyObject *out = NULL, *list = NULL;
+    int n_strings;
+    if (split_code_into(t, 0, n, &code, &strs, &n_strings) < 0) goto done;
+    if (!(list = PyList_New(0))) goto done;
+    for (Py_ssize_t a = 0, i = 0; n_strings && i <= strs.n; i++) {
+        if (i == strs.n || strs.p[i] == '\n') {
+            PyObject *s = PyBytes_FromStringAndSize((const char *)strs.p + a, i - a);
+            if (!s || PyList_Append(list, s) < 0) { Py_XDECREF(s); goto done; }
+            Py_DECREF(s);
+            a = i + 1;
+        }
+    }
+    out = Py_BuildValue("(y#O)", code.p ? (const char *)code.p : "", code.n, list);
+done:
+    Py_XDECREF(list);
+    PyMem_Free(code.p); PyMem_Free(strs.p);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_O, "Set the tables and callbacks lexer.py owns (once)."},
+    {"scan", scan, METH_VARARGS, "scan(data, common_module) -> (procedures, problems, regions, lines, module_doc)"},
+    {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
+    {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bslscan", NULL, -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__bslscan(void) {
+    init_tables();
+#define STR(var, s) if (!((var) = PyUnicode_FromString(s))) return NULL
+    STR(S_lower, "lower"); STR(S_strip, "strip"); STR(S_split, "split"); STR(S_empty, "");
+    STR(S_call, "call:"); STR(S_code, "code"); STR(S_write, "write"); STR(S_query, "query");
+    STR(S_slashes, "//"); STR(S_nl, "\n"); STR(S_create_ru, "создать"); STR(S_create_en, "create");
+#undef STR
+    if (!(names_cache = PyDict_New()) || !(local_cache = PyDict_New())) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    /* lexer.py uses the module only when this matches its own (a stale build is left unused) */
+    if (m && PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) Py_CLEAR(m);
+    return m;
+}

@@ -1,0 +1,259 @@
+"""The compiled BSL scanner (compiler/code/_bslscan.c) against the Python one (lexer.py's
+``scan_module_pure``, the reference): equal scan results — procedures with every field and
+token, problems with their lines, regions, line count, the module's doc — on hand-written edge
+cases, on random mutations of them (bytes that are not UTF-8 and NUL bytes too), and on SSL's
+modules when ../shared/data is present."""
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from realdata import extracted
+from test_code_lexer import RU
+from v8atlas.compiler.code import lexer
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _built():
+    try:
+        return importlib.import_module("v8atlas.compiler.code._bslscan")
+    except ImportError:
+        return None
+
+
+_NOT_BUILT = ("the compiled scanner (v8atlas.compiler.code._bslscan) is not built: the install found "
+              "no C compiler or Python headers, so lexer.py's Python scanner is in use")
+needs_c = pytest.mark.skipif(_built() is None, reason=_NOT_BUILT)
+
+
+def _has_c_toolchain() -> bool:
+    include = sysconfig.get_paths().get("include")
+    return bool(shutil.which("gcc") or shutil.which("cc")) and bool(include) and \
+        (Path(include) / "Python.h").is_file()
+
+
+@pytest.mark.skipif(not _has_c_toolchain(), reason="no C compiler or Python.h here: the extension is optional")
+def test_the_extension_is_built_where_a_c_compiler_is():
+    assert _built() is not None, "gcc and Python.h are here but `pip install -e .` built no _bslscan"
+
+
+@needs_c
+def test_the_environment_variable_forces_the_python_scanner():
+    code = "from v8atlas.compiler.code import lexer; print(lexer._scan is lexer.scan_module_pure)"
+    env = {k: v for k, v in os.environ.items() if k != "V8ATLAS_PURE_SCANNER"}
+    got = [subprocess.run([sys.executable, "-c", code], env={**env, **extra}, capture_output=True, text=True,
+                          check=True).stdout.strip() for extra in ({}, {"V8ATLAS_PURE_SCANNER": "1"})]
+    assert got == ["False", "True"]
+
+
+@needs_c
+def test_a_build_of_another_version_is_left_unused(monkeypatch):
+    """An editable install keeps the .so it built; after a change to _bslscan.c without a rebuild
+    the Python scanner runs rather than tables the C does not expect."""
+    monkeypatch.setattr(_built(), "VERSION", -1)
+    assert lexer._load_compiled() is None
+
+
+def _outcome(scan, data: bytes):
+    """A scan's result, or the kind of exception it raised (input that is not UTF-8 text)."""
+    try:
+        return scan(data)
+    except UnicodeDecodeError:
+        return "UnicodeDecodeError"
+
+
+def _same(data: bytes) -> None:
+    pure = _outcome(lexer.scan_module_pure, data)
+    compiled = _outcome(lexer._scan_compiled, data)
+    if pure != compiled and not isinstance(pure, str) and not isinstance(compiled, str):
+        # name the first field that differs (a readable failure)
+        for a, b in zip(pure.procedures, compiled.procedures):
+            assert a == b, data[:300]
+        assert (pure.problems, pure.regions, pure.lines, pure.module_doc) == \
+            (compiled.problems, compiled.regions, compiled.lines, compiled.module_doc), data[:300]
+    assert pure == compiled, data[:300]
+
+
+EN = '''#Region Public
+
+// Returns the value.
+//
+// Parameters:
+//  Ref - AnyRef - the object.
+//
+// Returns:
+//  Arbitrary - the value.
+&AtServer
+Async Function Value(Ref, Val Name = "a,b)", Mode = Undefined) Export
+	Query = New Query("SELECT T.Ref FROM AccumulationRegister.Stock.Balance AS T
+	|WHERE T.Name = ""EndFunction""");
+	Await Helper(Catalogs.Products.EmptyRef());
+	Return CommonModule.Method(1).Other();
+EndFunction
+
+#EndRegion
+
+#If Server Or ThickClientOrdinaryApplication Then
+&AtClient
+Procedure Helper(Parameter)
+	Items = Catalogs.Products.CreateItem();
+	Module = Common.CommonModule("Users");
+	Module.CurrentUser();
+	Common.CommonModule("Users").AuthorizedUser();
+EndProcedure
+#ElsIf Client Then
+Procedure Helper(Parameter)
+EndProcedure
+#Else
+Procedure Helper(Parameter) EndProcedure
+#EndIf
+'''
+
+EDGE = [
+    RU, EN, "", "\n", "   \n\t\n", "Процедура", "Процедура А(", "Процедура А()", "#", "&", "#Область",
+    "Процедура А()\n", "КонецПроцедуры", "Функция Ф()\nКонецПроцедуры\n", "Процедура П()\nКонецФункции",
+    "Процедура А()\nПроцедура Б()\nКонецПроцедуры\n",
+    "Процедура А() КонецПроцедуры\nПроцедура Б() Экспорт КонецПроцедуры\nПроцедура В() ЭкспортКонецПроцедуры\n",
+    'Процедура А() Б = "КонецПроцедуры"; // КонецПроцедуры\nКонецПроцедуры\n',
+    "Процедура А()\nКонецПроцедуры\nПроцедура а()\nКонецПроцедуры\n",
+    "#Если Сервер Тогда\nПроцедура А()\nКонецПроцедуры\n#Иначе\nПроцедура А()\nКонецПроцедуры\n#КонецЕсли\n",
+    "#ИначеЕсли А Тогда\n#Иначе\n#КонецЕсли\n#КонецОбласти\n#Область А // комментарий\n#Область Б\n",
+    "ФУНКЦИЯ Ф() ЭКСПОРТ\nКОНЕЦФУНКЦИИ\nфункция ф2()\nконецфункции\nпРоЦеДуРа П()\nКонеЦПроцедуры\n",
+    "Асинх Процедура А()\nКонецПроцедуры\nАсинх\tФункция Б()\nКонецФункции\nАсинх Б()\nАсинх КонецПроцедуры\n",
+    "АсинхПроцедура А()\nКонецПроцедуры\nПроцедураА()\nПроцедура_ А()\n",
+    '&Перед("ПриЗаписи")\nПроцедура Р_ПриЗаписи(Отказ)\nКонецПроцедуры\n'
+    '&После ( "X" )\n&НаСервере\nПроцедура Р2()\nКонецПроцедуры\n'
+    '&ИзменениеИКонтроль("Ф")\nФункция Р3()\n#Вставка\nА = 1;\n#КонецВставки\n#Удаление\nБ();\n#КонецУдаления\nКонецФункции\n'
+    '&Вместо\n&НаКлиентеНаСервереБезКонтекста\nПроцедура Р4() Экспорт\nКонецПроцедуры\n',
+    '&НаКлиенте\n\n// не документация\nПроцедура А()\nКонецПроцедуры\n',
+    "////////////////////////////////////////\n// Модуль.\n//\n////////\n\n// Описание\n//\nПроцедура А()\nКонецПроцедуры\n",
+    "//\u00a0\n//   ///\n// \u2003Текст\nПроцедура А()\nКонецПроцедуры\n",
+    "// ////\n//\n//Описание\n\t  //  отступ  \nПроцедура А()\nКонецПроцедуры\n",
+    'Процедура А(Знач Б, В = "x,)y", Г = Неопределено, // комментарий\n   Д = 1,\n\tЕ)\nКонецПроцедуры\n',
+    'Процедура А(Б = "не закрыта)\nКонецПроцедуры\n',
+    "Процедура А(\n",
+    'Процедура А()\n\tС = "строка // не комментарий ""кавычки"" ";\n\tД = "\n\t|продолжение // тоже\n'
+    '\t|ИЗ Справочник.Товары КАК Т, Документ.Заказ.Товары\n\t|ГДЕ Т.Ссылка = &Ссылка""";\n'
+    '\tЕ = 1 | 2; / 3 // конец\n\tТ = Тип("СправочникСсылка.Пользователи");\n\tЖ = "незакрытая\nКонецПроцедуры\n',
+    "Функция А()\n\tБ(1(2));\n\tФ().Имя();\n\tА.Б.В(); А.Б.В.Г();\n\tЕсли (А) Тогда Новый Структура(); КонецЕсли;\n"
+    "\tСправочники.Товары.СоздатьЭлемент(); Документы . Заказ . Найти ( 1 );\n\tРегистрыСведений.Курсы.Создатьнаборзаписей();\n"
+    "\tСправочники.Товары.Ссылка.Получить(); РегистрыНакопления . Остатки ;\n\t1.Ф(); Х.1Ф(); _1(); ф1();\n"
+    "\tВозврат ОбщегоНазначения.ОбщийМодуль(\"Пользователи\").Текущий() + Справочники.Валюты.Найти();\nКонецФункции\n",
+    "Процедура А()\n\tМодуль = ОбщегоНазначения.ОбщийМодуль(\"Пользователи\");\n\tМодуль.Текущий();\n"
+    "\tОбщийМодуль(Имя).Б(); ОбщийМодуль( \"X\" ) . Y ( );\nКонецПроцедуры\n",
+    "Procedure A()\nEndProcedure\nFunction B() Export\nEndFunction\nPROCEDURE C(VAL D)\nENDPROCEDURE\n",
+    "Процедура А()\n#Если Клиент Тогда\nКонецПроцедуры\n#КонецЕсли\nКонецПроцедуры\n",
+    "  \t#  Область  А\n\t&  НаСервере\n\t Процедура А()\n\t КонецПроцедуры\n\t#  КонецОбласти",
+]
+
+RAW = [
+    "Процедура А()\r\nКонецПроцедуры\r\n".encode(), "\ufeffПроцедура А()\nКонецПроцедуры".encode("utf-8"),
+    b"\xef\xbb\xbf\r\nProcedure A()\rEndProcedure\r", "Процедура А()\nКонецПроцедуры\r\n\r".encode(),
+]
+
+
+@needs_c
+@pytest.mark.parametrize("text", EDGE)
+def test_compiled_scanner_equals_the_python_one(text):
+    data = text.encode()
+    assert lexer.decode_module(data)[1] is None
+    _same(data)
+
+
+@needs_c
+@pytest.mark.parametrize("raw", RAW)
+def test_equal_after_decoding_crlf_cr_and_bom(raw):
+    data, problem = lexer.decode_module(raw)
+    assert problem is None
+    _same(data)
+
+
+@needs_c
+def test_the_edge_cases_cover_what_they_name():
+    """The cases reach the paths they are for (else equality would prove little)."""
+    codes = {p.code for t in EDGE for p in lexer.scan_module_pure(t.encode()).problems}
+    assert codes == {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
+    procs = [p for t in EDGE for p in lexer.scan_module_pure(t.encode()).procedures]
+    assert any(p.annotation for p in procs) and any(p.inserts and p.deletes for p in procs)
+    assert any(p.is_async for p in procs) and any(p.literal_module_calls for p in procs)
+    assert {u[2] for p in procs for u in p.usages} >= {"code", "write", "query"}
+    assert any(u[2].startswith("call:") for p in procs for u in p.usages)
+
+
+@needs_c
+@pytest.mark.parametrize("raw", [b"\x00", "Процедура А()\x00\nКонецПроцедуры\n".encode(),
+                                 b"\xff\xfe", "Процедура \xd0(\n".encode("utf-8", "surrogateescape"),
+                                 b"Procedure A()\n\tB\xd0\xd0(); C.\xc3(\n\tX = \"\xff\";\nEndProcedure\n",
+                                 b"#Region \xff\n&\xd0\nProcedure \xe2\x82()\nEndProcedure\n"])
+def test_bytes_that_are_not_text_give_the_same_outcome(raw):
+    """decode_module keeps such bytes from the scanner; fed them anyway, neither crashes and both
+    answer alike (a result, or a UnicodeDecodeError)."""
+    _same(raw)
+
+
+_PIECES = [b'"', b'""', b"|", b"/", b"//", b"\n", b"\r", b"(", b")", b".", b" ", b"\t", b"#", b"&", b"\x00",
+           b"\xd0", b"\xff", "Процедура ".encode(), "КонецПроцедуры".encode(), "Функция Ф(".encode(),
+           "Экспорт".encode(), "#Область ".encode(), "#КонецЕсли".encode(), "Справочники.".encode(),
+           "ОбщийМодуль(\"".encode(), "Асинх ".encode(), b"1", b"_", "Тогда".encode(), "Ё".encode()]
+
+
+def _mutations(seed: int, count: int):
+    rnd = random.Random(seed)
+    base = [t.encode() for t in EDGE if t]
+    for _ in range(count):
+        data = bytearray(rnd.choice(base))
+        for _ in range(rnd.randint(1, 6)):
+            at = rnd.randint(0, len(data))
+            op = rnd.random()
+            if op < 0.4:
+                data[at:at] = rnd.choice(_PIECES)
+            elif op < 0.7:
+                del data[at:at + rnd.randint(1, 8)]
+            else:
+                data[at:at + 1] = rnd.choice(_PIECES)
+        yield bytes(data)
+
+
+@needs_c
+def test_random_mutations_give_equal_results():
+    """A bounded fuzz (fixed seed): mutated edge cases, decoded as a reader would and raw."""
+    for data in _mutations(11, 3000):
+        _same(data)
+        text, problem = lexer.decode_module(data)
+        if text is not None:
+            _same(text)
+
+
+@needs_c
+@pytest.mark.realdata
+def test_equal_on_every_ssl_module():
+    root = extracted("configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst")
+    n = 0
+    for f in sorted(root.rglob("*.bsl")):
+        text, problem = lexer.decode_module(f.read_bytes())
+        if text is not None:
+            _same(text)
+            n += 1
+    assert n > 2000
+
+
+_DECODE = [b"", b"\xef\xbb\xbf", b"\xef\xbb", "Процедура А()\r\nКонецПроцедуры\r\n".encode(), b"a\rb\r\nc\r\r\n\r",
+           b"\xef\xbb\xbfa\r\n", b"a\x00b", b"\x00", b"\xc0\x80", b"\xc2", b"\xe0\x80\x80", b"\xe0\xa0\x80", b"\xed\xa0\x80",
+           b"\xed\x9f\xbf", b"\xf0\x8f\xbf\xbf", b"\xf0\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xf4\x90\x80\x80", b"\xf5",
+           b"\xff", b"ok\n\xd0\x9f\xd1", "Ё\u2028\U0010ffff".encode(), b"\xef\xbb\xbf\x00", b"a\r\n\xff"]
+
+
+@needs_c
+@pytest.mark.parametrize("raw", _DECODE + [m for m in _mutations(5, 300)])
+def test_compiled_decode_equals_the_python_one(raw):
+    """BOM, CRLF, lone CR, NUL, and the UTF-8 forms Python refuses (overlong, surrogate, above
+    U+10FFFF, cut short): the same text, or the same problem with its line and offset."""
+    assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)
