@@ -37,9 +37,10 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
     """
     from .pipeline import CompileError, compile_bundle
 
+    ends = _process_ends()
     try:
         result = compile_bundle(list(sources), out, name=name, cache=not no_cache, keep=keep, quiet=quiet,
-                                skip=skip)
+                                skip=skip, exiting=ends)
     except SourceError as e:
         raise click.ClickException(str(e)) from None
     except CompileError as e:
@@ -53,5 +54,21 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
     if timings:
         result.report.print_timings(sys.stderr)
     click.echo(str(result.bundle_path))
-    if strict and result.report.errors:
-        sys.exit(2)
+    status = 2 if strict and result.report.errors else 0
+    if ends:
+        # Every file is published and every child joined: the model the compile held is left
+        # to the process's end (freeing its millions of objects one by one only costs time).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    if status:
+        sys.exit(status)
+
+
+def _process_ends() -> bool:
+    """Whether this command runs as the process's entry (``v8atlas.cli.PROCESS_ENDS`` in the
+    click context's ``obj``), so that the process ends when it returns — not called in-process
+    by a test's or a tool's ``CliRunner``."""
+    from v8atlas.cli import PROCESS_ENDS
+    obj = click.get_current_context().obj
+    return isinstance(obj, dict) and bool(obj.get(PROCESS_ENDS))

@@ -259,13 +259,17 @@ class CompileResult:
 
 def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None = None,
                    cache: bool = True, keep: int | None = None, quiet: bool = False,
-                   project: Project | None = None, skip: tuple[str, ...] = ()) -> CompileResult:
-    """*skip* names registered domains to leave out of this compile (``--skip code``)."""
+                   project: Project | None = None, skip: tuple[str, ...] = (),
+                   exiting: bool = False) -> CompileResult:
+    """*skip* names registered domains to leave out of this compile (``--skip code``).
+
+    *exiting*: the caller ends its process right after, without the interpreter's teardown
+    (``os._exit``: the CLI): the parsed and linked model is then never freed (``_release_model``)."""
     # One worker pool for the whole compile (started only if a stage needs it).
     with pool.session(), _gc_paused():
         try:
             return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet,
-                            project=project, skip=skip)
+                            project=project, skip=skip, exiting=exiting)
         finally:
             readhash.stop()   # a failed compile leaves no folder watched
 
@@ -286,7 +290,7 @@ def _gc_paused() -> Iterator[None]:
 
 def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: str | None,
              cache: bool, keep: int | None, quiet: bool, project: Project | None,
-             skip: tuple[str, ...] = ()) -> CompileResult:
+             skip: tuple[str, ...] = (), exiting: bool = False) -> CompileResult:
     progress = Progress(quiet)
     report = CompileReport()
     out_dir = Path(out)
@@ -459,7 +463,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                     with report.timed(label):
                         domain.build(ctx, writer)
         with report.timed("free the model"):
-            _release_model(ctx)
+            _release_model(ctx, keep=exiting)
         _merge_in_order(merges, apart, ctx, writer)
         with report.timed("wait for search"):
             _merge_build(search.result(), ctx, writer)
@@ -505,12 +509,22 @@ def _unchanged(cache: bool, out_dir: Path, project: Project, source_fps: dict[So
     return CompileResult(unchanged, True, stored, dict(bundle.counts))
 
 
-def _release_model(ctx: LinkContext) -> None:
+def _release_model(ctx: LinkContext, keep: bool = False) -> None:
     """The parsed and linked model dropped once every build that reads it has run or been
     forked: freeing it (millions of objects, ≈ 0.3 s at SSL × 8) then overlaps the wait for the
     search child instead of following the publish. The merges after it read the counts, the
-    info and the report only."""
+    info and the report only.
+
+    ``keep`` (the process ends without a teardown once the compile returns: ``compile_bundle``'s
+    *exiting*): the model is held to the end, never freed. Freeing it beside the build children
+    cost the parent CPU and copied the pages they share with it (SSL 3.1.12: 0.13–0.19 s CPU,
+    ~30 k page faults, on the cores the children's tail runs on; docs/perf/code.md, session 8)."""
+    if keep:
+        _HELD_TO_EXIT.append((ctx.docs, ctx.edges, ctx.parsed, ctx.links))
     ctx.docs, ctx.edges, ctx.parsed, ctx.links = [], [], {}, Links()
+
+
+_HELD_TO_EXIT: list[tuple] = []   # ``_release_model(keep=True)``'s models: the process ends with them
 
 
 def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter") -> dict[str, pool.Forked]:

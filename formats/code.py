@@ -100,7 +100,9 @@ def manager_aliases(owner: str, kind: str) -> list[str]:
 def one_line(description: str) -> str:
     """The first sentence of a description (at most 160 characters), as result lists show it;
     the compiler stores it per procedure (``PROC_SUMMARIES``) so a list opens no card."""
-    d = " ".join((description or "").split())
+    if not description:          # most procedures have none
+        return ""
+    d = " ".join(description.split())
     for stop in (". ", "; "):
         i = d.find(stop)
         if 0 < i < 160:

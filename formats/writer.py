@@ -32,9 +32,15 @@ _DICT_SIZE = 112 * 1024
 _ZSTD_LEVEL = 3
 
 
+# One packer per process, reused: ``msgpack.packb`` makes a packer (and its 1 MiB buffer) per
+# call, a quarter of packing a procedure card (SSL's 38 k cards: 0.18 → 0.14 s). Its buffer is
+# reset after every record and after a failed one; records are packed in one thread.
+_PACKER = msgpack.Packer(use_bin_type=True)
+
+
 def pack_record(obj: Any) -> bytes:
     """The one msgpack encoding of records (writer side); see reader.unpack_record."""
-    return msgpack.packb(obj, use_bin_type=True)
+    return _PACKER.pack(obj)
 
 
 def packed_size(n: int) -> int:

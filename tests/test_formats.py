@@ -294,3 +294,15 @@ def test_publish_makes_every_segment_durable_before_the_rename(tmp_path, monkeyp
     before_rename = set(synced[:renamed[0]])
     assert {m["file"] for m in w.segments.values()} <= before_rename
     assert "manifest.json" in before_rename
+
+
+def test_a_record_that_cannot_be_packed_leaves_the_next_ones_whole():
+    """pack_record reuses one packer: a record it refuses must not leave bytes behind."""
+    from v8atlas.formats.reader import unpack_record
+    card = {"address": "ОбщегоНазначения.П", "params": [["Ссылка", False, None]], "callers": 3}
+    first = pack_record(card)
+    with pytest.raises(TypeError):
+        pack_record({"address": "x", "bad": object()})
+    assert pack_record(card) == first
+    assert unpack_record(pack_record(card)) == card
+    assert pack_record(b"\x00" * 300)[:3] == b"\xc5\x01\x2c" and len(pack_record(b"\x00" * 300)) == packed_size(300)

@@ -443,3 +443,28 @@ def test_the_walk_lists_files_folder_by_folder_in_name_order(tmp_path):
     listed = [rel for rel, entry in walk_files(tmp_path)]
     assert listed == ["a/c/d", "a/x", "a-b", "b"]
     assert all(entry.path == str(tmp_path / rel) for rel, entry in walk_files(tmp_path))
+
+
+def test_compile_run_as_the_process_ends_it_with_the_path_printed_and_strict_status(tmp_path):
+    """`v8atlas compile` as the process's entry ends the process itself once the bundle is
+    published (the model is left to the process's end, not freed): the bundle path is still
+    the last stdout line, the report summary is on stderr, and --strict's status is kept."""
+    import shutil
+    import subprocess
+    repo = Path(__file__).resolve().parent.parent
+    shutil.copytree(repo / "examples" / "config-designer", tmp_path / "src" / "cfg")
+    (tmp_path / "src" / "broken.hbk").write_bytes(b"not a container " * 200)
+    out = tmp_path / "bundles"
+    done = subprocess.run([sys.executable, "-m", "v8atlas", "compile", str(tmp_path / "src"),
+                           "--out", str(out), "-q", "--no-cache", "--strict"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr
+    assert Path(done.stdout.strip().splitlines()[-1]) == Bundle.open(out).path
+    assert "source-failed" in done.stderr and "broken.hbk" in done.stderr
+    (tmp_path / "src" / "broken.hbk").unlink()
+    done = subprocess.run([sys.executable, "-m", "v8atlas", "compile", str(tmp_path / "src"),
+                           "--out", str(out), "-q", "--no-cache", "--strict"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip().splitlines()[-1]) == Bundle.open(out).path
+    assert Bundle.open(out).counts

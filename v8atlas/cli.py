@@ -26,10 +26,21 @@ COMMANDS = {
 }
 
 
+# The click context's ``obj`` key saying the command runs as the process's entry point.
+PROCESS_ENDS = "process_ends"
+
+
 class LazyGroup(click.Group):
     def __init__(self, *args, lazy: dict[str, str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.lazy = lazy
+
+    def __call__(self, *args, **kwargs):
+        """The process's entry (the console script, ``python -m v8atlas``; a ``CliRunner``
+        calls ``main`` instead): the process ends when the command returns, so a command may
+        end it at once, without the interpreter's teardown (``v8atlas compile``)."""
+        kwargs.setdefault("obj", {})[PROCESS_ENDS] = True
+        return super().__call__(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))

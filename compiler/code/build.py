@@ -55,11 +55,9 @@ INTERNAL_REGIONS = {"служебныйпрограммныйинтерфейс"
 
 def _prior(card: dict) -> float:
     prior = PRIOR_EXPORT if card["export"] else PRIOR_PRIVATE
-    regions = {r.casefold() for r in card.get("region") or []}
-    if regions & API_REGIONS:
-        prior *= PRIOR_API_REGION
-    elif regions & INTERNAL_REGIONS:
-        prior *= PRIOR_INTERNAL_REGION
+    factor = _region_factor(card.get("region") or ())
+    if factor != 1.0:
+        prior *= factor
     if card.get("deprecated"):
         prior *= PRIOR_DEPRECATED
     if card.get("module_kind") != "Module" or card.get("owner", "").startswith(("HTTP", "Web")):
@@ -67,6 +65,22 @@ def _prior(card: dict) -> float:
     elif "client" in card.get("availability", ()) and "server" not in card.get("availability", ()):
         prior *= PRIOR_CLIENT_TWIN
     return prior
+
+
+_REGION_FACTORS: dict[tuple[str, ...], float] = {}    # region path → its factor (``_region_factor``)
+
+
+def _region_factor(region: Sequence[str]) -> float:
+    """The prior's factor of a region path: API, internal or neither (1.0). Memoized per
+    path: a module's procedures share a few paths, and folding each path's words per
+    procedure was a fifth of the prior's time."""
+    key = tuple(region)
+    factor = _REGION_FACTORS.get(key)
+    if factor is None:
+        regions = {r.casefold() for r in key}
+        factor = _REGION_FACTORS[key] = (PRIOR_API_REGION if regions & API_REGIONS else
+                                         PRIOR_INTERNAL_REGION if regions & INTERNAL_REGIONS else 1.0)
+    return factor
 
 
 def _name_key_part(name: str) -> str | None:

@@ -46,5 +46,15 @@ EVENTS: dict[str, frozenset[str]] = {
 }
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def is_event_handler(kind: str, name: str) -> bool:
-    return name.casefold() in EVENTS.get(kind, frozenset())
+    return name.casefold() in EVENTS.get(kind, _NONE)
+
+
+def handlers_of(kind: str) -> frozenset[str]:
+    """A module kind's event names, folded (empty for a kind without events: a common or
+    form module), so that a module's procedures are checked against it without a fold each
+    when the kind has none."""
+    return EVENTS.get(kind, _NONE)

@@ -29,7 +29,7 @@ from ..config.model import Configuration
 from ..documents import Edge
 from ..links import ConfigModels
 from .doccomment import summary
-from .events import is_event_handler
+from .events import handlers_of, is_event_handler
 from .read import check_owners, forget_received
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Module, ModuleRef, Procedure
@@ -137,6 +137,16 @@ class _ViewLinker:
                             global_names.setdefault(self.ix.procs[pid].proc.name.casefold(), pid)
             elif e.ref.kind == K.MANAGER:
                 managers[(cls, name.casefold())] = e
+        # Each distinct token folded once per view: modules call the same few names over and
+        # over (a ``casefold`` per occurrence was most of this loop's time)
+        folded: dict[str, str] = {}
+
+        def fold(s: str) -> str:
+            f = folded.get(s)
+            if f is None:
+                f = folded[s] = s.casefold()
+            return f
+
         for mid in self.by_ref.values():
             e = modules[mid]
             for pid in e.procs:
@@ -144,20 +154,20 @@ class _ViewLinker:
                 p = pe.proc
                 out: set[int] = set()
                 for n in p.local_calls:
-                    f = n.casefold()
+                    f = folded.get(n) or fold(n)
                     target = e.names.get(f)
                     if target is None:
                         target = global_names.get(f)
                     if target is not None and target != pid:
                         out.add(target)
                 for q, n in (*p.qualified_calls, *p.literal_module_calls):
-                    m = common.get(q.casefold())
-                    target = m.names.get(n.casefold()) if m else None
+                    m = common.get(folded.get(q) or fold(q))
+                    target = m.names.get(folded.get(n) or fold(n)) if m else None
                     if target is not None:
                         out.add(target)
                 for cls, obj, how in p.usages:
                     if how.startswith("call:"):
-                        m = managers.get((cls, obj.casefold()))
+                        m = managers.get((cls, folded.get(obj) or fold(obj)))
                         target = m.names.get(how[5:].casefold()) if m else None
                         if target is not None:
                             out.add(target)
@@ -273,6 +283,7 @@ class _ViewLinker:
             owner = W.ref_name(e.ref.owner, self.language) if e.ref.owner != "Configuration" else ""
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
+            events = handlers_of(e.ref.kind)
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
@@ -298,7 +309,7 @@ class _ViewLinker:
                                           FC.ANNOTATION_RU[p.annotation.kind]]
                 if p.inserts or p.deletes:
                     card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
-                if is_event_handler(e.ref.kind, p.name):
+                if events and p.name.casefold() in events:
                     card["event_handler"] = True
                 card.update(late.get(pid, ()))
                 card["uses"] = self._uses(e, p, card["address"], grouped)
@@ -377,7 +388,10 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
 
 
 def _handlers(index: CodeIndex, e: ModuleEntry) -> list[str]:
-    return [index.procs[pid].proc.name for pid in e.procs if is_event_handler(e.ref.kind, index.procs[pid].proc.name)]
+    events = handlers_of(e.ref.kind)
+    if not events:
+        return []
+    return [index.procs[pid].proc.name for pid in e.procs if index.procs[pid].proc.name.casefold() in events]
 
 
 def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dict[str, Any],
