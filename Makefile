@@ -8,7 +8,7 @@ PORT ?= 5001
 
 .PHONY: venv run compile-sample lint test test-fast bench conformance clean
 
-$(VENV)/.installed: pyproject.toml setup.py
+$(VENV)/.installed: pyproject.toml setup.py compiler/code/_bslscan.c
 	$(PYTHON) -m venv $(VENV)
 	@echo "creating $(VENV) and installing v8atlas with its dependencies (a minute or two)…"
 	$(PY) -m pip install -qq --disable-pip-version-check --upgrade pip
