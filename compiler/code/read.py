@@ -28,7 +28,7 @@ from .lexer import decode_module, scan_module
 from .model import (CONFIGURATION_OWNER, PROC_INIT_FIELDS, CodeModel, Module, ModuleKind, ModuleRef,
                     Param, Procedure, annotation_of, annotation_row, param_row)
 from .modules import bsl_files, module_ref
-from .terms import TermPacker, procedure_fields, terms
+from .terms import TermPacker, terms
 
 MAX_MODULE_BYTES = 16 * 1024 * 1024    # SSL's largest module is 3.4 MB; ERP's about 6 MB
 POOL_THRESHOLD = 200                   # modules; below this a pool costs more than it saves
@@ -36,9 +36,10 @@ POOL_THRESHOLD = 200                   # modules; below this a pool costs more t
 _KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
 
 
-def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
+def _read_one(files: SourceFiles, rel: str, ref: ModuleRef, packer: TermPacker
               ) -> tuple[Module | None, list[tuple[str, str, str, int | None]]]:
-    """(module or None, [(level, code, message, line)])."""
+    """(module or None, [(level, code, message, line)]); each procedure's terms packed by
+    ``packer`` (a worker's packs by its batch's own vocabulary: the parent adopts it)."""
     try:
         data = files.read(rel)
     except (OSError, zipfile.BadZipFile, zlib.error) as e:
@@ -53,11 +54,11 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
     if problem is not None:
         return None, [("error", problem.code, problem.message + "; left out", problem.line)]
     res = scan_module(text)
+    pack = packer.pack_procedure
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
         p.info = parse_doc(p.doc) if p.doc else {}
         p.doc = ""                       # parsed into info: the raw comment is not carried on
-        p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
-                                   p.region)
+        p.terms = pack(p.name, p.info.get("description", ""), [x.name for x in p.params], p.region)
         p.local_calls, p.qualified_calls = _sorted(p.local_calls), _sorted(p.qualified_calls)
         p.literal_module_calls, p.usages = _sorted(p.literal_module_calls), _sorted(p.usages)
     # the parent keeps the module's frame until the build (bodies.py)
@@ -84,10 +85,9 @@ def _worker(args: tuple) -> bytes:
     files = _worker_files.get(spec)
     if files is None:
         files = _worker_files[spec] = open_spec(spec)
-    results = [_read_one(files, rel, ref) for rel, ref in tasks]
     # terms packed here, by a packer of the batch's own (the parent maps its ids: adopt)
     local = TermPacker()
-    _pack_terms(results, local)
+    results = [_read_one(files, rel, ref, local) for rel, ref in tasks]
     return marshal.dumps((local.vocabulary(), _rows(results)))
 
 
@@ -183,8 +183,7 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         by_rel = {rel: r for batch, (_, out) in zip(batches, parts) for (rel, _), r in zip(batch, out)}
         results = [by_rel[rel] for rel, _ in tasks]
     else:
-        results = [_read_one(files, rel, ref) for rel, ref in tasks]
-        _pack_terms(results, packer)
+        results = [_read_one(files, rel, ref, packer) for rel, ref in tasks]
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
     if blobs is not None:
         model.__dict__["_received"] = _Received(tasks, blobs, results)
@@ -251,14 +250,6 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, blobs: list[bytes]) -> C
 
 
 cache.cache_form(CodeModel, _cache_form)
-
-
-def _pack_terms(results: list[tuple[Module | None, list]], packer: TermPacker) -> None:
-    for module, _problems in results:
-        if module is not None:
-            for p in module.procedures:
-                p.terms = packer.pack(p.terms)  # type: ignore[arg-type]   (the worker's dict)
-    packer.end_batch()
 
 
 def _adopt_terms(vocabulary: list[str], results: list[tuple[Module | None, list]],
