@@ -508,12 +508,10 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     tasks = [(m.file, m.ref) for m in model.modules]
     if damage == "junk":
         blobs = [b"\x00 not rows"]
-    else:   # each procedure row a field short, as a compiler with one field fewer wrote it
-        vocabulary, rows = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
-        rows = [(mrow and ([proc[:-1] for proc in mrow[0]], *mrow[1:]), problems)
-                for mrow, problems in rows]
-        assert any(mrow and mrow[0] for mrow, _problems in rows)
-        blobs = [marshal.dumps((vocabulary, rows))]
+    else:   # the procedures a column short, as a compiler with one field fewer wrote them
+        vocabulary, (rows, columns) = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
+        assert columns and columns[0]
+        blobs = [marshal.dumps((vocabulary, (rows, columns[:-1])))]
     model.__dict__["_received"] = code_read._Received(tasks, blobs, [(m, []) for m in model.modules])
     assert cache.save(path, (model, report))
     for later in ("linked", "builds"):
@@ -523,3 +521,19 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     assert "parse code" in again.report.timings      # parsed again
     assert f"cache file {path} not used" in capsys.readouterr().err
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
+
+
+def test_procedure_terms_packed_as_read_equal_the_fields_packed():
+    """``TermPacker.pack_procedure`` (the reader's: each field's text memoized) gives the bytes
+    and the vocabulary of ``pack(procedure_fields(…))`` — repeated texts, an empty description,
+    no parameters, no region, a long description cut, a text without terms."""
+    from v8atlas.compiler.code.terms import DESCRIPTION_CHARS, TermPacker, procedure_fields
+    cases = [("ПриСозданииНаСервере", "", ["Отказ", "СтандартнаяОбработка"], ["ОбработчикиСобытий"]),
+             ("ПриСозданииНаСервере", "Описание.", [], []),
+             ("GetValue", "Returns the value; " * 40, ["Key"], ["Public", "Internal"]),
+             ("Ф", "...", ["А", "Б"], ["Служебные"]),
+             ("ПолучитьЗначение", "Возвращает значение. " + "x" * DESCRIPTION_CHARS, [], ["ОбработчикиСобытий"]),
+             ("GetValue", "Returns the value; " * 40, ["Key"], ["Public", "Internal"])]
+    a, b = TermPacker(), TermPacker()
+    assert [a.pack(procedure_fields(*c)) for c in cases] == [b.pack_procedure(*c) for c in cases]
+    assert a.vocabulary() == b.vocabulary()

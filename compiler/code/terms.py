@@ -7,6 +7,7 @@ procedures, and the tokenizer's per-word cost would otherwise dominate the code 
 from __future__ import annotations
 
 import itertools
+import struct
 import unicodedata
 from array import array
 from collections import defaultdict
@@ -51,6 +52,8 @@ def _terms(text: str) -> list[str]:
 # The procedure's own fields, in the builder's field order (``build.FIELDS``, less "module").
 PROC_FIELDS = ("name", "description", "params", "region")
 _HEADER = len(PROC_FIELDS)     # a packed procedure opens with its fields' term counts
+_COUNTS = struct.Struct(f"={_HEADER}I").pack   # native uint32, as ``array("I")``
+_NONE = (0, b"")
 
 
 class TermPacker:
@@ -64,6 +67,27 @@ class TermPacker:
         # a term not seen yet takes the next id (in C: no Python call per occurrence)
         self._ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
         self._shared: dict[int, tuple[list[str], bytes]] = {}
+        self._texts: dict[str, tuple[int, bytes]] = {}   # short text → (its terms, their ids)
+
+    def pack_procedure(self, name: str, description: str, params: list[str], region: list[str]) -> bytes:
+        """``pack(procedure_fields(…))`` without the dict: each field's text → (term count,
+        ids) memoized per packer (names, parameter lists and regions repeat: SSL's 38,310
+        procedures have about 12,000 distinct names) — the same bytes, the ids taken in
+        the same order."""
+        n0, ids0 = self._text_ids(name)
+        n1, ids1 = self._text_ids(description[:DESCRIPTION_CHARS]) if description else _NONE
+        n2, ids2 = self._text_ids(" ".join(params)) if params else _NONE
+        n3, ids3 = self._text_ids(region[-1]) if region else _NONE
+        return b"".join((_COUNTS(n0, n1, n2, n3), ids0, ids1, ids2, ids3))
+
+    def _text_ids(self, text: str) -> tuple[int, bytes]:
+        got = self._texts.get(text)
+        if got is None:
+            t = terms(text)
+            got = (len(t), array("I", map(self._ids.__getitem__, t)).tobytes())
+            if len(text) <= _WHOLE_MAX_CHARS:
+                self._texts[text] = got
+        return got
 
     def pack(self, fields: dict[str, list[str]]) -> bytes:
         counts = [0] * _HEADER
