@@ -62,6 +62,27 @@ def test_fork_imap_workers_read_the_parents_state(monkeypatch):
     assert pool.fork_state() is None   # not kept after the call
 
 
+def _slow_state_item_and_pid(i: int) -> tuple[str, int]:
+    import time
+    time.sleep(0.01)            # long enough that the child forked at the start claims some
+    return _state_item_and_pid(i)
+
+
+def test_fork_share_splits_the_tasks_between_this_process_and_one_child(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    state = [f"объект {i}" for i in range(40)]     # never pickled: the child is forked with it
+    with pool.session():
+        got = list(pool.fork_share(_slow_state_item_and_pid, list(range(40)), state))
+    assert sorted(i for i, _ in got) == list(range(40))           # every task once
+    assert [r[0] for _, r in sorted(got)] == state
+    pids = {pid for _, (_, pid) in got}
+    assert os.getpid() in pids and len(pids) == 2                 # this process and one child
+    assert pool.fork_state() is None
+    # outside a session (or with one core): in-process, in order
+    assert list(pool.fork_share(_state_item_and_pid, [0, 1], state)) == [
+        (0, (state[0], os.getpid())), (1, (state[1], os.getpid()))]
+
+
 def _first_words_and_pid(texts: list[str]) -> tuple[list[str], int]:
     words = [t.split()[0] for t in texts]
     texts.append("дописано в дочернем процессе")   # a child's write stays in the child
