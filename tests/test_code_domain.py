@@ -388,9 +388,9 @@ def _write_cards_noting_pid(mids: list[int]) -> Any:
 
 
 def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path, monkeypatch):
-    """The link writes a large view's cards over two forked workers, a batch of modules a task,
-    each batch packed and compressed there: taken back in module order, the bundle is the one
-    written in one process."""
+    """The link writes a large view's cards in this process and one forked child
+    (``pool.fork_share``), a batch of modules a task, each batch packed and compressed where it
+    is written: taken in module order, the bundle is the one written in one process."""
     from v8atlas.compiler.code import link as code_link
     result, _snap = compiled
     root = tmp_path / "cf"
@@ -404,7 +404,7 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     monkeypatch.setattr(code_link, "_write_cards", _write_cards_noting_pid)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     pids = log.read_text(encoding="utf-8").split()
-    assert len(pids) > 3 and str(os.getpid()) not in pids   # many batches, none in this process
+    assert len(pids) > 3      # every batch written (the split itself: tests/test_compile_pool.py)
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 

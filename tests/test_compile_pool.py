@@ -62,6 +62,35 @@ def test_fork_imap_workers_read_the_parents_state(monkeypatch):
     assert pool.fork_state() is None   # not kept after the call
 
 
+def _waiting_state_item_and_pid(i: int) -> tuple[str, int]:
+    """A ``fork_share`` task: each process, at each task, says it has begun one and waits (30 s
+    at most) until the other has too — so both hold a task whatever the scheduling."""
+    import time
+    items, parent, flags = pool.fork_state()
+    mine, other = flags if os.getpid() == parent else flags[::-1]
+    mine.touch()
+    deadline = time.monotonic() + 30
+    while not other.exists() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    return items[i], os.getpid()
+
+
+def test_fork_share_splits_the_tasks_between_this_process_and_one_child(monkeypatch, tmp_path):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    state = [f"объект {i}" for i in range(40)]     # never pickled: the child is forked with it
+    with pool.session():
+        got = list(pool.fork_share(_waiting_state_item_and_pid, list(range(40)),
+                                   (state, os.getpid(), (tmp_path / "parent", tmp_path / "child"))))
+    assert sorted(i for i, _ in got) == list(range(40))           # every task once
+    assert [r[0] for _, r in sorted(got)] == state
+    pids = {pid for _, (_, pid) in got}
+    assert os.getpid() in pids and len(pids) == 2                 # this process and one child
+    assert pool.fork_state() is None
+    # outside a session (or with one core): in-process, in order
+    assert list(pool.fork_share(_state_item_and_pid, [0, 1], state)) == [
+        (0, (state[0], os.getpid())), (1, (state[1], os.getpid()))]
+
+
 def _first_words_and_pid(texts: list[str]) -> tuple[list[str], int]:
     words = [t.split()[0] for t in texts]
     texts.append("дописано в дочернем процессе")   # a child's write stays in the child

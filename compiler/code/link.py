@@ -36,7 +36,7 @@ from .model import CodeModel, Module, ModuleRef, Procedure
 from .model import ModuleKind as K
 
 MAX_LABEL_NAMES = 6           # procedures named on one usage edge
-FORK_CARDS = 4_000            # procedures in a view from which its cards are written by two workers
+FORK_CARDS = 4_000            # procedures in a view from which its cards are shared with a forked child
 CARD_BATCH = 32               # modules whose cards one task writes (SSL: ~0.6 MB packed)
 USAGE_EDGE = {"query": "code_reads", "write": "code_writes"}   # anything else: code_uses
 _DIRECTIVE_RU = {"AtClient": "НаКлиенте", "AtServer": "НаСервере", "AtServerNoContext": "НаСервереБезКонтекста",
@@ -231,10 +231,13 @@ class _ViewLinker:
         counts are known before it is packed, so no card stays a dict past its own procedure.
 
         The cards are most of the link's time and each module's need only the view's data,
-        read-only: at ``FORK_CARDS`` procedures they are written by ``pool.fork_imap``'s two
-        forked workers, ``CARD_BATCH`` modules a task, each batch packed and compressed where
-        it is written (``cardstore.pack_chunk``); taken in module order, whatever order the
-        batches finish in, so the index is the same as written here in one process."""
+        read-only: at ``FORK_CARDS`` procedures they are shared by this process and one forked
+        child (``pool.fork_share``: this process from the first batch on, the child from the
+        last, until they meet; ``fork_imap``'s two forked workers cost 0.4–0.5 s more CPU at
+        SSL for no shorter link, docs/perf/code.md, "the build and the forks"), ``CARD_BATCH``
+        modules a task, each batch packed and compressed where it is written
+        (``cardstore.pack_chunk``); taken in module order, whoever wrote them, so the index is
+        the same as written here in one process."""
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
@@ -251,8 +254,8 @@ class _ViewLinker:
                     callers[c] += 1
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
         pooled = n_procs >= FORK_CARDS
-        written = dict(pool.fork_imap(_write_cards, batches, (self, callers),
-                                      threshold=1 if pooled else len(batches) + 1))
+        written = (dict(pool.fork_share(_write_cards, batches, (self, callers))) if pooled else
+                   {i: self.write_cards(b, callers) for i, b in enumerate(batches)})
         for i, batch in enumerate(batches):
             module_cards, procs, chunk, grouped = written.pop(i)
             for mid, card in zip(batch, module_cards):
@@ -363,7 +366,7 @@ _WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
 
 
 def _write_cards(mids: list[int]) -> _WrittenCards:
-    """A ``fork_imap`` task: the cards of these modules, from the view linker and the callers
+    """A ``fork_share`` task: the cards of these modules, from the view linker and the callers
     counts the parent set (``pool.fork_state()``)."""
     linker, callers = pool.fork_state()
     return linker.write_cards(mids, callers)
