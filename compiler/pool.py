@@ -10,9 +10,9 @@ the same calls run in-process (same results, same order guarantees).
 
 Workers are forked from the parent, so they inherit its imports; state a worker needs per
 source (an opened zip, say) is cached in the worker by the task function itself.
-``fork_imap`` is for work over data the parent already holds (a linked model): it forks
-workers *after* setting that data, so they read it copy-on-write instead of receiving it
-pickled; only the tasks (indexes) go out and the results come back.
+``fork_share`` is for work over data the parent already holds (a linked model): it forks a
+child *after* setting that data, so the child reads it copy-on-write instead of receiving it
+pickled, and shares the tasks with this process; only the child's results come back.
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ POOL_THRESHOLD = 300      # tasks; below this the pool's start-up costs more tha
 _executor: ProcessPoolExecutor | None = None
 _active = False          # inside a session: the pool may be started
 _worker_cpu = 0.0        # CPU seconds the workers spent on chunks returned so far
-_fork_state: Any = None  # what fork_imap's workers read (set before they are forked)
+_fork_state: Any = None  # what fork_share's child reads (set before it is forked)
 _background: list[Any] = []   # forked children writing caches; the session waits for them
 _forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
 _deferred: list["Deferred"] = []  # deferred children not told to go yet
@@ -353,7 +353,7 @@ def _run_chunk(fn: Callable[[Any], Any], start: int, tasks: Sequence[Any]
 
 
 def fork_state() -> Any:
-    """In a ``fork_imap`` task: the state the parent set (in-process: the same object)."""
+    """In a ``fork_share`` task: the state the parent set (in-process: the same object)."""
     return _fork_state
 
 
@@ -371,30 +371,11 @@ def imap(fn: Callable[[Any], Any], tasks: Sequence[Any], *, chunk: int = 0,
     yield from _pooled(_pool(), fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
 
 
-def fork_imap(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *, chunk: int = 0,
-              threshold: int | None = None) -> Iterator[tuple[int, Any]]:
-    """Like ``imap``, over workers forked now, which see ``state`` through ``fork_state()``."""
-    global _fork_state
-    n = jobs()
-    _fork_state = state
-    try:
-        if not _active or n < 2 or len(tasks) < (POOL_THRESHOLD if threshold is None else threshold):
-            for i, t in enumerate(tasks):
-                yield i, fn(t)
-            return
-        _stop_pool()   # never fork while the other pool's manager thread runs (it restarts on demand)
-        with ProcessPoolExecutor(max_workers=n, mp_context=get_context("fork"),
-                                 initializer=readhash.forget) as fresh:
-            yield from _pooled(fresh, fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
-    finally:
-        _fork_state = None
-
-
 def fork_share(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any) -> Iterator[tuple[int, Any]]:
-    """Like ``fork_imap``, shared by this process and one child forked now (``Claims``: this
+    """``(index, fn(task))`` for every task, shared by this process and one child forked now (``Claims``: this
     process takes tasks from the front, the child from the back, until they meet), which
     sees ``state`` through ``fork_state()``; this process's results come as it makes them, the
-    child's (pickled) once it is done. Against ``fork_imap``'s two forked workers: one fork
+    child's (pickled) once it is done. Against two forked pool workers (``fork_imap``, before): one fork
     less, and this process's share neither pickled nor copied page by page (docs/perf/code.md,
     "the build and the forks"). In-process when nothing is forked (``forks()``)."""
     global _fork_state

@@ -52,16 +52,6 @@ def _state_item_and_pid(i: int) -> tuple[str, int]:
     return pool.fork_state()[i], os.getpid()
 
 
-def test_fork_imap_workers_read_the_parents_state(monkeypatch):
-    monkeypatch.setenv("V8ATLAS_JOBS", "2")
-    state = [f"объект {i}" for i in range(40)]     # never pickled: the workers are forked with it
-    with pool.session():
-        got = dict(pool.fork_imap(_state_item_and_pid, list(range(40)), state, chunk=4, threshold=1))
-    assert [got[i][0] for i in range(40)] == state
-    assert {pid for _, pid in got.values()} - {os.getpid()}
-    assert pool.fork_state() is None   # not kept after the call
-
-
 def _waiting_state_item_and_pid(i: int) -> tuple[str, int]:
     """A ``fork_share`` task: each process, at each task, says it has begun one and waits (30 s
     at most) until the other has too — so both hold a task whatever the scheduling."""

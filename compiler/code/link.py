@@ -233,7 +233,7 @@ class _ViewLinker:
         The cards are most of the link's time and each module's need only the view's data,
         read-only: at ``FORK_CARDS`` procedures they are shared by this process and one forked
         child (``pool.fork_share``: this process from the first batch on, the child from the
-        last, until they meet; ``fork_imap``'s two forked workers cost 0.4–0.5 s more CPU at
+        last, until they meet; two forked workers (``fork_imap``, before) cost 0.4–0.5 s more CPU at
         SSL for no shorter link, docs/perf/code.md, "the build and the forks"), ``CARD_BATCH``
         modules a task, each batch packed and compressed where it is written
         (``cardstore.pack_chunk``); taken in module order, whoever wrote them, so the index is
