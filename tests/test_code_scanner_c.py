@@ -62,6 +62,46 @@ def test_a_build_of_another_version_is_left_unused(monkeypatch):
     assert lexer._load_compiled() is None
 
 
+_BAD_CONFIGURE = """
+import copy
+from v8atlas.compiler.code import lexer
+m = lexer._compiled
+good = lexer._config()
+def broken(**change):
+    cfg = dict(good, **change)
+    for k in [k for k, v in change.items() if v is None]:
+        del cfg[k]
+    return cfg
+for cfg in ({}, broken(STRUCT=None), broken(kwnames=good["kwnames"][:-1]), broken(kwnames=list(good["kwnames"])),
+            broken(Procedure=1), broken(Problem="x"), broken(PARAMS=[]), broken(PP_IF=()), broken(params_of=None),
+            broken(NOT=1), broken(ENDS=[([(b"ab", b"AB")], 1)])):
+    try:
+        m.configure(cfg)
+    except (KeyError, TypeError, ValueError, SystemError):
+        pass
+    else:
+        raise SystemExit("configure took a broken table")
+    try:
+        m.scan("Процедура А()\\n".encode(), ())
+    except RuntimeError:
+        pass
+    else:
+        raise SystemExit("scan ran after a failed configure")
+    m.configure(good)
+    assert m.scan("Процедура А()\\nКонецПроцедуры\\n".encode(), ())[0][0].name == "А"
+print("ok")
+"""
+
+
+@needs_c
+def test_a_failed_configure_leaves_the_scanner_off_not_half_set():
+    """configure is all or nothing: a missing key, a kwnames tuple of the wrong size, a class that
+    is not callable… leave the scanner refusing (RuntimeError), never scanning with NULL tables
+    (a segfault: hence the child process); a good configure afterwards brings it back."""
+    run = subprocess.run([sys.executable, "-c", _BAD_CONFIGURE], capture_output=True, text=True)
+    assert (run.returncode, run.stdout.strip()) == (0, "ok"), run.stderr[-2000:]
+
+
 def _outcome(scan, data: bytes):
     """A scan's result, or the kind of exception it raised (input that is not UTF-8 text)."""
     try:

@@ -131,41 +131,90 @@ static int load_words(PyObject *spec, Word *out, int *count) {
     return 0;
 }
 
-static PyObject *keep(PyObject *dict, const char *key) {
-    PyObject *v = PyDict_GetItemString(dict, key);
-    if (v == NULL) { PyErr_Format(PyExc_KeyError, "configure: %s missing", key); return NULL; }
-    Py_INCREF(v);
-    return v;
-}
+/* The Procedure keyword names scan passes, in this order (lexer.py hands the same tuple). */
+#define N_KWNAMES 15
 
-static PyObject *configure(PyObject *self, PyObject *cfg) {
-    if (!PyDict_Check(cfg)) { PyErr_SetString(PyExc_TypeError, "a dict"); return NULL; }
-#define KEEP(var, key) do { Py_XDECREF(var); if (!((var) = keep(cfg, key))) return NULL; } while (0)
-    KEEP(Procedure, "Procedure"); KEEP(Problem, "Problem");
-    KEEP(DIRECTIVES, "DIRECTIVES"); KEEP(ANNOTATIONS, "ANNOTATIONS");
-    KEEP(PP_REGION, "PP_REGION"); KEEP(PP_END_REGION, "PP_END_REGION"); KEEP(PP_IF, "PP_IF");
-    KEEP(PP_ELSIF, "PP_ELSIF"); KEEP(PP_ELSE, "PP_ELSE"); KEEP(PP_END_IF, "PP_END_IF");
-    KEEP(PP_INSERT, "PP_INSERT"); KEEP(PP_DELETE, "PP_DELETE");
-    KEEP(PARAMS, "PARAMS"); KEEP(params_of, "params_of"); KEEP(then_sub, "then_sub");
-    KEEP(annotation_of, "annotation_of"); KEEP(doc_rules, "doc_rules"); KEEP(literal_calls, "literal_calls");
-    KEEP(MANAGER_FWD, "MANAGER_FWD"); KEEP(QUERY_FWD, "QUERY_FWD"); KEEP(NOT_CALLS, "NOT_CALLS");
-    KEEP(kwnames, "kwnames");
-    KEEP(S_end_proc, "END_PROCEDURE"); KEEP(S_end_func, "END_FUNCTION");
-    KEEP(S_region_open, "MSG_REGION_OPEN"); KEEP(S_not_open, "MSG_NOT_OPEN");
-    KEEP(S_if_not_open, "MSG_IF_NOT_OPEN"); KEEP(S_unmatched, "MSG_UNMATCHED"); KEEP(S_not, "NOT");
-#undef KEEP
+/* Every object configure takes: the key and where it lands. */
+static PyObject **const SLOTS[] = {
+    &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
+    &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
+    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
+    &S_region_open, &S_not_open, &S_if_not_open, &S_unmatched, &S_not,
+};
+static const char *const KEYS[] = {
+    "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
+    "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
+    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
+    "END_FUNCTION", "MSG_REGION_OPEN", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
+};
+#define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
+_Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
+enum { K_PROCEDURE = 0, K_PROBLEM = 1, K_FIRST_DICT = 2, K_FIRST_SET = 4, K_PARAMS = 12, K_MANAGER = 18,
+       K_QUERY = 19, K_NOT_CALLS = 20, K_KWNAMES = 21, K_FIRST_STR = 22 };
+
+/* configure(cfg): all or nothing. The scanner is off (``configured`` 0) from the call on; the
+ * objects and keyword tables are read into temporaries, checked, and swapped in only when every
+ * one is there, so a failed call leaves no half-set table (scan then refuses: not configured). */
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
+    configured = 0;
+    if (!PyDict_Check(cfg)) { PyErr_SetString(PyExc_TypeError, "configure: a dict"); return NULL; }
+    PyObject *got[sizeof SLOTS / sizeof SLOTS[0]] = {0};
+    static Word t_struct[MAX_WORDS], t_async[MAX_WORDS], t_export[MAX_WORDS], t_ends[MAX_WORDS];
+    int c_struct, c_async, c_export, c_ends;
+    for (int k = 0; k < N_SLOTS; k++) {
+        PyObject *v = PyDict_GetItemString(cfg, KEYS[k]);
+        if (!v) { PyErr_Format(PyExc_KeyError, "configure: %s missing", KEYS[k]); goto bad; }
+        got[k] = Py_NewRef(v);
+    }
+    if (!PyCallable_Check(got[K_PROCEDURE]) || !PyCallable_Check(got[K_PROBLEM])) {
+        PyErr_SetString(PyExc_TypeError, "configure: Procedure and Problem must be callable");
+        goto bad;
+    }
+    for (int k = K_FIRST_DICT; k < K_KWNAMES; k++) {
+        int dict = k < K_FIRST_SET || k == K_PARAMS || k == K_MANAGER || k == K_QUERY;
+        int ok = k > K_PARAMS && k < K_MANAGER ? PyCallable_Check(got[k])
+                 : dict ? PyDict_Check(got[k]) : PyAnySet_Check(got[k]);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "configure: %s must be a %s", KEYS[k],
+                         k > K_PARAMS && k < K_MANAGER ? "callable" : dict ? "dict" : "set");
+            goto bad;
+        }
+    }
+    PyObject *kw = got[K_KWNAMES];
+    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_KWNAMES) {
+        PyErr_Format(PyExc_ValueError, "configure: kwnames must be a tuple of %d names", N_KWNAMES);
+        goto bad;
+    }
+    for (Py_ssize_t k = 0; k < N_KWNAMES; k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(kw, k))) {
+            PyErr_SetString(PyExc_TypeError, "configure: kwnames must be str");
+            goto bad;
+        }
+    for (int k = K_FIRST_STR; k < N_SLOTS; k++)
+        if (!PyUnicode_Check(got[k])) { PyErr_Format(PyExc_TypeError, "configure: %s must be a str", KEYS[k]); goto bad; }
     PyObject *o;
-    if (!(o = PyDict_GetItemString(cfg, "STRUCT")) || load_words(o, STRUCT, &n_struct) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "ASYNC")) || load_words(o, ASYNC, &n_async) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "EXPORT")) || load_words(o, EXPORT, &n_export) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "ENDS")) || load_words(o, ENDS, &n_ends) < 0) goto bad;
+    const char *lists[4] = {"STRUCT", "ASYNC", "EXPORT", "ENDS"};
+    Word *outs[4] = {t_struct, t_async, t_export, t_ends};
+    int *counts[4] = {&c_struct, &c_async, &c_export, &c_ends};
+    for (int k = 0; k < 4; k++) {
+        if (!(o = PyDict_GetItemString(cfg, lists[k]))) {
+            PyErr_Format(PyExc_KeyError, "configure: %s missing", lists[k]);
+            goto bad;
+        }
+        if (load_words(o, outs[k], counts[k]) < 0) goto bad;
+    }
+    /* every piece is here: swap in */
+    for (int k = 0; k < N_SLOTS; k++) Py_XSETREF(*SLOTS[k], got[k]);
+    memcpy(STRUCT, t_struct, sizeof STRUCT); memcpy(ASYNC, t_async, sizeof ASYNC);
+    memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
+    n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
     memset(OPENS, 0, sizeof OPENS);
     mark_opens(STRUCT, n_struct);
     mark_opens(ASYNC, n_async);
     configured = 1;
     Py_RETURN_NONE;
 bad:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "configure: a keyword list is missing");
+    for (int k = 0; k < N_SLOTS; k++) Py_XDECREF(got[k]);
     return NULL;
 }
 
@@ -658,7 +707,7 @@ typedef struct {
 static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *data, *common;
     if (!PyArg_ParseTuple(args, "SO!", &data, &PyTuple_Type, &common)) return NULL;
-    if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan.configure was not called"); return NULL; }
+    if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan is not configured (configure was not called, or failed)"); return NULL; }
     Py_ssize_t n = PyBytes_GET_SIZE(data) + 1;
     PyObject *text = PyBytes_FromStringAndSize(NULL, n);
     if (!text) return NULL;

@@ -613,7 +613,13 @@ def _load_compiled() -> object | None:
         return None
     if getattr(_bslscan, "VERSION", None) != _BSLSCAN_VERSION:
         return None           # a build from another version of _bslscan.c (rebuild: pip install -e .)
-    _bslscan.configure({
+    _bslscan.configure(_config())
+    return _bslscan
+
+
+def _config() -> dict[str, object]:
+    """What ``_bslscan.configure`` takes: the tables and callbacks this file owns."""
+    return {
         "Procedure": Procedure, "Problem": Problem, "DIRECTIVES": DIRECTIVES, "ANNOTATIONS": ANNOTATIONS,
         "PP_REGION": _PP_REGION, "PP_END_REGION": _PP_END_REGION, "PP_IF": _PP_IF, "PP_ELSIF": _PP_ELSIF,
         "PP_ELSE": _PP_ELSE, "PP_END_IF": _PP_END_IF, "PP_INSERT": _PP_INSERT, "PP_DELETE": _PP_DELETE,
@@ -633,8 +639,7 @@ def _load_compiled() -> object | None:
         "STRUCT": _case_forms(*_STRUCT_WORDS),
         "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
         "ENDS": _case_forms("КонецПроцедуры", "КонецФункции", "EndProcedure", "EndFunction"),
-    })
-    return _bslscan
+    }
 
 
 def _decode_compiled(data: bytes) -> tuple[bytes | None, Problem | None]:
