@@ -538,9 +538,39 @@ fail:
     return NULL;
 }
 
-/* lexer._HEADER at i (just after the keyword): name [ns, ne), the list [ls, le), export, end. */
-static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *ns, Py_ssize_t *ne,
-                     Py_ssize_t *ls, Py_ssize_t *lend, int *export, Py_ssize_t *end) {
+/* lexer._HeaderMemo: the last parameter list read in this scan — where the read began and
+ * stopped, and its ``)`` (or -1). A later list opening in [start, stop] ends where that one did
+ * (its first ``)`` or ``"`` is one the last read passed through: see lexer.py), so an unclosed
+ * ``(`` is read once, not once per later header. */
+typedef struct { Py_ssize_t start, stop, close; } HeaderMemo;
+
+/* Bytes the parameter-list loop has read since import (tests hold it linear in the input). */
+static unsigned long long list_bytes;
+
+/* lexer._LIST at i: where the possessive ``(?:[^)"]++|"[^"\n]*+")*+`` stops. */
+static Py_ssize_t list_stop(const unsigned char *t, Py_ssize_t n, Py_ssize_t i) {
+    Py_ssize_t from = i;
+    for (;;) {
+        if (i < n && t[i] != ')' && t[i] != '"') {
+            while (i < n && t[i] != ')' && t[i] != '"') i++;
+            continue;
+        }
+        if (i < n && t[i] == '"') {
+            Py_ssize_t j = i + 1;
+            while (j < n && t[j] != '"' && t[j] != '\n') j++;
+            if (j < n && t[j] == '"') { i = j + 1; continue; }
+            list_bytes += (unsigned long long)(j - i);
+        }
+        break;
+    }
+    list_bytes += (unsigned long long)(i - from);
+    return i;
+}
+
+/* lexer._signature's patterns at i (just after the keyword): _HEAD (name [ns, ne)), the list
+ * [ls, lend) through the memo, _EXPORT (export, end). */
+static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, HeaderMemo *memo, Py_ssize_t *ns,
+                     Py_ssize_t *ne, Py_ssize_t *ls, Py_ssize_t *lend, int *export, Py_ssize_t *end) {
     if (i >= n || !SP(t[i])) return 0;                     /* [ \t]++ */
     while (i < n && SP(t[i])) i++;
     if (i >= n || !ID0_[t[i]]) return 0;                   /* (ID) */
@@ -550,21 +580,15 @@ static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssiz
     while (i < n && SP(t[i])) i++;                         /* [ \t]*+\( */
     if (i >= n || t[i] != '(') return 0;
     *ls = ++i;
-    for (;;) {                                             /* (?:[^)"]++|"[^"\n]*+")*+ */
-        if (i < n && t[i] != ')' && t[i] != '"') {
-            while (i < n && t[i] != ')' && t[i] != '"') i++;
-            continue;
-        }
-        if (i < n && t[i] == '"') {
-            Py_ssize_t j = i + 1;
-            while (j < n && t[j] != '"' && t[j] != '\n') j++;
-            if (j < n && t[j] == '"') { i = j + 1; continue; }
-        }
-        break;
+    if (!(memo->start <= i && i <= memo->stop)) {
+        memo->start = i;
+        memo->stop = list_stop(t, n, i);
+        memo->close = memo->stop < n && t[memo->stop] == ')' ? memo->stop : -1;
     }
-    if (i >= n || t[i] != ')') return 0;                   /* \) */
-    *lend = i++;
-    Py_ssize_t j = i;                                      /* ((?:[ \t]*+EXPORT(?!W))?) */
+    if (memo->close < 0) return 0;                         /* \) */
+    *lend = memo->close;
+    i = memo->close + 1;
+    Py_ssize_t j = i;                                      /* (?:[ \t]*+EXPORT(?!W))? */
     while (j < n && SP(t[j])) j++;
     Py_ssize_t e = match_any(EXPORT, n_export, t, j, n, NULL);
     *export = e >= 0;
@@ -718,6 +742,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *procedures = PyList_New(0), *problems = PyList_New(0), *result = NULL;
     State st = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyDict_New(), NULL, NULL};
     Open op = {0};
+    HeaderMemo memo = {0, -1, -1};
     int is_open = 0;
     Py_ssize_t n_regions = 0, comment_from = 0, comment_to = -1, line_no = 0, line_pos = 0, first = -1;
     Py_ssize_t search = 0;
@@ -854,7 +879,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         }
         Py_ssize_t ns, ne, ls, lend, sig_end;
         int export;
-        if (!header_at(t, n, ge, &ns, &ne, &ls, &lend, &export, &sig_end)) {
+        if (!header_at(t, n, ge, &memo, &ns, &ne, &ls, &lend, &export, &sig_end)) {
             PyObject *k = decode_range(t, gs, ge);
             if (!k || problem(problems, "syntax", PyUnicode_FromFormat(
                     "cannot read the header after %U (a name and a parameter list are expected)", k), ln) < 0) {
@@ -1050,6 +1075,11 @@ static PyObject *decode(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* list_bytes() -> the bytes the parameter-list loop has read since import (a work count). */
+static PyObject *py_list_bytes(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(arg)) {
+    return PyLong_FromUnsignedLongLong(list_bytes);
+}
+
 /* split_code(body) -> (code, strings): lexer.split_code's answer (tests compare the two). */
 static PyObject *py_split_code(PyObject *self, PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
@@ -1079,6 +1109,7 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "Set the tables and callbacks lexer.py owns (once)."},
     {"scan", scan, METH_VARARGS, "scan(data, common_module) -> (procedures, problems, regions, lines, module_doc)"},
     {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
+    {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
     {NULL, NULL, 0, NULL},
 };

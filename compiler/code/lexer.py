@@ -107,10 +107,12 @@ _PP_INSERT = {"вставка", "insert"}
 _PP_DELETE = {"удаление", "delete"}
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
-# A header after its keyword, in one match: the name, the parameter list (it may span lines;
-# a string default may hold ``)``) and ``Экспорт``.
-_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]++|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
-                     + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?)")
+# A header after its keyword: the name and ``(`` (``_HEAD``), the parameter list (``_LIST``: it may
+# span lines; a string default may hold ``)``), ``)`` and ``Экспорт`` (``_EXPORT``) — one possessive
+# pattern cut in three so the list's outcome can be memoized (``_HeaderMemo``).
+_HEAD = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(")
+_LIST = re.compile(rb"(?:[^)\"]++|\"[^\"\n]*+\")*+")
+_EXPORT = re.compile(rb"(?:[ \t]*+(?:" + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?")
 _PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
                                                                   "EndProcedure", "EndFunction") + rb")(?!" + _W + rb")")
@@ -250,12 +252,41 @@ def _params_of(inner: bytes) -> tuple[Param, ...]:
     return params
 
 
-def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
+class _HeaderMemo:
+    """The last parameter list read in a module: where its read began (``start``) and stopped
+    (``stop``: its ``)``, an unclosed ``"``, or the end) and the ``)`` found (or -1).
+
+    Why: an unclosed ``(`` makes ``_LIST`` run to the end of the module, and every later header
+    would run it again — quadratic (``"Процедура А(\\n" * n``). A list read from ``i`` ends where
+    the read from the first ``)`` or ``"`` at or after ``i`` ends. A later header's list opens
+    on a later line: if that is at or before ``stop``, it sits in a stretch between the strings
+    of the last read (a string never spans a line), so its first ``)`` or ``"`` is one the last
+    read passed through and its outcome is the last one. Headers come in order, so each byte is
+    read by ``_LIST`` once per module. The C scanner (``header_at``) keeps the same memo."""
+    __slots__ = ("start", "stop", "close")
+
+    def __init__(self) -> None:
+        self.start, self.stop, self.close = 0, -1, -1
+
+    def list_end(self, text: bytes, i: int) -> int:
+        """The ``)`` that closes the list opening at ``i``, or -1."""
+        if not self.start <= i <= self.stop:
+            self.start, self.stop = i, _LIST.match(text, i).end()  # type: ignore[union-attr]
+            self.close = self.stop if text[self.stop:self.stop + 1] == b")" else -1
+        return self.close
+
+
+def _signature(text: bytes, pos: int, memo: _HeaderMemo) -> tuple[str, list[Param], bool, int] | None:
     """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
-    m = _HEADER.match(text, pos)
+    m = _HEAD.match(text, pos)
     if not m:
         return None
-    return m.group(1).decode(), list(_params_of(m.group(2))), bool(m.group(3)), m.end()
+    close = memo.list_end(text, m.end())
+    if close < 0:
+        return None
+    export = _EXPORT.match(text, close + 1)
+    return (m.group(1).decode(), list(_params_of(text[m.end():close])), bool(export.group()),  # type: ignore[union-attr]
+            export.end())  # type: ignore[union-attr]
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
@@ -329,6 +360,7 @@ def scan_module_pure(data: bytes) -> ScanResult:
     # the procedures between two preprocessor lines (read only from then on; pickled once).
     context: tuple[list[str], list[str]] | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
+    memo = _HeaderMemo()            # the last parameter list read (linear time on unclosed lists)
     line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
     n_text = len(text)
     count, find = text.count, text.find
@@ -415,7 +447,7 @@ def scan_module_pure(data: bytes) -> ScanResult:
                 "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
                 f"{_end_word(open_.is_function)} before the next header; taken to end there", ln))
             close(pos - 1, ln - 1)
-        sig = _signature(text, m.end("kw"))
+        sig = _signature(text, m.end("kw"), memo)
         if sig is None:
             res.problems.append(Problem("syntax", f"cannot read the header after {kw} "
                                                   f"(a name and a parameter list are expected)", ln))
