@@ -148,6 +148,9 @@ HOSTILE_MODULES: dict[str, bytes] = {
     "unclosed-parameter-list": "Процедура А(\n".encode() * 45000,
     # the same with a string default on each line: the list runs from string to string
     "unclosed-list-with-strings": 'Процедура А(Б = "x"\n'.encode() * 35000,
+    # regions and #Если nested 10,000 deep, a procedure at every level (each records its path)
+    "regions-nested": "#Область О\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,
+    "conditions-nested": "#Если Сервер Тогда\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,
 }
 
 

@@ -194,6 +194,12 @@ EDGE = [
     "  \t#  Область  А\n\t&  НаСервере\n\t Процедура А()\n\t КонецПроцедуры\n\t#  КонецОбласти",
 ]
 
+# nesting past lexer.MAX_DEPTH (64): counted, not recorded, one problem per kind
+_DEEP = ("#Область О{k}\n#Если Сервер{k} Тогда\nПроцедура П{k}()\nКонецПроцедуры\n#Иначе\n"
+         "Процедура Q{k}()\nКонецПроцедуры\n")
+EDGE.append("".join(_DEEP.format(k=k) for k in range(70)) + "#КонецЕсли\n#КонецОбласти\n" * 72
+            + "#ИначеЕсли Б\nПроцедура Z()\nКонецПроцедуры\n")
+
 RAW = [
     "Процедура А()\r\nКонецПроцедуры\r\n".encode(), "\ufeffПроцедура А()\nКонецПроцедуры".encode("utf-8"),
     b"\xef\xbb\xbf\r\nProcedure A()\rEndProcedure\r", "Процедура А()\nКонецПроцедуры\r\n\r".encode(),
@@ -220,7 +226,7 @@ def test_equal_after_decoding_crlf_cr_and_bom(raw):
 def test_the_edge_cases_cover_what_they_name():
     """The cases reach the paths they are for (else equality would prove little)."""
     codes = {p.code for t in EDGE for p in lexer.scan_module_pure(t.encode()).problems}
-    assert codes == {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
+    assert codes == {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax", "deep-nesting"}
     procs = [p for t in EDGE for p in lexer.scan_module_pure(t.encode()).procedures]
     assert any(p.annotation for p in procs) and any(p.inserts and p.deletes for p in procs)
     assert any(p.is_async for p in procs) and any(p.literal_module_calls for p in procs)

@@ -141,10 +141,11 @@ _LIST = lexer._LIST
 
 
 @pytest.mark.parametrize("case", sorted(H.HOSTILE_MODULES))
-def test_hostile_modules_scan_in_linear_work_with_equal_answers(case, monkeypatch):
+def test_hostile_modules_scan_in_linear_work_and_memory_with_equal_answers(case, monkeypatch):
     """Each parameter list is read once however many headers follow an unclosed one: the bytes
-    the list reads take stay within twice the module (quadratic: ~n²/2), in both scanners, and
-    the two give the same answer."""
+    the list reads take stay within twice the module (quadratic: ~n²/2), in both scanners; deep
+    nesting records at most lexer.MAX_DEPTH regions and conditions per procedure; the two
+    scanners give the same answer."""
     data = H.HOSTILE_MODULES[case]
     counting = _CountingList()
     monkeypatch.setattr(lexer, "_LIST", counting)
@@ -154,6 +155,8 @@ def test_hostile_modules_scan_in_linear_work_with_equal_answers(case, monkeypatc
     print(f"{case}: {len(data)} bytes, {len(pure.procedures)} procedures, {len(pure.problems)} problems; "
           f"Python {t1 - t0:.3f} s, list bytes {counting.read}")        # figures, not asserts
     assert counting.read <= 2 * len(data)
+    # the context procedures record stays bounded (memory ~ procedures × depth: 418 MiB once)
+    assert all(len(p.region) <= lexer.MAX_DEPTH and len(p.conditions) <= lexer.MAX_DEPTH for p in pure.procedures)
     if lexer._compiled is not None:
         before = lexer._compiled.list_bytes()
         t0 = time.perf_counter()

@@ -34,7 +34,8 @@ static PyObject *NOT_CALLS;                      /* frozenset of folded keywords
 static PyObject *kwnames;                        /* Procedure keyword names */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
     *S_slashes, *S_nl, *S_create_ru, *S_create_en, *S_end_proc,
-    *S_end_func, *S_region_open, *S_not_open, *S_if_not_open, *S_unmatched, *S_not;
+    *S_end_func, *S_region_open, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region, *S_deep_if;
+static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
 static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
 #define NAMES_MAX 400000
 
@@ -139,13 +140,14 @@ static PyObject **const SLOTS[] = {
     &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
     &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
     &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
-    &S_region_open, &S_not_open, &S_if_not_open, &S_unmatched, &S_not,
+    &S_region_open, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
 };
 static const char *const KEYS[] = {
     "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
     "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
     "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
     "END_FUNCTION", "MSG_REGION_OPEN", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
+    "MSG_DEEP_REGION", "MSG_DEEP_IF",
 };
 #define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
 _Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
@@ -192,7 +194,12 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         }
     for (int k = K_FIRST_STR; k < N_SLOTS; k++)
         if (!PyUnicode_Check(got[k])) { PyErr_Format(PyExc_TypeError, "configure: %s must be a str", KEYS[k]); goto bad; }
-    PyObject *o;
+    PyObject *o = PyDict_GetItemString(cfg, "MAX_DEPTH");
+    Py_ssize_t depth = o && PyLong_Check(o) ? PyLong_AsSsize_t(o) : -1;
+    if (depth < 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: MAX_DEPTH must be a positive int");
+        goto bad;
+    }
     const char *lists[4] = {"STRUCT", "ASYNC", "EXPORT", "ENDS"};
     Word *outs[4] = {t_struct, t_async, t_export, t_ends};
     int *counts[4] = {&c_struct, &c_async, &c_export, &c_ends};
@@ -208,6 +215,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
     memcpy(STRUCT, t_struct, sizeof STRUCT); memcpy(ASYNC, t_async, sizeof ASYNC);
     memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
     n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
+    max_depth = depth;
     memset(OPENS, 0, sizeof OPENS);
     mark_opens(STRUCT, n_struct);
     mark_opens(ASYNC, n_async);
@@ -743,7 +751,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     State st = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyDict_New(), NULL, NULL};
     Open op = {0};
     HeaderMemo memo = {0, -1, -1};
-    int is_open = 0;
+    Py_ssize_t deep_regions = 0, deep_ifs = 0;       /* #Область / #Если past max_depth still open */
+    int said_region = 0, said_if = 0, is_open = 0;
     Py_ssize_t n_regions = 0, comment_from = 0, comment_to = -1, line_no = 0, line_pos = 0, first = -1;
     Py_ssize_t search = 0;
     if (!procedures || !problems || !st.regions || !st.region_lines || !st.conditions || !st.pending || !st.seen)
@@ -772,6 +781,13 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             int hit;
 #define IN(set) ((hit = PySet_Contains(set, w)) < 0 ? -1 : hit)
             if ((hit = IN(PP_REGION)) < 0) goto pp_done;
+            if (hit && PyList_GET_SIZE(st.regions) >= max_depth) {   /* past the cap: counted only */
+                n_regions++;
+                r = 0;
+                if (!said_region) { said_region = 1; r = problem(problems, "deep-nesting", Py_NewRef(S_deep_region), ln); }
+                deep_regions++;
+                goto pp_done;
+            }
             if (hit) {
                 PyObject *parts = PyObject_CallMethodOneArg(rest, S_split, S_slashes);
                 PyObject *name = parts ? stripped(Py_NewRef(PyList_GET_ITEM(parts, 0))) : NULL;
@@ -786,12 +802,22 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             if ((hit = IN(PP_END_REGION)) < 0) goto pp_done;
             if (hit) {
                 Py_ssize_t k = PyList_GET_SIZE(st.regions);
-                if (k) r = PyList_SetSlice(st.regions, k - 1, k, NULL) | PyList_SetSlice(st.region_lines, k - 1, k, NULL);
+                if (deep_regions) { deep_regions--; r = 0; }
+                else if (k) {
+                    r = PyList_SetSlice(st.regions, k - 1, k, NULL);
+                    if (r == 0) r = PyList_SetSlice(st.region_lines, k - 1, k, NULL);
+                }
                 else r = problem(problems, "unbalanced-region", Py_NewRef(S_not_open), ln);
                 goto pp_done;
             }
             Py_ssize_t nc = PyList_GET_SIZE(st.conditions);
             if ((hit = IN(PP_IF)) < 0) goto pp_done;
+            if (hit && nc >= max_depth) {
+                r = 0;
+                if (!said_if) { said_if = 1; r = problem(problems, "deep-nesting", Py_NewRef(S_deep_if), ln); }
+                deep_ifs++;
+                goto pp_done;
+            }
             if (hit) {
                 PyObject *c = PyObject_CallOneArg(then_sub, rest);
                 r = c ? PyList_Append(st.conditions, c) : -1;
@@ -799,12 +825,14 @@ static PyObject *scan(PyObject *self, PyObject *args) {
                 goto pp_done;
             }
             if ((hit = IN(PP_ELSIF)) < 0) goto pp_done;
+            if (hit && nc && deep_ifs) { r = 0; goto pp_done; }
             if (hit && nc) {
                 PyObject *c = PyObject_CallOneArg(then_sub, rest);
                 r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
                 goto pp_done;
             }
             if ((hit = IN(PP_ELSE)) < 0) goto pp_done;
+            if (hit && nc && deep_ifs) { r = 0; goto pp_done; }
             if (hit && nc) {
                 PyObject *c = PyUnicode_FromFormat("%U%U)", S_not, PyList_GET_ITEM(st.conditions, nc - 1));
                 r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
@@ -812,7 +840,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             }
             if ((hit = IN(PP_END_IF)) < 0) goto pp_done;
             if (hit) {
-                if (nc) r = PyList_SetSlice(st.conditions, nc - 1, nc, NULL);
+                if (deep_ifs) { deep_ifs--; r = 0; }
+                else if (nc) r = PyList_SetSlice(st.conditions, nc - 1, nc, NULL);
                 else r = problem(problems, "unbalanced-if", Py_NewRef(S_if_not_open), ln);
                 goto pp_done;
             }

@@ -105,6 +105,16 @@ _PP_ELSE = {"иначе", "else"}
 _PP_END_IF = {"конецесли", "endif"}
 _PP_INSERT = {"вставка", "insert"}
 _PP_DELETE = {"удаление", "delete"}
+# Region and #Если nesting a procedure records (each procedure keeps its own path and conditions:
+# memory ~ procedures × depth). Real modules nest a few levels; deeper lines are counted (so
+# their #КонецОбласти/#КонецЕсли still balance) but not recorded, with one problem per module.
+MAX_DEPTH = 64
+# Problem wording (the compiled scanner takes these too).
+MSG_DEEP_REGION = f"#Область nested deeper than {MAX_DEPTH}: the regions inside are not recorded"
+MSG_DEEP_IF = f"#Если nested deeper than {MAX_DEPTH}: the conditions inside are not recorded"
+MSG_NOT_OPEN = "#КонецОбласти without #Область"
+MSG_IF_NOT_OPEN = "#КонецЕсли without #Если"
+NOT = "НЕ ("
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
 # A header after its keyword: the name and ``(`` (``_HEAD``), the parameter list (``_LIST``: it may
@@ -361,6 +371,8 @@ def scan_module_pure(data: bytes) -> ScanResult:
     context: tuple[list[str], list[str]] | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
     memo = _HeaderMemo()            # the last parameter list read (linear time on unclosed lists)
+    deep_regions = deep_ifs = 0     # #Область / #Если lines past MAX_DEPTH still open
+    said_region = said_if = False   # whether the module's problem for each was reported
     line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
     n_text = len(text)
     count, find = text.count, text.find
@@ -389,26 +401,44 @@ def scan_module_pure(data: bytes) -> ScanResult:
             context = None
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
-                regions.append(rest.split("//")[0].strip())
-                region_lines.append(ln)
                 res.regions += 1
+                if len(regions) < MAX_DEPTH:
+                    regions.append(rest.split("//")[0].strip())
+                    region_lines.append(ln)
+                else:                   # past the cap: counted, not recorded (reported once)
+                    if not said_region:
+                        res.problems.append(Problem("deep-nesting", MSG_DEEP_REGION, ln))
+                        said_region = True
+                    deep_regions += 1
             elif word in _PP_END_REGION:
-                if regions:
+                if deep_regions:
+                    deep_regions -= 1
+                elif regions:
                     regions.pop()
                     region_lines.pop()
                 else:
-                    res.problems.append(Problem("unbalanced-region", "#КонецОбласти without #Область", ln))
+                    res.problems.append(Problem("unbalanced-region", MSG_NOT_OPEN, ln))
             elif word in _PP_IF:
-                conditions.append(_PP_THEN.sub("", rest))
+                if len(conditions) < MAX_DEPTH:
+                    conditions.append(_PP_THEN.sub("", rest))
+                else:
+                    if not said_if:
+                        res.problems.append(Problem("deep-nesting", MSG_DEEP_IF, ln))
+                        said_if = True
+                    deep_ifs += 1
             elif word in _PP_ELSIF and conditions:
-                conditions[-1] = _PP_THEN.sub("", rest)
+                if not deep_ifs:
+                    conditions[-1] = _PP_THEN.sub("", rest)
             elif word in _PP_ELSE and conditions:
-                conditions[-1] = f"НЕ ({conditions[-1]})"
+                if not deep_ifs:
+                    conditions[-1] = f"{NOT}{conditions[-1]})"
             elif word in _PP_END_IF:
-                if conditions:
+                if deep_ifs:
+                    deep_ifs -= 1
+                elif conditions:
                     conditions.pop()
                 else:
-                    res.problems.append(Problem("unbalanced-if", "#КонецЕсли without #Если", ln))
+                    res.problems.append(Problem("unbalanced-if", MSG_IF_NOT_OPEN, ln))
             elif open_ is not None and word in _PP_INSERT:
                 open_.proc.inserts += 1
             elif open_ is not None and word in _PP_DELETE:
@@ -665,9 +695,9 @@ def _config() -> dict[str, object]:
                     "region", "conditions", "doc", "line", "end_line", "local_calls", "qualified_calls",
                     "usages"),
         "END_PROCEDURE": _end_word(False), "END_FUNCTION": _end_word(True),
-        "MSG_REGION_OPEN": "#Область", "MSG_NOT_OPEN": "#КонецОбласти without #Область",
-        "MSG_IF_NOT_OPEN": "#КонецЕсли without #Если", "MSG_UNMATCHED": " without a matching Процедура/Функция",
-        "NOT": "НЕ (",
+        "MSG_REGION_OPEN": "#Область", "MSG_NOT_OPEN": MSG_NOT_OPEN,
+        "MSG_IF_NOT_OPEN": MSG_IF_NOT_OPEN, "MSG_UNMATCHED": " without a matching Процедура/Функция",
+        "NOT": NOT, "MSG_DEEP_REGION": MSG_DEEP_REGION, "MSG_DEEP_IF": MSG_DEEP_IF, "MAX_DEPTH": MAX_DEPTH,
         "STRUCT": _case_forms(*_STRUCT_WORDS),
         "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
         "ENDS": _case_forms("КонецПроцедуры", "КонецФункции", "EndProcedure", "EndFunction"),
