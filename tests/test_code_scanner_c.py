@@ -102,6 +102,25 @@ def test_a_failed_configure_leaves_the_scanner_off_not_half_set():
     assert (run.returncode, run.stdout.strip()) == (0, "ok"), run.stderr[-2000:]
 
 
+@needs_c
+def test_every_problem_is_worded_by_lexer_py():
+    """The C formats lexer.py's templates (MSG_*, KINDS, NOT), none of its own: configured with
+    marked templates, every problem of the edge cases carries the mark."""
+    cfg = lexer._config()
+    marked = {k: "‹" + v + "›" if isinstance(v, str) and (k.startswith(("MSG_", "KIND_")) or k == "NOT") else v
+              for k, v in cfg.items()}
+    try:
+        lexer._compiled.configure(marked)
+        got = [lexer._scan_compiled(t.encode()) for t in EDGE]
+    finally:
+        lexer._compiled.configure(cfg)
+    problems = [p for r in got for p in r.problems]
+    assert len({p.code for p in problems}) == 6
+    assert all(p.message.startswith("‹") for p in problems), [p.message for p in problems if p.message[0] != "‹"]
+    assert any("‹procedure›" in p.message or "‹function›" in p.message for p in problems)
+    assert any(c.startswith("‹НЕ (") for r in got for proc in r.procedures for c in proc.conditions)
+
+
 def _outcome(scan, data: bytes):
     """A scan's result, or the kind of exception it raised (input that is not UTF-8 text)."""
     try:

@@ -13,6 +13,7 @@
 /* Raised with any change to what configure takes or scan answers (lexer._BSLSCAN_VERSION). */
 #define BSLSCAN_VERSION 1
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,8 +34,11 @@ static PyObject *MANAGER_FWD, *QUERY_FWD;        /* dict: class word bytes (forw
 static PyObject *NOT_CALLS;                      /* frozenset of folded keywords */
 static PyObject *kwnames;                        /* Procedure keyword names */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
-    *S_slashes, *S_nl, *S_create_ru, *S_create_en, *S_end_proc,
-    *S_end_func, *S_region_open, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region, *S_deep_if;
+    *S_slashes, *S_format, *S_create_ru, *S_create_en, *S_end_proc, *S_end_func;
+/* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
+static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
+    *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
+    *S_kind_func;
 static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
 static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
 #define NAMES_MAX 400000
@@ -140,14 +144,16 @@ static PyObject **const SLOTS[] = {
     &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
     &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
     &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
-    &S_region_open, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
+    &S_region_not_closed, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
+    &S_closed_by, &S_no_end_header, &S_no_end_eof, &S_no_header, &S_duplicate, &S_kind_proc, &S_kind_func,
 };
 static const char *const KEYS[] = {
     "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
     "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
     "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
-    "END_FUNCTION", "MSG_REGION_OPEN", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
-    "MSG_DEEP_REGION", "MSG_DEEP_IF",
+    "END_FUNCTION", "MSG_REGION_NOT_CLOSED", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
+    "MSG_DEEP_REGION", "MSG_DEEP_IF", "MSG_CLOSED_BY", "MSG_NO_END_BEFORE_HEADER", "MSG_NO_END_BEFORE_EOF",
+    "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION",
 };
 #define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
 _Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
@@ -440,10 +446,11 @@ static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, in
                     PyObject *low = m ? PyObject_CallMethodNoArgs(m, S_lower) : NULL;
                     Py_XDECREF(m);
                     if (!low) { Py_DECREF(name); return -1; }
-                    if (PyUnicode_Tailmatch(low, S_create_ru, 0, PY_SSIZE_T_MAX, -1) == 1 ||
-                        PyUnicode_Tailmatch(low, S_create_en, 0, PY_SSIZE_T_MAX, -1) == 1)
-                        how = S_write;
+                    Py_ssize_t ru = PyUnicode_Tailmatch(low, S_create_ru, 0, PY_SSIZE_T_MAX, -1);
+                    Py_ssize_t en = ru == 0 ? PyUnicode_Tailmatch(low, S_create_en, 0, PY_SSIZE_T_MAX, -1) : 0;
                     Py_DECREF(low);
+                    if (ru < 0 || en < 0) { Py_DECREF(name); return -1; }
+                    if (ru == 1 || en == 1) how = S_write;
                 }
             }
         }
@@ -620,6 +627,21 @@ static int end_on_line(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
     return 0;
 }
 
+/* ``template.format(*args)``: a problem's wording from lexer.py's template (``args`` a
+ * Py_BuildValue tuple format). */
+static PyObject *fmt(PyObject *template, const char *format, ...) {
+    va_list va;
+    va_start(va, format);
+    PyObject *args = Py_VaBuildValue(format, va);
+    va_end(va);
+    if (!args) return NULL;
+    PyObject *method = PyObject_GetAttr(template, S_format);
+    PyObject *r = method ? PyObject_Call(method, args, NULL) : NULL;
+    Py_XDECREF(method);
+    Py_DECREF(args);
+    return r;
+}
+
 static int problem(PyObject *problems, const char *code, PyObject *msg, Py_ssize_t line) {
     if (!msg) return -1;
     PyObject *p = PyObject_CallFunction(Problem, "sOn", code, msg, line);
@@ -736,7 +758,7 @@ typedef struct {
     PyObject *regions, *region_lines, *conditions, *pending, *seen, *ctx_regions, *ctx_conditions;
 } State;
 
-static PyObject *scan(PyObject *self, PyObject *args) {
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *data, *common;
     if (!PyArg_ParseTuple(args, "SO!", &data, &PyTuple_Type, &common)) return NULL;
     if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan is not configured (configure was not called, or failed)"); return NULL; }
@@ -834,7 +856,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             if ((hit = IN(PP_ELSE)) < 0) goto pp_done;
             if (hit && nc && deep_ifs) { r = 0; goto pp_done; }
             if (hit && nc) {
-                PyObject *c = PyUnicode_FromFormat("%U%U)", S_not, PyList_GET_ITEM(st.conditions, nc - 1));
+                PyObject *c = fmt(S_not, "(O)", PyList_GET_ITEM(st.conditions, nc - 1));
                 r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
                 goto pp_done;
             }
@@ -877,16 +899,15 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         if (kw->is_end) {
             if (!is_open) {
                 PyObject *k = decode_range(t, gs, ge);
-                if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat("%U%U", k, S_unmatched), ln) < 0) {
+                if (!k || problem(problems, "unbalanced", fmt(S_unmatched, "(O)", k), ln) < 0) {
                     Py_XDECREF(k); goto fail;
                 }
                 Py_DECREF(k);
             } else {
                 if (kw->is_function != op.is_function) {
                     PyObject *k = decode_range(t, gs, ge);
-                    if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat(
-                            "%U (line %zd) is a %s closed by %U", op.name, op.line,
-                            op.is_function ? "function" : "procedure", k), ln) < 0) {
+                    if (!k || problem(problems, "unbalanced", fmt(S_closed_by, "(OnOO)", op.name, op.line,
+                            op.is_function ? S_kind_func : S_kind_proc, k), ln) < 0) {
                         Py_XDECREF(k); goto fail;
                     }
                     Py_DECREF(k);
@@ -900,8 +921,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         }
         /* a header */
         if (is_open) {
-            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
-                    "%U (line %zd) has no %U before the next header; taken to end there", op.name, op.line,
+            if (problem(problems, "unbalanced", fmt(S_no_end_header, "(OnO)", op.name, op.line,
                     op.is_function ? S_end_func : S_end_proc), ln) < 0) goto fail;
             is_open = 0;
             if (close_proc(&op, text, pos - 1, ln - 1, common, procedures) < 0) goto fail;
@@ -910,8 +930,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         int export;
         if (!header_at(t, n, ge, &memo, &ns, &ne, &ls, &lend, &export, &sig_end)) {
             PyObject *k = decode_range(t, gs, ge);
-            if (!k || problem(problems, "syntax", PyUnicode_FromFormat(
-                    "cannot read the header after %U (a name and a parameter list are expected)", k), ln) < 0) {
+            if (!k || problem(problems, "syntax", fmt(S_no_header, "(O)", k), ln) < 0) {
                 Py_XDECREF(k); goto fail;
             }
             Py_DECREF(k);
@@ -973,8 +992,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             {
                 PyObject *was = PyDict_GetItemWithError(st.seen, key);
                 if (was) {
-                    if (problem(problems, "duplicate", PyUnicode_FromFormat(
-                            "%U is declared twice in this module (lines %S and %zd)", name, was, ln), ln) < 0) goto h_done;
+                    if (problem(problems, "duplicate", fmt(S_duplicate, "(OOn)", name, was, ln), ln) < 0) goto h_done;
                 } else if (PyErr_Occurred() || PyDict_SetItem(st.seen, key, vals[10]) < 0) goto h_done;
             }
             op.proc = Py_NewRef(proc); op.name = Py_NewRef(name);
@@ -1003,8 +1021,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     {
         Py_ssize_t last_line = line_no + count_nl(t, line_pos, n);
         if (is_open) {
-            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
-                    "%U (line %zd) has no %U before the end of the module", op.name, op.line,
+            if (problem(problems, "unbalanced", fmt(S_no_end_eof, "(OnO)", op.name, op.line,
                     op.is_function ? S_end_func : S_end_proc), op.line) < 0) goto fail;
             is_open = 0;
             if (close_proc(&op, text, n, last_line, common, procedures) < 0) goto fail;
@@ -1013,8 +1030,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         if (k) {
             PyObject *lnobj = PyList_GET_ITEM(st.region_lines, k - 1);
             Py_ssize_t rl = PyLong_AsSsize_t(lnobj);
-            if (problem(problems, "unbalanced-region", PyUnicode_FromFormat(
-                    "%U %U is not closed", S_region_open, PyList_GET_ITEM(st.regions, k - 1)), rl) < 0) goto fail;
+            if (problem(problems, "unbalanced-region", fmt(S_region_not_closed, "(O)", PyList_GET_ITEM(st.regions, k - 1)), rl) < 0) goto fail;
         }
         PyObject *module_doc = first >= 0 ? doc_comment(t, 0, first + 1) : Py_NewRef(S_empty);
         if (!module_doc) goto fail;
@@ -1053,7 +1069,7 @@ static inline int utf8_seq(const unsigned char *s, Py_ssize_t left) {
 
 /* decode(data) -> the text lexer.decode_module gives (BOM dropped, CRLF and lone CR as LF), or
  * None when the data holds a NUL byte or is not UTF-8 (lexer.py then words the problem). */
-static PyObject *decode(PyObject *self, PyObject *arg) {
+static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
     const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
     Py_ssize_t n = PyBytes_GET_SIZE(arg), i = 0, crs = 0;
@@ -1110,7 +1126,7 @@ static PyObject *py_list_bytes(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(ar
 }
 
 /* split_code(body) -> (code, strings): lexer.split_code's answer (tests compare the two). */
-static PyObject *py_split_code(PyObject *self, PyObject *arg) {
+static PyObject *py_split_code(PyObject *Py_UNUSED(self), PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(arg);
     Py_ssize_t n = PyBytes_GET_SIZE(arg);
@@ -1147,14 +1163,20 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bslscan", NULL, -1,
 
 PyMODINIT_FUNC PyInit__bslscan(void) {
     init_tables();
-#define STR(var, s) if (!((var) = PyUnicode_FromString(s))) return NULL
-    STR(S_lower, "lower"); STR(S_strip, "strip"); STR(S_split, "split"); STR(S_empty, "");
-    STR(S_call, "call:"); STR(S_code, "code"); STR(S_write, "write"); STR(S_query, "query");
-    STR(S_slashes, "//"); STR(S_nl, "\n"); STR(S_create_ru, "создать"); STR(S_create_en, "create");
-#undef STR
-    if (!(names_cache = PyDict_New()) || !(local_cache = PyDict_New())) return NULL;
+    /* the interned names live for the process (a failed import leaves what it made to the next
+     * try: each is set only when still NULL) */
+    struct { PyObject **var; const char *s; } strs[] = {
+        {&S_lower, "lower"}, {&S_strip, "strip"}, {&S_split, "split"}, {&S_empty, ""}, {&S_call, "call:"},
+        {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
+        {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
+    };
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+        if (!*strs[k].var && !(*strs[k].var = PyUnicode_FromString(strs[k].s))) return NULL;
+    if (!names_cache && !(names_cache = PyDict_New())) return NULL;
+    if (!local_cache && !(local_cache = PyDict_New())) return NULL;
     PyObject *m = PyModule_Create(&module);
-    /* lexer.py uses the module only when this matches its own (a stale build is left unused) */
-    if (m && PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) Py_CLEAR(m);
+    if (!m) return NULL;
+    /* lexer.py uses the module only when this matches the _bslscan.c beside it */
+    if (PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

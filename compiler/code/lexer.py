@@ -114,7 +114,15 @@ MSG_DEEP_REGION = f"#Область nested deeper than {MAX_DEPTH}: the regions 
 MSG_DEEP_IF = f"#Если nested deeper than {MAX_DEPTH}: the conditions inside are not recorded"
 MSG_NOT_OPEN = "#КонецОбласти without #Область"
 MSG_IF_NOT_OPEN = "#КонецЕсли without #Если"
-NOT = "НЕ ("
+MSG_REGION_NOT_CLOSED = "#Область {} is not closed"                              # its name
+MSG_UNMATCHED = "{} without a matching Процедура/Функция"                         # the end word
+MSG_CLOSED_BY = "{} (line {}) is a {} closed by {}"             # name, line, KINDS[…], end word
+MSG_NO_END_BEFORE_HEADER = "{} (line {}) has no {} before the next header; taken to end there"
+MSG_NO_END_BEFORE_EOF = "{} (line {}) has no {} before the end of the module"   # name, line, end
+MSG_NO_HEADER = "cannot read the header after {} (a name and a parameter list are expected)"
+MSG_DUPLICATE = "{} is declared twice in this module (lines {} and {})"           # name, lines
+KINDS = ("procedure", "function")
+NOT = "НЕ ({})"                  # #Иначе: the branch's condition negated
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
 # A header after its keyword: the name and ``(`` (``_HEAD``), the parameter list (``_LIST``: it may
@@ -431,7 +439,7 @@ def scan_module_pure(data: bytes) -> ScanResult:
                     conditions[-1] = _PP_THEN.sub("", rest)
             elif word in _PP_ELSE and conditions:
                 if not deep_ifs:
-                    conditions[-1] = f"{NOT}{conditions[-1]})"
+                    conditions[-1] = NOT.format(conditions[-1])
             elif word in _PP_END_IF:
                 if deep_ifs:
                     deep_ifs -= 1
@@ -462,25 +470,22 @@ def scan_module_pure(data: bytes) -> ScanResult:
         kw, head, is_async = got
         if head in _END_WORDS:
             if open_ is None:
-                res.problems.append(Problem("unbalanced", f"{kw} without a matching Процедура/Функция", ln))
+                res.problems.append(Problem("unbalanced", MSG_UNMATCHED.format(kw), ln))
             else:
                 if _END_WORDS[head] != open_.is_function:
-                    res.problems.append(Problem(
-                        "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) is a "
-                        f"{'function' if open_.is_function else 'procedure'} closed by {kw}", ln))
+                    res.problems.append(Problem("unbalanced", MSG_CLOSED_BY.format(
+                        open_.proc.name, open_.proc.line, KINDS[open_.is_function], kw), ln))
                 close(le, ln)
             comment_from, comment_to, pending = le, None, []
             continue
         # a header
         if open_ is not None:
-            res.problems.append(Problem(
-                "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
-                f"{_end_word(open_.is_function)} before the next header; taken to end there", ln))
+            res.problems.append(Problem("unbalanced", MSG_NO_END_BEFORE_HEADER.format(
+                open_.proc.name, open_.proc.line, _end_word(open_.is_function)), ln))
             close(pos - 1, ln - 1)
         sig = _signature(text, m.end("kw"), memo)
         if sig is None:
-            res.problems.append(Problem("syntax", f"cannot read the header after {kw} "
-                                                  f"(a name and a parameter list are expected)", ln))
+            res.problems.append(Problem("syntax", MSG_NO_HEADER.format(kw), ln))
             comment_from, comment_to, pending = le, None, []
             continue
         name, params, export, sig_end = sig
@@ -497,8 +502,7 @@ def scan_module_pure(data: bytes) -> ScanResult:
                 proc.annotation = _annotation(word, rest)
         key = (name.lower(), tuple(conditions))
         if key in seen:
-            res.problems.append(Problem("duplicate", f"{name} is declared twice in this module "
-                                                     f"(lines {seen[key]} and {ln})", ln))
+            res.problems.append(Problem("duplicate", MSG_DUPLICATE.format(name, seen[key], ln), ln))
         else:
             seen[key] = ln
         open_ = _Open(proc, pos, proc.is_function)
@@ -513,12 +517,11 @@ def scan_module_pure(data: bytes) -> ScanResult:
             comment_from = tail_end
     last_line = line_no + count(b"\n", line_pos)
     if open_ is not None:
-        res.problems.append(Problem(
-            "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
-            f"{_end_word(open_.is_function)} before the end of the module", open_.proc.line))
+        res.problems.append(Problem("unbalanced", MSG_NO_END_BEFORE_EOF.format(
+            open_.proc.name, open_.proc.line, _end_word(open_.is_function)), open_.proc.line))
         close(len(text), last_line)
     if regions:
-        res.problems.append(Problem("unbalanced-region", f"#Область {regions[-1]} is not closed",
+        res.problems.append(Problem("unbalanced-region", MSG_REGION_NOT_CLOSED.format(regions[-1]),
                                     region_lines[-1]))
     res.lines = last_line
     first = _STRUCT.search(text)
@@ -695,8 +698,11 @@ def _config() -> dict[str, object]:
                     "region", "conditions", "doc", "line", "end_line", "local_calls", "qualified_calls",
                     "usages"),
         "END_PROCEDURE": _end_word(False), "END_FUNCTION": _end_word(True),
-        "MSG_REGION_OPEN": "#Область", "MSG_NOT_OPEN": MSG_NOT_OPEN,
-        "MSG_IF_NOT_OPEN": MSG_IF_NOT_OPEN, "MSG_UNMATCHED": " without a matching Процедура/Функция",
+        "MSG_NOT_OPEN": MSG_NOT_OPEN, "MSG_IF_NOT_OPEN": MSG_IF_NOT_OPEN,
+        "MSG_REGION_NOT_CLOSED": MSG_REGION_NOT_CLOSED, "MSG_UNMATCHED": MSG_UNMATCHED,
+        "MSG_CLOSED_BY": MSG_CLOSED_BY, "MSG_NO_END_BEFORE_HEADER": MSG_NO_END_BEFORE_HEADER,
+        "MSG_NO_END_BEFORE_EOF": MSG_NO_END_BEFORE_EOF, "MSG_NO_HEADER": MSG_NO_HEADER,
+        "MSG_DUPLICATE": MSG_DUPLICATE, "KIND_PROCEDURE": KINDS[0], "KIND_FUNCTION": KINDS[1],
         "NOT": NOT, "MSG_DEEP_REGION": MSG_DEEP_REGION, "MSG_DEEP_IF": MSG_DEEP_IF, "MAX_DEPTH": MAX_DEPTH,
         "STRUCT": _case_forms(*_STRUCT_WORDS),
         "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
