@@ -55,11 +55,30 @@ def test_the_environment_variable_forces_the_python_scanner():
 
 
 @needs_c
-def test_a_build_of_another_version_is_left_unused(monkeypatch):
+def test_the_build_carries_the_sha_of_the_source_beside_it():
+    assert _built().SOURCE_SHA == lexer._source_sha(lexer._SOURCE)
+
+
+@needs_c
+def test_a_build_of_another_source_is_left_unused_with_a_warning(monkeypatch, capsys):
     """An editable install keeps the .so it built; after a change to _bslscan.c without a rebuild
-    the Python scanner runs rather than tables the C does not expect."""
-    monkeypatch.setattr(_built(), "VERSION", -1)
+    the Python scanner runs rather than tables the C does not expect — and says why, once."""
+    monkeypatch.setattr(_built(), "SOURCE_SHA", "0123456789abcdef")
     assert lexer._load_compiled() is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another _bslscan.c" in err and "0123456789abcdef" in err
+
+
+@needs_c
+def test_a_failed_configure_falls_back_with_a_warning(monkeypatch, capsys):
+    good = lexer._config()
+    monkeypatch.setattr(lexer, "_config", lambda: {})
+    try:
+        assert lexer._load_compiled() is None
+    finally:
+        lexer._compiled.configure(good)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "configure failed" in err and "Procedure missing" in err
 
 
 _BAD_CONFIGURE = """

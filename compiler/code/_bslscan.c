@@ -10,8 +10,11 @@
  * their Unicode semantics are Python's own. The input is untrusted: every index is checked
  * against the buffer's end, nothing recurses on the input, any byte sequence is handled. */
 #define PY_SSIZE_T_CLEAN
-/* Raised with any change to what configure takes or scan answers (lexer._BSLSCAN_VERSION). */
-#define BSLSCAN_VERSION 1
+/* setup.py defines BSLSCAN_SOURCE_SHA as this file's sha256 (16 hex); lexer.py compares it with
+ * the _bslscan.c beside it and leaves a build of another source unused (with a warning). */
+#ifndef BSLSCAN_SOURCE_SHA
+#define BSLSCAN_SOURCE_SHA "unknown"
+#endif
 #include <Python.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -1177,6 +1180,6 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* lexer.py uses the module only when this matches the _bslscan.c beside it */
-    if (PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) { Py_DECREF(m); return NULL; }
+    if (PyModule_AddStringConstant(m, "SOURCE_SHA", BSLSCAN_SOURCE_SHA) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

@@ -23,9 +23,12 @@ stays its reference (``scan_module_pure``, ``decode_module_pure``) and its fallb
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from v8atlas.formats.classes import CLASSES
 
@@ -666,20 +669,39 @@ def _case_forms(*words: str) -> list[tuple[list[tuple[bytes, bytes]], bool, bool
             for w in sorted(set(words), key=len, reverse=True)]
 
 
-_BSLSCAN_VERSION = 1      # _bslscan.c's BSLSCAN_VERSION this file's tables and callbacks are for
+# The C source beside this file (a checkout or an editable install; an installed wheel has none).
+_SOURCE = Path(__file__).with_name("_bslscan.c")
+
+
+def _source_sha(path: Path) -> str:
+    """What setup.py builds into the extension as its SOURCE_SHA: the source's sha256, 16 hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _load_compiled() -> object | None:
+    """The compiled scanner, configured; or None: not built (an optional extension: silent),
+    turned off (``V8ATLAS_PURE_SCANNER``), or unusable — a build of another ``_bslscan.c`` than
+    the one beside this file (an editable install keeps the .so it built), or a configure that
+    failed — which one warning on stderr names before the Python scanner takes over."""
     if os.environ.get("V8ATLAS_PURE_SCANNER", "") not in ("", "0"):
         return None
     try:
         from . import _bslscan  # type: ignore[attr-defined]
     except ImportError:
         return None
-    if getattr(_bslscan, "VERSION", None) != _BSLSCAN_VERSION:
-        return None           # a build from another version of _bslscan.c (rebuild: pip install -e .)
-    _bslscan.configure(_config())
-    return _bslscan
+    built = getattr(_bslscan, "SOURCE_SHA", None)
+    source = _source_sha(_SOURCE) if _SOURCE.is_file() else built
+    if built != source:
+        reason = (f"it was built from another _bslscan.c (sha256 {built}; the source here is {source}): "
+                  f"rebuild with `pip install -e .`")
+    else:
+        try:
+            _bslscan.configure(_config())
+            return _bslscan
+        except Exception as e:  # noqa: BLE001 — any failure: the Python scanner gives the same answers
+            reason = f"its configure failed ({type(e).__name__}: {e})"
+    print(f"v8atlas: the compiled BSL scanner is not used: {reason}; scanning in Python", file=sys.stderr)
+    return None
 
 
 def _config() -> dict[str, object]:
