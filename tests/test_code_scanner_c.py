@@ -6,6 +6,7 @@ modules when ../shared/data is present."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import random
 import shutil
@@ -341,3 +342,15 @@ def test_compiled_decode_equals_the_python_one(raw):
     """BOM, CRLF, lone CR, NUL, and the UTF-8 forms Python refuses (overlong, surrogate, above
     U+10FFFF, cut short): the same text, or the same problem with its line and offset."""
     assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)
+
+
+@needs_c
+def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
+    """tools/check_scanner.py: a child read that fails is reported with its stderr (status 3),
+    not as a bare CalledProcessError."""
+    spec = importlib.util.spec_from_file_location("check_scanner", REPO / "tools" / "check_scanner.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main([str(tmp_path / "no-such-dump")]) == 3
+    err = capsys.readouterr().err
+    assert "the python read of" in err and "Traceback" in err
