@@ -1,4 +1,5 @@
 """Lists every subpackage under the mapped top-level folders (pyproject maps the roots)."""
+import hashlib
 from pathlib import Path
 
 from setuptools import Extension, setup
@@ -27,7 +28,12 @@ def _packages() -> tuple[list[str], dict[str, str]]:
 
 # The BSL scanner's hot part (compiler/code/_bslscan.c, plain C and the CPython API). Optional:
 # without a C compiler the install goes on and lexer.py scans in Python (the same answers).
-SCANNER = Extension("v8atlas.compiler.code._bslscan", ["compiler/code/_bslscan.c"],
+# The build carries its source's sha256 (16 hex): lexer.py leaves a build of another _bslscan.c
+# than the one beside it unused, with a warning (an editable install keeps the .so it built).
+_SCANNER_C = Path("compiler/code/_bslscan.c")
+_SCANNER_SHA = hashlib.sha256(_SCANNER_C.read_bytes()).hexdigest()[:16] if _SCANNER_C.is_file() else "unknown"
+SCANNER = Extension("v8atlas.compiler.code._bslscan", [str(_SCANNER_C)],
+                    define_macros=[("BSLSCAN_SOURCE_SHA", f'"{_SCANNER_SHA}"')],
                     extra_compile_args=["-O2"], optional=True)
 
 _pkgs, _dirs = _packages()

@@ -139,6 +139,21 @@ HOSTILE_PAGES: dict[str, bytes] = {
 }
 
 
+# -- BSL modules (issue 11: the scanners, lexer.py and _bslscan.c) ----------------------------
+# Each about 1 MiB: linear scanners read it in well under a second; a quadratic one would take
+# minutes (the tests assert a work count, not a time).
+
+HOSTILE_MODULES: dict[str, bytes] = {
+    # a header whose ( never closes, then another header on every line
+    "unclosed-parameter-list": "Процедура А(\n".encode() * 45000,
+    # the same with a string default on each line: the list runs from string to string
+    "unclosed-list-with-strings": 'Процедура А(Б = "x"\n'.encode() * 35000,
+    # regions and #Если nested 10,000 deep, a procedure at every level (each records its path)
+    "regions-nested": "#Область О\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,
+    "conditions-nested": "#Если Сервер Тогда\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,
+}
+
+
 def _zip_with_raw_names(files: list[tuple[str, bytes]], *, compress: int = zipfile.ZIP_DEFLATED) -> bytes:
     """A ZIP with exactly these entry names (an empty one included: zipfile writes it, and
     reading ``ZipInfo.is_dir()`` of it raises IndexError)."""

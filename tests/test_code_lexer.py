@@ -204,3 +204,19 @@ def test_module_paths_of_both_formats():
         "Configuration", "ManagedApplicationModule", "")
     assert module_ref("HTTPServices/Х/Ext/Module.bsl", d) == ("HTTPService.Х", "Module", "")
     assert module_ref("Catalogs/С/Templates/Т/Ext/Template.bsl", d) is None
+
+
+def test_nesting_past_the_cap_is_counted_not_recorded():
+    """A procedure records at most 64 regions and 64 conditions (memory ~ procedures × depth: a
+    hostile module nests thousands); the deeper lines still balance their ends, and the module
+    has one problem per kind naming the first line past the cap."""
+    text = "#Область О{k}\n#Если А{k} Тогда\nПроцедура П{k}()\nКонецПроцедуры\n"
+    res = scan("".join(text.format(k=k) for k in range(100)) + "#КонецЕсли\n#КонецОбласти\n" * 100
+               + "Процедура Б()\nКонецПроцедуры\n")
+    deep = [p for p in res.procedures if p.name == "П99"][0]
+    assert deep.region == [f"О{k}" for k in range(64)] and deep.conditions == [f"А{k}" for k in range(64)]
+    assert [p for p in res.procedures if p.name == "П63"][0].region == deep.region
+    assert [(p.code, p.line) for p in res.problems] == [("deep-nesting", 257), ("deep-nesting", 258)]
+    assert "64" in res.problems[0].message and "#Область" in res.problems[0].message
+    last = res.procedures[-1]
+    assert (last.name, last.region, last.conditions, res.regions) == ("Б", [], [], 100)

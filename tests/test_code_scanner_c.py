@@ -6,6 +6,7 @@ modules when ../shared/data is present."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import random
 import shutil
@@ -55,11 +56,89 @@ def test_the_environment_variable_forces_the_python_scanner():
 
 
 @needs_c
-def test_a_build_of_another_version_is_left_unused(monkeypatch):
+def test_the_build_carries_the_sha_of_the_source_beside_it():
+    assert _built().SOURCE_SHA == lexer._source_sha(lexer._SOURCE)
+
+
+@needs_c
+def test_a_build_of_another_source_is_left_unused_with_a_warning(monkeypatch, capsys):
     """An editable install keeps the .so it built; after a change to _bslscan.c without a rebuild
-    the Python scanner runs rather than tables the C does not expect."""
-    monkeypatch.setattr(_built(), "VERSION", -1)
+    the Python scanner runs rather than tables the C does not expect — and says why, once."""
+    monkeypatch.setattr(_built(), "SOURCE_SHA", "0123456789abcdef")
     assert lexer._load_compiled() is None
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "another _bslscan.c" in err and "0123456789abcdef" in err
+
+
+@needs_c
+def test_a_failed_configure_falls_back_with_a_warning(monkeypatch, capsys):
+    good = lexer._config()
+    monkeypatch.setattr(lexer, "_config", lambda: {})
+    try:
+        assert lexer._load_compiled() is None
+    finally:
+        lexer._compiled.configure(good)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "configure failed" in err and "Procedure missing" in err
+
+
+_BAD_CONFIGURE = """
+import copy
+from v8atlas.compiler.code import lexer
+m = lexer._compiled
+good = lexer._config()
+def broken(**change):
+    cfg = dict(good, **change)
+    for k in [k for k, v in change.items() if v is None]:
+        del cfg[k]
+    return cfg
+for cfg in ({}, broken(STRUCT=None), broken(kwnames=good["kwnames"][:-1]), broken(kwnames=list(good["kwnames"])),
+            broken(Procedure=1), broken(Problem="x"), broken(PARAMS=[]), broken(PP_IF=()), broken(params_of=None),
+            broken(NOT=1), broken(ENDS=[([(b"ab", b"AB")], 1)])):
+    try:
+        m.configure(cfg)
+    except (KeyError, TypeError, ValueError, SystemError):
+        pass
+    else:
+        raise SystemExit("configure took a broken table")
+    try:
+        m.scan("Процедура А()\\n".encode(), ())
+    except RuntimeError:
+        pass
+    else:
+        raise SystemExit("scan ran after a failed configure")
+    m.configure(good)
+    assert m.scan("Процедура А()\\nКонецПроцедуры\\n".encode(), ())[0][0].name == "А"
+print("ok")
+"""
+
+
+@needs_c
+def test_a_failed_configure_leaves_the_scanner_off_not_half_set():
+    """configure is all or nothing: a missing key, a kwnames tuple of the wrong size, a class that
+    is not callable… leave the scanner refusing (RuntimeError), never scanning with NULL tables
+    (a segfault: hence the child process); a good configure afterwards brings it back."""
+    run = subprocess.run([sys.executable, "-c", _BAD_CONFIGURE], capture_output=True, text=True)
+    assert (run.returncode, run.stdout.strip()) == (0, "ok"), run.stderr[-2000:]
+
+
+@needs_c
+def test_every_problem_is_worded_by_lexer_py():
+    """The C formats lexer.py's templates (MSG_*, KINDS, NOT), none of its own: configured with
+    marked templates, every problem of the edge cases carries the mark."""
+    cfg = lexer._config()
+    marked = {k: "‹" + v + "›" if isinstance(v, str) and (k.startswith(("MSG_", "KIND_")) or k == "NOT") else v
+              for k, v in cfg.items()}
+    try:
+        lexer._compiled.configure(marked)
+        got = [lexer._scan_compiled(t.encode()) for t in EDGE]
+    finally:
+        lexer._compiled.configure(cfg)
+    problems = [p for r in got for p in r.problems]
+    assert len({p.code for p in problems}) == 6
+    assert all(p.message.startswith("‹") for p in problems), [p.message for p in problems if p.message[0] != "‹"]
+    assert any("‹procedure›" in p.message or "‹function›" in p.message for p in problems)
+    assert any(c.startswith("‹НЕ (") for r in got for proc in r.procedures for c in proc.conditions)
 
 
 def _outcome(scan, data: bytes):
@@ -154,6 +233,12 @@ EDGE = [
     "  \t#  Область  А\n\t&  НаСервере\n\t Процедура А()\n\t КонецПроцедуры\n\t#  КонецОбласти",
 ]
 
+# nesting past lexer.MAX_DEPTH (64): counted, not recorded, one problem per kind
+_DEEP = ("#Область О{k}\n#Если Сервер{k} Тогда\nПроцедура П{k}()\nКонецПроцедуры\n#Иначе\n"
+         "Процедура Q{k}()\nКонецПроцедуры\n")
+EDGE.append("".join(_DEEP.format(k=k) for k in range(70)) + "#КонецЕсли\n#КонецОбласти\n" * 72
+            + "#ИначеЕсли Б\nПроцедура Z()\nКонецПроцедуры\n")
+
 RAW = [
     "Процедура А()\r\nКонецПроцедуры\r\n".encode(), "\ufeffПроцедура А()\nКонецПроцедуры".encode("utf-8"),
     b"\xef\xbb\xbf\r\nProcedure A()\rEndProcedure\r", "Процедура А()\nКонецПроцедуры\r\n\r".encode(),
@@ -180,7 +265,7 @@ def test_equal_after_decoding_crlf_cr_and_bom(raw):
 def test_the_edge_cases_cover_what_they_name():
     """The cases reach the paths they are for (else equality would prove little)."""
     codes = {p.code for t in EDGE for p in lexer.scan_module_pure(t.encode()).problems}
-    assert codes == {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
+    assert codes == {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax", "deep-nesting"}
     procs = [p for t in EDGE for p in lexer.scan_module_pure(t.encode()).procedures]
     assert any(p.annotation for p in procs) and any(p.inserts and p.deletes for p in procs)
     assert any(p.is_async for p in procs) and any(p.literal_module_calls for p in procs)
@@ -257,3 +342,15 @@ def test_compiled_decode_equals_the_python_one(raw):
     """BOM, CRLF, lone CR, NUL, and the UTF-8 forms Python refuses (overlong, surrogate, above
     U+10FFFF, cut short): the same text, or the same problem with its line and offset."""
     assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)
+
+
+@needs_c
+def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
+    """tools/check_scanner.py: a child read that fails is reported with its stderr (status 3),
+    not as a bare CalledProcessError."""
+    spec = importlib.util.spec_from_file_location("check_scanner", REPO / "tools" / "check_scanner.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.main([str(tmp_path / "no-such-dump")]) == 3
+    err = capsys.readouterr().err
+    assert "the python read of" in err and "Traceback" in err

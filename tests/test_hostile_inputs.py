@@ -16,6 +16,7 @@ from pathlib import Path
 import hostile_corpus as H
 import pytest
 from v8atlas.compiler import cache, safefile
+from v8atlas.compiler.code import lexer
 from v8atlas.compiler.help import hbk
 from v8atlas.compiler.help.brace import Atom, parse
 from v8atlas.compiler.help.hbk import decode_page, open_book
@@ -120,6 +121,51 @@ def test_safefile_refusals_are_phrases_without_paths(tmp_path):
         with pytest.raises(safefile.RefusedFile) as e:
             safefile.read_inside(root, rel)
         assert phrase in str(e.value) and str(tmp_path) not in str(e.value)
+
+
+# -- BSL modules: linear scanning (issue 11) ---------------------------------------------------
+
+class _CountingList:
+    """lexer._LIST with the bytes its matches read summed up."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def match(self, text: bytes, pos: int):
+        m = _LIST.match(text, pos)
+        self.read += m.end() - pos
+        return m
+
+
+_LIST = lexer._LIST
+
+
+@pytest.mark.parametrize("case", sorted(H.HOSTILE_MODULES))
+def test_hostile_modules_scan_in_linear_work_and_memory_with_equal_answers(case, monkeypatch):
+    """Each parameter list is read once however many headers follow an unclosed one: the bytes
+    the list reads take stay within twice the module (quadratic: ~n²/2), in both scanners; deep
+    nesting records at most lexer.MAX_DEPTH regions and conditions per procedure; the two
+    scanners give the same answer."""
+    data = H.HOSTILE_MODULES[case]
+    counting = _CountingList()
+    monkeypatch.setattr(lexer, "_LIST", counting)
+    t0 = time.perf_counter()
+    pure = lexer.scan_module_pure(data)
+    t1 = time.perf_counter()
+    print(f"{case}: {len(data)} bytes, {len(pure.procedures)} procedures, {len(pure.problems)} problems; "
+          f"Python {t1 - t0:.3f} s, list bytes {counting.read}")        # figures, not asserts
+    assert counting.read <= 2 * len(data)
+    # the context procedures record stays bounded (memory ~ procedures × depth: 418 MiB once)
+    assert all(len(p.region) <= lexer.MAX_DEPTH and len(p.conditions) <= lexer.MAX_DEPTH for p in pure.procedures)
+    if lexer._compiled is not None:
+        before = lexer._compiled.list_bytes()
+        t0 = time.perf_counter()
+        compiled = lexer._scan_compiled(data)
+        took = time.perf_counter() - t0
+        read = lexer._compiled.list_bytes() - before
+        print(f"{case}: compiled {took:.3f} s, list bytes {read}")
+        assert read <= 2 * len(data)
+        assert compiled == pure
 
 
 # -- help pages: linear parsing ------------------------------------------------------------

@@ -10,7 +10,8 @@ workers are forked once, so a switch inside one process would not reach them). P
 each: the sha256 of ``json.dumps(code_dict(model), sort_keys=True, ensure_ascii=False)``
 (compiler/code/read.py) and of the read's report, and the read's time. Exit status 0 when every
 source gives equal hashes, 1 when one differs, 2 when the compiled scanner is not built (a
-machine without a C compiler: nothing to compare).
+machine without a C compiler: nothing to compare), 3 when a child read fails or does not scan as
+asked (its stderr is printed).
 """
 from __future__ import annotations
 
@@ -43,11 +44,18 @@ def model_hashes(path: Path) -> tuple[str, str, int, float]:
     return hashlib.sha256(model_json).hexdigest()[:16], hashlib.sha256(report_json).hexdigest()[:16], procs, took
 
 
-def _read_in_child(path: Path, compiled: bool) -> tuple[str, str, int, float]:
+class ChildFailed(Exception):
+    """A child read that failed or printed no hashes (its stderr in the message)."""
+
+
+def _read_in_child(path: Path, compiled: bool) -> tuple[str, str, int, float, bool]:
     env = {**os.environ, "V8ATLAS_PURE_SCANNER": "0" if compiled else "1"}
-    out = subprocess.run([sys.executable, __file__, "--one", str(path)], env=env, capture_output=True,
-                         text=True, check=True).stdout
-    return tuple(json.loads(out.splitlines()[-1]))  # type: ignore[return-value]
+    run = subprocess.run([sys.executable, __file__, "--one", str(path)], env=env, capture_output=True, text=True)
+    lines = run.stdout.splitlines()
+    if run.returncode != 0 or not lines:
+        raise ChildFailed(f"the {'compiled' if compiled else 'python'} read of {path} failed (exit status "
+                          f"{run.returncode}); its stderr:\n{run.stderr.rstrip()}")
+    return tuple(json.loads(lines[-1]))  # type: ignore[return-value]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -65,8 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.sources:
         got = {}
         for name, compiled in (("python", False), ("compiled", True)):
-            model, report, procs, took, pure = got[name] = _read_in_child(path, compiled)
-            assert pure != compiled, "the child did not scan as asked"
+            try:
+                model, report, procs, took, pure = got[name] = _read_in_child(path, compiled)
+            except ChildFailed as e:
+                print(e, file=sys.stderr)
+                return 3
+            if pure == compiled:      # e.g. a stale build the child left unused (its warning above)
+                print(f"{path}: the {name} child did not scan as asked (it scanned "
+                      f"{'in Python' if pure else 'compiled'})", file=sys.stderr)
+                return 3
             print(f"{path} {name:8} code_dict {model} report {report} ({procs} procedures, "
                   f"read in {took:.2f} s wall)", flush=True)
         same = got["python"][:3] == got["compiled"][:3]

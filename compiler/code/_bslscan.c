@@ -10,9 +10,13 @@
  * their Unicode semantics are Python's own. The input is untrusted: every index is checked
  * against the buffer's end, nothing recurses on the input, any byte sequence is handled. */
 #define PY_SSIZE_T_CLEAN
-/* Raised with any change to what configure takes or scan answers (lexer._BSLSCAN_VERSION). */
-#define BSLSCAN_VERSION 1
+/* setup.py defines BSLSCAN_SOURCE_SHA as this file's sha256 (16 hex); lexer.py compares it with
+ * the _bslscan.c beside it and leaves a build of another source unused (with a warning). */
+#ifndef BSLSCAN_SOURCE_SHA
+#define BSLSCAN_SOURCE_SHA "unknown"
+#endif
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -33,8 +37,12 @@ static PyObject *MANAGER_FWD, *QUERY_FWD;        /* dict: class word bytes (forw
 static PyObject *NOT_CALLS;                      /* frozenset of folded keywords */
 static PyObject *kwnames;                        /* Procedure keyword names */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
-    *S_slashes, *S_nl, *S_create_ru, *S_create_en, *S_end_proc,
-    *S_end_func, *S_region_open, *S_not_open, *S_if_not_open, *S_unmatched, *S_not;
+    *S_slashes, *S_format, *S_create_ru, *S_create_en, *S_end_proc, *S_end_func;
+/* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
+static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
+    *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
+    *S_kind_func;
+static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
 static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
 #define NAMES_MAX 400000
 
@@ -131,41 +139,99 @@ static int load_words(PyObject *spec, Word *out, int *count) {
     return 0;
 }
 
-static PyObject *keep(PyObject *dict, const char *key) {
-    PyObject *v = PyDict_GetItemString(dict, key);
-    if (v == NULL) { PyErr_Format(PyExc_KeyError, "configure: %s missing", key); return NULL; }
-    Py_INCREF(v);
-    return v;
-}
+/* The Procedure keyword names scan passes, in this order (lexer.py hands the same tuple). */
+#define N_KWNAMES 15
 
-static PyObject *configure(PyObject *self, PyObject *cfg) {
-    if (!PyDict_Check(cfg)) { PyErr_SetString(PyExc_TypeError, "a dict"); return NULL; }
-#define KEEP(var, key) do { Py_XDECREF(var); if (!((var) = keep(cfg, key))) return NULL; } while (0)
-    KEEP(Procedure, "Procedure"); KEEP(Problem, "Problem");
-    KEEP(DIRECTIVES, "DIRECTIVES"); KEEP(ANNOTATIONS, "ANNOTATIONS");
-    KEEP(PP_REGION, "PP_REGION"); KEEP(PP_END_REGION, "PP_END_REGION"); KEEP(PP_IF, "PP_IF");
-    KEEP(PP_ELSIF, "PP_ELSIF"); KEEP(PP_ELSE, "PP_ELSE"); KEEP(PP_END_IF, "PP_END_IF");
-    KEEP(PP_INSERT, "PP_INSERT"); KEEP(PP_DELETE, "PP_DELETE");
-    KEEP(PARAMS, "PARAMS"); KEEP(params_of, "params_of"); KEEP(then_sub, "then_sub");
-    KEEP(annotation_of, "annotation_of"); KEEP(doc_rules, "doc_rules"); KEEP(literal_calls, "literal_calls");
-    KEEP(MANAGER_FWD, "MANAGER_FWD"); KEEP(QUERY_FWD, "QUERY_FWD"); KEEP(NOT_CALLS, "NOT_CALLS");
-    KEEP(kwnames, "kwnames");
-    KEEP(S_end_proc, "END_PROCEDURE"); KEEP(S_end_func, "END_FUNCTION");
-    KEEP(S_region_open, "MSG_REGION_OPEN"); KEEP(S_not_open, "MSG_NOT_OPEN");
-    KEEP(S_if_not_open, "MSG_IF_NOT_OPEN"); KEEP(S_unmatched, "MSG_UNMATCHED"); KEEP(S_not, "NOT");
-#undef KEEP
-    PyObject *o;
-    if (!(o = PyDict_GetItemString(cfg, "STRUCT")) || load_words(o, STRUCT, &n_struct) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "ASYNC")) || load_words(o, ASYNC, &n_async) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "EXPORT")) || load_words(o, EXPORT, &n_export) < 0) goto bad;
-    if (!(o = PyDict_GetItemString(cfg, "ENDS")) || load_words(o, ENDS, &n_ends) < 0) goto bad;
+/* Every object configure takes: the key and where it lands. */
+static PyObject **const SLOTS[] = {
+    &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
+    &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
+    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
+    &S_region_not_closed, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
+    &S_closed_by, &S_no_end_header, &S_no_end_eof, &S_no_header, &S_duplicate, &S_kind_proc, &S_kind_func,
+};
+static const char *const KEYS[] = {
+    "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
+    "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
+    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
+    "END_FUNCTION", "MSG_REGION_NOT_CLOSED", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
+    "MSG_DEEP_REGION", "MSG_DEEP_IF", "MSG_CLOSED_BY", "MSG_NO_END_BEFORE_HEADER", "MSG_NO_END_BEFORE_EOF",
+    "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION",
+};
+#define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
+_Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
+enum { K_PROCEDURE = 0, K_PROBLEM = 1, K_FIRST_DICT = 2, K_FIRST_SET = 4, K_PARAMS = 12, K_MANAGER = 18,
+       K_QUERY = 19, K_NOT_CALLS = 20, K_KWNAMES = 21, K_FIRST_STR = 22 };
+
+/* configure(cfg): all or nothing. The scanner is off (``configured`` 0) from the call on; the
+ * objects and keyword tables are read into temporaries, checked, and swapped in only when every
+ * one is there, so a failed call leaves no half-set table (scan then refuses: not configured). */
+static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
+    configured = 0;
+    if (!PyDict_Check(cfg)) { PyErr_SetString(PyExc_TypeError, "configure: a dict"); return NULL; }
+    PyObject *got[sizeof SLOTS / sizeof SLOTS[0]] = {0};
+    static Word t_struct[MAX_WORDS], t_async[MAX_WORDS], t_export[MAX_WORDS], t_ends[MAX_WORDS];
+    int c_struct, c_async, c_export, c_ends;
+    for (int k = 0; k < N_SLOTS; k++) {
+        PyObject *v = PyDict_GetItemString(cfg, KEYS[k]);
+        if (!v) { PyErr_Format(PyExc_KeyError, "configure: %s missing", KEYS[k]); goto bad; }
+        got[k] = Py_NewRef(v);
+    }
+    if (!PyCallable_Check(got[K_PROCEDURE]) || !PyCallable_Check(got[K_PROBLEM])) {
+        PyErr_SetString(PyExc_TypeError, "configure: Procedure and Problem must be callable");
+        goto bad;
+    }
+    for (int k = K_FIRST_DICT; k < K_KWNAMES; k++) {
+        int dict = k < K_FIRST_SET || k == K_PARAMS || k == K_MANAGER || k == K_QUERY;
+        int ok = k > K_PARAMS && k < K_MANAGER ? PyCallable_Check(got[k])
+                 : dict ? PyDict_Check(got[k]) : PyAnySet_Check(got[k]);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "configure: %s must be a %s", KEYS[k],
+                         k > K_PARAMS && k < K_MANAGER ? "callable" : dict ? "dict" : "set");
+            goto bad;
+        }
+    }
+    PyObject *kw = got[K_KWNAMES];
+    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_KWNAMES) {
+        PyErr_Format(PyExc_ValueError, "configure: kwnames must be a tuple of %d names", N_KWNAMES);
+        goto bad;
+    }
+    for (Py_ssize_t k = 0; k < N_KWNAMES; k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(kw, k))) {
+            PyErr_SetString(PyExc_TypeError, "configure: kwnames must be str");
+            goto bad;
+        }
+    for (int k = K_FIRST_STR; k < N_SLOTS; k++)
+        if (!PyUnicode_Check(got[k])) { PyErr_Format(PyExc_TypeError, "configure: %s must be a str", KEYS[k]); goto bad; }
+    PyObject *o = PyDict_GetItemString(cfg, "MAX_DEPTH");
+    Py_ssize_t depth = o && PyLong_Check(o) ? PyLong_AsSsize_t(o) : -1;
+    if (depth < 1) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: MAX_DEPTH must be a positive int");
+        goto bad;
+    }
+    const char *lists[4] = {"STRUCT", "ASYNC", "EXPORT", "ENDS"};
+    Word *outs[4] = {t_struct, t_async, t_export, t_ends};
+    int *counts[4] = {&c_struct, &c_async, &c_export, &c_ends};
+    for (int k = 0; k < 4; k++) {
+        if (!(o = PyDict_GetItemString(cfg, lists[k]))) {
+            PyErr_Format(PyExc_KeyError, "configure: %s missing", lists[k]);
+            goto bad;
+        }
+        if (load_words(o, outs[k], counts[k]) < 0) goto bad;
+    }
+    /* every piece is here: swap in */
+    for (int k = 0; k < N_SLOTS; k++) Py_XSETREF(*SLOTS[k], got[k]);
+    memcpy(STRUCT, t_struct, sizeof STRUCT); memcpy(ASYNC, t_async, sizeof ASYNC);
+    memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
+    n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
+    max_depth = depth;
     memset(OPENS, 0, sizeof OPENS);
     mark_opens(STRUCT, n_struct);
     mark_opens(ASYNC, n_async);
     configured = 1;
     Py_RETURN_NONE;
 bad:
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_KeyError, "configure: a keyword list is missing");
+    for (int k = 0; k < N_SLOTS; k++) Py_XDECREF(got[k]);
     return NULL;
 }
 
@@ -383,10 +449,11 @@ static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, in
                     PyObject *low = m ? PyObject_CallMethodNoArgs(m, S_lower) : NULL;
                     Py_XDECREF(m);
                     if (!low) { Py_DECREF(name); return -1; }
-                    if (PyUnicode_Tailmatch(low, S_create_ru, 0, PY_SSIZE_T_MAX, -1) == 1 ||
-                        PyUnicode_Tailmatch(low, S_create_en, 0, PY_SSIZE_T_MAX, -1) == 1)
-                        how = S_write;
+                    Py_ssize_t ru = PyUnicode_Tailmatch(low, S_create_ru, 0, PY_SSIZE_T_MAX, -1);
+                    Py_ssize_t en = ru == 0 ? PyUnicode_Tailmatch(low, S_create_en, 0, PY_SSIZE_T_MAX, -1) : 0;
                     Py_DECREF(low);
+                    if (ru < 0 || en < 0) { Py_DECREF(name); return -1; }
+                    if (ru == 1 || en == 1) how = S_write;
                 }
             }
         }
@@ -489,9 +556,39 @@ fail:
     return NULL;
 }
 
-/* lexer._HEADER at i (just after the keyword): name [ns, ne), the list [ls, le), export, end. */
-static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssize_t *ns, Py_ssize_t *ne,
-                     Py_ssize_t *ls, Py_ssize_t *lend, int *export, Py_ssize_t *end) {
+/* lexer._HeaderMemo: the last parameter list read in this scan — where the read began and
+ * stopped, and its ``)`` (or -1). A later list opening in [start, stop] ends where that one did
+ * (its first ``)`` or ``"`` is one the last read passed through: see lexer.py), so an unclosed
+ * ``(`` is read once, not once per later header. */
+typedef struct { Py_ssize_t start, stop, close; } HeaderMemo;
+
+/* Bytes the parameter-list loop has read since import (tests hold it linear in the input). */
+static unsigned long long list_bytes;
+
+/* lexer._LIST at i: where the possessive ``(?:[^)"]++|"[^"\n]*+")*+`` stops. */
+static Py_ssize_t list_stop(const unsigned char *t, Py_ssize_t n, Py_ssize_t i) {
+    Py_ssize_t from = i;
+    for (;;) {
+        if (i < n && t[i] != ')' && t[i] != '"') {
+            while (i < n && t[i] != ')' && t[i] != '"') i++;
+            continue;
+        }
+        if (i < n && t[i] == '"') {
+            Py_ssize_t j = i + 1;
+            while (j < n && t[j] != '"' && t[j] != '\n') j++;
+            if (j < n && t[j] == '"') { i = j + 1; continue; }
+            list_bytes += (unsigned long long)(j - i);
+        }
+        break;
+    }
+    list_bytes += (unsigned long long)(i - from);
+    return i;
+}
+
+/* lexer._signature's patterns at i (just after the keyword): _HEAD (name [ns, ne)), the list
+ * [ls, lend) through the memo, _EXPORT (export, end). */
+static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, HeaderMemo *memo, Py_ssize_t *ns,
+                     Py_ssize_t *ne, Py_ssize_t *ls, Py_ssize_t *lend, int *export, Py_ssize_t *end) {
     if (i >= n || !SP(t[i])) return 0;                     /* [ \t]++ */
     while (i < n && SP(t[i])) i++;
     if (i >= n || !ID0_[t[i]]) return 0;                   /* (ID) */
@@ -501,21 +598,15 @@ static int header_at(const unsigned char *t, Py_ssize_t n, Py_ssize_t i, Py_ssiz
     while (i < n && SP(t[i])) i++;                         /* [ \t]*+\( */
     if (i >= n || t[i] != '(') return 0;
     *ls = ++i;
-    for (;;) {                                             /* (?:[^)"]++|"[^"\n]*+")*+ */
-        if (i < n && t[i] != ')' && t[i] != '"') {
-            while (i < n && t[i] != ')' && t[i] != '"') i++;
-            continue;
-        }
-        if (i < n && t[i] == '"') {
-            Py_ssize_t j = i + 1;
-            while (j < n && t[j] != '"' && t[j] != '\n') j++;
-            if (j < n && t[j] == '"') { i = j + 1; continue; }
-        }
-        break;
+    if (!(memo->start <= i && i <= memo->stop)) {
+        memo->start = i;
+        memo->stop = list_stop(t, n, i);
+        memo->close = memo->stop < n && t[memo->stop] == ')' ? memo->stop : -1;
     }
-    if (i >= n || t[i] != ')') return 0;                   /* \) */
-    *lend = i++;
-    Py_ssize_t j = i;                                      /* ((?:[ \t]*+EXPORT(?!W))?) */
+    if (memo->close < 0) return 0;                         /* \) */
+    *lend = memo->close;
+    i = memo->close + 1;
+    Py_ssize_t j = i;                                      /* (?:[ \t]*+EXPORT(?!W))? */
     while (j < n && SP(t[j])) j++;
     Py_ssize_t e = match_any(EXPORT, n_export, t, j, n, NULL);
     *export = e >= 0;
@@ -537,6 +628,21 @@ static int end_on_line(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
         i++;
     }
     return 0;
+}
+
+/* ``template.format(*args)``: a problem's wording from lexer.py's template (``args`` a
+ * Py_BuildValue tuple format). */
+static PyObject *fmt(PyObject *template, const char *format, ...) {
+    va_list va;
+    va_start(va, format);
+    PyObject *args = Py_VaBuildValue(format, va);
+    va_end(va);
+    if (!args) return NULL;
+    PyObject *method = PyObject_GetAttr(template, S_format);
+    PyObject *r = method ? PyObject_Call(method, args, NULL) : NULL;
+    Py_XDECREF(method);
+    Py_DECREF(args);
+    return r;
 }
 
 static int problem(PyObject *problems, const char *code, PyObject *msg, Py_ssize_t line) {
@@ -655,10 +761,10 @@ typedef struct {
     PyObject *regions, *region_lines, *conditions, *pending, *seen, *ctx_regions, *ctx_conditions;
 } State;
 
-static PyObject *scan(PyObject *self, PyObject *args) {
+static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
     PyObject *data, *common;
     if (!PyArg_ParseTuple(args, "SO!", &data, &PyTuple_Type, &common)) return NULL;
-    if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan.configure was not called"); return NULL; }
+    if (!configured) { PyErr_SetString(PyExc_RuntimeError, "_bslscan is not configured (configure was not called, or failed)"); return NULL; }
     Py_ssize_t n = PyBytes_GET_SIZE(data) + 1;
     PyObject *text = PyBytes_FromStringAndSize(NULL, n);
     if (!text) return NULL;
@@ -669,7 +775,9 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *procedures = PyList_New(0), *problems = PyList_New(0), *result = NULL;
     State st = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0), PyDict_New(), NULL, NULL};
     Open op = {0};
-    int is_open = 0;
+    HeaderMemo memo = {0, -1, -1};
+    Py_ssize_t deep_regions = 0, deep_ifs = 0;       /* #Область / #Если past max_depth still open */
+    int said_region = 0, said_if = 0, is_open = 0;
     Py_ssize_t n_regions = 0, comment_from = 0, comment_to = -1, line_no = 0, line_pos = 0, first = -1;
     Py_ssize_t search = 0;
     if (!procedures || !problems || !st.regions || !st.region_lines || !st.conditions || !st.pending || !st.seen)
@@ -698,6 +806,13 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             int hit;
 #define IN(set) ((hit = PySet_Contains(set, w)) < 0 ? -1 : hit)
             if ((hit = IN(PP_REGION)) < 0) goto pp_done;
+            if (hit && PyList_GET_SIZE(st.regions) >= max_depth) {   /* past the cap: counted only */
+                n_regions++;
+                r = 0;
+                if (!said_region) { said_region = 1; r = problem(problems, "deep-nesting", Py_NewRef(S_deep_region), ln); }
+                deep_regions++;
+                goto pp_done;
+            }
             if (hit) {
                 PyObject *parts = PyObject_CallMethodOneArg(rest, S_split, S_slashes);
                 PyObject *name = parts ? stripped(Py_NewRef(PyList_GET_ITEM(parts, 0))) : NULL;
@@ -712,12 +827,22 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             if ((hit = IN(PP_END_REGION)) < 0) goto pp_done;
             if (hit) {
                 Py_ssize_t k = PyList_GET_SIZE(st.regions);
-                if (k) r = PyList_SetSlice(st.regions, k - 1, k, NULL) | PyList_SetSlice(st.region_lines, k - 1, k, NULL);
+                if (deep_regions) { deep_regions--; r = 0; }
+                else if (k) {
+                    r = PyList_SetSlice(st.regions, k - 1, k, NULL);
+                    if (r == 0) r = PyList_SetSlice(st.region_lines, k - 1, k, NULL);
+                }
                 else r = problem(problems, "unbalanced-region", Py_NewRef(S_not_open), ln);
                 goto pp_done;
             }
             Py_ssize_t nc = PyList_GET_SIZE(st.conditions);
             if ((hit = IN(PP_IF)) < 0) goto pp_done;
+            if (hit && nc >= max_depth) {
+                r = 0;
+                if (!said_if) { said_if = 1; r = problem(problems, "deep-nesting", Py_NewRef(S_deep_if), ln); }
+                deep_ifs++;
+                goto pp_done;
+            }
             if (hit) {
                 PyObject *c = PyObject_CallOneArg(then_sub, rest);
                 r = c ? PyList_Append(st.conditions, c) : -1;
@@ -725,20 +850,23 @@ static PyObject *scan(PyObject *self, PyObject *args) {
                 goto pp_done;
             }
             if ((hit = IN(PP_ELSIF)) < 0) goto pp_done;
+            if (hit && nc && deep_ifs) { r = 0; goto pp_done; }
             if (hit && nc) {
                 PyObject *c = PyObject_CallOneArg(then_sub, rest);
                 r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
                 goto pp_done;
             }
             if ((hit = IN(PP_ELSE)) < 0) goto pp_done;
+            if (hit && nc && deep_ifs) { r = 0; goto pp_done; }
             if (hit && nc) {
-                PyObject *c = PyUnicode_FromFormat("%U%U)", S_not, PyList_GET_ITEM(st.conditions, nc - 1));
+                PyObject *c = fmt(S_not, "(O)", PyList_GET_ITEM(st.conditions, nc - 1));
                 r = c ? PyList_SetItem(st.conditions, nc - 1, c) : -1;
                 goto pp_done;
             }
             if ((hit = IN(PP_END_IF)) < 0) goto pp_done;
             if (hit) {
-                if (nc) r = PyList_SetSlice(st.conditions, nc - 1, nc, NULL);
+                if (deep_ifs) { deep_ifs--; r = 0; }
+                else if (nc) r = PyList_SetSlice(st.conditions, nc - 1, nc, NULL);
                 else r = problem(problems, "unbalanced-if", Py_NewRef(S_if_not_open), ln);
                 goto pp_done;
             }
@@ -774,16 +902,15 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         if (kw->is_end) {
             if (!is_open) {
                 PyObject *k = decode_range(t, gs, ge);
-                if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat("%U%U", k, S_unmatched), ln) < 0) {
+                if (!k || problem(problems, "unbalanced", fmt(S_unmatched, "(O)", k), ln) < 0) {
                     Py_XDECREF(k); goto fail;
                 }
                 Py_DECREF(k);
             } else {
                 if (kw->is_function != op.is_function) {
                     PyObject *k = decode_range(t, gs, ge);
-                    if (!k || problem(problems, "unbalanced", PyUnicode_FromFormat(
-                            "%U (line %zd) is a %s closed by %U", op.name, op.line,
-                            op.is_function ? "function" : "procedure", k), ln) < 0) {
+                    if (!k || problem(problems, "unbalanced", fmt(S_closed_by, "(OnOO)", op.name, op.line,
+                            op.is_function ? S_kind_func : S_kind_proc, k), ln) < 0) {
                         Py_XDECREF(k); goto fail;
                     }
                     Py_DECREF(k);
@@ -797,18 +924,16 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         }
         /* a header */
         if (is_open) {
-            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
-                    "%U (line %zd) has no %U before the next header; taken to end there", op.name, op.line,
+            if (problem(problems, "unbalanced", fmt(S_no_end_header, "(OnO)", op.name, op.line,
                     op.is_function ? S_end_func : S_end_proc), ln) < 0) goto fail;
             is_open = 0;
             if (close_proc(&op, text, pos - 1, ln - 1, common, procedures) < 0) goto fail;
         }
         Py_ssize_t ns, ne, ls, lend, sig_end;
         int export;
-        if (!header_at(t, n, ge, &ns, &ne, &ls, &lend, &export, &sig_end)) {
+        if (!header_at(t, n, ge, &memo, &ns, &ne, &ls, &lend, &export, &sig_end)) {
             PyObject *k = decode_range(t, gs, ge);
-            if (!k || problem(problems, "syntax", PyUnicode_FromFormat(
-                    "cannot read the header after %U (a name and a parameter list are expected)", k), ln) < 0) {
+            if (!k || problem(problems, "syntax", fmt(S_no_header, "(O)", k), ln) < 0) {
                 Py_XDECREF(k); goto fail;
             }
             Py_DECREF(k);
@@ -870,8 +995,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             {
                 PyObject *was = PyDict_GetItemWithError(st.seen, key);
                 if (was) {
-                    if (problem(problems, "duplicate", PyUnicode_FromFormat(
-                            "%U is declared twice in this module (lines %S and %zd)", name, was, ln), ln) < 0) goto h_done;
+                    if (problem(problems, "duplicate", fmt(S_duplicate, "(OOn)", name, was, ln), ln) < 0) goto h_done;
                 } else if (PyErr_Occurred() || PyDict_SetItem(st.seen, key, vals[10]) < 0) goto h_done;
             }
             op.proc = Py_NewRef(proc); op.name = Py_NewRef(name);
@@ -900,8 +1024,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     {
         Py_ssize_t last_line = line_no + count_nl(t, line_pos, n);
         if (is_open) {
-            if (problem(problems, "unbalanced", PyUnicode_FromFormat(
-                    "%U (line %zd) has no %U before the end of the module", op.name, op.line,
+            if (problem(problems, "unbalanced", fmt(S_no_end_eof, "(OnO)", op.name, op.line,
                     op.is_function ? S_end_func : S_end_proc), op.line) < 0) goto fail;
             is_open = 0;
             if (close_proc(&op, text, n, last_line, common, procedures) < 0) goto fail;
@@ -910,8 +1033,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
         if (k) {
             PyObject *lnobj = PyList_GET_ITEM(st.region_lines, k - 1);
             Py_ssize_t rl = PyLong_AsSsize_t(lnobj);
-            if (problem(problems, "unbalanced-region", PyUnicode_FromFormat(
-                    "%U %U is not closed", S_region_open, PyList_GET_ITEM(st.regions, k - 1)), rl) < 0) goto fail;
+            if (problem(problems, "unbalanced-region", fmt(S_region_not_closed, "(O)", PyList_GET_ITEM(st.regions, k - 1)), rl) < 0) goto fail;
         }
         PyObject *module_doc = first >= 0 ? doc_comment(t, 0, first + 1) : Py_NewRef(S_empty);
         if (!module_doc) goto fail;
@@ -950,7 +1072,7 @@ static inline int utf8_seq(const unsigned char *s, Py_ssize_t left) {
 
 /* decode(data) -> the text lexer.decode_module gives (BOM dropped, CRLF and lone CR as LF), or
  * None when the data holds a NUL byte or is not UTF-8 (lexer.py then words the problem). */
-static PyObject *decode(PyObject *self, PyObject *arg) {
+static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
     const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
     Py_ssize_t n = PyBytes_GET_SIZE(arg), i = 0, crs = 0;
@@ -1001,8 +1123,13 @@ static PyObject *decode(PyObject *self, PyObject *arg) {
     return out;
 }
 
+/* list_bytes() -> the bytes the parameter-list loop has read since import (a work count). */
+static PyObject *py_list_bytes(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(arg)) {
+    return PyLong_FromUnsignedLongLong(list_bytes);
+}
+
 /* split_code(body) -> (code, strings): lexer.split_code's answer (tests compare the two). */
-static PyObject *py_split_code(PyObject *self, PyObject *arg) {
+static PyObject *py_split_code(PyObject *Py_UNUSED(self), PyObject *arg) {
     if (!PyBytes_Check(arg)) { PyErr_SetString(PyExc_TypeError, "bytes"); return NULL; }
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(arg);
     Py_ssize_t n = PyBytes_GET_SIZE(arg);
@@ -1030,6 +1157,7 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_O, "Set the tables and callbacks lexer.py owns (once)."},
     {"scan", scan, METH_VARARGS, "scan(data, common_module) -> (procedures, problems, regions, lines, module_doc)"},
     {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
+    {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
     {NULL, NULL, 0, NULL},
 };
@@ -1038,14 +1166,20 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bslscan", NULL, -1,
 
 PyMODINIT_FUNC PyInit__bslscan(void) {
     init_tables();
-#define STR(var, s) if (!((var) = PyUnicode_FromString(s))) return NULL
-    STR(S_lower, "lower"); STR(S_strip, "strip"); STR(S_split, "split"); STR(S_empty, "");
-    STR(S_call, "call:"); STR(S_code, "code"); STR(S_write, "write"); STR(S_query, "query");
-    STR(S_slashes, "//"); STR(S_nl, "\n"); STR(S_create_ru, "создать"); STR(S_create_en, "create");
-#undef STR
-    if (!(names_cache = PyDict_New()) || !(local_cache = PyDict_New())) return NULL;
+    /* the interned names live for the process (a failed import leaves what it made to the next
+     * try: each is set only when still NULL) */
+    struct { PyObject **var; const char *s; } strs[] = {
+        {&S_lower, "lower"}, {&S_strip, "strip"}, {&S_split, "split"}, {&S_empty, ""}, {&S_call, "call:"},
+        {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
+        {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
+    };
+    for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
+        if (!*strs[k].var && !(*strs[k].var = PyUnicode_FromString(strs[k].s))) return NULL;
+    if (!names_cache && !(names_cache = PyDict_New())) return NULL;
+    if (!local_cache && !(local_cache = PyDict_New())) return NULL;
     PyObject *m = PyModule_Create(&module);
-    /* lexer.py uses the module only when this matches its own (a stale build is left unused) */
-    if (m && PyModule_AddIntConstant(m, "VERSION", BSLSCAN_VERSION) < 0) Py_CLEAR(m);
+    if (!m) return NULL;
+    /* lexer.py uses the module only when this matches the _bslscan.c beside it */
+    if (PyModule_AddStringConstant(m, "SOURCE_SHA", BSLSCAN_SOURCE_SHA) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

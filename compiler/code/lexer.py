@@ -23,9 +23,12 @@ stays its reference (``scan_module_pure``, ``decode_module_pure``) and its fallb
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from v8atlas.formats.classes import CLASSES
 
@@ -105,12 +108,32 @@ _PP_ELSE = {"иначе", "else"}
 _PP_END_IF = {"конецесли", "endif"}
 _PP_INSERT = {"вставка", "insert"}
 _PP_DELETE = {"удаление", "delete"}
+# Region and #Если nesting a procedure records (each procedure keeps its own path and conditions:
+# memory ~ procedures × depth). Real modules nest a few levels; deeper lines are counted (so
+# their #КонецОбласти/#КонецЕсли still balance) but not recorded, with one problem per module.
+MAX_DEPTH = 64
+# Problem wording (the compiled scanner takes these too).
+MSG_DEEP_REGION = f"#Область nested deeper than {MAX_DEPTH}: the regions inside are not recorded"
+MSG_DEEP_IF = f"#Если nested deeper than {MAX_DEPTH}: the conditions inside are not recorded"
+MSG_NOT_OPEN = "#КонецОбласти without #Область"
+MSG_IF_NOT_OPEN = "#КонецЕсли without #Если"
+MSG_REGION_NOT_CLOSED = "#Область {} is not closed"                              # its name
+MSG_UNMATCHED = "{} without a matching Процедура/Функция"                         # the end word
+MSG_CLOSED_BY = "{} (line {}) is a {} closed by {}"             # name, line, KINDS[…], end word
+MSG_NO_END_BEFORE_HEADER = "{} (line {}) has no {} before the next header; taken to end there"
+MSG_NO_END_BEFORE_EOF = "{} (line {}) has no {} before the end of the module"   # name, line, end
+MSG_NO_HEADER = "cannot read the header after {} (a name and a parameter list are expected)"
+MSG_DUPLICATE = "{} is declared twice in this module (lines {} and {})"           # name, lines
+KINDS = ("procedure", "function")
+NOT = "НЕ ({})"                  # #Иначе: the branch's condition negated
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 
-# A header after its keyword, in one match: the name, the parameter list (it may span lines;
-# a string default may hold ``)``) and ``Экспорт``.
-_HEADER = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(((?:[^)\"]++|\"[^\"\n]*+\")*+)\)((?:[ \t]*+(?:"
-                     + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?)")
+# A header after its keyword: the name and ``(`` (``_HEAD``), the parameter list (``_LIST``: it may
+# span lines; a string default may hold ``)``), ``)`` and ``Экспорт`` (``_EXPORT``) — one possessive
+# pattern cut in three so the list's outcome can be memoized (``_HeaderMemo``).
+_HEAD = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(")
+_LIST = re.compile(rb"(?:[^)\"]++|\"[^\"\n]*+\")*+")
+_EXPORT = re.compile(rb"(?:[ \t]*+(?:" + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?")
 _PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
                                                                   "EndProcedure", "EndFunction") + rb")(?!" + _W + rb")")
@@ -250,12 +273,41 @@ def _params_of(inner: bytes) -> tuple[Param, ...]:
     return params
 
 
-def _signature(text: bytes, pos: int) -> tuple[str, list[Param], bool, int] | None:
+class _HeaderMemo:
+    """The last parameter list read in a module: where its read began (``start``) and stopped
+    (``stop``: its ``)``, an unclosed ``"``, or the end) and the ``)`` found (or -1).
+
+    Why: an unclosed ``(`` makes ``_LIST`` run to the end of the module, and every later header
+    would run it again — quadratic (``"Процедура А(\\n" * n``). A list read from ``i`` ends where
+    the read from the first ``)`` or ``"`` at or after ``i`` ends. A later header's list opens
+    on a later line: if that is at or before ``stop``, it sits in a stretch between the strings
+    of the last read (a string never spans a line), so its first ``)`` or ``"`` is one the last
+    read passed through and its outcome is the last one. Headers come in order, so each byte is
+    read by ``_LIST`` once per module. The C scanner (``header_at``) keeps the same memo."""
+    __slots__ = ("start", "stop", "close")
+
+    def __init__(self) -> None:
+        self.start, self.stop, self.close = 0, -1, -1
+
+    def list_end(self, text: bytes, i: int) -> int:
+        """The ``)`` that closes the list opening at ``i``, or -1."""
+        if not self.start <= i <= self.stop:
+            self.start, self.stop = i, _LIST.match(text, i).end()  # type: ignore[union-attr]
+            self.close = self.stop if text[self.stop:self.stop + 1] == b")" else -1
+        return self.close
+
+
+def _signature(text: bytes, pos: int, memo: _HeaderMemo) -> tuple[str, list[Param], bool, int] | None:
     """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
-    m = _HEADER.match(text, pos)
+    m = _HEAD.match(text, pos)
     if not m:
         return None
-    return m.group(1).decode(), list(_params_of(m.group(2))), bool(m.group(3)), m.end()
+    close = memo.list_end(text, m.end())
+    if close < 0:
+        return None
+    export = _EXPORT.match(text, close + 1)
+    return (m.group(1).decode(), list(_params_of(text[m.end():close])), bool(export.group()),  # type: ignore[union-attr]
+            export.end())  # type: ignore[union-attr]
 
 
 def _doc_comment(text: bytes, start: int, stop: int) -> str:
@@ -329,6 +381,9 @@ def scan_module_pure(data: bytes) -> ScanResult:
     # the procedures between two preprocessor lines (read only from then on; pickled once).
     context: tuple[list[str], list[str]] | None = None
     seen: dict[tuple[str, tuple[str, ...]], int] = {}
+    memo = _HeaderMemo()            # the last parameter list read (linear time on unclosed lists)
+    deep_regions = deep_ifs = 0     # #Область / #Если lines past MAX_DEPTH still open
+    said_region = said_if = False   # whether the module's problem for each was reported
     line_no, line_pos = 0, 0        # the line of line_pos (counted forward as matches come)
     n_text = len(text)
     count, find = text.count, text.find
@@ -357,26 +412,44 @@ def scan_module_pure(data: bytes) -> ScanResult:
             context = None
             rest = text[m.end("pp"):le].decode().strip()
             if word in _PP_REGION:
-                regions.append(rest.split("//")[0].strip())
-                region_lines.append(ln)
                 res.regions += 1
+                if len(regions) < MAX_DEPTH:
+                    regions.append(rest.split("//")[0].strip())
+                    region_lines.append(ln)
+                else:                   # past the cap: counted, not recorded (reported once)
+                    if not said_region:
+                        res.problems.append(Problem("deep-nesting", MSG_DEEP_REGION, ln))
+                        said_region = True
+                    deep_regions += 1
             elif word in _PP_END_REGION:
-                if regions:
+                if deep_regions:
+                    deep_regions -= 1
+                elif regions:
                     regions.pop()
                     region_lines.pop()
                 else:
-                    res.problems.append(Problem("unbalanced-region", "#КонецОбласти without #Область", ln))
+                    res.problems.append(Problem("unbalanced-region", MSG_NOT_OPEN, ln))
             elif word in _PP_IF:
-                conditions.append(_PP_THEN.sub("", rest))
+                if len(conditions) < MAX_DEPTH:
+                    conditions.append(_PP_THEN.sub("", rest))
+                else:
+                    if not said_if:
+                        res.problems.append(Problem("deep-nesting", MSG_DEEP_IF, ln))
+                        said_if = True
+                    deep_ifs += 1
             elif word in _PP_ELSIF and conditions:
-                conditions[-1] = _PP_THEN.sub("", rest)
+                if not deep_ifs:
+                    conditions[-1] = _PP_THEN.sub("", rest)
             elif word in _PP_ELSE and conditions:
-                conditions[-1] = f"НЕ ({conditions[-1]})"
+                if not deep_ifs:
+                    conditions[-1] = NOT.format(conditions[-1])
             elif word in _PP_END_IF:
-                if conditions:
+                if deep_ifs:
+                    deep_ifs -= 1
+                elif conditions:
                     conditions.pop()
                 else:
-                    res.problems.append(Problem("unbalanced-if", "#КонецЕсли without #Если", ln))
+                    res.problems.append(Problem("unbalanced-if", MSG_IF_NOT_OPEN, ln))
             elif open_ is not None and word in _PP_INSERT:
                 open_.proc.inserts += 1
             elif open_ is not None and word in _PP_DELETE:
@@ -400,25 +473,22 @@ def scan_module_pure(data: bytes) -> ScanResult:
         kw, head, is_async = got
         if head in _END_WORDS:
             if open_ is None:
-                res.problems.append(Problem("unbalanced", f"{kw} without a matching Процедура/Функция", ln))
+                res.problems.append(Problem("unbalanced", MSG_UNMATCHED.format(kw), ln))
             else:
                 if _END_WORDS[head] != open_.is_function:
-                    res.problems.append(Problem(
-                        "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) is a "
-                        f"{'function' if open_.is_function else 'procedure'} closed by {kw}", ln))
+                    res.problems.append(Problem("unbalanced", MSG_CLOSED_BY.format(
+                        open_.proc.name, open_.proc.line, KINDS[open_.is_function], kw), ln))
                 close(le, ln)
             comment_from, comment_to, pending = le, None, []
             continue
         # a header
         if open_ is not None:
-            res.problems.append(Problem(
-                "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
-                f"{_end_word(open_.is_function)} before the next header; taken to end there", ln))
+            res.problems.append(Problem("unbalanced", MSG_NO_END_BEFORE_HEADER.format(
+                open_.proc.name, open_.proc.line, _end_word(open_.is_function)), ln))
             close(pos - 1, ln - 1)
-        sig = _signature(text, m.end("kw"))
+        sig = _signature(text, m.end("kw"), memo)
         if sig is None:
-            res.problems.append(Problem("syntax", f"cannot read the header after {kw} "
-                                                  f"(a name and a parameter list are expected)", ln))
+            res.problems.append(Problem("syntax", MSG_NO_HEADER.format(kw), ln))
             comment_from, comment_to, pending = le, None, []
             continue
         name, params, export, sig_end = sig
@@ -435,8 +505,7 @@ def scan_module_pure(data: bytes) -> ScanResult:
                 proc.annotation = _annotation(word, rest)
         key = (name.lower(), tuple(conditions))
         if key in seen:
-            res.problems.append(Problem("duplicate", f"{name} is declared twice in this module "
-                                                     f"(lines {seen[key]} and {ln})", ln))
+            res.problems.append(Problem("duplicate", MSG_DUPLICATE.format(name, seen[key], ln), ln))
         else:
             seen[key] = ln
         open_ = _Open(proc, pos, proc.is_function)
@@ -451,12 +520,11 @@ def scan_module_pure(data: bytes) -> ScanResult:
             comment_from = tail_end
     last_line = line_no + count(b"\n", line_pos)
     if open_ is not None:
-        res.problems.append(Problem(
-            "unbalanced", f"{open_.proc.name} (line {open_.proc.line}) has no "
-            f"{_end_word(open_.is_function)} before the end of the module", open_.proc.line))
+        res.problems.append(Problem("unbalanced", MSG_NO_END_BEFORE_EOF.format(
+            open_.proc.name, open_.proc.line, _end_word(open_.is_function)), open_.proc.line))
         close(len(text), last_line)
     if regions:
-        res.problems.append(Problem("unbalanced-region", f"#Область {regions[-1]} is not closed",
+        res.problems.append(Problem("unbalanced-region", MSG_REGION_NOT_CLOSED.format(regions[-1]),
                                     region_lines[-1]))
     res.lines = last_line
     first = _STRUCT.search(text)
@@ -601,19 +669,44 @@ def _case_forms(*words: str) -> list[tuple[list[tuple[bytes, bytes]], bool, bool
             for w in sorted(set(words), key=len, reverse=True)]
 
 
-_BSLSCAN_VERSION = 1      # _bslscan.c's BSLSCAN_VERSION this file's tables and callbacks are for
+# The C source beside this file (a checkout or an editable install; an installed wheel has none).
+_SOURCE = Path(__file__).with_name("_bslscan.c")
+
+
+def _source_sha(path: Path) -> str:
+    """What setup.py builds into the extension as its SOURCE_SHA: the source's sha256, 16 hex."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
 def _load_compiled() -> object | None:
+    """The compiled scanner, configured; or None: not built (an optional extension: silent),
+    turned off (``V8ATLAS_PURE_SCANNER``), or unusable — a build of another ``_bslscan.c`` than
+    the one beside this file (an editable install keeps the .so it built), or a configure that
+    failed — which one warning on stderr names before the Python scanner takes over."""
     if os.environ.get("V8ATLAS_PURE_SCANNER", "") not in ("", "0"):
         return None
     try:
         from . import _bslscan  # type: ignore[attr-defined]
     except ImportError:
         return None
-    if getattr(_bslscan, "VERSION", None) != _BSLSCAN_VERSION:
-        return None           # a build from another version of _bslscan.c (rebuild: pip install -e .)
-    _bslscan.configure({
+    built = getattr(_bslscan, "SOURCE_SHA", None)
+    source = _source_sha(_SOURCE) if _SOURCE.is_file() else built
+    if built != source:
+        reason = (f"it was built from another _bslscan.c (sha256 {built}; the source here is {source}): "
+                  f"rebuild with `pip install -e .`")
+    else:
+        try:
+            _bslscan.configure(_config())
+            return _bslscan
+        except Exception as e:  # noqa: BLE001 — any failure: the Python scanner gives the same answers
+            reason = f"its configure failed ({type(e).__name__}: {e})"
+    print(f"v8atlas: the compiled BSL scanner is not used: {reason}; scanning in Python", file=sys.stderr)
+    return None
+
+
+def _config() -> dict[str, object]:
+    """What ``_bslscan.configure`` takes: the tables and callbacks this file owns."""
+    return {
         "Procedure": Procedure, "Problem": Problem, "DIRECTIVES": DIRECTIVES, "ANNOTATIONS": ANNOTATIONS,
         "PP_REGION": _PP_REGION, "PP_END_REGION": _PP_END_REGION, "PP_IF": _PP_IF, "PP_ELSIF": _PP_ELSIF,
         "PP_ELSE": _PP_ELSE, "PP_END_IF": _PP_END_IF, "PP_INSERT": _PP_INSERT, "PP_DELETE": _PP_DELETE,
@@ -627,14 +720,16 @@ def _load_compiled() -> object | None:
                     "region", "conditions", "doc", "line", "end_line", "local_calls", "qualified_calls",
                     "usages"),
         "END_PROCEDURE": _end_word(False), "END_FUNCTION": _end_word(True),
-        "MSG_REGION_OPEN": "#Область", "MSG_NOT_OPEN": "#КонецОбласти without #Область",
-        "MSG_IF_NOT_OPEN": "#КонецЕсли without #Если", "MSG_UNMATCHED": " without a matching Процедура/Функция",
-        "NOT": "НЕ (",
+        "MSG_NOT_OPEN": MSG_NOT_OPEN, "MSG_IF_NOT_OPEN": MSG_IF_NOT_OPEN,
+        "MSG_REGION_NOT_CLOSED": MSG_REGION_NOT_CLOSED, "MSG_UNMATCHED": MSG_UNMATCHED,
+        "MSG_CLOSED_BY": MSG_CLOSED_BY, "MSG_NO_END_BEFORE_HEADER": MSG_NO_END_BEFORE_HEADER,
+        "MSG_NO_END_BEFORE_EOF": MSG_NO_END_BEFORE_EOF, "MSG_NO_HEADER": MSG_NO_HEADER,
+        "MSG_DUPLICATE": MSG_DUPLICATE, "KIND_PROCEDURE": KINDS[0], "KIND_FUNCTION": KINDS[1],
+        "NOT": NOT, "MSG_DEEP_REGION": MSG_DEEP_REGION, "MSG_DEEP_IF": MSG_DEEP_IF, "MAX_DEPTH": MAX_DEPTH,
         "STRUCT": _case_forms(*_STRUCT_WORDS),
         "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
         "ENDS": _case_forms("КонецПроцедуры", "КонецФункции", "EndProcedure", "EndFunction"),
-    })
-    return _bslscan
+    }
 
 
 def _decode_compiled(data: bytes) -> tuple[bytes | None, Problem | None]:
