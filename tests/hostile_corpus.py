@@ -148,6 +148,8 @@ HOSTILE_MODULES: dict[str, bytes] = {
     "unclosed-parameter-list": "Процедура А(\n".encode() * 45000,
     # the same with a string default on each line: the list runs from string to string
     "unclosed-list-with-strings": 'Процедура А(Б = "x"\n'.encode() * 35000,
+    # a list that closes only at the end: every header's list would run to it (lexer.MAX_LIST_LINES)
+    "list-closed-at-the-end": ("Функция А(\n" * 50000 + ")").encode(),
     # regions and #Если nested 10,000 deep, a procedure at every level (each records its path)
     "regions-nested": "#Область О\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,
     "conditions-nested": "#Если Сервер Тогда\nПроцедура А()\nКонецПроцедуры\n".encode() * 10000,

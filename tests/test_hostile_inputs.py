@@ -157,6 +157,14 @@ def test_hostile_modules_scan_in_linear_work_and_memory_with_equal_answers(case,
     assert counting.read <= 2 * len(data)
     # the context procedures record stays bounded (memory ~ procedures × depth: 418 MiB once)
     assert all(len(p.region) <= lexer.MAX_DEPTH and len(p.conditions) <= lexer.MAX_DEPTH for p in pure.procedures)
+    # a list over lexer.MAX_LIST_LINES / MAX_LIST_BYTES is no header's: each header takes at most
+    # that many lines (the work per byte is bounded), the others are reported with their line
+    longest = max((p.end_line - p.line for p in pure.procedures), default=0)
+    assert longest < lexer.MAX_LIST_LINES
+    if case == "list-closed-at-the-end":
+        too_long = [p for p in pure.problems if p.message == lexer.MSG_LONG_LIST.format("Функция", "А")]
+        assert len(pure.procedures) == lexer.MAX_LIST_LINES - 1
+        assert [p.line for p in too_long] == list(range(1, 50000 - lexer.MAX_LIST_LINES + 2))
     if lexer._compiled is not None:
         before = lexer._compiled.list_bytes()
         t0 = time.perf_counter()

@@ -41,8 +41,9 @@ static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_wri
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
-    *S_kind_func;
+    *S_kind_func, *S_long_list;
 static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
+static Py_ssize_t max_list_bytes, max_list_lines; /* lexer.MAX_LIST_BYTES, MAX_LIST_LINES */
 static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
 #define NAMES_MAX 400000
 
@@ -149,6 +150,7 @@ static PyObject **const SLOTS[] = {
     &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
     &S_region_not_closed, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
     &S_closed_by, &S_no_end_header, &S_no_end_eof, &S_no_header, &S_duplicate, &S_kind_proc, &S_kind_func,
+    &S_long_list,
 };
 static const char *const KEYS[] = {
     "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
@@ -156,7 +158,7 @@ static const char *const KEYS[] = {
     "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
     "END_FUNCTION", "MSG_REGION_NOT_CLOSED", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
     "MSG_DEEP_REGION", "MSG_DEEP_IF", "MSG_CLOSED_BY", "MSG_NO_END_BEFORE_HEADER", "MSG_NO_END_BEFORE_EOF",
-    "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION",
+    "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION", "MSG_LONG_LIST",
 };
 #define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
 _Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
@@ -209,6 +211,16 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure: MAX_DEPTH must be a positive int");
         goto bad;
     }
+    Py_ssize_t bounds[2];
+    const char *bound_keys[2] = {"MAX_LIST_BYTES", "MAX_LIST_LINES"};
+    for (int k = 0; k < 2; k++) {
+        o = PyDict_GetItemString(cfg, bound_keys[k]);
+        bounds[k] = o && PyLong_Check(o) ? PyLong_AsSsize_t(o) : -1;
+        if (bounds[k] < 1) {
+            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "configure: %s must be a positive int", bound_keys[k]);
+            goto bad;
+        }
+    }
     const char *lists[4] = {"STRUCT", "ASYNC", "EXPORT", "ENDS"};
     Word *outs[4] = {t_struct, t_async, t_export, t_ends};
     int *counts[4] = {&c_struct, &c_async, &c_export, &c_ends};
@@ -225,6 +237,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
     memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
     n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
     max_depth = depth;
+    max_list_bytes = bounds[0]; max_list_lines = bounds[1];
     memset(OPENS, 0, sizeof OPENS);
     mark_opens(STRUCT, n_struct);
     mark_opens(ASYNC, n_async);
@@ -931,12 +944,17 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
         }
         Py_ssize_t ns, ne, ls, lend, sig_end;
         int export;
-        if (!header_at(t, n, ge, &memo, &ns, &ne, &ls, &lend, &export, &sig_end)) {
-            PyObject *k = decode_range(t, gs, ge);
-            if (!k || problem(problems, "syntax", fmt(S_no_header, "(O)", k), ln) < 0) {
-                Py_XDECREF(k); goto fail;
+        int got_header = header_at(t, n, ge, &memo, &ns, &ne, &ls, &lend, &export, &sig_end);
+        /* a list over the bound is not a header's (lexer.MAX_LIST_BYTES first: the lines counted
+         * are at most that many bytes) */
+        int too_long = got_header && (lend - ls > max_list_bytes || count_nl(t, ls, lend) >= max_list_lines);
+        if (!got_header || too_long) {
+            PyObject *k = decode_range(t, gs, ge), *nm = too_long && k ? decode_range(t, ns, ne) : NULL;
+            if (!k || (too_long && !nm)
+                || problem(problems, "syntax", too_long ? fmt(S_long_list, "(OO)", k, nm) : fmt(S_no_header, "(O)", k), ln) < 0) {
+                Py_XDECREF(k); Py_XDECREF(nm); goto fail;
             }
-            Py_DECREF(k);
+            Py_DECREF(k); Py_XDECREF(nm);
             comment_from = le; comment_to = -1;
             if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
             continue;

@@ -124,6 +124,15 @@ MSG_NO_END_BEFORE_HEADER = "{} (line {}) has no {} before the next header; taken
 MSG_NO_END_BEFORE_EOF = "{} (line {}) has no {} before the end of the module"   # name, line, end
 MSG_NO_HEADER = "cannot read the header after {} (a name and a parameter list are expected)"
 MSG_DUPLICATE = "{} is declared twice in this module (lines {} and {})"           # name, lines
+# A parameter list longer than this is not a header's list (the header is a problem, the scan goes
+# on). Why: a list that closes only at the end of the module (``"Функция А(\n" * n + ")"``) would
+# be every later header's list too — quadratic parsing; bounded, each byte is parsed by at most
+# MAX_LIST_LINES headers. Real lists: at most 1,491 bytes and 20 lines (SSL 3.1, its English
+# edition, УТ 11 агро): the bound is 11× and 3× above them (docs/code.md, "The scanner").
+MAX_LIST_BYTES = 16 * 1024
+MAX_LIST_LINES = 64
+MSG_LONG_LIST = (f"the parameter list of {{}} {{}} is longer than {MAX_LIST_LINES} lines or "
+                 f"{MAX_LIST_BYTES} bytes: not read as a header")                 # the keyword, name
 KINDS = ("procedure", "function")
 NOT = "НЕ ({})"                  # #Иначе: the branch's condition negated
 _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
@@ -134,7 +143,11 @@ _PP_THEN = re.compile(r"\s+(?:Тогда|Then)\s*(?://.*)?$", re.IGNORECASE)
 _HEAD = re.compile(rb"[ \t]++(" + _ID + rb")[ \t]*+\(")
 _LIST = re.compile(rb"(?:[^)\"]++|\"[^\"\n]*+\")*+")
 _EXPORT = re.compile(rb"(?:[ \t]*+(?:" + _spellings("Экспорт", "Export") + rb")(?!" + _W + rb"))?")
-_PARAM = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
+# ``_PARAM``'s opening lookahead skips a start inside a whitespace run or an identifier (not before
+# ``Знач ``/``Val ``): such a start succeeds only if the one before it does, so findall's matches
+# are unchanged — and a long run is no longer tried from each of its bytes (quadratic).
+_PARAM = re.compile(r'(?!(?<=\s)\s|(?<=[^\W\d])(?!(?:Знач|Val)\s)\w)'
+                    r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)', re.IGNORECASE)
 _END_ON_LINE = re.compile(rb"(?<!" + _W + rb")(?:" + _spellings("КонецПроцедуры", "КонецФункции",
                                                                   "EndProcedure", "EndFunction") + rb")(?!" + _W + rb")")
 _ANNOTATION_ARG = re.compile(r'\(\s*"([^"]*)"\s*\)')
@@ -261,6 +274,7 @@ def _split_params(inner: str) -> list[Param]:
 # changed once read; pickled once per batch), each procedure gets its own list. Bounded.
 _PARAMS: dict[bytes, tuple[Param, ...]] = {}
 _PARAMS_MAX = 100_000
+_PARAMS_KEY_MAX = 256         # longer lists are not kept (rarely repeated; the cache stays < ~30 MB)
 
 
 def _params_of(inner: bytes) -> tuple[Param, ...]:
@@ -268,7 +282,7 @@ def _params_of(inner: bytes) -> tuple[Param, ...]:
     params = _PARAMS.get(inner)
     if params is None:
         params = tuple(_split_params(inner.decode()))
-        if len(_PARAMS) < _PARAMS_MAX:
+        if len(_PARAMS) < _PARAMS_MAX and len(inner) <= _PARAMS_KEY_MAX:
             _PARAMS[inner] = params
     return params
 
@@ -297,14 +311,19 @@ class _HeaderMemo:
         return self.close
 
 
-def _signature(text: bytes, pos: int, memo: _HeaderMemo) -> tuple[str, list[Param], bool, int] | None:
-    """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``."""
+def _signature(text: bytes, pos: int, memo: _HeaderMemo) -> tuple[str, list[Param], bool, int] | str | None:
+    """Name, params, export flag and the end offset of a header whose keyword ends at ``pos``;
+    None when there is no header; its name alone when its list is over the bound
+    (``MAX_LIST_BYTES``, ``MAX_LIST_LINES``: the bytes are checked first, so the lines counted
+    are at most ``MAX_LIST_BYTES``)."""
     m = _HEAD.match(text, pos)
     if not m:
         return None
     close = memo.list_end(text, m.end())
     if close < 0:
         return None
+    if close - m.end() > MAX_LIST_BYTES or text.count(b"\n", m.end(), close) >= MAX_LIST_LINES:
+        return m.group(1).decode()
     export = _EXPORT.match(text, close + 1)
     return (m.group(1).decode(), list(_params_of(text[m.end():close])), bool(export.group()),  # type: ignore[union-attr]
             export.end())  # type: ignore[union-attr]
@@ -487,8 +506,9 @@ def scan_module_pure(data: bytes) -> ScanResult:
                 open_.proc.name, open_.proc.line, _end_word(open_.is_function)), ln))
             close(pos - 1, ln - 1)
         sig = _signature(text, m.end("kw"), memo)
-        if sig is None:
-            res.problems.append(Problem("syntax", MSG_NO_HEADER.format(kw), ln))
+        if sig is None or isinstance(sig, str):
+            res.problems.append(Problem("syntax", MSG_NO_HEADER.format(kw) if sig is None
+                                        else MSG_LONG_LIST.format(kw, sig), ln))
             comment_from, comment_to, pending = le, None, []
             continue
         name, params, export, sig_end = sig
@@ -726,6 +746,7 @@ def _config() -> dict[str, object]:
         "MSG_NO_END_BEFORE_EOF": MSG_NO_END_BEFORE_EOF, "MSG_NO_HEADER": MSG_NO_HEADER,
         "MSG_DUPLICATE": MSG_DUPLICATE, "KIND_PROCEDURE": KINDS[0], "KIND_FUNCTION": KINDS[1],
         "NOT": NOT, "MSG_DEEP_REGION": MSG_DEEP_REGION, "MSG_DEEP_IF": MSG_DEEP_IF, "MAX_DEPTH": MAX_DEPTH,
+        "MSG_LONG_LIST": MSG_LONG_LIST, "MAX_LIST_BYTES": MAX_LIST_BYTES, "MAX_LIST_LINES": MAX_LIST_LINES,
         "STRUCT": _case_forms(*_STRUCT_WORDS),
         "ASYNC": _case_forms(*_ASYNC_WORDS), "EXPORT": _case_forms("Экспорт", "Export"),
         "ENDS": _case_forms("КонецПроцедуры", "КонецФункции", "EndProcedure", "EndFunction"),
