@@ -7,6 +7,8 @@ planted cache file; for help pages, a parse that finishes with the page reported
 from __future__ import annotations
 
 import os
+import random
+import re
 import stat
 import sys
 import threading
@@ -330,3 +332,21 @@ def test_compile_still_works_with_caching_off(tmp_path, monkeypatch):
     root = H.designer_copy(tmp_path)
     result = compile_guarded([root], tmp_path / "bundles")
     assert any(t.endswith(".Партнеры") for t in titles(result))
+
+
+# The parameter pattern before its opening lookahead (issue 11o): the matches must be the same.
+_PARAM_BEFORE = re.compile(r'\s*(?:(Знач|Val)\s+)?([^\W\d]\w*)\s*(?:=\s*("(?:[^"]|"")*"|[^,]*?))?\s*(?:,|$)',
+                           re.IGNORECASE)
+
+
+def test_the_parameter_pattern_skips_runs_with_the_same_matches():
+    """``_PARAM`` skips starts inside whitespace runs and identifiers (a 16 KiB run was tried
+    from each byte: quadratic); its findall answer is the earlier pattern's."""
+    rng = random.Random(11)
+    parts = ["Знач", "знАЧ", "Val", "VAL", " ", "\n", "\t", "\u00a0", ",", "=", '"', '""', "А", "b", "1", "_",
+             "//", "(", ")", ".", "Неопределено", "x1"]
+    for _ in range(30000):
+        s = "".join(rng.choice(parts) for _ in range(rng.randint(0, 14)))
+        assert lexer._PARAM.findall(s) == _PARAM_BEFORE.findall(s), repr(s)
+    long_runs = "Знач А" + " " * 16000 + ", Б = 1," + "В" * 16000 + " Г"
+    assert lexer._PARAM.findall(long_runs) == [("Знач", "А", ""), ("", "Б", "1"), ("", "Г", "")]
