@@ -58,8 +58,13 @@ def compile_cmd(sources: tuple[str, ...], out: str, name: str | None, no_cache: 
     if ends:
         # Every file is published and every child joined: the model the compile held is left
         # to the process's end (freeing its millions of objects one by one only costs time).
-        sys.stdout.flush()
-        sys.stderr.flush()
+        # A closed stream is None (click.echo skips it) or fails to flush: the status stands.
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
         os._exit(status)
     if status:
         sys.exit(status)
@@ -71,4 +76,6 @@ def _process_ends() -> bool:
     by a test's or a tool's ``CliRunner``."""
     from v8atlas.cli import PROCESS_ENDS
     obj = click.get_current_context().obj
-    return isinstance(obj, dict) and bool(obj.get(PROCESS_ENDS))
+    # a profiler or a coverage tracer writes its data at the interpreter's exit: let it end
+    traced = sys.getprofile() is not None or sys.gettrace() is not None
+    return isinstance(obj, dict) and bool(obj.get(PROCESS_ENDS)) and not traced

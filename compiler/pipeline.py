@@ -81,10 +81,11 @@ class Progress:
 
 
 def compiler_fingerprint() -> str:
-    """Version plus a hash of the compiler's own code: a changed parser invalidates the cache."""
+    """Version plus a hash of the compiler's own code: a changed parser invalidates the cache.
+    The compiled scanner's C source counts too (a rebuilt ``_bslscan.c`` is a changed parser)."""
     h = hashlib.sha256(__version__.encode())
     root = Path(__file__).parent
-    for p in sorted(root.rglob("*.py")):
+    for p in sorted([*root.rglob("*.py"), *root.rglob("*.c")]):
         h.update(p.relative_to(root).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]

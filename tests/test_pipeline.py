@@ -468,3 +468,28 @@ def test_compile_run_as_the_process_ends_it_with_the_path_printed_and_strict_sta
     assert done.returncode == 0, done.stderr
     assert Path(done.stdout.strip().splitlines()[-1]) == Bundle.open(out).path
     assert Bundle.open(out).counts
+
+
+def test_compile_called_from_python_returns_and_a_closed_stdout_keeps_the_status(tmp_path):
+    """Only the process's entry (console script, ``python -m v8atlas``) ends the process at
+    once: ``main`` called from Python returns to its caller (a tool, a profiler), and a compile
+    whose stdout is closed still publishes and exits 0."""
+    import subprocess
+    repo = Path(__file__).resolve().parent.parent
+    src = repo / "examples" / "config-designer"
+    script = ("import sys\nfrom v8atlas.cli import main\n"
+              "try:\n    main(['compile', sys.argv[1], '--out', sys.argv[2], '-q', '--no-cache'],"
+              " standalone_mode=False)\n"
+              "finally:\n    print('returned to the caller')\n")
+    done = subprocess.run([sys.executable, "-c", script, str(src), str(tmp_path / "a")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "returned to the caller"
+    assert Path(done.stdout.splitlines()[-2]) == Bundle.open(tmp_path / "a").path
+    closed = subprocess.run([sys.executable, "-m", "v8atlas", "compile", str(src), "--out",
+                             str(tmp_path / "b"), "-q", "--no-cache"],
+                            stderr=subprocess.PIPE, text=True, timeout=300,
+                            preexec_fn=lambda: os.close(1))   # the command's stdout closed
+    assert closed.returncode == 0, closed.stderr
+    assert "Traceback" not in closed.stderr
+    assert Bundle.open(tmp_path / "b").counts

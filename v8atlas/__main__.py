@@ -1,3 +1,3 @@
-from v8atlas.cli import main
+from v8atlas.cli import entry
 
-main()
+entry()

@@ -35,13 +35,6 @@ class LazyGroup(click.Group):
         super().__init__(*args, **kwargs)
         self.lazy = lazy
 
-    def __call__(self, *args, **kwargs):
-        """The process's entry (the console script, ``python -m v8atlas``; a ``CliRunner``
-        calls ``main`` instead): the process ends when the command returns, so a command may
-        end it at once, without the interpreter's teardown (``v8atlas compile``)."""
-        kwargs.setdefault("obj", {})[PROCESS_ENDS] = True
-        return super().__call__(*args, **kwargs)
-
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(super().list_commands(ctx)) | set(self.lazy))
 
@@ -69,5 +62,13 @@ def main() -> None:
     """v8atlas: compile 1C configurations and platform help into a bundle, serve it to agents."""
 
 
+def entry() -> None:
+    """The process's entry: the console script and ``python -m v8atlas``. The process ends
+    when the command returns, so a command may end it at once, without the interpreter's
+    teardown (``v8atlas compile``); ``main`` called from Python (a tool, a test's
+    ``CliRunner``) returns as click's commands do."""
+    main(obj={PROCESS_ENDS: True})
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()
