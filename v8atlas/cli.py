@@ -6,7 +6,6 @@ lxml), and `--help` stays fast.
 from __future__ import annotations
 
 import importlib
-import sys
 
 import click
 
