@@ -128,7 +128,10 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
                ) -> tuple[list[str], list[tuple[Module | None, list]]]:
     """``_worker``'s answer back as (the batch's term vocabulary, modules), ``tasks``: the
     batch's (rel, ref) in order."""
-    vocabulary, (rows_, columns) = marshal.loads(blob)
+    vocabulary, body = marshal.loads(blob)
+    if not (isinstance(body, tuple) and len(body) == 2):   # before the columns: rows per module
+        raise ValueError("module rows of another layout")
+    rows_, columns = body
     procs: list[Procedure] = []
     if columns:
         if len(columns) != len(PROC_INIT_FIELDS):   # another compiler's layout (a cache file)
