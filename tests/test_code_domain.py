@@ -523,17 +523,29 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
 
 
-def test_procedure_terms_packed_as_read_equal_the_fields_packed():
-    """``TermPacker.pack_procedure`` (the reader's: each field's text memoized) gives the bytes
-    and the vocabulary of ``pack(procedure_fields(…))`` — repeated texts, an empty description,
-    no parameters, no region, a long description cut, a text without terms."""
-    from v8atlas.compiler.code.terms import DESCRIPTION_CHARS, TermPacker, procedure_fields
+def test_procedure_terms_are_packed_field_by_field():
+    """``TermPacker.pack_procedure`` packs the four fields' term counts, then their term ids:
+    read back through the packer's vocabulary they are the terms of the name, of the
+    description's first DESCRIPTION_CHARS characters, of the parameters and of the innermost
+    region — repeated texts, an empty description, no parameters, no region, a long
+    description cut, a text without terms."""
+    from array import array
+    from v8atlas.compiler.code.terms import DESCRIPTION_CHARS, PROC_FIELDS, TermPacker, terms
     cases = [("ПриСозданииНаСервере", "", ["Отказ", "СтандартнаяОбработка"], ["ОбработчикиСобытий"]),
              ("ПриСозданииНаСервере", "Описание.", [], []),
              ("GetValue", "Returns the value; " * 40, ["Key"], ["Public", "Internal"]),
              ("Ф", "...", ["А", "Б"], ["Служебные"]),
              ("ПолучитьЗначение", "Возвращает значение. " + "x" * DESCRIPTION_CHARS, [], ["ОбработчикиСобытий"]),
              ("GetValue", "Returns the value; " * 40, ["Key"], ["Public", "Internal"])]
-    a, b = TermPacker(), TermPacker()
-    assert [a.pack(procedure_fields(*c)) for c in cases] == [b.pack_procedure(*c) for c in cases]
-    assert a.vocabulary() == b.vocabulary()
+    packer = TermPacker()
+    packed = [packer.pack_procedure(*c) for c in cases]
+    vocabulary = packer.vocabulary()
+    assert len(set(vocabulary)) == len(vocabulary)
+    for (name, description, params, region), blob in zip(cases, packed):
+        words = array("I", blob).tolist()
+        counts, ids = words[:len(PROC_FIELDS)], words[len(PROC_FIELDS):]
+        want = [terms(name), terms(description[:DESCRIPTION_CHARS]) if description else [],
+                terms(" ".join(params)) if params else [], terms(region[-1]) if region else []]
+        assert counts == [len(t) for t in want]
+        assert [vocabulary[i] for i in ids] == [t for field in want for t in field]
+    assert packed[2] == packed[5]                       # the same fields, the same bytes

@@ -66,14 +66,13 @@ class TermPacker:
     def __init__(self) -> None:
         # a term not seen yet takes the next id (in C: no Python call per occurrence)
         self._ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-        self._shared: dict[int, tuple[list[str], bytes]] = {}
         self._texts: dict[str, tuple[int, bytes]] = {}   # short text → (its terms, their ids)
 
     def pack_procedure(self, name: str, description: str, params: list[str], region: list[str]) -> bytes:
-        """``pack(procedure_fields(…))`` without the dict: each field's text → (term count,
-        ids) memoized per packer (names, parameter lists and regions repeat: SSL's 38,310
-        procedures have about 12,000 distinct names) — the same bytes, the ids taken in
-        the same order."""
+        """A procedure's fields packed: its name, the description's first ``DESCRIPTION_CHARS``
+        characters, its parameter names, its innermost region. Each field's text → (term
+        count, ids) is memoized per packer (names, parameter lists and regions repeat: SSL's
+        38,310 procedures have about 12,000 distinct names)."""
         n0, ids0 = self._text_ids(name)
         n1, ids1 = self._text_ids(description[:DESCRIPTION_CHARS]) if description else _NONE
         n2, ids2 = self._text_ids(" ".join(params)) if params else _NONE
@@ -88,23 +87,6 @@ class TermPacker:
             if len(text) <= _WHOLE_MAX_CHARS:
                 self._texts[text] = got
         return got
-
-    def pack(self, fields: dict[str, list[str]]) -> bytes:
-        counts = [0] * _HEADER
-        parts = [b""]           # the counts, then each field's ids
-        for i, f in enumerate(PROC_FIELDS):
-            t = fields.get(f)
-            if t:
-                # readers share a term list between procedures (terms.py memoizes short texts;
-                # a batch's pickle keeps the sharing): each shared list is looked up once, its
-                # ids kept as bytes and joined (SSL: 0.37 → 0.32 s against extending an array)
-                got = self._shared.get(id(t))
-                if got is None:
-                    got = self._shared[id(t)] = (t, array("I", map(self._ids.__getitem__, t)).tobytes())
-                parts.append(got[1])
-                counts[i] = len(t)
-        parts[0] = array("I", counts).tobytes()
-        return b"".join(parts)
 
     def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
         """Procedures packed by another packer (a worker's, over one batch), with its
@@ -124,21 +106,5 @@ class TermPacker:
         buf = words.tobytes()
         return [buf[a:b] for a, b in zip((4 * starts).tolist(), (4 * ends).tolist())]
 
-    def end_batch(self) -> None:
-        """Forget the shared lists of a batch (they die with it)."""
-        self._shared.clear()
-
     def vocabulary(self) -> list[str]:
         return list(self._ids)
-
-
-def procedure_fields(name: str, description: str, params: list[str], region: list[str]) -> dict[str, list[str]]:
-    """Field → terms; the module's own field is added by the builder (one per module)."""
-    out = {"name": terms(name)}
-    if description:
-        out["description"] = terms(description[:DESCRIPTION_CHARS])
-    if params:
-        out["params"] = terms(" ".join(params))
-    if region:
-        out["region"] = terms(region[-1])
-    return out
