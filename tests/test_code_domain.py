@@ -383,7 +383,7 @@ def _write_cards_noting_pid(mids: list[int]) -> Any:
     """A card-writing task that notes the process it ran in (module level: the pool's
     workers find it by name)."""
     with open(_NOTED["log"], "a", encoding="utf-8") as f:
-        f.write(f"{os.getpid()}\n")
+        f.write(f"{os.getpid()} {' '.join(map(str, mids))}\n")
     return _NOTED["write"](mids)
 
 
@@ -403,8 +403,10 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     monkeypatch.setitem(_NOTED, "write", code_link._write_cards)
     monkeypatch.setattr(code_link, "_write_cards", _write_cards_noting_pid)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
-    pids = log.read_text(encoding="utf-8").split()
-    assert len(pids) > 3      # every batch written (the split itself: tests/test_compile_pool.py)
+    written = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    modules = sorted(int(m) for _pid, *mids in written for m in mids)
+    assert len(written) > 3 and modules == list(range(len(modules)))   # each batch written once
+    # (which process takes which batch is the split's: tests/test_compile_pool.py)
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
