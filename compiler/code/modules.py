@@ -16,8 +16,6 @@ EDT: the same under ``src/`` without ``Ext/`` (``src/Configuration/SessionModule
 """
 from __future__ import annotations
 
-import os
-
 from v8atlas.formats.classes import CLASSES
 
 from ..config.files import FolderFiles, SourceFiles, ZipFiles
@@ -74,31 +72,9 @@ def module_ref(rel: str, edt: bool) -> ModuleRef | None:
 def bsl_files(files: SourceFiles) -> list[str]:
     """Every ``*.bsl`` of a source (relative POSIX paths, sorted: the model's order is stable)."""
     if isinstance(files, FolderFiles):
-        # scandir with relative paths built as strings (not os.walk: SSL's ~17,000 folders
-        # listed in 0.11 s instead of 0.18, on the serial path before the pool's workers start;
-        # not pathlib: a second). Folders named ``.…`` skipped; a link to a folder is not
-        # followed, a link to a file is read, as os.walk does.
-        out: list[str] = []
-        stack = [("", os.fspath(files.root))]
-        while stack:
-            prefix, path = stack.pop()
-            try:
-                entries = os.scandir(path)
-            except OSError:
-                continue
-            with entries:
-                for e in entries:
-                    name = e.name
-                    try:
-                        folder = e.is_dir()
-                    except OSError:
-                        folder = False
-                    if not folder:
-                        if name.endswith(".bsl"):
-                            out.append(prefix + name)
-                    elif not name.startswith(".") and not e.is_symlink():
-                        stack.append((f"{prefix}{name}/", e.path))
-        return sorted(out)
+        # not os.walk: SSL's ~17,000 folders listed in 0.11 s instead of 0.18, on the serial
+        # path before the pool's workers start
+        return sorted(files.files(".bsl", skip_hidden=True))
     if isinstance(files, ZipFiles):
         prefix = files.prefix + "/" if files.prefix else ""
         return sorted(n[len(prefix):] for n in files.all_names()

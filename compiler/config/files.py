@@ -92,9 +92,12 @@ class FolderFiles(SourceFiles):
         except OSError:
             return b""
 
-    def files(self) -> list[str]:
+    def files(self, suffix: str = "", skip_hidden: bool = False) -> list[str]:
+        """Every file below the root whose name ends with ``suffix`` (relative POSIX paths, in
+        no set order); ``skip_hidden``: folders named ``.…`` are not entered."""
         # scandir with relative paths built as strings: os.walk + relpath cost 3.5× as much
-        # (an ERP dump holds ~10⁵ files). Links to folders are not followed, as os.walk does.
+        # (an ERP dump holds ~10⁵ files). Links to folders are not followed, as os.walk does;
+        # a link to a file is listed.
         out: list[str] = []
         stack = [("", str(self.root))]
         while stack:
@@ -105,14 +108,16 @@ class FolderFiles(SourceFiles):
                 continue
             with entries:
                 for e in entries:
+                    name = e.name
                     try:
                         folder = e.is_dir()
                     except OSError:
                         folder = False
                     if not folder:
-                        out.append(prefix + e.name)
-                    elif not e.is_symlink():
-                        stack.append((f"{prefix}{e.name}/", e.path))
+                        if name.endswith(suffix):
+                            out.append(prefix + name)
+                    elif not e.is_symlink() and not (skip_hidden and name.startswith(".")):
+                        stack.append((f"{prefix}{name}/", e.path))
         return out
 
     def spec(self) -> tuple[str, str, str]:
