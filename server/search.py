@@ -515,7 +515,7 @@ class Searcher:
             k = min(max(want, REPORT_TOP), total)
         top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)   # the method: no wrapper
         if reads and self._report_reads(cand, scores, top, n_text, bonus, why):
-            top = (-scores).argpartition(k - 1)[:k] if k < total else np.arange(total)
+            top = _best(scores, k)
         # best score first, then the lower document: by document, then stably by score descending
         # (two C-keyed sorts, no key function called per pair)
         order = sorted(zip(cand[top].tolist(), scores[top].tolist()))

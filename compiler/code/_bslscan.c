@@ -309,13 +309,22 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
 
 /* -- tokens of a body ---------------------------------------------------------------------- */
 
+/* ``cache[s[:n]]`` (a new reference) with ``*key`` NULL; or NULL with ``*key`` the new bytes key
+   to store under, or NULL too on an error (set). */
+static PyObject *cached(PyObject *cache, const unsigned char *s, Py_ssize_t n, PyObject **key) {
+    *key = PyBytes_FromStringAndSize((const char *)s, n);
+    if (!*key) return NULL;
+    PyObject *v = PyDict_GetItemWithError(cache, *key);
+    if (v) { Py_INCREF(v); Py_CLEAR(*key); return v; }
+    if (PyErr_Occurred()) Py_CLEAR(*key);
+    return NULL;
+}
+
 /* An identifier's str, decoded once per process (bounded cache). */
 static PyObject *name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key = PyBytes_FromStringAndSize((const char *)s, n);
-    if (!key) return NULL;
-    PyObject *v = PyDict_GetItemWithError(names_cache, key);
-    if (v) { Py_INCREF(v); Py_DECREF(key); return v; }
-    if (PyErr_Occurred()) { Py_DECREF(key); return NULL; }
+    PyObject *key;
+    PyObject *v = cached(names_cache, s, n, &key);
+    if (v || !key) return v;      /* found, or an error */
     v = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
     if (v && PyDict_GET_SIZE(names_cache) < NAMES_MAX && PyDict_SetItem(names_cache, key, v) < 0) Py_CLEAR(v);
     Py_DECREF(key);
@@ -324,11 +333,9 @@ static PyObject *name_of(const unsigned char *s, Py_ssize_t n) {
 
 /* An unqualified call's name, or "" for a keyword that looks like a call (``Если (``). */
 static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key = PyBytes_FromStringAndSize((const char *)s, n);
-    if (!key) return NULL;
-    PyObject *v = PyDict_GetItemWithError(local_cache, key);
-    if (v) { Py_INCREF(v); Py_DECREF(key); return v; }
-    if (PyErr_Occurred()) { Py_DECREF(key); return NULL; }
+    PyObject *key;
+    PyObject *v = cached(local_cache, s, n, &key);
+    if (v || !key) return v;      /* found, or an error */
     v = name_of(s, n);
     if (v) {
         PyObject *low = PyObject_CallMethodNoArgs(v, S_lower);
