@@ -15,7 +15,16 @@ $(VENV)/.installed: pyproject.toml setup.py compiler/code/_bslscan.c
 	$(PY) -m pip install -qq --disable-pip-version-check -e '.[dev]'
 	touch $@
 
-venv: $(VENV)/.installed
+# The tree's bytecode, written once: an editable install leaves none, and where
+# PYTHONDONTWRITEBYTECODE is set every run compiled ~90 modules again (≈ 0.2 s CPU per compile,
+# 0.13 s of it before the parse starts). Python checks each file's mtime: an edit after this is
+# compiled in memory until the next `make venv`.
+PY_SOURCES := $(shell find compiler formats server v8atlas -name '*.py' 2>/dev/null)
+$(VENV)/.bytecode: $(VENV)/.installed $(PY_SOURCES)
+	$(PY) -m compileall -q compiler formats server v8atlas
+	touch $@
+
+venv: $(VENV)/.installed $(VENV)/.bytecode
 
 compile-sample: venv
 	$(VENV)/bin/v8atlas compile examples --out $(BUNDLES)
