@@ -22,12 +22,14 @@ import pickle
 import signal
 import struct
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from multiprocessing import get_context
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from . import readhash
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 POOL_THRESHOLD = 300      # tasks; below this the pool's start-up costs more than it saves
 
@@ -339,6 +341,9 @@ def _stop_pool() -> None:
 def _pool() -> ProcessPoolExecutor:
     global _executor
     if _executor is None:
+        # imported here: the configuration's read forks no pool (``config/objects.py``), and
+        # concurrent.futures' process pool brings 16 ms of imports before the parse
+        from concurrent.futures import ProcessPoolExecutor
         _executor = ProcessPoolExecutor(max_workers=jobs(), mp_context=get_context("fork"),
                                         initializer=readhash.forget)
     return _executor
@@ -402,25 +407,37 @@ def _claimed(fn: Callable[[Any], Any], tasks: Sequence[Any], claims: "Claims") -
 
 def meanwhile(fn: Callable[[], None]) -> None:
     """``fn()`` in the parent, once, the next time it hands the pool's workers their tasks (they
-    are forked by then and working), before it waits for their first answer: for work the
+    are forked by then and working), before it waits for their first answer, or a forked
+    child its share (``run_meanwhile``: the configuration's read): for work the
     parent needs later and need not give its workers (importing the later stages' modules).
     Never run if no pooled work comes in this session."""
     _meanwhile.append(fn)
 
 
-def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
-            size: int) -> Iterator[tuple[int, Any]]:
-    global _worker_cpu
-    pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
-                            for i in range(0, len(tasks), size)}
+def run_meanwhile() -> None:
+    """What ``meanwhile`` put off, now: the caller has handed its work to other processes."""
     while _meanwhile:
         _meanwhile.pop(0)()
+
+
+def count_worker_cpu(seconds: float) -> None:
+    """CPU a forked child spent on a stage's share of the work (the stage's timing adds it)."""
+    global _worker_cpu
+    _worker_cpu += seconds
+
+
+def _pooled(executor: ProcessPoolExecutor, fn: Callable[[Any], Any], tasks: Sequence[Any],
+            size: int) -> Iterator[tuple[int, Any]]:
+    from concurrent.futures import FIRST_COMPLETED, wait
+    pending: set[Future] = {executor.submit(_run_chunk, fn, i, tasks[i:i + size])
+                            for i in range(0, len(tasks), size)}
+    run_meanwhile()
     try:
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in done:
                 start, results, cpu, read = f.result()
-                _worker_cpu += cpu
+                count_worker_cpu(cpu)
                 readhash.merge(read)
                 for k, r in enumerate(results):
                     yield start + k, r

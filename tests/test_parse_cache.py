@@ -1,4 +1,4 @@
-"""The caches' forms: a configuration read over the pool is cached from the workers' bytes, the
+"""The caches' forms: a configuration read in two processes is cached from the child's bytes, the
 linked model's documents and edges as marshalled rows; a damaged cache file is said and rebuilt."""
 from __future__ import annotations
 
@@ -6,12 +6,15 @@ import copy
 import enum
 import pickle
 import shutil
+import struct
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from v8atlas.compiler import cache, pipeline, pool
+from v8atlas.compiler.config import objects as config_objects
 from v8atlas.compiler.config.model import MDObject
 from v8atlas.compiler.config.plugin import read_configuration
 from v8atlas.compiler.documents import Doc, Edge
@@ -32,18 +35,37 @@ def pooled(monkeypatch):
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
 
 
+@pytest.fixture()
+def shared(pooled, monkeypatch):
+    """The read shared for sure (``objects.read_received``): this process takes the first task
+    only, the forked child, waiting for that claim, all the others."""
+    monkeypatch.setattr(config_objects, "_STEP", 1)
+    take = pool.Claims.take
+
+    def one_then_the_child(self, front: bool) -> tuple[int, int]:
+        lo = struct.unpack_from("<q", self.range, 0)[0]
+        if front:
+            return take(self, True) if lo == 0 else (lo, lo)
+        while lo == 0:
+            time.sleep(0.001)
+            lo = struct.unpack_from("<q", self.range, 0)[0]
+        return take(self, False)
+
+    monkeypatch.setattr(pool.Claims, "take", one_then_the_child)
+
+
 def _read(path: Path):
     with pool.session():
         return read_configuration(path, CompileReport())
 
 
 @pytest.mark.parametrize("dump", ["config-designer", "config-edt"])
-def test_a_pool_read_configuration_is_cached_from_the_workers_bytes(dump, pooled, monkeypatch):
+def test_a_shared_read_configuration_is_cached_from_the_childs_bytes(dump, shared, monkeypatch):
     cfg = _read(EXAMPLES / dump)
-    batches = cfg.__dict__["_received"].batches
-    assert len(batches) > 1, "the read did not go through the pool's workers"
+    received = cfg.__dict__["_received"]
+    assert received.first == 1 and len(received.results) > 2, "the read was not shared"
     payload = cache.dumps((cfg, "report"))
-    assert all(blob in payload for blob in batches)   # written as the workers sent them
+    assert all(blob in payload for blob in received.batches)   # written as the child sent them
     back, _ = pickle.loads(payload)
     assert back == cfg and "_received" not in back.__dict__
     # the same model a plain pickle gives, byte for byte (object sharing included)
@@ -52,7 +74,7 @@ def test_a_pool_read_configuration_is_cached_from_the_workers_bytes(dump, pooled
     assert back == _read(EXAMPLES / dump)             # and the one read in-process
 
 
-def test_the_workers_bytes_go_into_no_other_pickle_or_copy(pooled):
+def test_the_childs_bytes_go_into_no_other_pickle_or_copy(shared):
     cfg = _read(EXAMPLES / "config-designer")
     assert "_received" in cfg.__dict__
     assert "_received" not in pickle.loads(pickle.dumps(cfg)).__dict__
@@ -60,7 +82,7 @@ def test_the_workers_bytes_go_into_no_other_pickle_or_copy(pooled):
     assert merged == cfg and "_received" not in merged.__dict__
 
 
-def test_objects_changed_after_the_read_are_cached_as_they_are_now(pooled):
+def test_objects_changed_after_the_read_are_cached_as_they_are_now(shared):
     cfg = _read(EXAMPLES / "config-designer")
     added = MDObject(cls="Catalog", name="Добавленный")
     dropped = cfg.objects.pop(0)

@@ -1,5 +1,5 @@
 """What both readers do the same way around one object file: load it (reporting a missing
-file or malformed XML and going on), note an unknown kind, and read many files over a pool.
+file or malformed XML and going on), note an unknown kind, and read many files in two processes.
 
 Each reader module provides ``read_object(files, source, cls, rel, report, known)``; the
 pool workers import it by module name, so nothing unpicklable crosses processes.
@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import importlib
 import pickle
+import time
 import zipfile
 import zlib
 from typing import Any
 
 from lxml import etree
 
-from .. import cache, pool
+from .. import cache, pool, readhash
 from ..report import CompileReport
 from ..safefile import RefusedFile
 from .files import SourceFiles, open_spec
-from .model import Configuration, MDObject
+from .model import Configuration
 from .xmlsafe import XmlError, parse_bytes
 
 # (class, relative path, known kind) per object file
@@ -84,29 +85,47 @@ def note_unknown_kind(report: CompileReport, source: str, cls: str, name: str, l
     report.note_unknown(source, f"metadata kind {cls}", listed_in)
 
 
-_worker_files: dict[tuple, SourceFiles] = {}
+# Tasks per claim of the shared read: small, so that the two processes end together (SSL
+# 3.1.12's 2,639 descriptors: 0.2 ms each on average, a few ms the largest); each claim takes
+# the shared lock once and is pickled apart by the child.
+_STEP = 4
 
 
-def _worker(args: tuple) -> tuple[bytes, CompileReport]:
-    spec, source, reader, tasks = args
-    files = _worker_files.get(spec)
-    if files is None:
-        files = _worker_files[spec] = open_spec(spec)
+def _read_from_the_back(spec: tuple, source: str, reader: str, tasks: list[Task],
+                        claims: pool.Claims) -> tuple[int, list[bytes], CompileReport, dict, float]:
+    """The forked child's share of ``read_received``: the tasks it claims from the back, until
+    the parent's claims from the front meet them — a suffix of the tasks, from ``start`` on.
+    Each claim's models are pickled as soon as they are read (part of the claimed work, so
+    that only the bytes are left to send when the two ends meet) and come back in task order;
+    the parent keeps the bytes (the parse cache is written from them, ``Received``). With
+    them: its report, its notes of the files it read (``readhash``) and the CPU it took."""
+    t0 = time.process_time()
+    readhash.forget()       # the parent's notes are the parent's already
+    files = open_spec(spec)   # its own handles: a zip's file position is not to be shared
     read_object = importlib.import_module(reader).read_object
+    claimed: list[tuple[bytes, CompileReport]] = []   # per claim, the last tasks first
+    start = len(tasks)
+    for lo, hi in claims.ranges(front=False):
+        report = CompileReport()
+        models = [read_object(files, source, c, r, report, k) for c, r, k in tasks[lo:hi]]
+        claimed.append((pickle.dumps(models, protocol=pickle.HIGHEST_PROTOCOL), report))
+        start = lo
+    claimed.reverse()
     report = CompileReport()
-    # Pickled here, as the pool would pickle them anyway, so that the parent keeps the bytes:
-    # the parse cache is written from them (``Received``), not by pickling the models again.
-    return pickle.dumps([read_object(files, source, c, r, report, k) for c, r, k in tasks],
-                        protocol=pickle.HIGHEST_PROTOCOL), report
+    for _, sub in claimed:   # the report in task order, as one process gives it
+        report.merge(sub)
+    return start, [blob for blob, _ in claimed], report, readhash.take(), time.process_time() - t0
 
 
 class Received:
-    """What ``read_all`` read: the models in task order (None: not read) and, when they came
-    from the pool's workers, each batch's pickle as sent (in task order), else None."""
+    """What ``read_all`` read: the models in task order (None: not read) and, when a forked
+    child read the tasks from ``first`` on, its pickles as sent (``batches``: in task order,
+    holding the models ``results[first:]``), else None."""
 
-    def __init__(self, results: list[Any], batches: list[bytes] | None = None) -> None:
+    def __init__(self, results: list[Any], batches: list[bytes] | None = None, first: int = 0) -> None:
         self.results = results
         self.batches = batches
+        self.first = first
 
 
 def read_all(files: SourceFiles, source: str, reader: str, tasks: list[Task],
@@ -117,28 +136,31 @@ def read_all(files: SourceFiles, source: str, reader: str, tasks: list[Task],
 
 def read_received(files: SourceFiles, source: str, reader: str, tasks: list[Task],
                   report: CompileReport) -> Received:
-    """``read_object`` over every task, results in task order; over the compile's worker pool
-    (``compiler/pool.py``) when there are many. Batches come back as they finish and each
-    model is put in its slot; the sub-reports are merged in batch order, so the report reads
-    the same whatever finished first."""
+    """``read_object`` over every task, results in task order; when there are many, shared
+    by this process and one child forked now (``pool.Claims``): this process reads from the
+    front, the child from the back, until they meet. Against the pool's two workers (before),
+    this process's share is neither pickled nor sent, and nothing waits for a pool to start:
+    SSL 3.1.12's parse took 1.1 s of CPU over the workers and the parent (their pickles and
+    the parent's unpickling included), 0.56 s in one process (docs/perf/compile.md, round 2,
+    session 9)."""
+    read_object = importlib.import_module(reader).read_object
     if pool.jobs() < 2 or len(tasks) < pool.POOL_THRESHOLD:
-        read_object = importlib.import_module(reader).read_object
         return Received([read_object(files, source, c, r, report, k) for c, r, k in tasks])
-    size = max(8, len(tasks) // (pool.jobs() * 16))
-    batches = [(files.spec(), source, reader, tasks[i:i + size]) for i in range(0, len(tasks), size)]
-    results: list[MDObject | None] = [None] * len(tasks)
-    reports: list[CompileReport | None] = [None] * len(batches)
-    blobs: list[bytes] = [b""] * len(batches)
-    with pool.session():   # a reader called outside a compile still gets a pool of its own
-        for b, (blob, sub) in pool.imap(_worker, batches, chunk=1, threshold=1):
-            out = pickle.loads(blob)
-            results[b * size:b * size + len(out)] = out
-            reports[b] = sub
-            blobs[b] = blob
-    for sub in reports:
-        assert sub is not None
-        report.merge(sub)
-    return Received(results, blobs)
+    results: list[Any] = [None] * len(tasks)
+    with pool.session():   # a reader called outside a compile still forks its child
+        claims = pool.Claims(len(tasks), _STEP)
+        child = pool.fork_call(_read_from_the_back, files.spec(), source, reader, tasks, claims)
+        pool.run_meanwhile()   # the parent's imports for the later stages, the child at work
+        for lo, hi in claims.ranges(front=True):
+            for i in range(lo, hi):
+                c, r, k = tasks[i]
+                results[i] = read_object(files, source, c, r, report, k)
+        start, blobs, sub, read, cpu = child.result()
+    pool.count_worker_cpu(cpu)
+    readhash.merge(read)
+    results[start:] = [m for blob in blobs for m in pickle.loads(blob)]
+    report.merge(sub)
+    return Received(results, blobs, start)
 
 
 def add_objects(cfg: Configuration, tasks: list[Task], read: Received) -> None:
@@ -152,15 +174,15 @@ def add_objects(cfg: Configuration, tasks: list[Task], read: Received) -> None:
 
 
 def _cache_form(cfg: Configuration) -> tuple:
-    """A configuration in a cache file: its objects that came from the pool as the indexes of
-    their models in the workers' pickles, which are written as they are (pickling the
+    """A configuration in a cache file: the objects the forked child read (``read_received``)
+    as the indexes of their models in its pickles, which are written as they are (pickling the
     objects again cost 0.8 s CPU at SSL × 8, the bytes 0.02 s). Any other object in the lists
-    (one added after the read) is pickled as usual. This relies on what the linker already
+    (the parent's share, one added after the read) is pickled as usual. This relies on what the linker already
     guarantees: nothing changes a parsed model (tests/test_link_fork.py)."""
     received: Received | None = cfg.__dict__.get("_received")
     if received is None or received.batches is None:
         return cfg.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
-    at = {id(o): i for i, o in enumerate(received.results) if o is not None}
+    at = {id(o): i for i, o in enumerate(received.results[received.first:]) if o is not None}
     state = cfg.__getstate__()   # a copy without ``_received``
     for name in ("objects", "languages"):
         state[name] = [at.get(id(o), o) for o in state[name]]
