@@ -133,13 +133,16 @@ def _kinds(procs: list[tuple], parent: tuple) -> dict[str, float]:
     out = {"parent": parent[2]}
     workers = sorted((p for p in procs if p[0] == "_process_worker"), key=lambda p: p[3])
     pairs = [workers[i:i + 2] for i in range(0, len(workers), 2)]
-    out["parse workers"] = sum(p[5] for p in pairs[0]) if pairs else 0.0
+    # the configuration's read: two pool workers (before issue 18p), or one child of its own
+    out["parse workers"] = ((sum(p[5] for p in pairs[0]) if pairs else 0.0)
+                            + sum(p[5] for p in procs if p[0] == "_read_from_the_back"))
     # the link's cards: two pool workers (before issue 11m), or one ``fork_share`` child
     out["card workers"] = (sum(p[5] for pair in pairs[1:] for p in pair)
                            + sum(p[5] for p in procs if p[0] == "_claimed"))
     for label, kind in KINDS.items():
         out[kind] = sum(p[5] for p in procs if p[0] == label)
-    out["other"] = sum(p[5] for p in procs if p[0] not in KINDS and p[0] not in ("_process_worker", "_claimed"))
+    counted = ("_process_worker", "_claimed", "_read_from_the_back")
+    out["other"] = sum(p[5] for p in procs if p[0] not in KINDS and p[0] not in counted)
     out["all"] = sum(out.values())
     return out
 
