@@ -2,7 +2,7 @@
 file or malformed XML and going on), note an unknown kind, and read many files in two processes.
 
 Each reader module provides ``read_object(files, source, cls, rel, report, known)``; the
-pool workers import it by module name, so nothing unpicklable crosses processes.
+forked child that shares a read imports it by module name (``read_received``).
 """
 from __future__ import annotations
 
@@ -139,10 +139,9 @@ def read_received(files: SourceFiles, source: str, reader: str, tasks: list[Task
     """``read_object`` over every task, results in task order; when there are many, shared
     by this process and one child forked now (``pool.Claims``): this process reads from the
     front, the child from the back, until they meet. Against the pool's two workers (before),
-    this process's share is neither pickled nor sent, and nothing waits for a pool to start:
-    SSL 3.1.12's parse took 1.1 s of CPU over the workers and the parent (their pickles and
-    the parent's unpickling included), 0.56 s in one process (docs/perf/compile.md, round 2,
-    session 9)."""
+    this process's share is neither pickled nor sent, and no pool starts: SSL 3.1.12's read
+    took 0.7 s of CPU over the workers and the parent, 0.6 s shared, 0.56 s in one process
+    (docs/perf/compile.md, round 2, session 9)."""
     read_object = importlib.import_module(reader).read_object
     if pool.jobs() < 2 or len(tasks) < pool.POOL_THRESHOLD:
         return Received([read_object(files, source, c, r, report, k) for c, r, k in tasks])
@@ -177,8 +176,8 @@ def _cache_form(cfg: Configuration) -> tuple:
     """A configuration in a cache file: the objects the forked child read (``read_received``)
     as the indexes of their models in its pickles, which are written as they are (pickling the
     objects again cost 0.8 s CPU at SSL × 8, the bytes 0.02 s). Any other object in the lists
-    (the parent's share, one added after the read) is pickled as usual. This relies on what the linker already
-    guarantees: nothing changes a parsed model (tests/test_link_fork.py)."""
+    (the parent's share, one added after the read) is pickled as usual. This relies on what the
+    linker already guarantees: nothing changes a parsed model (tests/test_link_fork.py)."""
     received: Received | None = cfg.__dict__.get("_received")
     if received is None or received.batches is None:
         return cfg.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
