@@ -344,6 +344,27 @@ def test_compiled_decode_equals_the_python_one(raw):
     assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)
 
 
+# Long enough for the decoder's eight-byte steps: each odd piece at every offset in a word, in
+# Cyrillic or ASCII text, whole or cut at each byte.
+_ODD = [b"\r", b"\r\n", b"\x00", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\x80", b"\xbf\xbf", b"\xdf\xbf",
+        "…".encode(), "𝄞".encode(), b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xff", "Ё".encode()]
+
+
+@needs_c
+@pytest.mark.parametrize("background", ["Процедура Имя() Экспорт", "If a Then b = 1;"])
+@pytest.mark.parametrize("odd", _ODD)
+def test_compiled_decode_equals_the_python_one_in_long_text(background, odd):
+    """Every odd piece (CR, NUL, overlong, a lead or continuation alone, three- and four-byte
+    letters, a surrogate) at every offset of two words of two-byte letters or ASCII, and the
+    text cut at every byte there: the same text or problem as Python's decoder."""
+    text = (background * 4).encode()
+    for at in range(17):
+        raw = text[:at] + odd + text[at:]
+        for cut in range(at, at + len(odd) + 9):
+            for data in (raw, raw[:cut], b"\xef\xbb\xbf" + raw):
+                assert lexer._decode_compiled(data) == lexer.decode_module_pure(data)
+
+
 @needs_c
 def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
     """tools/check_scanner.py: a child read that fails is reported with its stderr (status 3),

@@ -1104,13 +1104,25 @@ static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
     if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3;
     Py_ssize_t from = i;
     while (i < n) {
-        /* eight plain ASCII bytes at a time (no high bit, no NUL, no CR) */
+        /* Eight bytes at a time while they are plain ASCII (no NUL, no CR) and two-byte
+         * sequences (C2..DF then 80..BF: Cyrillic, «», №'s neighbours): in each byte's top
+         * bits a lead is 110, a continuation 10; every continuation must follow a lead, one
+         * byte on (``carry``: a lead that ends the word). Anything else (three- and four-byte
+         * sequences, C0/C1, a NUL, a stray byte) goes to the loop below, from the character it
+         * starts in. SSL 3.1.12: 78 MB, half of it Cyrillic, half its files CRLF. */
+        uint64_t carry = 0;
         while (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if ((w & HIGHS) || HASZERO(w) || HASZERO(w ^ (ONES * '\r'))) break;
+            uint64_t hi = w & HIGHS, b6 = (w << 1) & HIGHS, b5 = (w << 2) & HIGHS;
+            uint64_t lead = hi & b6 & ~b5, cont = hi & ~b6;
+            if ((hi & b6 & b5) || cont != ((lead << 8) | carry) || HASZERO(w)
+                || HASZERO((w ^ (ONES * 0xC0)) & (ONES * 0xFE))) break;    /* C0, C1: overlong */
+            crs |= HASZERO(w ^ (ONES * '\r')) != 0;     /* only whether there is one matters */
+            carry = lead >> 56;
             i += 8;
         }
+        if (carry) i--;              /* back to the lead the last word ended with */
         /* then byte by byte up to the next plain stretch; two-byte letters (Cyrillic) inline */
         Py_ssize_t stop = i + 64 < n ? i + 64 : n;
         while (i < stop) {
