@@ -1160,6 +1160,63 @@ static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
     return out;
 }
 
+/* -- search terms ------------------------------------------------------------------------ */
+
+/* pack_terms(ids, fields) -> [bytes]: terms.TermPacker's packing (terms.py ``_pack_terms`` is
+ * the reference). ``fields`` holds four lists of terms a procedure; each procedure's bytes are
+ * the four lists' lengths, then each term's ``ids[term]`` (the packer's defaultdict: a new
+ * term takes the next id there), all native uint32. One pass, no Python step a term: in Python
+ * the mapping, the counts and the joins cost SSL 3.1.12's readers about 0.3 s. */
+static PyObject *pack_terms(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *ids, *fields;
+    if (!PyArg_ParseTuple(args, "OO!", &ids, &PyList_Type, &fields)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(fields);
+    if (n % 4) { PyErr_SetString(PyExc_ValueError, "four fields a procedure"); return NULL; }
+    PyObject *out = PyList_New(n / 4), *lists[4] = {NULL, NULL, NULL, NULL};
+    if (!out) return NULL;
+    for (Py_ssize_t p = 0; p < n / 4; p++) {
+        Py_ssize_t count[4], total = 4;
+        for (int f = 0; f < 4; f++) {
+            if (4 * p + f >= PyList_GET_SIZE(fields)) { PyErr_SetString(PyExc_RuntimeError, "fields changed"); goto fail; }
+            lists[f] = Py_NewRef(PyList_GET_ITEM(fields, 4 * p + f));   /* held: ids[...] may run code */
+            if (!PyList_Check(lists[f])) { PyErr_SetString(PyExc_TypeError, "a field's terms: a list"); goto fail; }
+            count[f] = PyList_GET_SIZE(lists[f]);
+            if (count[f] > UINT32_MAX || total > PY_SSIZE_T_MAX / 4 - count[f]) { PyErr_NoMemory(); goto fail; }
+            total += count[f];
+        }
+        PyObject *b = PyBytes_FromStringAndSize(NULL, 4 * total);
+        if (!b) goto fail;
+        PyList_SET_ITEM(out, p, b);
+        char *w = PyBytes_AS_STRING(b);
+        for (int f = 0; f < 4; f++) {
+            uint32_t c = (uint32_t)count[f];
+            memcpy(w + 4 * f, &c, 4);
+        }
+        w += 16;
+        for (int f = 0; f < 4; f++) {
+            for (Py_ssize_t j = 0; j < count[f]; j++) {
+                if (j >= PyList_GET_SIZE(lists[f])) { PyErr_SetString(PyExc_RuntimeError, "terms changed"); goto fail; }
+                PyObject *t = Py_NewRef(PyList_GET_ITEM(lists[f], j)), *v = PyObject_GetItem(ids, t);
+                Py_DECREF(t);
+                if (!v) goto fail;
+                unsigned long id = PyLong_AsUnsignedLong(v);
+                Py_DECREF(v);
+                if (id == (unsigned long)-1 && PyErr_Occurred()) goto fail;
+                if (id > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a term id past uint32"); goto fail; }
+                uint32_t u = (uint32_t)id;
+                memcpy(w, &u, 4);
+                w += 4;
+            }
+        }
+        for (int f = 0; f < 4; f++) Py_CLEAR(lists[f]);
+    }
+    return out;
+fail:
+    for (int f = 0; f < 4; f++) Py_XDECREF(lists[f]);
+    Py_DECREF(out);
+    return NULL;
+}
+
 /* list_bytes() -> the bytes the parameter-list loop has read since import (a work count). */
 static PyObject *py_list_bytes(PyObject *Py_UNUSED(self), PyObject *Py_UNUSED(arg)) {
     return PyLong_FromUnsignedLongLong(list_bytes);
@@ -1196,6 +1253,7 @@ static PyMethodDef methods[] = {
     {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
     {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
+    {"pack_terms", pack_terms, METH_VARARGS, "pack_terms(ids, fields) -> [bytes], as terms._pack_terms"},
     {NULL, NULL, 0, NULL},
 };
 
