@@ -365,6 +365,32 @@ def test_compiled_decode_equals_the_python_one_in_long_text(background, odd):
                 assert lexer._decode_compiled(data) == lexer.decode_module_pure(data)
 
 
+# Doc comment lines: headings in both languages and spacings, parameter lines with every kind
+# of whitespace and of first character (``[^\W\d]``: "²" is a word character, not a decimal
+# digit; "٣" is one), continuations, ``*`` fields, text long enough to be cut.
+_DOC_LINES = ["Параметры:", "Parameters:", " Возвращаемое значение: Строка - x", "Пример:", "Returns:",
+              "Return Value :", "Пара метры:", "Пара\tметры:", "ПАРАМЕТРЫ :", "Ёлка:", "   :", ":", "a:b",
+              "  Имя - Тип - текст", "    * Поле - Тип", "Имя- x", "Имя -", "Имя\u2028-\x85x", "_а - б",
+              "²x - y", "٣x - y", "Ǆ - y", "e\u0301 - y", "Ⅻ - y", "x\u3000-\u3000y\u3000", "\tБ\x0b-\x1cВ ",
+              "   Б - В", "1А - В", "- -", "", " ", "\t", "\x0c", "Устарела. Надо", "Deprecated.",
+              "слово " * 500, "* поле " * 400, "Примеры: " + "x" * 50, "A" * 40 + ":"]
+
+
+@needs_c
+def test_compiled_doc_sections_equal_the_python_ones():
+    """``_bslscan.doc_sections`` gives ``doccomment._sections``'s answer: random comments of the
+    lines above (sections, parameters, continuations, Unicode whitespace and word rules, text
+    cut at MAX_TEXT)."""
+    import random
+    from v8atlas.compiler.code import doccomment
+    rng = random.Random(5)
+    for _ in range(20000):
+        doc = "\n".join(rng.choice(_DOC_LINES) for _ in range(rng.randint(0, 10)))
+        got = lexer._compiled.doc_sections(doc, doccomment._HEADINGS, doccomment._type_and_text,
+                                           doccomment.MAX_TEXT)
+        assert got == doccomment._sections(doc), repr(doc)
+
+
 @needs_c
 def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
     """tools/check_scanner.py: a child read that fails is reported with its stderr (status 3),

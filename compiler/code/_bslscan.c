@@ -1160,6 +1160,147 @@ static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
     return out;
 }
 
+/* -- doc comments ------------------------------------------------------------------------ */
+
+/* What a doc comment's heading line may hold before its colon (doccomment._HEADING's class). */
+static inline int heading_char(Py_UCS4 c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= 0x410 && c <= 0x44F) || c == 0x401
+           || c == 0x451 || c == ' ';
+}
+
+/* sre's \w on str (``[^\W\d]`` is a word character that is not a decimal digit). */
+static inline int word_char(Py_UCS4 c) { return Py_UNICODE_ISALNUM(c) || c == '_'; }
+
+/* s[a:b] less the whitespace str.strip() takes (both ends, or the right one only). */
+static PyObject *strip_range(PyObject *s, Py_ssize_t a, Py_ssize_t b, int left) {
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    while (left && a < b && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, d, a))) a++;
+    while (b > a && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, d, b - 1))) b--;
+    return PyUnicode_Substring(s, a, b);
+}
+
+/* doc_sections(doc, headings, type_and_text, max_text) -> (description lines, params, returns
+ * lines, example lines): doccomment._sections's answer (it is the reference). One pass over the
+ * comment's lines: a heading (letters and spaces, a colon) switches the section, a parameter
+ * line ``Имя - …`` opens a parameter (its types and text by ``type_and_text``), other lines
+ * are kept stripped or continue the last parameter's text. */
+static PyObject *doc_sections(PyObject *Py_UNUSED(self), PyObject *args) {
+    PyObject *doc, *headings, *type_and_text;
+    Py_ssize_t max_text;
+    if (!PyArg_ParseTuple(args, "UO!On", &doc, &PyDict_Type, &headings, &type_and_text, &max_text)) return NULL;
+    int kind = PyUnicode_KIND(doc);
+    const void *d = PyUnicode_DATA(doc);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(doc);
+#define C(i) PyUnicode_READ(kind, d, (i))
+    PyObject *lists[4] = {PyList_New(0), PyList_New(0), PyList_New(0), PyList_New(0)};   /* description, params, returns, example */
+    PyObject *out = NULL;
+    int section = 0;
+    Py_ssize_t base = -1, a = 0;
+    if (!lists[0] || !lists[1] || !lists[2] || !lists[3]) goto done;
+    for (;;) {
+        Py_ssize_t e = a, colon = -1;
+        while (e < n && C(e) != '\n') { if (colon < 0 && C(e) == ':') colon = e; e++; }
+        if (colon >= 0) {                                       /* a heading? */
+            Py_ssize_t i = a, j, k;
+            while (i < e && Py_UNICODE_ISSPACE(C(i))) i++;
+            for (j = i; j < e && heading_char(C(j)); j++) {}
+            for (k = j; k < e && Py_UNICODE_ISSPACE(C(k)); k++) {}
+            if (j > i && k < e && C(k) == ':') {
+                Py_UCS4 key[32];
+                int m = 0;
+                for (Py_ssize_t x = i; x < j && m <= 31; x++) {
+                    Py_UCS4 c = C(x);
+                    if (c == ' ') continue;
+                    key[m++] = c >= 'A' && c <= 'Z' ? c + 32 : c >= 0x410 && c <= 0x42F ? c + 32 : c == 0x401 ? 0x451 : c;
+                }
+                PyObject *sec = NULL;
+                if (m <= 31) {                                  /* longer: no heading's word */
+                    PyObject *k_ = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, key, m);
+                    if (!k_) goto done;
+                    sec = PyDict_GetItemWithError(headings, k_);
+                    Py_DECREF(k_);
+                    if (!sec && PyErr_Occurred()) goto done;
+                }
+                if (sec) {
+                    if (!PyUnicode_Check(sec)) { PyErr_SetString(PyExc_TypeError, "a section: a str"); goto done; }
+                    section = PyUnicode_CompareWithASCIIString(sec, "params") == 0 ? 1
+                              : PyUnicode_CompareWithASCIIString(sec, "returns") == 0 ? 2
+                              : PyUnicode_CompareWithASCIIString(sec, "example") == 0 ? 3 : 0;
+                    base = -1;
+                    if (section != 1) {                         /* the params' own line is not kept */
+                        PyObject *rest = strip_range(doc, k + 1, e, 1);
+                        int r = !rest ? -1 : PyUnicode_GET_LENGTH(rest) ? PyList_Append(lists[section], rest) : 0;
+                        Py_XDECREF(rest);
+                        if (r < 0) goto done;
+                    }
+                    goto next;
+                }
+            }
+        }
+        if (section != 1) {
+            PyObject *line = strip_range(doc, a, e, section != 3);
+            int r = line ? PyList_Append(lists[section], line) : -1;
+            Py_XDECREF(line);
+            if (r < 0) goto done;
+            goto next;
+        }
+        {   /* a parameter: (\s*)([^\W\d]\w*)\s+-\s*(.*) */
+            Py_ssize_t i = a, j = a, k = a, r = -1;
+            while (i < e && Py_UNICODE_ISSPACE(C(i))) i++;
+            if (i < e && word_char(C(i)) && !Py_UNICODE_ISDECIMAL(C(i))) {
+                for (j = i + 1; j < e && word_char(C(j)); j++) {}
+                for (k = j; k < e && Py_UNICODE_ISSPACE(C(k)); k++) {}
+                if (k > j && k < e && C(k) == '-')
+                    for (r = k + 1; r < e && Py_UNICODE_ISSPACE(C(r)); r++) {}
+            }
+            if (r >= 0 && (base < 0 || i - a <= base)) {
+                base = i - a;
+                PyObject *name = PyUnicode_Substring(doc, i, j), *rest = PyUnicode_Substring(doc, r, e);
+                PyObject *tt = rest ? PyObject_CallOneArg(type_and_text, rest) : NULL, *p = NULL;
+                int ok = name && tt && PyTuple_Check(tt) && PyTuple_GET_SIZE(tt) == 2;
+                if (ok) p = Py_BuildValue("{sOsOsO}", "name", name, "type", PyTuple_GET_ITEM(tt, 0),
+                                          "text", PyTuple_GET_ITEM(tt, 1));
+                else if (tt) PyErr_SetString(PyExc_TypeError, "type_and_text: a pair");
+                int fail = !p || PyList_Append(lists[1], p) < 0;
+                Py_XDECREF(name); Py_XDECREF(rest); Py_XDECREF(tt); Py_XDECREF(p);
+                if (fail) goto done;
+                goto next;
+            }
+            Py_ssize_t np = PyList_GET_SIZE(lists[1]);
+            if (!np) goto next;
+            PyObject *sub = strip_range(doc, a, e, 1);
+            if (!sub) goto done;
+            if (!PyUnicode_GET_LENGTH(sub)) { Py_DECREF(sub); goto next; }
+            PyObject *p = PyList_GET_ITEM(lists[1], np - 1), *text = PyDict_GetItemString(p, "text");
+            PyObject *joined = NULL, *cut = NULL;
+            if (text && PyUnicode_Check(text)) {
+                int star = PyUnicode_READ_CHAR(sub, 0) == '*';
+                PyObject *sep = PyUnicode_FromString(star ? "\n" : " ");
+                PyObject *head = sep ? PyUnicode_Concat(text, sep) : NULL;
+                PyObject *whole = head ? PyUnicode_Concat(head, sub) : NULL;
+                joined = !whole || star ? Py_XNewRef(whole) : strip_range(whole, 0, PyUnicode_GET_LENGTH(whole), 1);
+                Py_XDECREF(sep); Py_XDECREF(head); Py_XDECREF(whole);
+                if (joined) {
+                    Py_ssize_t len = PyUnicode_GET_LENGTH(joined);
+                    cut = PyUnicode_Substring(joined, 0, len < max_text ? len : max_text);
+                }
+            } else PyErr_SetString(PyExc_TypeError, "a parameter's text: a str");
+            int fail = !cut || PyDict_SetItemString(p, "text", cut) < 0;
+            Py_DECREF(sub); Py_XDECREF(joined); Py_XDECREF(cut);
+            if (fail) goto done;
+        }
+    next:
+        if (e >= n) break;
+        a = e + 1;
+    }
+    out = PyTuple_Pack(4, lists[0], lists[1], lists[2], lists[3]);
+done:
+#undef C
+    for (int f = 0; f < 4; f++) Py_XDECREF(lists[f]);
+    return out;
+}
+
 /* -- search terms ------------------------------------------------------------------------ */
 
 /* pack_terms(ids, fields) -> [bytes]: terms.TermPacker's packing (terms.py ``_pack_terms`` is
@@ -1254,6 +1395,8 @@ static PyMethodDef methods[] = {
     {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
     {"pack_terms", pack_terms, METH_VARARGS, "pack_terms(ids, fields) -> [bytes], as terms._pack_terms"},
+    {"doc_sections", doc_sections, METH_VARARGS,
+     "doc_sections(doc, headings, type_and_text, max_text) -> doccomment._sections's answer"},
     {NULL, NULL, 0, NULL},
 };
 
