@@ -38,6 +38,9 @@ static PyObject *NOT_CALLS;                      /* frozenset of folded keywords
 static PyObject *kwnames;                        /* Procedure keyword names */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
     *S_slashes, *S_format, *S_create_ru, *S_create_en, *S_end_proc, *S_end_func;
+/* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
+ * each, however many parameters: marshal writes them once) */
+static PyObject *S_name, *S_type, *S_text;
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
@@ -1259,9 +1262,11 @@ static PyObject *doc_sections(PyObject *Py_UNUSED(self), PyObject *args) {
                 PyObject *name = PyUnicode_Substring(doc, i, j), *rest = PyUnicode_Substring(doc, r, e);
                 PyObject *tt = rest ? PyObject_CallOneArg(type_and_text, rest) : NULL, *p = NULL;
                 int ok = name && tt && PyTuple_Check(tt) && PyTuple_GET_SIZE(tt) == 2;
-                if (ok) p = Py_BuildValue("{sOsOsO}", "name", name, "type", PyTuple_GET_ITEM(tt, 0),
-                                          "text", PyTuple_GET_ITEM(tt, 1));
-                else if (tt) PyErr_SetString(PyExc_TypeError, "type_and_text: a pair");
+                if (ok && (p = PyDict_New())
+                    && (PyDict_SetItem(p, S_name, name) < 0 || PyDict_SetItem(p, S_type, PyTuple_GET_ITEM(tt, 0)) < 0
+                        || PyDict_SetItem(p, S_text, PyTuple_GET_ITEM(tt, 1)) < 0))
+                    Py_CLEAR(p);
+                if (!ok && tt) PyErr_SetString(PyExc_TypeError, "type_and_text: a pair");
                 int fail = !p || PyList_Append(lists[1], p) < 0;
                 Py_XDECREF(name); Py_XDECREF(rest); Py_XDECREF(tt); Py_XDECREF(p);
                 if (fail) goto done;
@@ -1272,7 +1277,7 @@ static PyObject *doc_sections(PyObject *Py_UNUSED(self), PyObject *args) {
             PyObject *sub = strip_range(doc, a, e, 1);
             if (!sub) goto done;
             if (!PyUnicode_GET_LENGTH(sub)) { Py_DECREF(sub); goto next; }
-            PyObject *p = PyList_GET_ITEM(lists[1], np - 1), *text = PyDict_GetItemString(p, "text");
+            PyObject *p = PyList_GET_ITEM(lists[1], np - 1), *text = PyDict_GetItem(p, S_text);
             PyObject *joined = NULL, *cut = NULL;
             if (text && PyUnicode_Check(text)) {
                 int star = PyUnicode_READ_CHAR(sub, 0) == '*';
@@ -1286,7 +1291,7 @@ static PyObject *doc_sections(PyObject *Py_UNUSED(self), PyObject *args) {
                     cut = PyUnicode_Substring(joined, 0, len < max_text ? len : max_text);
                 }
             } else PyErr_SetString(PyExc_TypeError, "a parameter's text: a str");
-            int fail = !cut || PyDict_SetItemString(p, "text", cut) < 0;
+            int fail = !cut || PyDict_SetItem(p, S_text, cut) < 0;
             Py_DECREF(sub); Py_XDECREF(joined); Py_XDECREF(cut);
             if (fail) goto done;
         }
@@ -1410,9 +1415,10 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         {&S_lower, "lower"}, {&S_strip, "strip"}, {&S_split, "split"}, {&S_empty, ""}, {&S_call, "call:"},
         {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
         {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
+        {&S_name, "name"}, {&S_type, "type"}, {&S_text, "text"},
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
-        if (!*strs[k].var && !(*strs[k].var = PyUnicode_FromString(strs[k].s))) return NULL;
+        if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
     if (!names_cache && !(names_cache = PyDict_New())) return NULL;
     if (!local_cache && !(local_cache = PyDict_New())) return NULL;
     PyObject *m = PyModule_Create(&module);
