@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from v8atlas.compiler.code import lexer
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats.reader import Bundle
 from v8atlas.server import tools
@@ -525,13 +526,42 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
 
 
+@pytest.mark.skipif(getattr(lexer._compiled, "pack_terms", None) is None, reason="the C scanner is not built")
+def test_compiled_term_packing_equals_the_python_one():
+    """``_bslscan.pack_terms`` gives ``terms._pack_terms``'s bytes and leaves the ids the same:
+    empty fields, shared lists, terms met again, ids already given; and refuses what is not
+    four lists of terms a procedure."""
+    import random
+    from v8atlas.compiler.code.terms import TermPacker, _pack_terms
+    rng = random.Random(11)
+    words = [f"терм{i}" for i in range(40)] + ["a", "", "ё"]
+    shared = ["общий", "термин"]
+    for _ in range(300):
+        fields = [shared if rng.random() < 0.2 else rng.choices(words, k=rng.choice((0, 0, 1, 3, 9)))
+                  for _ in range(4 * rng.randint(0, 6))]
+        start = rng.choices(words, k=rng.randint(0, 5))
+        c_packer, py_packer = TermPacker(), TermPacker()
+        for w in start:
+            c_packer._ids[w], py_packer._ids[w]   # noqa: B018 — ids given before
+        assert lexer._compiled.pack_terms(c_packer._ids, fields) == _pack_terms(py_packer._ids, fields)
+        assert c_packer.vocabulary() == py_packer.vocabulary()
+    with pytest.raises(ValueError):
+        lexer._compiled.pack_terms({}, [[], [], []])
+    with pytest.raises(TypeError):
+        lexer._compiled.pack_terms({}, [[], [], [], ("a",)])
+    with pytest.raises(KeyError):
+        lexer._compiled.pack_terms({}, [["a"], [], [], []])     # a plain dict: no new ids
+
+
 def test_procedure_terms_are_packed_field_by_field():
-    """``TermPacker.pack_procedure`` packs the four fields' term counts, then their term ids:
+    """``TermPacker.pack_procedures`` packs the four fields' term counts, then their term ids:
     read back through the packer's vocabulary they are the terms of the name, of the
     description's first DESCRIPTION_CHARS characters, of the parameters and of the innermost
     region — repeated texts, an empty description, no parameters, no region, a long
-    description cut, a text without terms."""
+    description cut, a text without terms; the same bytes and vocabulary whether the
+    procedures come in one call or one by one."""
     from array import array
+    from v8atlas.compiler.code.model import Param, Procedure
     from v8atlas.compiler.code.terms import DESCRIPTION_CHARS, PROC_FIELDS, TermPacker, terms
     cases = [("ПриСозданииНаСервере", "", ["Отказ", "СтандартнаяОбработка"], ["ОбработчикиСобытий"]),
              ("ПриСозданииНаСервере", "Описание.", [], []),
@@ -539,8 +569,14 @@ def test_procedure_terms_are_packed_field_by_field():
              ("Ф", "...", ["А", "Б"], ["Служебные"]),
              ("ПолучитьЗначение", "Возвращает значение. " + "x" * DESCRIPTION_CHARS, [], ["ОбработчикиСобытий"]),
              ("GetValue", "Returns the value; " * 40, ["Key"], ["Public", "Internal"])]
-    packer = TermPacker()
-    packed = [packer.pack_procedure(*c) for c in cases]
+    procs = [Procedure(name=name, is_function=False, params=[Param(x, False, None) for x in params],
+                       region=region, info={"description": description} if description else {})
+             for name, description, params, region in cases]
+    packer, one_by_one = TermPacker(), TermPacker()
+    packed = packer.pack_procedures(procs)
+    assert [b for p in procs for b in one_by_one.pack_procedures([p])] == packed
+    assert one_by_one.vocabulary() == packer.vocabulary()
+    assert packer.pack_procedures([]) == []
     vocabulary = packer.vocabulary()
     assert len(set(vocabulary)) == len(vocabulary)
     for (name, description, params, region), blob in zip(cases, packed):

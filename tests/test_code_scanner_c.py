@@ -344,6 +344,53 @@ def test_compiled_decode_equals_the_python_one(raw):
     assert lexer._decode_compiled(raw) == lexer.decode_module_pure(raw)
 
 
+# Long enough for the decoder's eight-byte steps: each odd piece at every offset in a word, in
+# Cyrillic or ASCII text, whole or cut at each byte.
+_ODD = [b"\r", b"\r\n", b"\x00", b"\xc0\x80", b"\xc1\xbf", b"\xc2", b"\x80", b"\xbf\xbf", b"\xdf\xbf",
+        "…".encode(), "𝄞".encode(), b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xff", "Ё".encode()]
+
+
+@needs_c
+@pytest.mark.parametrize("background", ["Процедура Имя() Экспорт", "If a Then b = 1;"])
+@pytest.mark.parametrize("odd", _ODD)
+def test_compiled_decode_equals_the_python_one_in_long_text(background, odd):
+    """Every odd piece (CR, NUL, overlong, a lead or continuation alone, three- and four-byte
+    letters, a surrogate) at every offset of two words of two-byte letters or ASCII, and the
+    text cut at every byte there: the same text or problem as Python's decoder."""
+    text = (background * 4).encode()
+    for at in range(17):
+        raw = text[:at] + odd + text[at:]
+        for cut in range(at, at + len(odd) + 9):
+            for data in (raw, raw[:cut], b"\xef\xbb\xbf" + raw):
+                assert lexer._decode_compiled(data) == lexer.decode_module_pure(data)
+
+
+# Doc comment lines: headings in both languages and spacings, parameter lines with every kind
+# of whitespace and of first character (``[^\W\d]``: "²" is a word character, not a decimal
+# digit; "٣" is one), continuations, ``*`` fields, text long enough to be cut.
+_DOC_LINES = ["Параметры:", "Parameters:", " Возвращаемое значение: Строка - x", "Пример:", "Returns:",
+              "Return Value :", "Пара метры:", "Пара\tметры:", "ПАРАМЕТРЫ :", "Ёлка:", "   :", ":", "a:b",
+              "  Имя - Тип - текст", "    * Поле - Тип", "Имя- x", "Имя -", "Имя\u2028-\x85x", "_а - б",
+              "²x - y", "٣x - y", "Ǆ - y", "e\u0301 - y", "Ⅻ - y", "x\u3000-\u3000y\u3000", "\tБ\x0b-\x1cВ ",
+              "   Б - В", "1А - В", "- -", "", " ", "\t", "\x0c", "Устарела. Надо", "Deprecated.",
+              "слово " * 500, "* поле " * 400, "Примеры: " + "x" * 50, "A" * 40 + ":"]
+
+
+@needs_c
+def test_compiled_doc_sections_equal_the_python_ones():
+    """``_bslscan.doc_sections`` gives ``doccomment._sections``'s answer: random comments of the
+    lines above (sections, parameters, continuations, Unicode whitespace and word rules, text
+    cut at MAX_TEXT)."""
+    import random
+    from v8atlas.compiler.code import doccomment
+    rng = random.Random(5)
+    for _ in range(20000):
+        doc = "\n".join(rng.choice(_DOC_LINES) for _ in range(rng.randint(0, 10)))
+        got = lexer._compiled.doc_sections(doc, doccomment._HEADINGS, doccomment._type_and_text,
+                                           doccomment.MAX_TEXT)
+        assert got == doccomment._sections(doc), repr(doc)
+
+
 @needs_c
 def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
     """tools/check_scanner.py: a child read that fails is reported with its stderr (status 3),

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .lexer import _compiled
+
 _HEADINGS = {
     "параметры": "params", "parameters": "params",
     "возвращаемоезначение": "returns", "returns": "returns", "returnvalue": "returns",
@@ -46,9 +48,37 @@ def _type_and_text(rest: str) -> tuple[str, str]:
 
 def parse_doc(doc: str) -> dict[str, Any]:
     """{description, deprecated?, params: [{name, type, text}], returns: {type, text}, example}."""
+    if _doc_sections is not None:      # the line loop in C (``_sections`` is its reference)
+        lines, params, returns_, example_ = _doc_sections(doc, _HEADINGS, _type_and_text, MAX_TEXT)
+    else:
+        lines, params, returns_, example_ = _sections(doc)
     out: dict[str, Any] = {}
+    description = "\n".join(lines).strip()
+    dep = _DEPRECATED.match(description)
+    if dep:
+        out["deprecated"] = " ".join(dep.group(1).split())[:MAX_TEXT] or True
+    if description:
+        out["description"] = description[:MAX_TEXT]
+    if params:
+        out["params"] = params
+    returns = " ".join(x for x in returns_ if x).strip()
+    if returns:
+        types, text = _type_and_text(returns)
+        out["returns"] = {"type": types, "text": text[:MAX_TEXT]}
+    example = "\n".join(example_).strip("\n")
+    if example.strip():
+        out["example"] = example[:MAX_TEXT]
+    return out
+
+
+def _sections(doc: str) -> tuple[list[str], list[dict[str, str]], list[str], list[str]]:
+    """A comment's lines by section: (the description's, the parameters, the return value's,
+    the example's). A heading switches the section; in the parameters a line ``Имя - Тип -
+    текст`` indented no deeper than the section's first one opens a parameter, other lines
+    continue its text (``*`` lines, a structure's fields, on lines of their own). The
+    reference of the compiled ``doc_sections`` (``_bslscan.c``), and what runs without it."""
     section = "description"
-    chunks: dict[str, list[str]] = {"description": []}
+    chunks: dict[str, list[str]] = {"description": [], "params": [], "returns": [], "example": []}
     params: list[dict[str, str]] = []
     base_indent: int | None = None
     for raw in doc.split("\n"):
@@ -56,7 +86,6 @@ def parse_doc(doc: str) -> dict[str, Any]:
         key = _HEADINGS.get(h.group(1).replace(" ", "").lower()) if h else None
         if key:
             section = key
-            chunks.setdefault(section, [])
             if h.group(2).strip():
                 chunks[section].append(h.group(2).strip())
             base_indent = None
@@ -75,23 +104,11 @@ def parse_doc(doc: str) -> dict[str, Any]:
                 p["text"] = (p["text"] + "\n" + sub if sub.startswith("*") else
                              (p["text"] + " " + sub).strip())[:MAX_TEXT]
             continue
-        chunks[section].append(raw.strip() if section != "example" else raw.rstrip())  # made at its heading
-    description = "\n".join(chunks.get("description", [])).strip()
-    dep = _DEPRECATED.match(description)
-    if dep:
-        out["deprecated"] = " ".join(dep.group(1).split())[:MAX_TEXT] or True
-    if description:
-        out["description"] = description[:MAX_TEXT]
-    if params:
-        out["params"] = params
-    returns = " ".join(x for x in chunks.get("returns", []) if x).strip()
-    if returns:
-        types, text = _type_and_text(returns)
-        out["returns"] = {"type": types, "text": text[:MAX_TEXT]}
-    example = "\n".join(chunks.get("example", [])).strip("\n")
-    if example.strip():
-        out["example"] = example[:MAX_TEXT]
-    return out
+        chunks[section].append(raw.strip() if section != "example" else raw.rstrip())
+    return chunks["description"], params, chunks["returns"], chunks["example"]
+
+
+_doc_sections = getattr(_compiled, "doc_sections", None)
 
 
 def summary(description: str, limit: int = 160) -> str:

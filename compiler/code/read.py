@@ -55,13 +55,13 @@ def _read_one(files: SourceFiles, rel: str, ref: ModuleRef, packer: TermPacker
     if problem is not None:
         return None, [("error", problem.code, problem.message + "; left out", problem.line)]
     res = scan_module(text)
-    pack = packer.pack_procedure
     for p in res.procedures:     # per-procedure work done here: in parallel, and cached with the parse
         p.info = parse_doc(p.doc) if p.doc else {}
         p.doc = ""                       # parsed into info: the raw comment is not carried on
-        p.terms = pack(p.name, p.info.get("description", ""), [x.name for x in p.params], p.region)
         p.local_calls, p.qualified_calls = _sorted(p.local_calls), _sorted(p.qualified_calls)
         p.literal_module_calls, p.usages = _sorted(p.literal_module_calls), _sorted(p.usages)
+    for p, packed in zip(res.procedures, packer.pack_procedures(res.procedures)):
+        p.terms = packed
     # the parent keeps the module's frame until the build (bodies.py)
     for p, packed in zip(res.procedures, bodies.pack_module([p.body for p in res.procedures])):
         p.body = packed

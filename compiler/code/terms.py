@@ -7,14 +7,20 @@ procedures, and the tokenizer's per-word cost would otherwise dominate the code 
 from __future__ import annotations
 
 import itertools
-import struct
 import unicodedata
 from array import array
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from v8atlas.formats.text import WORD_RUNS, chunk_terms
+
+from .lexer import _compiled
+
+if TYPE_CHECKING:
+    from .model import Procedure
 
 DESCRIPTION_CHARS = 300        # the first sentences say what a procedure does; the rest is detail
 _memo: dict[str, list[str]] = {}
@@ -52,41 +58,36 @@ def _terms(text: str) -> list[str]:
 # The procedure's own fields, in the builder's field order (``build.FIELDS``, less "module").
 PROC_FIELDS = ("name", "description", "params", "region")
 _HEADER = len(PROC_FIELDS)     # a packed procedure opens with its fields' term counts
-_COUNTS = struct.Struct(f"={_HEADER}I").pack   # native uint32, as ``array("I")``
-_NONE = (0, b"")
+_ID_BYTES = array("I").itemsize   # a count or an id: native uint32 (4 bytes)
 
 
 class TermPacker:
-    """Packs each procedure's terms by field into one ``bytes`` (``pack``): the four fields' term
-    counts, then their term ids into the model's vocabulary, as native uint32. Done in the parent
-    as the readers' results arrive: at ERP scale a dict of lists of strings per procedure was the
-    largest part of the parsed model left at the build's peak (4 bytes a term instead of a list's
-    8 plus a list and a dict per procedure). ``vocabulary()`` is the id → term list."""
+    """Packs each procedure's terms by field into one ``bytes`` (``pack_procedures``): the four
+    fields' term counts, then their term ids into the packer's vocabulary, as native uint32.
+    Done where the modules are read (a worker packs its batch by a vocabulary of the batch's
+    own; the parent ``adopt``s it): at ERP scale a dict of lists of strings per procedure was
+    the largest part of the parsed model left at the build's peak (4 bytes a term instead of a
+    list's 8 plus a list and a dict per procedure). ``vocabulary()`` is the id → term list."""
 
     def __init__(self) -> None:
         # a term not seen yet takes the next id (in C: no Python call per occurrence)
         self._ids: defaultdict[str, int] = defaultdict(itertools.count().__next__)
-        self._texts: dict[str, tuple[int, bytes]] = {}   # short text → (its terms, their ids)
 
-    def pack_procedure(self, name: str, description: str, params: list[str], region: list[str]) -> bytes:
-        """A procedure's fields packed: its name, the description's first ``DESCRIPTION_CHARS``
-        characters, its parameter names, its innermost region. Each field's text → (term
-        count, ids) is memoized per packer (names, parameter lists and regions repeat: SSL's
-        38,310 procedures have about 12,000 distinct names)."""
-        n0, ids0 = self._text_ids(name)
-        n1, ids1 = self._text_ids(description[:DESCRIPTION_CHARS]) if description else _NONE
-        n2, ids2 = self._text_ids(" ".join(params)) if params else _NONE
-        n3, ids3 = self._text_ids(region[-1]) if region else _NONE
-        return b"".join((_COUNTS(n0, n1, n2, n3), ids0, ids1, ids2, ids3))
-
-    def _text_ids(self, text: str) -> tuple[int, bytes]:
-        got = self._texts.get(text)
-        if got is None:
-            t = terms(text)
-            got = (len(t), array("I", map(self._ids.__getitem__, t)).tobytes())
-            if len(text) <= _WHOLE_MAX_CHARS:
-                self._texts[text] = got
-        return got
+    def pack_procedures(self, procs: Iterable[Procedure]) -> list[bytes]:
+        """Each procedure's fields packed: its name, its doc comment's description (``info``)
+        cut to its first ``DESCRIPTION_CHARS`` characters, its parameter names, its innermost
+        region; ids given in that order, procedure after procedure. A module at a time: each
+        text's terms from the worker's memos (``terms``: names, parameter lists and regions
+        repeat), then all of them packed in one call (``_pack_terms``, in C when built)."""
+        texts: list[str] = []
+        add = texts.append
+        for p in procs:
+            add(p.name)
+            add(p.info.get("description", "")[:DESCRIPTION_CHARS])
+            add(" ".join([x.name for x in p.params]))
+            add(p.region[-1] if p.region else "")
+        got = _whole.get
+        return _pack(self._ids, [got(t) or terms(t) for t in texts])
 
     def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
         """Procedures packed by another packer (a worker's, over one batch), with its
@@ -108,3 +109,19 @@ class TermPacker:
 
     def vocabulary(self) -> list[str]:
         return list(self._ids)
+
+
+def _pack_terms(ids: defaultdict[str, int], fields: list[list[str]]) -> list[bytes]:
+    """Procedures' term lists, four a procedure, packed: each procedure's four counts, then
+    each term's ``ids[term]``, native uint32. The reference of the compiled ``pack_terms``
+    (``_bslscan.c``), and what runs when it is not built."""
+    counts = array("I", map(len, fields)).tobytes()
+    flat = array("I", map(ids.__getitem__, itertools.chain.from_iterable(fields))).tobytes()
+    each = iter(map(len, fields))        # a procedure's ids end where its four fields' end
+    ends = list(itertools.accumulate(map(_ID_BYTES.__mul__, map(sum, zip(*[each] * _HEADER)))))
+    step = _ID_BYTES * _HEADER
+    return [counts[h:h + step] + flat[a:b]
+            for h, a, b in zip(range(0, len(counts), step), itertools.chain((0,), ends), ends)]
+
+
+_pack = getattr(_compiled, "pack_terms", None) or _pack_terms
