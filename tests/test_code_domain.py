@@ -511,9 +511,9 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     if damage == "junk":
         blobs = [b"\x00 not rows"]
     else:   # the procedures a column short, as a compiler with one field fewer wrote them
-        vocabulary, (rows, columns) = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
+        *head, columns = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
         assert columns and columns[0]
-        blobs = [marshal.dumps((vocabulary, (rows, columns[:-1])))]
+        blobs = [marshal.dumps((*head, columns[:-1]))]
     model.__dict__["_received"] = code_read._Received(tasks, blobs, [(m, []) for m in model.modules])
     assert cache.save(path, (model, report))
     for later in ("linked", "builds"):
