@@ -492,7 +492,7 @@ def test_the_code_parse_cache_is_written_from_the_workers_rows(tmp_path, monkeyp
     assert "_received" not in model.__dict__  # a model read back carries no rows of its own
 
 
-@pytest.mark.parametrize("damage", ["junk", "an older row layout"])
+@pytest.mark.parametrize("damage", ["junk", "an older row layout", "rows without the layout tag"])
 def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkeypatch, damage, capsys):
     """A parse cache file that is authentic (this user's key) but whose rows this compiler
     cannot read back — bytes that are not rows, or rows of another layout — is a miss: the
@@ -509,12 +509,14 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     compile_bundle([root], out, quiet=True)
     (path, (model, report)), = _code_parse_files(out)
     tasks = [(m.file, m.ref) for m in model.modules]
+    words, layout, rows, columns = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
+    assert columns and columns[0]
     if damage == "junk":
         blobs = [b"\x00 not rows"]
-    else:   # the procedures a column short, as a compiler with one field fewer wrote them
-        vocabulary, (rows, columns) = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
-        assert columns and columns[0]
-        blobs = [marshal.dumps((vocabulary, (rows, columns[:-1])))]
+    elif damage == "an older row layout":   # a column short, as a compiler with one field fewer wrote them
+        blobs = [marshal.dumps((words, layout, rows, columns[:-1]))]
+    else:   # (vocabulary, (module rows, columns)): the layout before the tag
+        blobs = [marshal.dumps((words.split("\n"), (rows, columns)))]
     model.__dict__["_received"] = code_read._Received(tasks, blobs, [(m, []) for m in model.modules])
     assert cache.save(path, (model, report))
     for later in ("linked", "builds"):
@@ -551,6 +553,18 @@ def test_compiled_term_packing_equals_the_python_one():
         lexer._compiled.pack_terms({}, [[], [], [], ("a",)])
     with pytest.raises(KeyError):
         lexer._compiled.pack_terms({}, [["a"], [], [], []])     # a plain dict: no new ids
+
+
+def test_a_batch_vocabulary_crosses_the_pool_whole():
+    """A batch's term vocabulary crosses to the parent as one string; a term that could not
+    be told apart there (a line break in it) makes it cross as the list instead."""
+    import marshal
+
+    from v8atlas.compiler.code import read as code_read
+    for vocabulary in (["заказ", "клиент", ""], ["а\nб", "в"], [], ["один"]):
+        got, modules = code_read._from_rows(marshal.dumps(code_read._rows(vocabulary, [(None, [])])),
+                                            [("x.bsl", None)])
+        assert got == vocabulary and modules == [(None, [])]
 
 
 def test_procedure_terms_are_packed_field_by_field():

@@ -13,6 +13,7 @@ import operator
 import pickle
 import zipfile
 import zlib
+from itertools import repeat
 from typing import Any
 
 from v8atlas.formats.domain import Source
@@ -89,57 +90,77 @@ def _worker(args: tuple) -> bytes:
     # terms packed here, by a packer of the batch's own (the parent maps its ids: adopt)
     local = TermPacker()
     results = [_read_one(files, rel, ref, local) for rel, ref in tasks]
-    return marshal.dumps((local.vocabulary(), _rows(results)))
+    return marshal.dumps(_rows(local.vocabulary(), results))
 
 
-# Procedure fields in constructor order; ``params`` and ``annotation`` travel as rows.
+# Procedure fields in constructor order; ``params``, ``annotation`` and ``body`` travel apart.
 _PARAMS_AT, _ANNOTATION_AT = PROC_INIT_FIELDS.index("params"), PROC_INIT_FIELDS.index("annotation")
+_BODY_AT = PROC_INIT_FIELDS.index("body")
 _FIELDS_OF = operator.attrgetter(*PROC_INIT_FIELDS)   # a procedure → its fields as a tuple
+# The rows' layout: a cache file of another (``_cache_form``) does not carry it and is a miss.
+_LAYOUT = "v8atlas-code-rows-3"
 
 
-def _rows(results: list[tuple[Module | None, list]]) -> tuple[list[tuple], list[Any]]:
-    """Results as marshal takes them: per module (its procedure count, lines, size, doc, terms)
-    or None, with its problems, and the batch's procedures as columns — one list per
-    constructor field, not a tuple per procedure: a batch of SSL loads back in half the time
-    (5,195 procedures: 34 → 17 ms) and the parent makes the objects in one ``map``. Marshal
-    (version ≥ 3) writes an object referenced twice once, so the strings, term lists and
-    region lists the worker shares stay shared."""
+def _rows(vocabulary: list[str], results: list[tuple[Module | None, list]]) -> tuple:
+    """A batch as marshal takes it: (its term vocabulary, ``_LAYOUT``, per module (its
+    procedure count, lines, size, doc, terms, its bodies' frame) or None, with its problems,
+    its procedures as columns). Columns — one list per constructor field, not a tuple per
+    procedure: the parent makes the objects in one ``map``. Marshal (version ≥ 3) writes an
+    object referenced twice once, so the strings, term lists and region lists the worker
+    shares stay shared. Fewer objects cross (docs/perf/code.md, "the model's transport"): the
+    vocabulary as one string, the bodies as two columns of offsets into their module's frame."""
+    joined = "\n".join(vocabulary)           # terms are letter and digit runs: no line breaks
+    words: str | list[str] = joined if joined.count("\n") == len(vocabulary) - 1 else vocabulary
+    procs = [p for module, _problems in results if module is not None for p in module.procedures]
+    columns: list[Any] = list(zip(*map(_FIELDS_OF, procs)))
+    frames: tuple = ()
+    if procs:
+        param_rows: dict[int, tuple] = {}     # id(Param) → its row: Params are shared (lexer.py)
+        got = param_rows.get
+        columns[_PARAMS_AT] = [[got(id(x)) or param_rows.setdefault(id(x), param_row(x)) for x in ps]
+                               if ps else () for ps in columns[_PARAMS_AT]]
+        columns[_ANNOTATION_AT] = list(map(annotation_row, columns[_ANNOTATION_AT]))
+        frames, starts, ends = zip(*columns[_BODY_AT])       # (frame, start, end) each
+        columns[_BODY_AT] = (starts, ends)
     out = []
-    procs: list[Procedure] = []
+    at = 0
     for module, problems in results:
         if module is None:
             out.append((None, problems))
             continue
-        procs += module.procedures
-        out.append(((len(module.procedures), module.lines, module.size, module.doc, module.terms),
-                     problems))
-    if not procs:
-        return out, []
-    columns: list[Any] = list(zip(*map(_FIELDS_OF, procs)))
-    param_rows: dict[int, tuple] = {}     # id(Param) → its row: Params are shared (lexer.py)
-    got = param_rows.get
-    columns[_PARAMS_AT] = [[got(id(x)) or param_rows.setdefault(id(x), param_row(x)) for x in ps]
-                           if ps else () for ps in columns[_PARAMS_AT]]
-    columns[_ANNOTATION_AT] = list(map(annotation_row, columns[_ANNOTATION_AT]))
-    return out, columns
+        n = len(module.procedures)
+        frame = frames[at] if n else None
+        if n and frames[at:at + n].count(frame) != n:   # bodies.pack_module: one frame a module
+            raise ValueError(f"{module.file}: its bodies are not in one frame")
+        at += n
+        out.append(((n, module.lines, module.size, module.doc, module.terms, frame), problems))
+    return words, _LAYOUT, out, columns
 
 
 def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
                ) -> tuple[list[str], list[tuple[Module | None, list]]]:
     """``_worker``'s answer back as (the batch's term vocabulary, modules), ``tasks``: the
-    batch's (rel, ref) in order."""
-    vocabulary, body = marshal.loads(blob)
-    if not (isinstance(body, tuple) and len(body) == 2):   # before the columns: rows per module
-        raise ValueError("module rows of another layout")
-    rows_, columns = body
+    batch's (rel, ref) in order. Rows of another layout (a cache file) raise ValueError."""
+    body = marshal.loads(blob)
+    if not (isinstance(body, tuple) and len(body) == 4 and body[1] == _LAYOUT):
+        raise ValueError("code rows of another layout")
+    words, _layout, rows_, columns = body
     procs: list[Procedure] = []
     if columns:
-        if len(columns) != len(PROC_INIT_FIELDS):   # another compiler's layout (a cache file)
+        if len(columns) != len(PROC_INIT_FIELDS):
             raise ValueError("procedure columns of another layout")
         params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
         columns[_PARAMS_AT] = [[params.get(r) or params.setdefault(r, Param(*r)) for r in ps]
                                for ps in columns[_PARAMS_AT]]
         columns[_ANNOTATION_AT] = map(annotation_of, columns[_ANNOTATION_AT])
+        (starts, ends), packed = columns[_BODY_AT], []
+        at = 0
+        for mrow, _problems in rows_:
+            if mrow is not None and mrow[0]:
+                n, frame = mrow[0], mrow[5]
+                packed += zip(repeat(frame, n), starts[at:at + n], ends[at:at + n])
+                at += n
+        columns[_BODY_AT] = packed
         procs = list(map(Procedure, *columns))
     out: list[tuple[Module | None, list]] = []
     at = 0
@@ -147,12 +168,12 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
         if mrow is None:
             out.append((None, problems))
             continue
-        n, lines, size, doc, terms_ = mrow
+        n, lines, size, doc, terms_, _frame = mrow
         module = Module(ref, rel, procs[at:at + n], lines, size, doc)
         at += n
         module.terms = terms_
         out.append((module, problems))
-    return vocabulary, out
+    return words.split("\n") if isinstance(words, str) else words, out
 
 
 def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
