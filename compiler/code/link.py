@@ -18,9 +18,14 @@ The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/b
 """
 from __future__ import annotations
 
+import mmap
 from collections import defaultdict
 from collections.abc import Callable
+from functools import partial
+from multiprocessing import get_context
 from typing import Any
+
+import numpy as np
 
 from v8atlas.formats import code as FC
 
@@ -241,19 +246,31 @@ class _ViewLinker:
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
         self.ix.cards.reserve(len(self.ix.procs))
-        # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
-        # so its callees are all its procedures' callers.
-        callers = [0] * len(self.ix.procs)
         mids = list(self.by_ref.values())
-        n_procs = 0
-        for mid in mids:
-            n_procs += len(self.ix.modules[mid].procs)
-            for pid in self.ix.modules[mid].procs:
-                for c in self.ix.procs[pid].callees:
-                    callers[c] += 1
+        n_procs = sum(len(self.ix.modules[mid].procs) for mid in mids)
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
-        written = (pool.fork_share(_write_cards, batches, (self, callers)) if n_procs >= FORK_CARDS
-                   else ((i, self.write_cards(b, callers)) for i, b in enumerate(batches)))
+        pooled = n_procs >= FORK_CARDS
+        counts = _CallCounts(len(self.ix.procs), shared=pooled)
+
+        def resolve() -> None:
+            self.resolve_calls()
+            # Callers per procedure: a view's calls resolve within the view, so its callees
+            # are all its procedures' callers.
+            callees, callers = [0] * len(self.ix.procs), [0] * len(self.ix.procs)
+            for mid in mids:
+                for pid in self.ix.modules[mid].procs:
+                    got = callees[pid] = len(self.ix.procs[pid].callees)
+                    if got:
+                        for c in self.ix.procs[pid].callees:
+                            callers[c] += 1
+            counts.publish(callees, callers)
+
+        finish = partial(_finished, counts)
+        if pooled:      # the child writes cards while this process resolves the calls
+            written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
+        else:
+            resolve()
+            written = ((i, finish(self.write_cards(b, counts))) for i, b in enumerate(batches))
         waiting: dict[int, _WrittenCards] = {}
         taken = 0
         for i, answer in written:
@@ -267,7 +284,7 @@ class _ViewLinker:
         if meanwhile is not None:           # a view without modules
             meanwhile()
 
-    def _take(self, batch: list[int], answer: "_WrittenCards", last: bool) -> None:
+    def _take(self, batch: list[int], answer: _WrittenCards, last: bool) -> None:
         """One batch's written cards into the index."""
         module_cards, procs, chunk, grouped = answer
         for mid, card in zip(batch, module_cards):
@@ -282,12 +299,14 @@ class _ViewLinker:
         for key, address in grouped:
             self.grouped[key].append(address)
 
-    def write_cards(self, mids: list[int], callers: list[int]) -> "_WrittenCards":
+    def write_cards(self, mids: list[int], counts: "_CallCounts") -> "_Unfinished":
         """The cards of these modules (``cards``): their module cards; per
-        procedure its id, prior, deprecated flag and one-line summary; the packed cards as
-        one compressed chunk (``cardstore.pack_chunk``); the usage edges' (key, procedure)."""
+        procedure its id, prior, deprecated flag and one-line summary; the ids and packed
+        cards; the usage edges' (key, procedure); whether the call counts are in the cards
+        (else ``_finished`` puts them in: they were not known yet)."""
         from .build import seal_card      # the builder's packing (and its imports) only here
-        from .cardstore import pack_chunk
+        final = counts.ready()
+        callees, callers = counts.callees, counts.callers
         lang = 0 if self.language == W.RU else 1
         module_cards: list[dict[str, Any]] = []
         procs: list[tuple[int, float, bool, str]] = []
@@ -348,14 +367,15 @@ class _ViewLinker:
                 if pid in late:
                     card.update(late[pid])
                 card["uses"] = self._uses(e, p, own, grouped) if p.usages else []
-                card["callees"], card["callers"] = len(pe.callees), callers[pid]
+                # (0 until the counts are known: ``_finished`` puts them in the packed card)
+                card["callees"], card["callers"] = (callees[pid], callers[pid]) if final else (0, 0)
                 prior, deprecated, packed = seal_card(card)
                 description = doc.get("description")
                 procs.append((pid, prior, deprecated, FC.one_line(description) if description else ""))
                 rids.append(pid)
                 packed_cards.append(packed)
             module_cards.append(self._module_card(e, address, lang))
-        return module_cards, procs, pack_chunk(rids, packed_cards), grouped
+        return module_cards, procs, rids, packed_cards, grouped, final
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -391,18 +411,84 @@ class _ViewLinker:
         return late
 
 
-# ``_ViewLinker.write_cards``'s answer: (addresses, module cards, [(procedure id, prior,
-# deprecated, summary)], the packed cards' chunk, [(usage edge key, procedure address)])
+# ``_ViewLinker.write_cards``'s answer: (module cards, [(procedure id, prior, deprecated,
+# summary)], procedure ids, their packed cards, [(usage edge key, procedure address)], whether
+# the cards hold their call counts)
+_Unfinished = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]], list[int], list[bytes],
+                    list[tuple[tuple[str, str, str], str]], bool]
+# ``_finished``'s: the same with the packed cards as one compressed chunk (``cardstore.pack_chunk``)
 _WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
                       tuple[list[int], list[int], bytes, int],
                       list[tuple[tuple[str, str, str], str]]]
 
 
-def _write_cards(mids: list[int]) -> _WrittenCards:
+class _CallCounts:
+    """Each procedure's callees and callers counts, the last two values of its card. Published
+    by the process that resolves the calls (``resolve_calls``); when ``shared``, also to the
+    card child forked before that (an anonymous shared mapping and an event, inherited by the
+    fork), which writes cards meanwhile and puts the counts in once it has them."""
+
+    def __init__(self, n: int, shared: bool) -> None:
+        self.n = n
+        self.callees: list[int] = []
+        self.callers: list[int] = []
+        self._ready = False
+        self._shared = mmap.mmap(-1, 8 * n) if shared and n else None
+        self._event = get_context("fork").Event() if self._shared is not None else None
+
+    def publish(self, callees: list[int], callers: list[int]) -> None:
+        self.callees, self.callers, self._ready = callees, callers, True
+        if self._shared is not None and self._event is not None:
+            self._array()[:] = (callees, callers)
+            self._event.set()
+
+    def ready(self) -> bool:
+        """Whether the counts are known here (without waiting)."""
+        if not self._ready and self._event is not None and self._event.is_set():
+            self._load()
+        return self._ready
+
+    def wait(self) -> None:
+        if not self._ready:
+            assert self._event is not None, "counts never published"
+            self._event.wait()
+            self._load()
+
+    def _load(self) -> None:
+        got = self._array()
+        self.callees, self.callers, self._ready = got[0].tolist(), got[1].tolist(), True
+
+    def _array(self) -> np.ndarray:
+        return np.frombuffer(self._shared, dtype=np.int32, count=2 * self.n).reshape(2, self.n)
+
+
+def _finished(counts: _CallCounts, answer: _Unfinished) -> _WrittenCards:
+    """A batch's cards with their call counts, compressed as one chunk. A card written before
+    the counts were known ends with zero counts (``write_cards``): those last two values are
+    packed again (the map's length and every other byte stay as they are)."""
+    from v8atlas.formats.writer import pack_record
+
+    from .cardstore import pack_chunk
+    module_cards, procs, rids, packed, grouped, final = answer
+    if not final:
+        counts.wait()
+        zero = _count_tail(pack_record, 0, 0)
+        for k, (rid, card) in enumerate(zip(rids, packed)):
+            assert card.endswith(zero)
+            packed[k] = card[:-len(zero)] + _count_tail(pack_record, counts.callees[rid], counts.callers[rid])
+    return module_cards, procs, pack_chunk(rids, packed), grouped
+
+
+def _count_tail(pack: Callable[[Any], bytes], callees: int, callers: int) -> bytes:
+    """The end of a packed card: its ``callees`` and ``callers`` keys and values."""
+    return pack("callees") + pack(callees) + pack("callers") + pack(callers)
+
+
+def _write_cards(mids: list[int]) -> _Unfinished:
     """A ``fork_share`` task: the cards of these modules, from the view linker and the callers
     counts the parent set (``pool.fork_state()``)."""
-    linker, callers = pool.fork_state()
-    return linker.write_cards(mids, callers)
+    linker, counts = pool.fork_state()
+    return linker.write_cards(mids, counts)
 
 
 def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
@@ -507,8 +593,7 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     for info, parts in views:
         vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
         index.views.append(info["name"])
-        vl.add_modules()
-        vl.resolve_calls()
+        vl.add_modules()      # (the calls are resolved by ``cards``, beside its child)
 
         def meanwhile(vl: _ViewLinker = vl) -> None:
             _enrich_cards(index, vl, docs_by_key, doc_key)
