@@ -306,6 +306,8 @@ class _ViewLinker:
         (else ``_finished`` puts them in: they were not known yet)."""
         from .build import seal_card      # the builder's packing (and its imports) only here
         final = counts.ready()
+        if final:
+            counts.finish_pending()
         callees, callers = counts.callees, counts.callers
         lang = 0 if self.language == W.RU else 1
         module_cards: list[dict[str, Any]] = []
@@ -375,7 +377,12 @@ class _ViewLinker:
                 rids.append(pid)
                 packed_cards.append(packed)
             module_cards.append(self._module_card(e, address, lang))
-        return module_cards, procs, rids, packed_cards, grouped, final
+        answer: _Unfinished = [module_cards, procs, rids, packed_cards, grouped, None]
+        if final:
+            _compress(answer)
+        else:
+            counts.pending.append(answer)
+        return answer
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -411,12 +418,13 @@ class _ViewLinker:
         return late
 
 
-# ``_ViewLinker.write_cards``'s answer: (module cards, [(procedure id, prior, deprecated,
-# summary)], procedure ids, their packed cards, [(usage edge key, procedure address)], whether
-# the cards hold their call counts)
-_Unfinished = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]], list[int], list[bytes],
-                    list[tuple[tuple[str, str, str], str]], bool]
-# ``_finished``'s: the same with the packed cards as one compressed chunk (``cardstore.pack_chunk``)
+# ``_ViewLinker.write_cards``'s answer: [module cards, [(procedure id, prior, deprecated,
+# summary)], procedure ids, their packed cards, [(usage edge key, procedure address)], the
+# packed cards as one compressed chunk (``cardstore.pack_chunk``) — None until the cards hold
+# their call counts]; a list: the batches a child wrote before the counts were known are
+# finished in place (``_CallCounts.finish_pending``)
+_Unfinished = list[Any]
+# ``_finished``'s: (module cards, procedures, chunk, usage edge keys)
 _WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
                       tuple[list[int], list[int], bytes, int],
                       list[tuple[tuple[str, str, str], str]]]
@@ -433,6 +441,7 @@ class _CallCounts:
         self.callees: list[int] = []
         self.callers: list[int] = []
         self._ready = False
+        self.pending: list[_Unfinished] = []      # written here before the counts were known
         self._shared = mmap.mmap(-1, 8 * n) if shared and n else None
         self._event = get_context("fork").Event() if self._shared is not None else None
 
@@ -454,6 +463,12 @@ class _CallCounts:
             self._event.wait()
             self._load()
 
+    def finish_pending(self) -> None:
+        """The batches written here before the counts were known, finished in place as soon as
+        they are (not all at this process's end, after its last batch)."""
+        while self.pending:
+            _put_counts(self, self.pending.pop())
+
     def _load(self) -> None:
         got = self._array()
         self.callees, self.callers, self._ready = got[0].tolist(), got[1].tolist(), True
@@ -463,20 +478,34 @@ class _CallCounts:
 
 
 def _finished(counts: _CallCounts, answer: _Unfinished) -> _WrittenCards:
-    """A batch's cards with their call counts, compressed as one chunk. A card written before
-    the counts were known ends with zero counts (``write_cards``): those last two values are
+    """A batch's answer with its cards' call counts, compressed as one chunk (``fork_share``'s
+    ``finish``: in the child, after its last batch, it waits for the counts if it must)."""
+    if answer[5] is None:
+        counts.wait()
+        counts.finish_pending()           # this one among them, as it was written here
+        if answer[5] is None:
+            _put_counts(counts, answer)
+    module_cards, procs, _rids, _packed, grouped, chunk = answer
+    return module_cards, procs, chunk, grouped
+
+
+def _put_counts(counts: _CallCounts, answer: _Unfinished) -> None:
+    """The call counts into a batch's cards written before they were known, and the batch
+    compressed. Those cards end with zero counts (``write_cards``): their last two values are
     packed again (the map's length and every other byte stay as they are)."""
     from v8atlas.formats.writer import pack_record
+    rids, packed = answer[2], answer[3]
+    zero = _count_tail(pack_record, 0, 0)
+    for k, (rid, card) in enumerate(zip(rids, packed)):
+        assert card.endswith(zero)
+        packed[k] = card[:-len(zero)] + _count_tail(pack_record, counts.callees[rid], counts.callers[rid])
+    _compress(answer)
 
+
+def _compress(answer: _Unfinished) -> None:
     from .cardstore import pack_chunk
-    module_cards, procs, rids, packed, grouped, final = answer
-    if not final:
-        counts.wait()
-        zero = _count_tail(pack_record, 0, 0)
-        for k, (rid, card) in enumerate(zip(rids, packed)):
-            assert card.endswith(zero)
-            packed[k] = card[:-len(zero)] + _count_tail(pack_record, counts.callees[rid], counts.callers[rid])
-    return module_cards, procs, pack_chunk(rids, packed), grouped
+    answer[5] = pack_chunk(answer[2], answer[3])
+    answer[2] = answer[3] = None      # (not pickled back to the parent twice)
 
 
 def _count_tail(pack: Callable[[Any], bytes], callees: int, callers: int) -> bytes:
