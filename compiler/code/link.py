@@ -286,13 +286,13 @@ class _ViewLinker:
 
     def _take(self, batch: list[int], answer: _WrittenCards, last: bool) -> None:
         """One batch's written cards into the index."""
-        module_cards, procs, chunk, grouped = answer
+        module_cards, (priors, deprecated, summaries), chunk, grouped = answer
         for mid, card in zip(batch, module_cards):
             self.ix.modules[mid].address = card["address"]
             self.ix.module_cards.append(card)
-        for pid, prior, deprecated, one_line in procs:
+        for pid, prior, old, one_line in zip(chunk[0], priors, deprecated, summaries):   # (ids: the chunk's)
             pe = self.ix.procs[pid]
-            pe.prior, pe.deprecated, pe.summary = prior, deprecated, one_line
+            pe.prior, pe.deprecated, pe.summary = prior, old, one_line
             if last:            # no later view reads its tokens
                 _drop_tokens(pe.proc)
         self.ix.cards.add_chunk(*chunk)
@@ -311,7 +311,11 @@ class _ViewLinker:
         callees, callers = counts.callees, counts.callers
         lang = 0 if self.language == W.RU else 1
         module_cards: list[dict[str, Any]] = []
-        procs: list[tuple[int, float, bool, str]] = []
+        # per procedure, in the order of ``rids``: its prior, deprecated flag and one-line
+        # summary (three lists: the child's answer is pickled, a tuple each was 2× its bytes)
+        priors: list[float] = []
+        deprecated: list[bool] = []
+        summaries: list[str] = []
         rids: list[int] = []
         packed_cards: list[bytes] = []
         grouped: list[tuple[tuple[str, str, str], str]] = []
@@ -371,13 +375,15 @@ class _ViewLinker:
                 card["uses"] = self._uses(e, p, own, grouped) if p.usages else []
                 # (0 until the counts are known: ``_finished`` puts them in the packed card)
                 card["callees"], card["callers"] = (callees[pid], callers[pid]) if final else (0, 0)
-                prior, deprecated, packed = seal_card(card)
+                prior, old, packed = seal_card(card)
                 description = doc.get("description")
-                procs.append((pid, prior, deprecated, FC.one_line(description) if description else ""))
+                priors.append(prior)
+                deprecated.append(old)
+                summaries.append(FC.one_line(description) if description else "")
                 rids.append(pid)
                 packed_cards.append(packed)
             module_cards.append(self._module_card(e, address, lang))
-        answer: _Unfinished = [module_cards, procs, rids, packed_cards, grouped, None]
+        answer: _Unfinished = [module_cards, (priors, deprecated, summaries), rids, packed_cards, grouped, None]
         if final:
             _compress(answer)
         else:
@@ -418,14 +424,14 @@ class _ViewLinker:
         return late
 
 
-# ``_ViewLinker.write_cards``'s answer: [module cards, [(procedure id, prior, deprecated,
-# summary)], procedure ids, their packed cards, [(usage edge key, procedure address)], the
-# packed cards as one compressed chunk (``cardstore.pack_chunk``) — None until the cards hold
-# their call counts]; a list: the batches a child wrote before the counts were known are
-# finished in place (``_CallCounts.finish_pending``)
+# ``_ViewLinker.write_cards``'s answer: [module cards, (priors, deprecated flags, summaries)
+# in the order of the procedure ids, the ids, their packed cards, [(usage edge key, procedure
+# address)], the packed cards as one compressed chunk (``cardstore.pack_chunk``) — None until
+# the cards hold their call counts]; a list: the batches a child wrote before the counts were
+# known are finished in place (``_CallCounts.finish_pending``)
 _Unfinished = list[Any]
-# ``_finished``'s: (module cards, procedures, chunk, usage edge keys)
-_WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
+# ``_finished``'s: (module cards, (priors, deprecated flags, summaries), chunk, usage edge keys)
+_WrittenCards = tuple[list[dict[str, Any]], tuple[list[float], list[bool], list[str]],
                       tuple[list[int], list[int], bytes, int],
                       list[tuple[tuple[str, str, str], str]]]
 
