@@ -312,7 +312,7 @@ class _ViewLinker:
         lang = 0 if self.language == W.RU else 1
         module_cards: list[dict[str, Any]] = []
         # per procedure, in the order of ``rids``: its prior, deprecated flag and one-line
-        # summary (three lists: the child's answer is pickled, a tuple each was 2× its bytes)
+        # summary (three lists, not a tuple each: the child's answer is pickled)
         priors: list[float] = []
         deprecated: list[bool] = []
         summaries: list[str] = []
