@@ -237,11 +237,13 @@ class _ViewLinker:
         (``cardstore.pack_chunk``); taken in module order, whoever wrote them, so the index is
         the same as written here in one process.
 
-        What only this process can do is done while the child writes (its share of the
-        batches is then smaller): ``meanwhile()`` after its first batch (before any is taken),
-        and each batch taken
-        (and, in the ``last`` view, its procedures' tokens dropped: ``_drop_linked``) as soon as
-        the batches before it are — done after the child's end, they were serial."""
+        The child is forked before the calls are resolved (``pool.fork_share``'s ``first``): it
+        writes cards while this process resolves them, and puts their call counts in once this
+        process has published them (``_CallCounts``). What only this process can do is done
+        while the child writes (its share of the batches is then smaller): ``meanwhile()``
+        after its first batch (before any is taken), and each batch taken (and, in the ``last``
+        view, its procedures' tokens dropped: ``_drop_tokens``) as soon as the batches before
+        it are — done after the child's end, they were serial."""
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
@@ -300,10 +302,8 @@ class _ViewLinker:
             self.grouped[key].append(address)
 
     def write_cards(self, mids: list[int], counts: "_CallCounts") -> "_Unfinished":
-        """The cards of these modules (``cards``): their module cards; per
-        procedure its id, prior, deprecated flag and one-line summary; the ids and packed
-        cards; the usage edges' (key, procedure); whether the call counts are in the cards
-        (else ``_finished`` puts them in: they were not known yet)."""
+        """The cards of these modules (``cards``) as ``_Unfinished``: compressed at once when
+        the call counts are known here, else held (``_CallCounts.pending``) until they are."""
         from .build import seal_card      # the builder's packing (and its imports) only here
         final = counts.ready()
         if final:
@@ -520,8 +520,8 @@ def _count_tail(pack: Callable[[Any], bytes], callees: int, callers: int) -> byt
 
 
 def _write_cards(mids: list[int]) -> _Unfinished:
-    """A ``fork_share`` task: the cards of these modules, from the view linker and the callers
-    counts the parent set (``pool.fork_state()``)."""
+    """A ``fork_share`` task: the cards of these modules, from the view linker and the call
+    counts the parent publishes (``pool.fork_state()``)."""
     linker, counts = pool.fork_state()
     return linker.write_cards(mids, counts)
 
