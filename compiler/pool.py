@@ -376,33 +376,51 @@ def imap(fn: Callable[[Any], Any], tasks: Sequence[Any], *, chunk: int = 0,
     yield from _pooled(_pool(), fn, tasks, chunk or max(8, len(tasks) // (n * 16)))
 
 
-def fork_share(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any) -> Iterator[tuple[int, Any]]:
+def fork_share(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *,
+               first: Callable[[], None] | None = None,
+               finish: Callable[[Any], Any] | None = None) -> Iterator[tuple[int, Any]]:
     """``(index, fn(task))`` for every task, shared by this process and one child forked now (``Claims``: this
     process takes tasks from the front, the child from the back, until they meet), which
     sees ``state`` through ``fork_state()``; this process's results come as it makes them, the
     child's (pickled) once it is done. Against two forked pool workers (``fork_imap``, before): one fork
     less, and this process's share neither pickled nor copied page by page (docs/perf/code.md,
-    "the build and the forks"). In-process when nothing is forked (``forks()``)."""
+    "the build and the forks"). In-process when nothing is forked (``forks()``).
+
+    ``first()``: this process's work before its first task, once the child is forked and
+    taking tasks (work the tasks need only at their end, e.g. data ``finish`` waits for);
+    ``finish(result)``: each result made final — in this process as it is made, in the
+    child after all its tasks (it may wait there for what ``first`` makes)."""
     global _fork_state
     _fork_state = state
+    done = finish or _same
     try:
         if not forks() or len(tasks) < 2:
+            if first is not None:
+                first()
             for i, t in enumerate(tasks):
-                yield i, fn(t)
+                yield i, done(fn(t))
             return
         claims = Claims(len(tasks), 1)
-        child = fork_call(_claimed, fn, tasks, claims)
+        child = fork_call(_claimed, fn, tasks, claims, done)
+        if first is not None:
+            first()
         for lo, hi in claims.ranges(front=True):
             for i in range(lo, hi):
-                yield i, fn(tasks[i])
+                yield i, done(fn(tasks[i]))
         yield from child.result()
     finally:
         _fork_state = None
 
 
-def _claimed(fn: Callable[[Any], Any], tasks: Sequence[Any], claims: "Claims") -> list[tuple[int, Any]]:
+def _same(x: Any) -> Any:
+    return x
+
+
+def _claimed(fn: Callable[[Any], Any], tasks: Sequence[Any], claims: "Claims",
+             finish: Callable[[Any], Any] = _same) -> list[tuple[int, Any]]:
     """``fork_share``'s child: the tasks it claims from the back, with their indexes."""
-    return [(i, fn(tasks[i])) for lo, hi in claims.ranges(front=False) for i in range(lo, hi)]
+    made = [(i, fn(tasks[i])) for lo, hi in claims.ranges(front=False) for i in range(lo, hi)]
+    return [(i, finish(r)) for i, r in made]
 
 
 def meanwhile(fn: Callable[[], None]) -> None:

@@ -388,10 +388,16 @@ def _write_cards_noting_pid(mids: list[int]) -> Any:
     return _NOTED["write"](mids)
 
 
-def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path, monkeypatch):
+@pytest.mark.parametrize("calls_late", [False, True])
+def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path, monkeypatch, calls_late):
     """The link writes a large view's cards in this process and one forked child
     (``pool.fork_share``), a batch of modules a task, each batch packed and compressed where it
-    is written: taken in module order, the bundle is the one written in one process."""
+    is written: taken in module order, the bundle is the one written in one process. The child
+    is forked before this process resolves the calls; the cards it writes before the call
+    counts are known get them once they are (``calls_late``: only after the child has written
+    a batch)."""
+    import time
+
     from v8atlas.compiler.code import link as code_link
     result, _snap = compiled
     root = tmp_path / "cf"
@@ -403,10 +409,25 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     monkeypatch.setitem(_NOTED, "log", log)
     monkeypatch.setitem(_NOTED, "write", code_link._write_cards)
     monkeypatch.setattr(code_link, "_write_cards", _write_cards_noting_pid)
+    child_wrote = []
+    if calls_late:
+        resolve = code_link._ViewLinker.resolve_calls
+
+        def late_resolve(self: Any) -> None:
+            deadline = time.monotonic() + 30
+            while not child_wrote and time.monotonic() < deadline:
+                pids = {line.split()[0] for line in log.read_text(encoding="utf-8").splitlines()} \
+                    if log.exists() else set()
+                child_wrote.extend(pids - {str(os.getpid())})
+                time.sleep(0.005)
+            resolve(self)
+
+        monkeypatch.setattr(code_link._ViewLinker, "resolve_calls", late_resolve)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     written = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     modules = sorted(int(m) for _pid, *mids in written for m in mids)
     assert len(written) > 3 and modules == list(range(len(modules)))   # each batch written once
+    assert bool(child_wrote) == calls_late
     # (which process takes which batch is the split's: tests/test_compile_pool.py)
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 

@@ -81,6 +81,33 @@ def test_fork_share_splits_the_tasks_between_this_process_and_one_child(monkeypa
         (0, (state[0], os.getpid())), (1, (state[1], os.getpid()))]
 
 
+def _finished_where(result: tuple[str, int]) -> tuple[str, int, int]:
+    return (*result, os.getpid())
+
+
+def test_fork_share_runs_first_here_and_finishes_each_result_where_it_was_made(monkeypatch, tmp_path):
+    """``first`` runs in this process once the child is forked (the child takes tasks
+    meanwhile), before this process's first task; every result is passed through ``finish`` in
+    the process that made it."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    state = [f"объект {i}" for i in range(40)]
+    flags = (tmp_path / "parent", tmp_path / "child")
+    ran: list[tuple[int, bool]] = []
+    first = lambda: ran.append((os.getpid(), flags[0].exists()))  # noqa: E731
+    with pool.session():
+        got = list(pool.fork_share(_waiting_state_item_and_pid, list(range(40)),
+                                   (state, os.getpid(), flags), first=first, finish=_finished_where))
+    assert ran == [(os.getpid(), False)]                          # here, before its first task
+    assert [r[0] for _, r in sorted(got)] == state
+    assert all(made == finished for _, (_, made, finished) in got)
+    assert len({made for _, (_, made, _) in got}) == 2
+    ran.clear()
+    flags[0].unlink()       # outside a session: in-process, first() then the tasks in order
+    assert list(pool.fork_share(_state_item_and_pid, [0, 1], state, first=first, finish=_finished_where)) == [
+        (0, (state[0], os.getpid(), os.getpid())), (1, (state[1], os.getpid(), os.getpid()))]
+    assert ran == [(os.getpid(), False)]
+
+
 def _first_words_and_pid(texts: list[str]) -> tuple[list[str], int]:
     words = [t.split()[0] for t in texts]
     texts.append("дописано в дочернем процессе")   # a child's write stays in the child

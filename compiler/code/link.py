@@ -18,8 +18,14 @@ The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/b
 """
 from __future__ import annotations
 
+import mmap
 from collections import defaultdict
+from collections.abc import Callable
+from functools import partial
+from multiprocessing import get_context
 from typing import Any
+
+import numpy as np
 
 from v8atlas.formats import code as FC
 
@@ -217,15 +223,7 @@ class _ViewLinker:
             return [label for key, label in _FLAGS if props.get(key)]
         return [_KIND_WHERE[e.ref.kind]] if e.ref.kind in _KIND_WHERE else []
 
-    def availability(self, e: ModuleEntry, p: Procedure, module_where: list[str] | None = None) -> list[str]:
-        where = list(self.module_availability(e) if module_where is None else module_where)
-        if p.directive:
-            where.append("&" + (_DIRECTIVE_RU[p.directive] if self.language == W.RU else p.directive))
-        if p.conditions:
-            where.append("#Если " + " И ".join(p.conditions))
-        return where
-
-    def cards(self) -> None:
+    def cards(self, meanwhile: Callable[[], None] | None = None, last: bool = False) -> None:
         """Every procedure's card, written whole and packed at once (``seal_card``) into
         ``CodeIndex.cards``: the extension links (``_extension_keys``), the usages and the call
         counts are known before it is packed, so no card stays a dict past its own procedure.
@@ -237,49 +235,94 @@ class _ViewLinker:
         SSL for no shorter link, docs/perf/code.md, "the build and the forks"), ``CARD_BATCH``
         modules a task, each batch packed and compressed where it is written
         (``cardstore.pack_chunk``); taken in module order, whoever wrote them, so the index is
-        the same as written here in one process."""
+        the same as written here in one process.
+
+        The child is forked before the calls are resolved (``pool.fork_share``'s ``first``): it
+        writes cards while this process resolves them, and puts their call counts in once this
+        process has published them (``_CallCounts``). What only this process can do is done
+        while the child writes (its share of the batches is then smaller): ``meanwhile()``
+        after its first batch (before any is taken), and each batch taken (and, in the ``last``
+        view, its procedures' tokens dropped: ``_drop_tokens``) as soon as the batches before
+        it are — done after the child's end, they were serial."""
         from .cardstore import PackedCards
         if self.ix.cards is None:
             self.ix.cards = PackedCards()
         self.ix.cards.reserve(len(self.ix.procs))
-        # Callers per procedure: a view's calls resolve within the view (``resolve_calls``),
-        # so its callees are all its procedures' callers.
-        callers = [0] * len(self.ix.procs)
         mids = list(self.by_ref.values())
-        n_procs = 0
-        for mid in mids:
-            n_procs += len(self.ix.modules[mid].procs)
-            for pid in self.ix.modules[mid].procs:
-                for c in self.ix.procs[pid].callees:
-                    callers[c] += 1
+        n_procs = sum(len(self.ix.modules[mid].procs) for mid in mids)
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
         pooled = n_procs >= FORK_CARDS
-        written = (dict(pool.fork_share(_write_cards, batches, (self, callers))) if pooled else
-                   {i: self.write_cards(b, callers) for i, b in enumerate(batches)})
-        for i, batch in enumerate(batches):
-            module_cards, procs, chunk, grouped = written.pop(i)
-            for mid, card in zip(batch, module_cards):
-                self.ix.modules[mid].address = card["address"]
-                self.ix.module_cards.append(card)
-            for pid, prior, deprecated, one_line in procs:
-                pe = self.ix.procs[pid]
-                pe.prior, pe.deprecated, pe.summary = prior, deprecated, one_line
-            self.ix.cards.add_chunk(*chunk)
-            for key, address in grouped:
-                self.grouped[key].append(address)
+        counts = _CallCounts(len(self.ix.procs), shared=pooled)
 
-    def write_cards(self, mids: list[int], callers: list[int]) -> "_WrittenCards":
-        """The cards of these modules (``cards``): their module cards; per
-        procedure its id, prior, deprecated flag and one-line summary; the packed cards as
-        one compressed chunk (``cardstore.pack_chunk``); the usage edges' (key, procedure)."""
+        def resolve() -> None:
+            self.resolve_calls()
+            # Callers per procedure: a view's calls resolve within the view, so its callees
+            # are all its procedures' callers.
+            callees, callers = [0] * len(self.ix.procs), [0] * len(self.ix.procs)
+            for mid in mids:
+                for pid in self.ix.modules[mid].procs:
+                    got = callees[pid] = len(self.ix.procs[pid].callees)
+                    if got:
+                        for c in self.ix.procs[pid].callees:
+                            callers[c] += 1
+            counts.publish(callees, callers)
+
+        finish = partial(_finished, counts)
+        if pooled:      # the child writes cards while this process resolves the calls
+            written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
+        else:
+            resolve()
+            written = ((i, finish(self.write_cards(b, counts))) for i, b in enumerate(batches))
+        waiting: dict[int, _WrittenCards] = {}
+        taken = 0
+        for i, answer in written:
+            if meanwhile is not None:       # (before any batch is taken: it reads the tokens)
+                meanwhile()
+                meanwhile = None
+            waiting[i] = answer
+            while taken in waiting:         # in module order, whoever wrote them
+                self._take(batches[taken], waiting.pop(taken), last)
+                taken += 1
+        if meanwhile is not None:           # a view without modules
+            meanwhile()
+
+    def _take(self, batch: list[int], answer: _WrittenCards, last: bool) -> None:
+        """One batch's written cards into the index."""
+        module_cards, (priors, deprecated, summaries), chunk, grouped = answer
+        for mid, card in zip(batch, module_cards):
+            self.ix.modules[mid].address = card["address"]
+            self.ix.module_cards.append(card)
+        for pid, prior, old, one_line in zip(chunk[0], priors, deprecated, summaries):   # (ids: the chunk's)
+            pe = self.ix.procs[pid]
+            pe.prior, pe.deprecated, pe.summary = prior, old, one_line
+            if last:            # no later view reads its tokens
+                _drop_tokens(pe.proc)
+        self.ix.cards.add_chunk(*chunk)
+        for key, address in grouped:
+            self.grouped[key].append(address)
+
+    def write_cards(self, mids: list[int], counts: "_CallCounts") -> "_Unfinished":
+        """The cards of these modules (``cards``) as ``_Unfinished``: compressed at once when
+        the call counts are known here, else held (``_CallCounts.pending``) until they are."""
         from .build import seal_card      # the builder's packing (and its imports) only here
-        from .cardstore import pack_chunk
+        final = counts.ready()
+        if final:
+            counts.finish_pending()
+        callees, callers = counts.callees, counts.callers
         lang = 0 if self.language == W.RU else 1
         module_cards: list[dict[str, Any]] = []
-        procs: list[tuple[int, float, bool, str]] = []
+        # per procedure, in the order of ``rids``: its prior, deprecated flag and one-line
+        # summary (three lists, not a tuple each: the child's answer is pickled)
+        priors: list[float] = []
+        deprecated: list[bool] = []
+        summaries: list[str] = []
         rids: list[int] = []
         packed_cards: list[bytes] = []
         grouped: list[tuple[tuple[str, str, str], str]] = []
+        # per module and per view what every card of it repeats; per procedure only what
+        # it has (most have no usages, description or described parameters)
+        directives = {k: "&" + (v if lang == 0 else k) for k, v in _DIRECTIVE_RU.items()}
+        script = "en" if lang else "ru"
         for mid in mids:
             e = self.ix.modules[mid]
             address = FC.module_address(*e.ref, lang=lang)
@@ -287,22 +330,35 @@ class _ViewLinker:
             module_where = self.module_availability(e)
             late = self._extension_keys(e, address)
             events = handlers_of(e.ref.kind)
+            files = dict(zip(reversed(e.origins), reversed(e.files)))    # the first file per origin
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
                 doc = dict(p.info)
-                described = {d["name"].casefold(): d for d in doc.pop("params", [])}
+                described = doc.pop("params", None)
+                if described:
+                    by_name = {d["name"].casefold(): d for d in described}
+                    params = [[x.name, x.by_value, x.default, *_described(by_name, x.name)] for x in p.params]
+                else:
+                    params = [[x.name, x.by_value, x.default, "", ""] for x in p.params]
+                where = module_where
+                if p.directive or p.conditions:
+                    where = [*module_where]
+                    if p.directive:
+                        where.append(directives.get(p.directive) or "&" + p.directive)
+                    if p.conditions:
+                        where.append("#Если " + " И ".join(p.conditions))
+                own = f"{address}.{p.name}"
                 card = {
-                    "address": f"{address}.{p.name}", "name": p.name, "module": address,
+                    "address": own, "name": p.name, "module": address,
                     "owner": owner,
                     "module_kind": e.ref.kind, "function": p.is_function, "export": p.export,
                     # [name, Знач, default or None, type from the doc comment, its description]
-                    "params": [[x.name, x.by_value, x.default, *_described(described, x.name)]
-                               for x in p.params],
+                    "params": params,
                     "directive": p.directive, "async": p.is_async, "region": p.region,
-                    "conditions": p.conditions, "availability": self.availability(e, p, module_where),
-                    "lines": [p.line, p.end_line], "file": e.files[e.origins.index(pe.origin)],
-                    "config": self.view_name, "script": "en" if lang else "ru",
+                    "conditions": p.conditions, "availability": where,
+                    "lines": [p.line, p.end_line], "file": files[pe.origin],
+                    "config": self.view_name, "script": script,
                 }
                 card.update(doc)
                 if pe.origin:
@@ -314,15 +370,25 @@ class _ViewLinker:
                     card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
                 if events and p.name.casefold() in events:
                     card["event_handler"] = True
-                card.update(late.get(pid, ()))
-                card["uses"] = self._uses(e, p, card["address"], grouped)
-                card["callees"], card["callers"] = len(pe.callees), callers[pid]
-                prior, deprecated, packed = seal_card(card)
-                procs.append((pid, prior, deprecated, FC.one_line(card.get("description") or "")))
+                if pid in late:
+                    card.update(late[pid])
+                card["uses"] = self._uses(e, p, own, grouped) if p.usages else []
+                # (0 until the counts are known: ``_finished`` puts them in the packed card)
+                card["callees"], card["callers"] = (callees[pid], callers[pid]) if final else (0, 0)
+                prior, old, packed = seal_card(card)
+                description = doc.get("description")
+                priors.append(prior)
+                deprecated.append(old)
+                summaries.append(FC.one_line(description) if description else "")
                 rids.append(pid)
                 packed_cards.append(packed)
             module_cards.append(self._module_card(e, address, lang))
-        return module_cards, procs, pack_chunk(rids, packed_cards), grouped
+        answer: _Unfinished = [module_cards, (priors, deprecated, summaries), rids, packed_cards, grouped, None]
+        if final:
+            _compress(answer)
+        else:
+            counts.pending.append(answer)
+        return answer
 
     def _module_card(self, e: ModuleEntry, address: str, lang: int) -> dict[str, Any]:
         procs = [self.ix.procs[pid] for pid in e.procs]
@@ -358,18 +424,106 @@ class _ViewLinker:
         return late
 
 
-# ``_ViewLinker.write_cards``'s answer: (addresses, module cards, [(procedure id, prior,
-# deprecated, summary)], the packed cards' chunk, [(usage edge key, procedure address)])
-_WrittenCards = tuple[list[dict[str, Any]], list[tuple[int, float, bool, str]],
+# ``_ViewLinker.write_cards``'s answer: [module cards, (priors, deprecated flags, summaries)
+# in the order of the procedure ids, the ids, their packed cards, [(usage edge key, procedure
+# address)], the packed cards as one compressed chunk (``cardstore.pack_chunk``) — None until
+# the cards hold their call counts]; a list: the batches a child wrote before the counts were
+# known are finished in place (``_CallCounts.finish_pending``)
+_Unfinished = list[Any]
+# ``_finished``'s: (module cards, (priors, deprecated flags, summaries), chunk, usage edge keys)
+_WrittenCards = tuple[list[dict[str, Any]], tuple[list[float], list[bool], list[str]],
                       tuple[list[int], list[int], bytes, int],
                       list[tuple[tuple[str, str, str], str]]]
 
 
-def _write_cards(mids: list[int]) -> _WrittenCards:
-    """A ``fork_share`` task: the cards of these modules, from the view linker and the callers
-    counts the parent set (``pool.fork_state()``)."""
-    linker, callers = pool.fork_state()
-    return linker.write_cards(mids, callers)
+class _CallCounts:
+    """Each procedure's callees and callers counts, the last two values of its card. Published
+    by the process that resolves the calls (``resolve_calls``); when ``shared``, also to the
+    card child forked before that (an anonymous shared mapping and an event, inherited by the
+    fork), which writes cards meanwhile and puts the counts in once it has them."""
+
+    def __init__(self, n: int, shared: bool) -> None:
+        self.n = n
+        self.callees: list[int] = []
+        self.callers: list[int] = []
+        self._ready = False
+        self.pending: list[_Unfinished] = []      # written here before the counts were known
+        self._shared = mmap.mmap(-1, 8 * n) if shared and n else None
+        self._event = get_context("fork").Event() if self._shared is not None else None
+
+    def publish(self, callees: list[int], callers: list[int]) -> None:
+        self.callees, self.callers, self._ready = callees, callers, True
+        if self._shared is not None and self._event is not None:
+            self._array()[:] = (callees, callers)
+            self._event.set()
+
+    def ready(self) -> bool:
+        """Whether the counts are known here (without waiting)."""
+        if not self._ready and self._event is not None and self._event.is_set():
+            self._load()
+        return self._ready
+
+    def wait(self) -> None:
+        if not self._ready:
+            assert self._event is not None, "counts never published"
+            self._event.wait()
+            self._load()
+
+    def finish_pending(self) -> None:
+        """The batches written here before the counts were known, finished in place as soon as
+        they are (not all at this process's end, after its last batch)."""
+        while self.pending:
+            _put_counts(self, self.pending.pop())
+
+    def _load(self) -> None:
+        got = self._array()
+        self.callees, self.callers, self._ready = got[0].tolist(), got[1].tolist(), True
+
+    def _array(self) -> np.ndarray:
+        return np.frombuffer(self._shared, dtype=np.int32, count=2 * self.n).reshape(2, self.n)
+
+
+def _finished(counts: _CallCounts, answer: _Unfinished) -> _WrittenCards:
+    """A batch's answer with its cards' call counts, compressed as one chunk (``fork_share``'s
+    ``finish``: in the child, after its last batch, it waits for the counts if it must)."""
+    if answer[5] is None:
+        counts.wait()
+        counts.finish_pending()           # this one among them, as it was written here
+        if answer[5] is None:
+            _put_counts(counts, answer)
+    module_cards, procs, _rids, _packed, grouped, chunk = answer
+    return module_cards, procs, chunk, grouped
+
+
+def _put_counts(counts: _CallCounts, answer: _Unfinished) -> None:
+    """The call counts into a batch's cards written before they were known, and the batch
+    compressed. Those cards end with zero counts (``write_cards``): their last two values are
+    packed again (the map's length and every other byte stay as they are)."""
+    from v8atlas.formats.writer import pack_record
+    rids, packed = answer[2], answer[3]
+    zero = _count_tail(pack_record, 0, 0)
+    for k, (rid, card) in enumerate(zip(rids, packed)):
+        assert card.endswith(zero)
+        packed[k] = card[:-len(zero)] + _count_tail(pack_record, counts.callees[rid], counts.callers[rid])
+    _compress(answer)
+
+
+def _compress(answer: _Unfinished) -> None:
+    from .cardstore import pack_chunk
+    answer[5] = pack_chunk(answer[2], answer[3])
+    answer[2] = answer[3] = None      # (not pickled back to the parent twice)
+
+
+def _count_tail(pack: Callable[[Any], bytes], callees: int, callers: int) -> bytes:
+    """The end of a packed card: its ``callees`` and ``callers`` keys and values."""
+    return pack("callees") + pack(callees) + pack("callers") + pack(callers)
+
+
+def _write_cards(mids: list[int]) -> _Unfinished:
+    """A ``fork_share`` task: the cards of these modules, from the view linker and the call
+    counts the parent publishes (``pool.fork_state()``)."""
+    linker, counts = pool.fork_state()
+    return linker.write_cards(mids, counts)
 
 
 def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
@@ -386,7 +540,7 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
             continue
         regions.setdefault(" / ".join(pe.proc.region) or "—", []).append(   # as its card says
             [pe.proc.name, summary(pe.proc.info.get("description", "")), pe.proc.is_function,
-             pe.deprecated])
+             bool(pe.proc.info.get("deprecated"))])     # as its card will say (``seal_card``)
     return [{"region": r, "procedures": items} for r, items in regions.items()]
 
 
@@ -397,48 +551,62 @@ def _handlers(index: CodeIndex, e: ModuleEntry) -> list[str]:
     return [index.procs[pid].proc.name for pid in e.procs if index.procs[pid].proc.name.casefold() in events]
 
 
-def _enrich_cards(index: CodeIndex, linkers: list[_ViewLinker], docs_by_key: dict[str, Any],
-                  doc_key: Any) -> None:
-    for vl in linkers:
-        lang = 0 if vl.language == W.RU else 1
-        per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for mid in vl.by_ref.values():
-            e = index.modules[mid]
-            if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing
-                continue
-            doc = docs_by_key.get(doc_key(vl.view_name, e.ref.owner))
-            if doc is None:
-                continue
-            if e.ref.kind == K.COMMON and e.ref.owner.startswith("CommonModule."):
-                doc.card["api"] = _api_by_region(index, e)
-                doc.card["code"] = {"procedures": len(e.procs), "exported": sum(
-                    1 for pid in e.procs if index.procs[pid].proc.export)}
-                continue
-            entry: dict[str, Any] = {"module": FC.module_address(*e.ref, lang=lang),
-                                     "procedures": len(e.procs)}
-            handlers = _handlers(index, e)
-            if handlers:
-                entry["handlers"] = handlers
-            exported = sum(1 for pid in e.procs if index.procs[pid].proc.export)
-            if exported:
-                entry["exported"] = exported
-            per_owner[e.ref.owner].append(entry)
-        for owner, entries in per_owner.items():
-            doc = docs_by_key[doc_key(vl.view_name, owner)]
-            doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
+def _enrich_cards(index: CodeIndex, vl: _ViewLinker, docs_by_key: dict[str, Any], doc_key: Any) -> None:
+    """A view's owners' cards: a common module's API by region, an object's modules. Run
+    while the view's cards are written (``_ViewLinker.cards``' ``meanwhile``): it reads the
+    procedures' doc comments, not their cards."""
+    lang = 0 if vl.language == W.RU else 1
+    per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for mid in vl.by_ref.values():
+        e = index.modules[mid]
+        if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing
+            continue
+        doc = docs_by_key.get(doc_key(vl.view_name, e.ref.owner))
+        if doc is None:
+            continue
+        if e.ref.kind == K.COMMON and e.ref.owner.startswith("CommonModule."):
+            doc.card["api"] = _api_by_region(index, e)
+            doc.card["code"] = {"procedures": len(e.procs), "exported": sum(
+                1 for pid in e.procs if index.procs[pid].proc.export)}
+            continue
+        entry: dict[str, Any] = {"module": FC.module_address(*e.ref, lang=lang),
+                                 "procedures": len(e.procs)}
+        handlers = _handlers(index, e)
+        if handlers:
+            entry["handlers"] = handlers
+        exported = sum(1 for pid in e.procs if index.procs[pid].proc.export)
+        if exported:
+            entry["exported"] = exported
+        per_owner[e.ref.owner].append(entry)
+    for owner, entries in per_owner.items():
+        doc = docs_by_key[doc_key(vl.view_name, owner)]
+        doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
 
 
-def _drop_linked(index: CodeIndex) -> None:
-    """Drop what only the link reads of the parsed model — the call and usage tokens, the
-    parameters, the parsed doc comment (all in the packed cards now) — before the build and
+def _view_counts(index: CodeIndex, vl: _ViewLinker) -> dict[str, int]:
+    procs = [index.procs[pid] for mid in vl.by_ref.values() for pid in index.modules[mid].procs]
+    return {"modules": len(vl.by_ref), "procedures": len(procs),
+            "exported": sum(1 for pe in procs if pe.proc.export),
+            "calls": sum(len(pe.callees) for pe in procs)}
+
+
+def _drop_tokens(p: Procedure) -> None:
+    """Drop what only the link reads of a parsed procedure — the call and usage tokens, the
+    parameters, the parsed doc comment (all in its packed card now) — before the build and
     its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
     memory the build's peak stands on. A parse cache is always written before the link
     (``pipeline._save_unkeyed``, from the workers' rows: ``read._cache_form``); the
     linked-model cache and the build read none of it."""
+    p.params, p.info = [], {}
+    p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+
+
+def _drop_linked(index: CodeIndex, dropped: int | None) -> None:
+    """``_drop_tokens`` of every procedure but those of view ``dropped`` (its cards dropped
+    them as they were taken: ``_ViewLinker._take``)."""
     for pe in index.procs:
-        p = pe.proc
-        p.params, p.info = [], {}
-        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+        if pe.view != dropped:
+            _drop_tokens(pe.proc)
 
 
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
@@ -453,29 +621,25 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
     if not pairs or not infos:
         return
     by_view = {i["name"]: i["configuration_name"] for i in infos}
+    views = [(info, parts) for info in infos if (parts := _view_sources(info, by_view, pairs))]
     index = CodeIndex()
-    linkers = []
-    for info in infos:
-        parts = _view_sources(info, by_view, pairs)
-        if not parts:
-            continue
+    docs_by_key = {d.key: d for d in ctx.docs}
+    counts: dict[str, dict[str, int]] = {}
+    for info, parts in views:
         vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
         index.views.append(info["name"])
-        vl.add_modules()
-        vl.resolve_calls()
-        vl.cards()
+        vl.add_modules()      # (the calls are resolved by ``cards``, beside its child)
+
+        def meanwhile(vl: _ViewLinker = vl) -> None:
+            _enrich_cards(index, vl, docs_by_key, doc_key)
+            counts[vl.view_name] = _view_counts(index, vl)
+
+        # (a later view may hold the same parsed procedures: the last one's drop as they go)
+        vl.cards(meanwhile, last=vl.view == len(views) - 1)
         ctx.edges += vl.usage_edges(doc_key)
-        linkers.append(vl)
     if index.cards is not None:
         index.cards.seal()
-    docs_by_key = {d.key: d for d in ctx.docs}
-    _enrich_cards(index, linkers, docs_by_key, doc_key)
-    _drop_linked(index)       # (the parse cache was written before the link: _save_unkeyed)
+    _drop_linked(index, len(views) - 1)   # (the parse cache was written before the link: _save_unkeyed)
     heap.trim()      # before the build forks its children (their RSS starts at this one's)
     ctx.links.put(index)
-    ctx.counts["code"] = {
-        v: {"modules": sum(1 for m in index.modules if m.view == i),
-            "procedures": sum(1 for p in index.procs if p.view == i),
-            "exported": sum(1 for p in index.procs if p.view == i and p.proc.export),
-            "calls": sum(len(p.callees) for p in index.procs if p.view == i)}
-        for i, v in enumerate(index.views)}
+    ctx.counts["code"] = {v: counts[v] for v in index.views}
