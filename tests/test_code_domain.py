@@ -410,6 +410,40 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
+def _compress_bodies_noting_pid(procs: list[Any]) -> Any:
+    """The body store compressed ahead, noting the process it ran in."""
+    with open(_NOTED["bodies log"], "a", encoding="utf-8") as f:
+        f.write(f"{os.getpid()} {len(procs)}\n")
+    return _NOTED["compress bodies"](procs)
+
+
+@pytest.mark.parametrize("order", ["the link's", "another"])
+def test_bodies_compressed_beside_the_link_give_the_same_bundle(tmp_path, monkeypatch, order):
+    """The body store is compressed by a child forked before the link (the bodies are the
+    parse's); the build takes it when the link numbered the procedures in the order it
+    compressed them, else compresses them itself: the bundle is the same either way, and the
+    same as the build's own."""
+    from v8atlas.compiler.code import build as code_build
+    root = tmp_path / "cf"
+    _clean_dump(root)      # (the link drops the bad dump's unowned modules: another order)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    ahead = code_build.bodies_ahead
+    monkeypatch.setattr(code_build, "bodies_ahead", lambda parsed, ctx: None)
+    plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    log = tmp_path / "pids"
+    monkeypatch.setitem(_NOTED, "bodies log", log)
+    monkeypatch.setitem(_NOTED, "compress bodies", code_build._compress_bodies)
+    monkeypatch.setattr(code_build, "_compress_bodies", _compress_bodies_noting_pid)
+    monkeypatch.setattr(code_build, "bodies_ahead", ahead if order == "the link's" else (
+        lambda parsed, ctx: (lambda got: (got[0][::-1], got[1]))(ahead(parsed, ctx))))
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # ahead: a forked child's
+    # the build compressed them again only when the order differed
+    assert len(calls) == (1 if order == "the link's" else 2)
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
+
+
 @pytest.mark.parametrize("reused", ["parse", "linked model"])
 def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     """A cold compile with the cache on writes the code parse before the link (to a temporary

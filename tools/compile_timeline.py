@@ -32,7 +32,7 @@ from typing import Any, Iterator
 KINDS = {"build code": "code child", "stores:_card_store": "card store",
          "stores:_body_and_module_stores": "body store", "build search": "search",
          "build cards": "cards", "_typo_table": "typo", "_docs_from_the_back": "documents child",
-         "_complete_niced": "hashing"}
+         "_complete_niced": "hashing", "_compress_bodies": "body store"}
 
 
 def _writer(log: str) -> Any:

@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import pack_record, packed_size
+from v8atlas.formats.writer import CompressedRecords, compress_records, pack_record, packed_size
 
 from .. import heap, pool
 from ..build_docs import add_string_table
 from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
 from .index import CodeIndex
+from .model import Procedure
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -280,16 +281,47 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
 
 
 class _Bodies(Sequence[bytes]):
-    """The procedures' bodies by procedure id, each unpacked when read (for the body store)."""
+    """Procedures' bodies in order, each unpacked when read (for the body store)."""
 
-    def __init__(self, index: CodeIndex) -> None:
-        self.procs = index.procs
+    def __init__(self, procs: list[Procedure]) -> None:
+        self.procs = procs
 
     def __len__(self) -> int:
         return len(self.procs)
 
     def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
-        return bodies.unpack(self.procs[i].proc.body)
+        return bodies.unpack(self.procs[i].body)
+
+
+def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
+    """The body store of ``procs`` in that order (streamed: one body unpacked at a time, the
+    model carries them compressed, bodies.py)."""
+    return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES,
+                            packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
+
+
+def bodies_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> tuple[list[Procedure], pool.Forked] | None:
+    """The body store started before the link, in a forked child: its input, every body, is
+    the parse's, and the link only numbers the procedures — for one view of one configuration
+    in the parse's order (``link._ViewLinker.add_modules``). Compressed after the link, it was
+    the longest of the build's children (SSL: ≈ 0.8 s CPU at the compile's end; here beside
+    the link, which leaves a core idle part of the time). Returns the procedures in the order
+    compressed and the child; the build takes its store only if the link numbered exactly
+    those (``_bodies_in_order``), else the child is dropped at the session's end."""
+    if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
+        return None           # extensions, several views: the link interleaves the models
+    procs = [p for m in getattr(parsed[0][1], "modules", ()) for p in m.procedures]
+    return (procs, pool.fork_call(_compress_bodies, procs)) if procs else None
+
+
+def _bodies_in_order(index: CodeIndex) -> pool.Forked | None:
+    """The child compressing the body store ahead (``bodies_ahead``) if its procedures are
+    the index's, in the same order (the store's bytes are then what the build would write)."""
+    if index.bodies_ahead is None:
+        return None
+    procs, child = index.bodies_ahead
+    same = len(procs) == len(index.procs) and all(map(operator.is_, procs, (pe.proc for pe in index.procs)))
+    return child if same else None
 
 
 def _release(index: CodeIndex) -> None:
@@ -366,10 +398,10 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
 
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store (streamed: one body unpacked at a time, the model carries them
-    compressed, bodies.py) and the module store."""
-    writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
-                       packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
+    """The body store (compressed ahead, or now) and the module store."""
+    ahead = _bodies_in_order(index)
+    writer.add_compressed(FC.BODIES, ahead.result() if ahead is not None
+                          else _compress_bodies([pe.proc for pe in index.procs]))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
 
