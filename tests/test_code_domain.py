@@ -418,24 +418,26 @@ def _compress_bodies_noting_pid(procs: list[Any]) -> Any:
 
 
 @pytest.mark.parametrize("order", ["the link's", "another"])
-def test_bodies_compressed_beside_the_link_give_the_same_bundle(tmp_path, monkeypatch, order):
-    """The body store is compressed by a child forked before the link (the bodies are the
-    parse's); the build takes it when the link numbered the procedures in the order it
-    compressed them, else compresses them itself: the bundle is the same either way, and the
-    same as the build's own."""
+def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, order):
+    """The body store and the postings are made by a child forked before the link (they read
+    the parse alone); the build takes them when the link numbered the procedures in the order
+    that child did, else makes them itself: the bundle is the same either way, and the same as
+    the build's own."""
+    from dataclasses import replace
+
     from v8atlas.compiler.code import build as code_build
     root = tmp_path / "cf"
     _clean_dump(root)      # (the link drops the bad dump's unowned modules: another order)
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
-    ahead = code_build.bodies_ahead
-    monkeypatch.setattr(code_build, "bodies_ahead", lambda parsed, ctx: None)
+    ahead = code_build.work_ahead
+    monkeypatch.setattr(code_build, "work_ahead", lambda parsed, ctx: None)
     plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
     log = tmp_path / "pids"
     monkeypatch.setitem(_NOTED, "bodies log", log)
     monkeypatch.setitem(_NOTED, "compress bodies", code_build._compress_bodies)
     monkeypatch.setattr(code_build, "_compress_bodies", _compress_bodies_noting_pid)
-    monkeypatch.setattr(code_build, "bodies_ahead", ahead if order == "the link's" else (
-        lambda parsed, ctx: (lambda got: (got[0][::-1], got[1]))(ahead(parsed, ctx))))
+    monkeypatch.setattr(code_build, "work_ahead", ahead if order == "the link's" else (
+        lambda parsed, ctx: (lambda got: replace(got, procs=got.procs[::-1]))(ahead(parsed, ctx))))
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # ahead: a forked child's

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from dataclasses import dataclass
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
@@ -27,8 +28,8 @@ from .. import heap, pool
 from ..build_docs import add_string_table
 from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
-from .index import CodeIndex
-from .model import Procedure
+from .index import CodeIndex, ModuleEntry, ProcEntry
+from .model import CodeModel, Procedure
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -300,28 +301,59 @@ def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
                             packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
 
 
-def bodies_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> tuple[list[Procedure], pool.Forked] | None:
-    """The body store started before the link, in a forked child: its input, every body, is
-    the parse's, and the link only numbers the procedures — for one view of one configuration
-    in the parse's order (``link._ViewLinker.add_modules``). Compressed after the link, it was
-    the longest of the build's children (SSL: ≈ 0.8 s CPU at the compile's end; here beside
-    the link, which leaves a core idle part of the time). Returns the procedures in the order
-    compressed and the child; the build takes its store only if the link numbered exactly
-    those (``_bodies_in_order``), else the child is dropped at the session's end."""
+@dataclass
+class Ahead:
+    """The build's work a child forked before the link does (``work_ahead``): what it was
+    given, to check the link numbered the same (``_taken``), and the child."""
+    procs: list[Procedure]            # in the order it numbers them
+    module_terms: list[list[str]]     # each one's module's terms (the same list objects)
+    vocabulary: list[str]
+    child: pool.Forked
+
+
+def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead | None:
+    """The body store and the search postings started before the link, in a forked child:
+    their inputs (the bodies, the terms the readers packed) are the parse's, and the link only
+    numbers the procedures — for one view of one configuration in the parse's order
+    (``link._ViewLinker.add_modules``). Done after the link, they were the longest of the
+    build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
+    end); beside the link, which leaves a core idle part of the time, they are off that tail.
+    The build takes the child's answer only if the link numbered exactly these procedures
+    (``_taken``), else the child is dropped at the session's end."""
     if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
         return None           # extensions, several views: the link interleaves the models
-    procs = [p for m in getattr(parsed[0][1], "modules", ()) for p in m.procedures]
-    return (procs, pool.fork_call(_compress_bodies, procs)) if procs else None
-
-
-def _bodies_in_order(index: CodeIndex) -> pool.Forked | None:
-    """The child compressing the body store ahead (``bodies_ahead``) if its procedures are
-    the index's, in the same order (the store's bytes are then what the build would write)."""
-    if index.bodies_ahead is None:
+    model = parsed[0][1]
+    modules = getattr(model, "modules", ())
+    procs = [p for m in modules for p in m.procedures]
+    if not procs:
         return None
-    procs, child = index.bodies_ahead
-    same = len(procs) == len(index.procs) and all(map(operator.is_, procs, (pe.proc for pe in index.procs)))
-    return child if same else None
+    return Ahead(procs, [m.terms for m in modules for _p in m.procedures], model.vocabulary,
+                 pool.fork_call(_worked_ahead, model))
+
+
+def _worked_ahead(model: CodeModel) -> tuple[CompressedRecords, tuple]:
+    """The body store and the postings of one configuration's model, numbered as the link
+    numbers a view of it alone (a module entry per distinct module, its procedures in turn)."""
+    index, mids = CodeIndex(), {}
+    for m in model.modules:
+        mid = mids.setdefault(m.ref, len(index.modules))
+        if mid == len(index.modules):
+            index.modules.append(ModuleEntry(m.ref, 0, [m.file], [""], terms=m.terms))
+        index.procs += [ProcEntry(p, mid, 0, "", model.vocabulary) for p in m.procedures]
+    return _compress_bodies([pe.proc for pe in index.procs]), _postings(index)
+
+
+def _taken(index: CodeIndex) -> pool.Forked | None:
+    """The child working ahead (``work_ahead``) if its answer is this index's: the same
+    procedures in the same order, each with the same module terms and vocabulary (what the
+    body store and the postings read of the link)."""
+    ahead = index.ahead
+    if ahead is None or len(ahead.procs) != len(index.procs):
+        return None
+    same = (all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
+            and all(map(operator.is_, ahead.module_terms, (index.modules[pe.module].terms for pe in index.procs)))
+            and all(pe.vocabulary is ahead.vocabulary for pe in index.procs))
+    return ahead.child if same else None
 
 
 def _release(index: CodeIndex) -> None:
@@ -398,10 +430,9 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
 
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store (compressed ahead, or now) and the module store."""
-    ahead = _bodies_in_order(index)
-    writer.add_compressed(FC.BODIES, ahead.result() if ahead is not None
-                          else _compress_bodies([pe.proc for pe in index.procs]))
+    """The body store (unless it was compressed ahead: ``work_ahead``) and the module store."""
+    if _taken(index) is None:
+        writer.add_compressed(FC.BODIES, _compress_bodies([pe.proc for pe in index.procs]))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
 
@@ -454,7 +485,15 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    terms, t_off, post_proc, post_imp = _postings(index)
+    ahead = _taken(index)
+    if ahead is not None:      # the body store and the postings, done beside the link
+        bodies_store, postings = ahead.result()
+        writer.add_compressed(FC.BODIES, bodies_store)
+        del bodies_store
+    else:
+        postings = _postings(index)
+    terms, t_off, post_proc, post_imp = postings
+    del postings
     _add_table(writer, FC.TERMS, terms)
     writer.add_array(FC.TERMS_OFF, t_off)
     writer.add_array(FC.POST_PROC, post_proc)

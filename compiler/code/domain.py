@@ -29,13 +29,13 @@ def parse(source: Any, report: Any) -> Any:
 
 
 def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
-    from .build import bodies_ahead
+    from .build import work_ahead
     from .link import link as code_link
-    ahead = bodies_ahead(parsed, ctx)    # the bodies need no link: compressed beside it
+    ahead = work_ahead(parsed, ctx)    # what the build reads of the parse alone: done beside the link
     code_link(parsed, ctx)
     index = ctx.links.get(CodeIndex)
     if index is not None:
-        index.bodies_ahead = ahead
+        index.ahead = ahead
 
 
 def build(ctx: Any, writer: Any) -> None:
