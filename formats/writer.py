@@ -63,7 +63,7 @@ def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int
 
     With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
     sequence read by index — its items may be made on access — and streamed: the samples are
-    taken by index, then every record is packed and compressed in turn, so they are never all
+    taken by index, then every record, iterated in order, is packed and compressed in turn, so they are never all
     held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes are the same
     either way. ``prepacked``: the records are ``pack_record`` bytes already.
     """
@@ -74,7 +74,7 @@ def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int
         count = len(seq)
         zdict = _train(count, sum(packed_sizes), train_bytes,
                        lambda k: [pack(seq[i]) for i in range(0, count, k)])
-        return _compressed((pack(seq[i]) for i in range(count)), count, zdict)
+        return _compressed(map(pack, seq), count, zdict)    # (in order: the sequence's own iterator)
     packed = [pack(r) for r in records]
     zdict = _train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
     return _compressed(packed, len(packed), zdict)

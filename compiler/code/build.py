@@ -16,7 +16,7 @@ import operator
 from dataclasses import dataclass
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -293,6 +293,9 @@ class _Bodies(Sequence[bytes]):
 
     def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
         return bodies.unpack(self.procs[i].body)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return map(bodies.unpack, map(operator.attrgetter("body"), self.procs))
 
 
 def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
