@@ -417,12 +417,12 @@ def _compress_bodies_noting_pid(procs: list[Any]) -> Any:
     return _NOTED["compress bodies"](procs)
 
 
-@pytest.mark.parametrize("order", ["the link's", "another"])
+@pytest.mark.parametrize("order", ["the link's", "another", "too many"])
 def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, order):
     """The body store and the postings are made by a child forked before the link (they read
     the parse alone); the build takes them when the link numbered the procedures in the order
-    that child did, else makes them itself: the bundle is the same either way, and the same as
-    the build's own."""
+    that child did, else makes them itself, as it does above ``AHEAD_MAX_PROCS`` procedures:
+    the bundle is the same either way, and the same as the build's own."""
     from dataclasses import replace
 
     from v8atlas.compiler.code import build as code_build
@@ -436,13 +436,22 @@ def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, 
     monkeypatch.setitem(_NOTED, "bodies log", log)
     monkeypatch.setitem(_NOTED, "compress bodies", code_build._compress_bodies)
     monkeypatch.setattr(code_build, "_compress_bodies", _compress_bodies_noting_pid)
-    monkeypatch.setattr(code_build, "work_ahead", ahead if order == "the link's" else (
-        lambda parsed, ctx: (lambda got: replace(got, procs=got.procs[::-1]))(ahead(parsed, ctx))))
+    started: list[bool] = []
+
+    def noted(parsed, ctx):
+        got = ahead(parsed, ctx)
+        started.append(got is not None)
+        return replace(got, procs=got.procs[::-1]) if order == "another" else got
+
+    monkeypatch.setattr(code_build, "work_ahead", noted)
+    if order == "too many":
+        monkeypatch.setattr(code_build, "AHEAD_MAX_PROCS", 5)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
-    assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # ahead: a forked child's
-    # the build compressed them again only when the order differed
-    assert len(calls) == (1 if order == "the link's" else 2)
+    assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # in a forked child
+    # ahead, and again by the build when the order differed; by the build alone above the limit
+    assert len(calls) == (2 if order == "another" else 1)
+    assert started == [order != "too many"]
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
 
 

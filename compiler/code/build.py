@@ -45,6 +45,11 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
+# Procedures above which the build makes the body store and postings itself (``work_ahead``):
+# the child's answer (≈ 0.55 kB a procedure of frames and postings) is pickled, then unpickled
+# in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
+# the compile's peak, 934 against 865 MB; at SSL (38 k) +3–10 MB.
+AHEAD_MAX_PROCS = 60_000
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
@@ -329,7 +334,7 @@ def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead |
     model = parsed[0][1]
     modules = getattr(model, "modules", ())
     procs = [p for m in modules for p in m.procedures]
-    if not procs:
+    if not procs or len(procs) > AHEAD_MAX_PROCS:
         return None
     # The workers' rows go now rather than first thing in the link (they are saved by now, and
     # the link changes the model), so that the child's RSS does not start on them (SSL × 4:
