@@ -124,7 +124,7 @@ class Forked:
             self._conn.close()
             self._conn = None
             # A child forked later (a build's store) may take the answer of its parent's
-            # child (``code.build.bodies_ahead``); only the parent reaps it (at the session's end).
+            # child (``code.build.work_ahead``); only the parent reaps it (at the session's end).
             if self._owner == os.getpid():
                 self._process.join()
         if not ok:

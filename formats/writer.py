@@ -63,9 +63,9 @@ def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int
 
     With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
     sequence read by index — its items may be made on access — and streamed: the samples are
-    taken by index, then every record, iterated in order, is packed and compressed in turn, so they are never all
-    held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes are the same
-    either way. ``prepacked``: the records are ``pack_record`` bytes already.
+    taken by index, then every record, iterated in order, is packed and compressed in turn, so
+    they are never all held packed at once (procedure bodies at ERP scale are a gigabyte). The
+    bytes are the same either way. ``prepacked``: the records are ``pack_record`` bytes already.
     """
     pack = (lambda r: r) if prepacked else pack_record
     if packed_sizes is not None:

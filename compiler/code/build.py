@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import itertools
 import operator
-from dataclasses import dataclass
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
