@@ -110,6 +110,7 @@ class Forked:
 
     def __init__(self, value: Any = None, conn: Any = None, process: Any = None) -> None:
         self._value, self._conn, self._process = value, conn, process
+        self._owner = os.getpid()
 
     def result(self) -> Any:
         if self._conn is None:
@@ -124,7 +125,10 @@ class Forked:
         finally:
             self._conn.close()
             self._conn = None
-            self._process.join()
+            # A child forked later (a build's store) may take the answer of its parent's
+            # child (``code.build.work_ahead``); only the parent reaps it (at the session's end).
+            if self._owner == os.getpid():
+                self._process.join()
         if not ok:
             raise value
         self._value = value

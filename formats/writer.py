@@ -48,6 +48,67 @@ def packed_size(n: int) -> int:
     return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
 
 
+# A record store's bytes before they are written: (records, frames, offsets (uint64, n+1),
+# the dictionary's bytes or None). Picklable: a forked child may compress a store.
+CompressedRecords = tuple[int, "bytes | bytearray", np.ndarray, "bytes | None"]
+
+
+def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int | None = None,
+                     packed_sizes: Sequence[int] | None = None,
+                     prepacked: bool = False) -> CompressedRecords:
+    """msgpack records, each compressed with zstd (trained dictionary when worth it), for
+    ``BundleWriter.add_compressed``. ``train_bytes`` bounds the samples the dictionary is
+    trained on (every k-th record, deterministic): training on 80 MB of procedure bodies costs
+    seconds and gains nothing over a few MB of them.
+
+    With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
+    sequence read by index — its items may be made on access — and streamed: the samples are
+    taken by index, then every record, iterated in order, is packed and compressed in turn, so
+    they are never all held packed at once (procedure bodies at ERP scale are a gigabyte). The
+    bytes are the same either way. ``prepacked``: the records are ``pack_record`` bytes already.
+    """
+    pack = (lambda r: r) if prepacked else pack_record
+    if packed_sizes is not None:
+        assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
+        seq = records
+        count = len(seq)
+        zdict = _train(count, sum(packed_sizes), train_bytes,
+                       lambda k: [pack(seq[i]) for i in range(0, count, k)])
+        return _compressed(map(pack, seq), count, zdict)    # (in order: the sequence's own iterator)
+    packed = [pack(r) for r in records]
+    zdict = _train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
+    return _compressed(packed, len(packed), zdict)
+
+
+def _train(count: int, total: int, train_bytes: int | None,
+           every: Callable[[int], list[bytes]]) -> zstandard.ZstdCompressionDict | None:
+    """The dictionary trained on every k-th of ``count`` packed records (``every(k)``), k such
+    that the samples stay within ``train_bytes``; None for few records or a failure."""
+    if count < _DICT_MIN_RECORDS:
+        return None
+    samples = every(-(-total // train_bytes) if train_bytes and total > train_bytes else 1)
+    try:
+        # threads=0 and fixed k/d keep training deterministic for the same samples.
+        return zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
+                                          level=_ZSTD_LEVEL)
+    except zstandard.ZstdError:
+        return None
+
+
+def _compressed(packed: Iterable[bytes], count: int,
+                zdict: zstandard.ZstdCompressionDict | None) -> CompressedRecords:
+    params = dict(level=_ZSTD_LEVEL, write_checksum=False, write_content_size=True,
+                  write_dict_id=False)
+    cctx = (zstandard.ZstdCompressor(dict_data=zdict, **params) if zdict is not None
+            else zstandard.ZstdCompressor(**params))
+    offsets = np.zeros(count + 1, dtype="<u8")
+    frames = bytearray()
+    for i, raw in enumerate(packed):
+        frames += cctx.compress(raw)
+        offsets[i + 1] = len(frames)
+    return count, frames, offsets, zdict.as_bytes() if zdict is not None else None
+
+
 class BundleWriter:
     """Collects segments for one bundle; use as a context manager.
 
@@ -113,64 +174,23 @@ class BundleWriter:
     def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
                     train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None,
                     prepacked: bool = False) -> int:
-        """msgpack records, each compressed with zstd (trained dictionary when worth it).
+        """msgpack records, each compressed with zstd (trained dictionary when worth it):
+        ``compress_records`` (its arguments), then ``add_compressed``. Returns the number of
+        records."""
+        return self.add_compressed(name, compress_records(records, train_bytes=train_bytes,
+                                                          packed_sizes=packed_sizes, prepacked=prepacked))
 
-        Stored as three segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and,
-        when trained, ``<name>.zdict``. Returns the number of records. ``train_bytes`` bounds
-        the samples the dictionary is trained on (every k-th record, deterministic): training
-        on 80 MB of procedure bodies costs seconds and gains nothing over a few MB of them.
-
-        With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
-        sequence read by index — its items may be made on access — and streamed: the samples
-        are taken by index, then every record is packed and compressed in turn, so they are
-        never all held packed at once (procedure bodies at ERP scale are a gigabyte). The bytes
-        written are the same either way. ``prepacked``: the records are ``pack_record`` bytes
-        already.
-        """
-        pack = (lambda r: r) if prepacked else pack_record
-        if packed_sizes is not None:
-            assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
-            seq = records
-            count = len(seq)
-            zdict = self._train(count, sum(packed_sizes), train_bytes,
-                                lambda k: [pack(seq[i]) for i in range(0, count, k)])
-            return self._write_records(name, (pack(seq[i]) for i in range(count)), count, zdict)
-        packed = [pack(r) for r in records]
-        zdict = self._train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
-        return self._write_records(name, packed, len(packed), zdict)
-
-    @staticmethod
-    def _train(count: int, total: int, train_bytes: int | None,
-               every: Callable[[int], list[bytes]]) -> zstandard.ZstdCompressionDict | None:
-        """The dictionary trained on every k-th of ``count`` packed records (``every(k)``), k
-        such that the samples stay within ``train_bytes``; None for few records or a failure."""
-        if count < _DICT_MIN_RECORDS:
-            return None
-        samples = every(-(-total // train_bytes) if train_bytes and total > train_bytes else 1)
-        try:
-            # threads=0 and fixed k/d keep training deterministic for the same samples.
-            return zstandard.train_dictionary(_DICT_SIZE, samples, k=1024, d=8, threads=0,
-                                              level=_ZSTD_LEVEL)
-        except zstandard.ZstdError:
-            return None
-
-    def _write_records(self, name: str, packed: Iterable[bytes], count: int,
-                       zdict: zstandard.ZstdCompressionDict | None) -> int:
-        params = dict(level=_ZSTD_LEVEL, write_checksum=False, write_content_size=True,
-                      write_dict_id=False)
-        cctx = (zstandard.ZstdCompressor(dict_data=zdict, **params) if zdict is not None
-                else zstandard.ZstdCompressor(**params))
-        offsets = np.zeros(count + 1, dtype="<u8")
-        frames = bytearray()
-        for i, raw in enumerate(packed):
-            frames += cctx.compress(raw)
-            offsets[i + 1] = len(frames)
+    def add_compressed(self, name: str, compressed: CompressedRecords) -> int:
+        """A record store ``compress_records`` made (maybe in another process), as three
+        segments: ``<name>.dat`` (frames), ``<name>.off`` (uint64, n+1) and, when trained,
+        ``<name>.zdict``. Returns the number of records."""
+        count, frames, offsets, zdict = compressed
         self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
         self.add_array(f"{name}.off", offsets)
         entry: dict[str, Any] = {"count": count, "data": f"{name}.dat", "offsets": f"{name}.off",
                                  "dict": None}
         if zdict is not None:
-            self.add_blob(f"{name}.zdict", zdict.as_bytes())
+            self.add_blob(f"{name}.zdict", zdict)
             entry["dict"] = f"{name}.zdict"
         self.records[name] = entry
         return count

@@ -30,6 +30,7 @@ def test_cards_appended_in_any_order_read_back_by_id(monkeypatch, chunk):
     assert store.sizes() == [len(cards[i]) for i in range(300)]
     assert [store[i] for i in range(300)] == [cards[i] for i in range(300)]
     assert [store[i] for i in reversed(range(300))] == [cards[i] for i in reversed(range(300))]
+    assert list(map(bytes, store)) == [cards[i] for i in range(300)]     # iterated: by id
     assert store.nbytes() < sum(map(len, cards.values()))
 
 
@@ -39,6 +40,7 @@ def test_cards_survive_the_linked_model_pickle_and_reads_before_seal():
     for i, c in cards.items():
         store.append(i, c)
     assert store[49] == cards[49]            # still in the chunk being filled
+    assert list(map(bytes, store)) == [cards[i] for i in range(50)]
     back = pickle.loads(pickle.dumps(store))
     assert [back[i] for i in range(50)] == [cards[i] for i in range(50)]
 
@@ -65,5 +67,6 @@ def test_chunks_packed_elsewhere_read_back_by_id_beside_appended_cards():
     store.seal()
     assert store.sizes() == [len(cards[i]) for i in range(120)]
     assert [store[i] for i in range(120)] == [cards[i] for i in range(120)]
+    assert list(map(bytes, store)) == [cards[i] for i in range(120)]
     back = pickle.loads(pickle.dumps(store))
     assert [back[i] for i in reversed(range(120))] == [cards[i] for i in reversed(range(120))]

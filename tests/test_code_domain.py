@@ -432,6 +432,51 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
+def _compress_bodies_noting_pid(procs: list[Any]) -> Any:
+    """The body store compressed ahead, noting the process it ran in."""
+    with open(_NOTED["bodies log"], "a", encoding="utf-8") as f:
+        f.write(f"{os.getpid()} {len(procs)}\n")
+    return _NOTED["compress bodies"](procs)
+
+
+@pytest.mark.parametrize("order", ["the link's", "another", "too many"])
+def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, order):
+    """The body store and the postings are made by a child forked before the link (they read
+    the parse alone); the build takes them when the link numbered the procedures in the order
+    that child did, else makes them itself, as it does above ``AHEAD_MAX_PROCS`` procedures:
+    the bundle is the same either way, and the same as the build's own."""
+    from dataclasses import replace
+
+    from v8atlas.compiler.code import build as code_build
+    root = tmp_path / "cf"
+    _clean_dump(root)      # (the link drops the bad dump's unowned modules: another order)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    ahead = code_build.work_ahead
+    monkeypatch.setattr(code_build, "work_ahead", lambda parsed, ctx: None)
+    plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    log = tmp_path / "pids"
+    monkeypatch.setitem(_NOTED, "bodies log", log)
+    monkeypatch.setitem(_NOTED, "compress bodies", code_build._compress_bodies)
+    monkeypatch.setattr(code_build, "_compress_bodies", _compress_bodies_noting_pid)
+    started: list[bool] = []
+
+    def noted(parsed, ctx):
+        got = ahead(parsed, ctx)
+        started.append(got is not None)
+        return replace(got, procs=got.procs[::-1]) if order == "another" else got
+
+    monkeypatch.setattr(code_build, "work_ahead", noted)
+    if order == "too many":
+        monkeypatch.setattr(code_build, "AHEAD_MAX_PROCS", 5)
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
+    assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # in a forked child
+    # ahead, and again by the build when the order differed; by the build alone above the limit
+    assert len(calls) == (2 if order == "another" else 1)
+    assert started == [order != "too many"]
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
+
+
 @pytest.mark.parametrize("reused", ["parse", "linked model"])
 def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     """A cold compile with the cache on writes the code parse before the link (to a temporary

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -247,15 +248,19 @@ def test_streamed_records_write_the_same_store(tmp_path, train_bytes):
     out = {}
     read: list[int] = []
 
-    class Lazy(list):         # records made on access, as the code domain's bodies are
-        def __getitem__(self, i):
+    class Lazy(Sequence):     # records made on access, as the code domain's bodies are
+        def __len__(self):
+            return len(bodies)
+
+        def __getitem__(self, i):     # (also what Sequence's iterator reads, to an IndexError)
+            body = bodies[i]
             read.append(i)
-            return bodies[i]
+            return body
 
     sizes = [packed_size(len(b)) for b in bodies]
     for how, extra in (("list", {}), ("streamed", {"packed_sizes": sizes})):
         with BundleWriter(tmp_path / how, "t", compiler_version="test") as w:
-            records = Lazy(bodies) if extra else bodies
+            records = Lazy() if extra else bodies
             assert w.add_records("bodies", records, train_bytes=train_bytes, **extra) == 600
         out[how] = {k: v["sha256"] for k, v in w.segments.items()}, w.records["bodies"]
         assert Bundle.open(tmp_path / how).records("bodies")[599] == bodies[599]

@@ -32,7 +32,8 @@ from typing import Any, Iterator
 KINDS = {"build code": "code child", "stores:_card_store": "card store",
          "stores:_body_and_module_stores": "body store", "build search": "search",
          "build cards": "cards", "_typo_table": "typo", "_docs_from_the_back": "documents child",
-         "_complete_niced": "hashing"}
+         "_complete_niced": "hashing",
+         "_worked_ahead": "work ahead"}   # the body store and postings beside the link (issue 11s)
 
 
 def _writer(log: str) -> Any:
@@ -140,7 +141,7 @@ def _kinds(procs: list[tuple], parent: tuple) -> dict[str, float]:
     out["card workers"] = (sum(p[5] for pair in pairs[1:] for p in pair)
                            + sum(p[5] for p in procs if p[0] == "_claimed"))
     for label, kind in KINDS.items():
-        out[kind] = sum(p[5] for p in procs if p[0] == label)
+        out[kind] = out.get(kind, 0.0) + sum(p[5] for p in procs if p[0] == label)
     counted = ("_process_worker", "_claimed", "_read_from_the_back")
     out["other"] = sum(p[5] for p in procs if p[0] not in KINDS and p[0] not in counted)
     out["all"] = sum(out.values())

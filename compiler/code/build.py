@@ -15,19 +15,22 @@ import itertools
 import operator
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import pack_record, packed_size
+from v8atlas.formats.writer import CompressedRecords, compress_records, pack_record, packed_size
 
 from .. import heap, pool
 from ..build_docs import add_string_table
 from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
 from . import bodies
-from .index import CodeIndex
+from .index import CodeIndex, ModuleEntry, ProcEntry
+from .model import CodeModel, Procedure
+from .read import forget_received
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -42,6 +45,11 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
+# Procedures above which the build makes the body store and postings itself (``work_ahead``):
+# the child's answer (≈ 0.55 kB a procedure of frames and postings) is pickled, then unpickled
+# in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
+# the compile's peak, 934 against 865 MB; at SSL (38 k) +3–10 MB.
+AHEAD_MAX_PROCS = 60_000
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
@@ -280,16 +288,88 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
 
 
 class _Bodies(Sequence[bytes]):
-    """The procedures' bodies by procedure id, each unpacked when read (for the body store)."""
+    """Procedures' bodies in order, each unpacked when read (for the body store)."""
 
-    def __init__(self, index: CodeIndex) -> None:
-        self.procs = index.procs
+    def __init__(self, procs: list[Procedure]) -> None:
+        self.procs = procs
 
     def __len__(self) -> int:
         return len(self.procs)
 
     def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
-        return bodies.unpack(self.procs[i].proc.body)
+        return bodies.unpack(self.procs[i].body)
+
+    def __iter__(self) -> Iterator[bytes]:
+        return map(bodies.unpack, map(operator.attrgetter("body"), self.procs))
+
+
+def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
+    """The body store of ``procs`` in that order (streamed: one body unpacked at a time, the
+    model carries them compressed, bodies.py)."""
+    return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES,
+                            packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
+
+
+@dataclass
+class Ahead:
+    """The build's work a child forked before the link does (``work_ahead``): what it was
+    given, to check the link numbered the same (``_taken``), and the child."""
+    procs: list[Procedure]            # in the order it numbers them
+    module_terms: list[list[str]]     # each one's module's terms (the same list objects)
+    vocabulary: list[str]
+    child: pool.Forked
+
+
+def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead | None:
+    """The body store and the search postings started before the link, in a forked child:
+    their inputs (the bodies, the terms the readers packed) are the parse's, and the link only
+    numbers the procedures — for one view of one configuration in the parse's order
+    (``link._ViewLinker.add_modules``). Done after the link, they were the longest of the
+    build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
+    end); beside the link, which leaves a core idle part of the time, they are off that tail.
+    The build takes the child's answer only if the link numbered exactly these procedures
+    (``_taken``), else the child is dropped at the session's end."""
+    if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
+        return None           # extensions, several views: the link interleaves the models
+    model = parsed[0][1]
+    modules = getattr(model, "modules", ())
+    procs = [p for m in modules for p in m.procedures]
+    if not procs or len(procs) > AHEAD_MAX_PROCS:
+        return None
+    # The workers' rows go now rather than first thing in the link (they are saved by now, and
+    # the link changes the model), so that the child's RSS does not start on them (SSL × 4:
+    # its peak was the compile's, 447 against the parent's 406 MB).
+    forget_received(model)
+    heap.trim()
+    return Ahead(procs, [m.terms for m in modules for _p in m.procedures], model.vocabulary,
+                 pool.fork_call(_worked_ahead, model))
+
+
+def _worked_ahead(model: CodeModel) -> tuple[CompressedRecords, tuple]:
+    """The body store and the postings of one configuration's model, numbered as the link
+    numbers a view of it alone (a module entry per distinct module, its procedures in turn)."""
+    index, mids = CodeIndex(), {}
+    for m in model.modules:
+        mid = mids.setdefault(m.ref, len(index.modules))
+        if mid == len(index.modules):
+            index.modules.append(ModuleEntry(m.ref, 0, [m.file], [""], terms=m.terms))
+        index.procs += [ProcEntry(p, mid, 0, "", model.vocabulary) for p in m.procedures]
+    postings = _postings(index)
+    heap.trim()      # its temporaries (the child's largest) returned before the bodies' buffers
+    return _compress_bodies([pe.proc for pe in index.procs]), postings
+
+
+def _taken(index: CodeIndex) -> pool.Forked | None:
+    """The child working ahead (``work_ahead``) if its answer is this index's: the same
+    procedures in the same order, each with the same module terms and vocabulary (what the
+    body store and the postings read of the link)."""
+    ahead = index.ahead
+    if ahead is None or len(ahead.procs) != len(index.procs):
+        return None
+    same = (all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
+            and all(map(operator.is_, ahead.module_terms, (index.modules[pe.module].terms for pe in index.procs)))
+            and all(pe.vocabulary is ahead.vocabulary for pe in index.procs))
+    return ahead.child if same else None
 
 
 def _release(index: CodeIndex) -> None:
@@ -366,10 +446,9 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
 
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store (streamed: one body unpacked at a time, the model carries them
-    compressed, bodies.py) and the module store."""
-    writer.add_records(FC.BODIES, _Bodies(index), train_bytes=TRAIN_BYTES,
-                       packed_sizes=[packed_size(bodies.size(pe.proc.body)) for pe in index.procs])
+    """The body store (unless it was compressed ahead: ``work_ahead``) and the module store."""
+    if _taken(index) is None:
+        writer.add_compressed(FC.BODIES, _compress_bodies([pe.proc for pe in index.procs]))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
 
@@ -422,7 +501,15 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    terms, t_off, post_proc, post_imp = _postings(index)
+    ahead = _taken(index)
+    if ahead is not None:      # the body store and the postings, done beside the link
+        bodies_store, postings = ahead.result()
+        writer.add_compressed(FC.BODIES, bodies_store)
+        del bodies_store
+    else:
+        postings = _postings(index)
+    terms, t_off, post_proc, post_imp = postings
+    del postings
     _add_table(writer, FC.TERMS, terms)
     writer.add_array(FC.TERMS_OFF, t_off)
     writer.add_array(FC.POST_PROC, post_proc)

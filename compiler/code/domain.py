@@ -29,8 +29,13 @@ def parse(source: Any, report: Any) -> Any:
 
 
 def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
+    from .build import work_ahead
     from .link import link as code_link
+    ahead = work_ahead(parsed, ctx)    # what the build reads of the parse alone: done beside the link
     code_link(parsed, ctx)
+    index = ctx.links.get(CodeIndex)
+    if index is not None:
+        index.ahead = ahead
 
 
 def build(ctx: Any, writer: Any) -> None:
