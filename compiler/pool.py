@@ -142,6 +142,8 @@ class Forked:
         # The answer is not wanted (the compile failed): stop the child rather than wait for
         # it to finish and fail its send — a child forked later may hold this pipe's read end
         # too, and a step that never returns would hold the failed compile forever.
+        if self in _forked:
+            _forked.remove(self)
         if self._conn is not None:
             self._conn.close()
             self._conn = None

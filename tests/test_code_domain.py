@@ -628,9 +628,11 @@ def test_a_batch_vocabulary_crosses_the_pool_whole():
 
     from v8atlas.compiler.code import read as code_read
     for vocabulary in (["заказ", "клиент", ""], ["а\nб", "в"], [], ["один"]):
-        got, modules = code_read._from_rows(marshal.dumps(code_read._rows(vocabulary, [(None, [])])),
-                                            [("x.bsl", None)])
+        rows = code_read._rows(vocabulary, [(None, [])])
+        got, modules = code_read._from_rows(marshal.dumps(rows), [("x.bsl", None)])
         assert got == vocabulary and modules == [(None, [])]
+        if vocabulary and not any("\n" in t for t in vocabulary):
+            assert isinstance(rows[0], str)      # one string, not a string a term
 
 
 def test_procedure_terms_are_packed_field_by_field():

@@ -559,3 +559,58 @@ def test_a_cold_compile_of_a_large_folder_gives_the_content_hash_of_one_in_proce
     assert _content_hash(deferred.bundle_path) == _content_hash(alone.bundle_path)
     manifest = json.loads((deferred.bundle_path / "manifest.json").read_text(encoding="utf-8"))
     assert [s["sha256"] for s in manifest["sources"]] == [_folder_fingerprint(src)]
+
+
+# The code link's card child waits for the call counts (``link._CallCounts``) after its last
+# batch: neither side of that wait may outlive the other. Run in a fresh interpreter, under a
+# timeout, so that a regression fails here instead of hanging the suite.
+_COUNTS_SCRIPT = """
+import os, signal, sys, time
+os.environ["V8ATLAS_JOBS"] = "2"
+from v8atlas.compiler import pool
+from v8atlas.compiler.code.link import _CallCounts
+counts = _CallCounts(100, shared=True)
+mine = os.getpid()
+def task(i):
+    if os.getpid() != mine:
+        open(sys.argv[2], "w").write(str(os.getpid()))
+    return i
+def finish(r):
+    counts.wait()
+    return r
+def first():
+    time.sleep(0.5)        # the child has taken its tasks and waits for the counts
+    if sys.argv[1] == "child":
+        os.kill(int(open(sys.argv[2]).read()), signal.SIGKILL)
+        time.sleep(0.2)
+        counts.publish([0] * 100, [0] * 100)
+    else:
+        os.kill(mine, signal.SIGKILL)
+try:
+    with pool.session():
+        list(pool.fork_share(task, list(range(50)), None, first=first, finish=finish))
+except RuntimeError as e:
+    print("raised:", e)
+"""
+
+
+def test_a_card_child_killed_while_it_waits_for_the_call_counts_fails_the_compile(tmp_path):
+    got = subprocess.run([sys.executable, "-c", _COUNTS_SCRIPT, "child", str(tmp_path / "pid")],
+                         capture_output=True, text=True, timeout=60)
+    assert "raised: a forked compile step ended without an answer" in got.stdout, got.stderr
+
+
+def test_a_card_child_whose_parent_is_killed_ends_instead_of_waiting(tmp_path):
+    pid_file = tmp_path / "pid"
+    got = subprocess.run([sys.executable, "-c", _COUNTS_SCRIPT, "parent", str(pid_file)],
+                         capture_output=True, text=True, timeout=60)
+    assert got.returncode == -signal.SIGKILL
+    child = int(pid_file.read_text())
+    for _ in range(500):         # it polls its parent every few milliseconds
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            return
+        threading.Event().wait(0.01)
+    os.kill(child, signal.SIGKILL)
+    pytest.fail("the card child went on waiting for a parent that was gone")

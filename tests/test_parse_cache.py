@@ -46,7 +46,9 @@ def shared(pooled, monkeypatch):
         lo = struct.unpack_from("<q", self.range, 0)[0]
         if front:
             return take(self, True) if lo == 0 else (lo, lo)
+        deadline = time.monotonic() + 60     # a regression fails the test, not hangs the suite
         while lo == 0:
+            assert time.monotonic() < deadline, "the parent never took its first claim"
             time.sleep(0.001)
             lo = struct.unpack_from("<q", self.range, 0)[0]
         return take(self, False)

@@ -1117,6 +1117,9 @@ static PyObject *decode(PyObject *Py_UNUSED(self), PyObject *arg) {
         while (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            w = __builtin_bswap64(w);   /* the shifts below read byte k + 1 as the next higher */
+#endif
             uint64_t hi = w & HIGHS, b6 = (w << 1) & HIGHS, b5 = (w << 2) & HIGHS;
             uint64_t lead = hi & b6 & ~b5, cont = hi & ~b6;
             if ((hi & b6 & b5) || cont != ((lead << 8) | carry) || HASZERO(w)

@@ -313,7 +313,7 @@ def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
 @dataclass
 class Ahead:
     """The build's work a child forked before the link does (``work_ahead``): what it was
-    given, to check the link numbered the same (``_taken``), and the child."""
+    given, to check the link numbered the same (``ahead_of``), and the child."""
     procs: list[Procedure]            # in the order it numbers them
     module_terms: list[list[str]]     # each one's module's terms (the same list objects)
     vocabulary: list[str]
@@ -328,7 +328,11 @@ def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead |
     build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
     end); beside the link, which leaves a core idle part of the time, they are off that tail.
     The build takes the child's answer only if the link numbered exactly these procedures
-    (``_taken``), else the child is dropped at the session's end."""
+    (``ahead_of``), else the child is stopped (``code.domain.link``). Its failure fails the
+    compile, with the child's error: by then the body store child skips the bodies and the
+    build has let the parsed bodies go."""
+    if not pool.forks():
+        return None           # in-process it would only hold its answer through the link
     if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
         return None           # extensions, several views: the link interleaves the models
     model = parsed[0][1]
@@ -359,7 +363,7 @@ def _worked_ahead(model: CodeModel) -> tuple[CompressedRecords, tuple]:
     return _compress_bodies([pe.proc for pe in index.procs]), postings
 
 
-def _taken(index: CodeIndex) -> pool.Forked | None:
+def ahead_of(index: CodeIndex) -> pool.Forked | None:
     """The child working ahead (``work_ahead``) if its answer is this index's: the same
     procedures in the same order, each with the same module terms and vocabulary (what the
     body store and the postings read of the link)."""
@@ -447,7 +451,7 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
     """The body store (unless it was compressed ahead: ``work_ahead``) and the module store."""
-    if _taken(index) is None:
+    if ahead_of(index) is None:
         writer.add_compressed(FC.BODIES, _compress_bodies([pe.proc for pe in index.procs]))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
@@ -501,7 +505,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    ahead = _taken(index)
+    ahead = ahead_of(index)
     if ahead is not None:      # the body store and the postings, done beside the link
         bodies_store, postings = ahead.result()
         writer.add_compressed(FC.BODIES, bodies_store)

@@ -19,10 +19,11 @@ The result is the typed link ``CodeIndex`` (``ctx.links``) for ``compiler/code/b
 from __future__ import annotations
 
 import mmap
+import os
+import time
 from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
-from multiprocessing import get_context
 from typing import Any
 
 import numpy as np
@@ -252,7 +253,7 @@ class _ViewLinker:
         n_procs = sum(len(self.ix.modules[mid].procs) for mid in mids)
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
         pooled = n_procs >= FORK_CARDS
-        counts = _CallCounts(len(self.ix.procs), shared=pooled)
+        counts = _CallCounts(len(self.ix.procs), shared=pooled and pool.forks())
 
         def resolve() -> None:
             self.resolve_calls()
@@ -439,8 +440,12 @@ _WrittenCards = tuple[list[dict[str, Any]], tuple[list[float], list[bool], list[
 class _CallCounts:
     """Each procedure's callees and callers counts, the last two values of its card. Published
     by the process that resolves the calls (``resolve_calls``); when ``shared``, also to the
-    card child forked before that (an anonymous shared mapping and an event, inherited by the
-    fork), which writes cards meanwhile and puts the counts in once it has them."""
+    card child forked before that, through an anonymous shared mapping inherited by the fork:
+    the counts, then a flag word the child polls. No semaphore: a process-shared event made
+    the publisher wait on a waiter that had died (a killed child hung the compile), and its
+    waiter waited forever on a dead publisher; the child checks its parent while it polls."""
+
+    _POLL_S = 0.002      # the child's wait comes once, after its last batch
 
     def __init__(self, n: int, shared: bool) -> None:
         self.n = n
@@ -448,26 +453,29 @@ class _CallCounts:
         self.callers: list[int] = []
         self._ready = False
         self.pending: list[_Unfinished] = []      # written here before the counts were known
-        self._shared = mmap.mmap(-1, 8 * n) if shared and n else None
-        self._event = get_context("fork").Event() if self._shared is not None else None
+        self._shared = mmap.mmap(-1, 8 + 8 * n) if shared and n else None
+        self._publisher = os.getpid()
 
     def publish(self, callees: list[int], callers: list[int]) -> None:
         self.callees, self.callers, self._ready = callees, callers, True
-        if self._shared is not None and self._event is not None:
+        if self._shared is not None:
             self._array()[:] = (callees, callers)
-            self._event.set()
+            self._shared[:8] = _PUBLISHED       # after the counts: the child reads them once set
 
     def ready(self) -> bool:
         """Whether the counts are known here (without waiting)."""
-        if not self._ready and self._event is not None and self._event.is_set():
+        if not self._ready and self._shared is not None and self._shared[:8] == _PUBLISHED:
             self._load()
         return self._ready
 
     def wait(self) -> None:
-        if not self._ready:
-            assert self._event is not None, "counts never published"
-            self._event.wait()
-            self._load()
+        """Until the counts are published; a child whose publisher has ended leaves at once
+        (its answer would go nowhere, and its pipes would keep the others waiting)."""
+        while not self.ready():
+            assert self._shared is not None, "counts never published"
+            if os.getppid() != self._publisher:
+                os._exit(1)
+            time.sleep(self._POLL_S)
 
     def finish_pending(self) -> None:
         """The batches written here before the counts were known, finished in place as soon as
@@ -480,7 +488,10 @@ class _CallCounts:
         self.callees, self.callers, self._ready = got[0].tolist(), got[1].tolist(), True
 
     def _array(self) -> np.ndarray:
-        return np.frombuffer(self._shared, dtype=np.int32, count=2 * self.n).reshape(2, self.n)
+        return np.frombuffer(self._shared, dtype=np.int32, count=2 * self.n, offset=8).reshape(2, self.n)
+
+
+_PUBLISHED = b"counts\x00\x01"
 
 
 def _finished(counts: _CallCounts, answer: _Unfinished) -> _WrittenCards:
