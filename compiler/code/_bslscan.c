@@ -253,6 +253,35 @@ bad:
 
 /* -- strings and comments ---------------------------------------------------------------- */
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
+#define HASBYTE(v, c) HASZERO((v) ^ (ONES * (unsigned char)(c)))   /* some byte of v is c */
+
+/* The first of t[i:end] that is a or b (or c), else end: eight bytes a step while none is (a
+ * word with one is read again byte by byte, so the byte order does not matter). */
+static inline Py_ssize_t find2(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, unsigned char a,
+                               unsigned char b) {
+    for (; i + 8 <= end; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (HASBYTE(w, a) | HASBYTE(w, b)) break;
+    }
+    while (i < end && t[i] != a && t[i] != b) i++;
+    return i;
+}
+
+static inline Py_ssize_t find3(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, unsigned char a,
+                               unsigned char b, unsigned char c) {
+    for (; i + 8 <= end; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (HASBYTE(w, a) | HASBYTE(w, b) | HASBYTE(w, c)) break;
+    }
+    while (i < end && t[i] != a && t[i] != b && t[i] != c) i++;
+    return i;
+}
+
 /* lexer._STRINGS_AND_COMMENTS at i (t[i] is | " or /): the match's end, or -1 (a lone /). */
 static Py_ssize_t string_or_comment(const unsigned char *t, Py_ssize_t i, Py_ssize_t end) {
     unsigned char c = t[i];
@@ -263,7 +292,7 @@ static Py_ssize_t string_or_comment(const unsigned char *t, Py_ssize_t i, Py_ssi
     }
     Py_ssize_t j = i + 1;                        /* [^"\n]*+(?:""[^"\n]*+)*+"? */
     for (;;) {
-        while (j < end && t[j] != '"' && t[j] != '\n') j++;
+        j = find2(t, j, end, '"', '\n');
         if (j + 1 < end && t[j] == '"' && t[j + 1] == '"') { j += 2; continue; }
         break;
     }
@@ -295,8 +324,7 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
                            int *n_strings) {
     Py_ssize_t i = start, from = start;
     *n_strings = 0;
-    while (i < end) {
-        if (!opens_string_or_comment(t[i])) { i++; continue; }
+    while ((i = find3(t, i, end, '|', '"', '/')) < end) {
         Py_ssize_t e = string_or_comment(t, i, end);
         if (e < 0) { i++; continue; }
         if (buf_put(code, t + from, i - from) < 0 || buf_put(code, (const unsigned char *)" ", 1) < 0) return -1;
@@ -697,6 +725,24 @@ static int set_attr_n(PyObject *o, const char *name, Py_ssize_t v) {
     return r;
 }
 
+/* Whether body t[0:n] holds one of ``words`` (lexer._literal_calls finds nothing otherwise: most
+ * bodies of a module that holds ``ОбщийМодуль(`` do not, and the call into Python is skipped).
+ * A word that is not bytes: 1 (Python decides). */
+static int holds_any(const unsigned char *t, Py_ssize_t n, PyObject *words) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(words); k++) {
+        PyObject *w = PyTuple_GET_ITEM(words, k);
+        if (!PyBytes_Check(w)) return 1;
+        Py_ssize_t m = PyBytes_GET_SIZE(w);
+        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(w), *p = t, *stop = t + n;
+        if (m == 0) return 1;
+        while (stop - p >= m && (p = memchr(p, s[0], (size_t)(stop - p - m + 1))) != NULL) {
+            if (memcmp(p, s, (size_t)m) == 0) return 1;
+            p++;
+        }
+    }
+    return 0;
+}
+
 static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t end_line, PyObject *common,
                       PyObject *procedures) {
     const unsigned char *t = (const unsigned char *)PyBytes_AS_STRING(text);
@@ -710,7 +756,7 @@ static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t en
     if (o->inserts && set_attr_n(o->proc, "inserts", o->inserts) < 0) goto done;
     if (o->deletes && set_attr_n(o->proc, "deletes", o->deletes) < 0) goto done;
     if (body_tokens(t, o->start, end_pos, o->local, o->qualified, o->usages) < 0) goto done;
-    if (PyTuple_GET_SIZE(common)) {
+    if (PyTuple_GET_SIZE(common) && holds_any(t + o->start, end_pos - o->start, common)) {
         PyObject *x = PyObject_CallFunctionObjArgs(literal_calls, o->proc, body, common, NULL);
         if (!x) goto done;
         Py_DECREF(x);
@@ -1077,9 +1123,6 @@ fail:
 
 /* -- decoding ------------------------------------------------------------------------------ */
 
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
 
 /* The length of the well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlongs, no
  * surrogates, nothing above U+10FFFF — what Python's strict decoder accepts), or 0. */
