@@ -65,6 +65,35 @@ static int n_struct, n_async, n_export, n_ends, configured;
  * Cyrillic letter too (Если, Результат), so one byte does not tell them apart; two do. */
 static unsigned char OPENS[65536];
 
+/* A cheap hash of a byte run (FNV-1a): the class-word filters and the name tables below. */
+static inline uint64_t hash_run(const unsigned char *s, Py_ssize_t n) {
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ULL; }
+    return h;
+}
+
+/* The class words' filters (MANAGER_FWD, QUERY_FWD): a bit per hash of a key, so most words
+ * before a dot (Объект.Свойство) are passed over without a bytes object and a dict lookup; a
+ * set bit only sends the word on to the dict (which decides). Built by configure. */
+#define FILTER_BITS 16
+static uint64_t manager_filter[1 << (FILTER_BITS - 6)], query_filter[1 << (FILTER_BITS - 6)];
+
+static inline int filter_has(const uint64_t *f, uint64_t h) {
+    uint64_t k = h >> (64 - FILTER_BITS);
+    return (int)(f[k >> 6] >> (k & 63) & 1);
+}
+
+static void fill_filter(uint64_t *f, PyObject *dict) {
+    memset(f, 0, sizeof manager_filter);
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(dict, &pos, &k, &v)) {
+        if (!PyBytes_Check(k)) continue;            /* never equal to the bytes looked up */
+        uint64_t x = hash_run((const unsigned char *)PyBytes_AS_STRING(k), PyBytes_GET_SIZE(k)) >> (64 - FILTER_BITS);
+        f[x >> 6] |= 1ULL << (x & 63);
+    }
+}
+
 static void mark_opens(const Word *ws, int n) {
     for (int k = 0; k < n; k++) {
         const unsigned char *forms[2] = {ws[k].lo[0], ws[k].up[0]};
@@ -234,11 +263,15 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         }
         if (load_words(o, outs[k], counts[k]) < 0) goto bad;
     }
+    static uint64_t t_manager[sizeof manager_filter / 8], t_query[sizeof query_filter / 8];
+    fill_filter(t_manager, got[K_MANAGER]);
+    fill_filter(t_query, got[K_QUERY]);
     /* every piece is here: swap in */
     for (int k = 0; k < N_SLOTS; k++) Py_XSETREF(*SLOTS[k], got[k]);
     memcpy(STRUCT, t_struct, sizeof STRUCT); memcpy(ASYNC, t_async, sizeof ASYNC);
     memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
     n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
+    memcpy(manager_filter, t_manager, sizeof manager_filter); memcpy(query_filter, t_query, sizeof query_filter);
     max_depth = depth;
     max_list_bytes = bounds[0]; max_list_lines = bounds[1];
     memset(OPENS, 0, sizeof OPENS);
@@ -472,14 +505,15 @@ static int ident_at(const unsigned char *c, Py_ssize_t n, Py_ssize_t i, Py_ssize
 /* ``Слово.Имя``: for each dot with a class word of ``table`` right before it (lexer's reversed
  * ``\.[ \t]*+(word)(?!W)``), the name after it; in code also the method called on it
  * (``_AFTER_NAME``). */
-static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, int in_code, PyObject *usages) {
+static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, const uint64_t *filter, int in_code,
+                       PyObject *usages) {
     if (n <= 0) return 0;
     const unsigned char *p = c, *stop = c + n;
     while ((p = memchr(p, '.', stop - p)) != NULL) {
         Py_ssize_t d = p - c;
         p++;
         Py_ssize_t e = spaces_back(c, d), s = run_back(c, e);
-        if (s == e) continue;
+        if (s == e || !filter_has(filter, hash_run(c + s, e - s))) continue;
         PyObject *cls = lookup_bytes(table, c + s, e - s);
         if (!cls) { if (PyErr_Occurred()) return -1; continue; }
         Py_ssize_t ns, ne;
@@ -521,8 +555,8 @@ static int body_tokens(const unsigned char *t, Py_ssize_t start, Py_ssize_t end,
     Buf code = {0}, strs = {0};
     int n_strings, r = split_code_into(t, start, end, &code, &strs, &n_strings);
     if (r == 0) r = calls(code.p, code.n, local, qualified, usages);
-    if (r == 0) r = class_words(code.p, code.n, MANAGER_FWD, 1, usages);
-    if (r == 0 && n_strings) r = class_words(strs.p, strs.n, QUERY_FWD, 0, usages);
+    if (r == 0) r = class_words(code.p, code.n, MANAGER_FWD, manager_filter, 1, usages);
+    if (r == 0 && n_strings) r = class_words(strs.p, strs.n, QUERY_FWD, query_filter, 0, usages);
     PyMem_Free(code.p); PyMem_Free(strs.p);
     return r;
 }
