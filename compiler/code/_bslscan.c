@@ -47,8 +47,7 @@ static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched,
     *S_kind_func, *S_long_list;
 static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
 static Py_ssize_t max_list_bytes, max_list_lines; /* lexer.MAX_LIST_BYTES, MAX_LIST_LINES */
-static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
-#define NAMES_MAX 400000
+#define NAMES_MAX 400000                         /* identifier bytes -> str tables' bound (names_tab) */
 
 /* Keywords in either letter case per letter: each character's lower and upper UTF-8 forms. */
 #define MAX_CHARS 32
@@ -373,33 +372,73 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
 
 /* -- tokens of a body ---------------------------------------------------------------------- */
 
-/* ``cache[s[:n]]`` (a new reference) with ``*key`` NULL; or NULL with ``*key`` the new bytes key
-   to store under, or NULL too on an error (set). */
-static PyObject *cached(PyObject *cache, const unsigned char *s, Py_ssize_t n, PyObject **key) {
-    *key = PyBytes_FromStringAndSize((const char *)s, n);
-    if (!*key) return NULL;
-    PyObject *v = PyDict_GetItemWithError(cache, *key);
-    if (v) { Py_INCREF(v); Py_CLEAR(*key); return v; }
-    if (PyErr_Occurred()) Py_CLEAR(*key);
+/* An identifier bytes -> str table, per process and bounded (NAMES_MAX names): open addressing
+ * on hash_run, with no bytes object and no siphash a lookup. At most NAMES_PROBES slots are
+ * looked at (input text cannot make a lookup slow by colliding hashes): a name that finds its
+ * slots taken is decoded again each time instead of stored. */
+typedef struct { uint64_t h; Py_ssize_t n; unsigned char *key; PyObject *val; } NameSlot;
+typedef struct { NameSlot *slot; size_t mask, used; } Names;
+static Names names_tab, local_tab;
+#define NAMES_PROBES 16
+#define NAMES_FIRST 4096                        /* slots at first; doubled at half full */
+
+/* tab[s[:n]] (borrowed), or NULL */
+static PyObject *names_get(const Names *tab, const unsigned char *s, Py_ssize_t n, uint64_t h) {
+    if (!tab->slot) return NULL;
+    for (size_t k = 0, i = (size_t)h & tab->mask; k < NAMES_PROBES; k++, i = (i + 1) & tab->mask) {
+        const NameSlot *e = &tab->slot[i];
+        if (!e->val) return NULL;
+        if (e->h == h && e->n == n && memcmp(e->key, s, (size_t)n) == 0) return e->val;
+    }
     return NULL;
 }
 
-/* An identifier's str, decoded once per process (bounded cache). */
+/* Put a slot's entry (key, val owned) in a free slot of its probe run: 1, or 0 when none is. */
+static int names_place(Names *tab, NameSlot entry) {
+    for (size_t k = 0, i = (size_t)entry.h & tab->mask; k < NAMES_PROBES; k++, i = (i + 1) & tab->mask)
+        if (!tab->slot[i].val) { tab->slot[i] = entry; tab->used++; return 1; }
+    return 0;
+}
+
+/* Store tab[s[:n]] = val (a new reference taken) when there is room; never an error (a name not
+ * stored is decoded again next time). */
+static void names_put(Names *tab, const unsigned char *s, Py_ssize_t n, uint64_t h, PyObject *val) {
+    if (tab->used >= NAMES_MAX) return;
+    if (!tab->slot || 2 * (tab->used + 1) > tab->mask + 1) {          /* grow (or start) */
+        size_t cap = tab->slot ? 2 * (tab->mask + 1) : NAMES_FIRST;
+        NameSlot *slot = PyMem_Calloc(cap, sizeof *slot);
+        if (!slot) return;
+        Names grown = {slot, cap - 1, 0};
+        for (size_t i = 0; tab->slot && i <= tab->mask; i++)
+            if (tab->slot[i].val && !names_place(&grown, tab->slot[i])) {    /* no room: let go */
+                PyMem_Free(tab->slot[i].key);
+                Py_DECREF(tab->slot[i].val);
+            }
+        PyMem_Free(tab->slot);
+        *tab = grown;
+    }
+    unsigned char *key = PyMem_Malloc(n ? (size_t)n : 1);
+    if (!key) return;
+    memcpy(key, s, (size_t)n);
+    NameSlot entry = {h, n, key, Py_NewRef(val)};
+    if (!names_place(tab, entry)) { PyMem_Free(key); Py_DECREF(val); }
+}
+
+/* An identifier's str, decoded once per process (bounded table). */
 static PyObject *name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key;
-    PyObject *v = cached(names_cache, s, n, &key);
-    if (v || !key) return v;      /* found, or an error */
+    uint64_t h = hash_run(s, n);
+    PyObject *v = names_get(&names_tab, s, n, h);
+    if (v) return Py_NewRef(v);
     v = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
-    if (v && PyDict_GET_SIZE(names_cache) < NAMES_MAX && PyDict_SetItem(names_cache, key, v) < 0) Py_CLEAR(v);
-    Py_DECREF(key);
+    if (v) names_put(&names_tab, s, n, h, v);
     return v;
 }
 
 /* An unqualified call's name, or "" for a keyword that looks like a call (``Если (``). */
 static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key;
-    PyObject *v = cached(local_cache, s, n, &key);
-    if (v || !key) return v;      /* found, or an error */
+    uint64_t h = hash_run(s, n);
+    PyObject *v = names_get(&local_tab, s, n, h);
+    if (v) return Py_NewRef(v);
     v = name_of(s, n);
     if (v) {
         PyObject *low = PyObject_CallMethodNoArgs(v, S_lower);
@@ -407,9 +446,8 @@ static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
         Py_XDECREF(low);
         if (hit < 0) Py_CLEAR(v);
         else if (hit) { Py_DECREF(v); v = Py_NewRef(S_empty); }
-        if (v && PyDict_GET_SIZE(local_cache) < NAMES_MAX && PyDict_SetItem(local_cache, key, v) < 0) Py_CLEAR(v);
+        if (v) names_put(&local_tab, s, n, h, v);
     }
-    Py_DECREF(key);
     return v;
 }
 
@@ -1496,8 +1534,6 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
         if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
-    if (!names_cache && !(names_cache = PyDict_New())) return NULL;
-    if (!local_cache && !(local_cache = PyDict_New())) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* lexer.py uses the module only when this matches the _bslscan.c beside it */
