@@ -41,6 +41,7 @@ static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_wri
 /* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
  * each, however many parameters: marshal writes them once) */
 static PyObject *S_name, *S_type, *S_text;
+static PyObject *S_end_line, *S_body, *S_inserts, *S_deletes;   /* attributes close_proc sets */
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
@@ -64,11 +65,25 @@ static int n_struct, n_async, n_export, n_ends, configured;
  * Cyrillic letter too (Если, Результат), so one byte does not tell them apart; two do. */
 static unsigned char OPENS[65536];
 
-/* A cheap hash of a byte run (FNV-1a): the class-word filters and the name tables below. */
+/* A cheap hash of a byte run, eight bytes a step (the class-word filters and the name tables
+ * below; the byte order is the machine's, the same all process long). */
+#define HASH_MUL 0xff51afd7ed558ccdULL
 static inline uint64_t hash_run(const unsigned char *s, Py_ssize_t n) {
-    uint64_t h = 1469598103934665603ULL;
-    for (Py_ssize_t i = 0; i < n; i++) { h ^= s[i]; h *= 1099511628211ULL; }
-    return h;
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * HASH_MUL;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        w = 0;
+        memcpy(&w, s + i, (size_t)(n - i));
+        h = (h ^ w) * HASH_MUL;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 32);
 }
 
 /* The class words' filters (MANAGER_FWD, QUERY_FWD): a bit per hash of a key, so most words
@@ -789,10 +804,10 @@ static void open_clear(Open *o) {
     Py_CLEAR(o->proc); Py_CLEAR(o->name); Py_CLEAR(o->local); Py_CLEAR(o->qualified); Py_CLEAR(o->usages);
 }
 
-static int set_attr_n(PyObject *o, const char *name, Py_ssize_t v) {
+static int set_attr_n(PyObject *o, PyObject *name, Py_ssize_t v) {
     PyObject *x = PyLong_FromSsize_t(v);
     if (!x) return -1;
-    int r = PyObject_SetAttrString(o, name, x);
+    int r = PyObject_SetAttr(o, name, x);
     Py_DECREF(x);
     return r;
 }
@@ -805,12 +820,12 @@ static int holds_any(const unsigned char *t, Py_ssize_t n, PyObject *words) {
         PyObject *w = PyTuple_GET_ITEM(words, k);
         if (!PyBytes_Check(w)) return 1;
         Py_ssize_t m = PyBytes_GET_SIZE(w);
-        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(w), *p = t, *stop = t + n;
+        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(w), *p, *stop = t + n;
         if (m == 0) return 1;
-        while (stop - p >= m && (p = memchr(p, s[0], (size_t)(stop - p - m + 1))) != NULL) {
-            if (memcmp(p, s, (size_t)m) == 0) return 1;
-            p++;
-        }
+        if (m > n) continue;
+        /* by the word's last byte (its ``(``: rarer than a Cyrillic lead byte) */
+        for (p = t + m - 1; p < stop && (p = memchr(p, s[m - 1], (size_t)(stop - p))) != NULL; p++)
+            if (memcmp(p - (m - 1), s, (size_t)m) == 0) return 1;
     }
     return 0;
 }
@@ -824,9 +839,9 @@ static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t en
     int r = -1;
     PyObject *body = PyBytes_FromStringAndSize((const char *)t + o->start, end_pos - o->start);
     if (!body) goto done;
-    if (set_attr_n(o->proc, "end_line", end_line) < 0 || PyObject_SetAttrString(o->proc, "body", body) < 0) goto done;
-    if (o->inserts && set_attr_n(o->proc, "inserts", o->inserts) < 0) goto done;
-    if (o->deletes && set_attr_n(o->proc, "deletes", o->deletes) < 0) goto done;
+    if (set_attr_n(o->proc, S_end_line, end_line) < 0 || PyObject_SetAttr(o->proc, S_body, body) < 0) goto done;
+    if (o->inserts && set_attr_n(o->proc, S_inserts, o->inserts) < 0) goto done;
+    if (o->deletes && set_attr_n(o->proc, S_deletes, o->deletes) < 0) goto done;
     if (body_tokens(t, o->start, end_pos, o->local, o->qualified, o->usages) < 0) goto done;
     if (PyTuple_GET_SIZE(common) && holds_any(t + o->start, end_pos - o->start, common)) {
         PyObject *x = PyObject_CallFunctionObjArgs(literal_calls, o->proc, body, common, NULL);
@@ -1531,6 +1546,7 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
         {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
         {&S_name, "name"}, {&S_type, "type"}, {&S_text, "text"},
+        {&S_end_line, "end_line"}, {&S_body, "body"}, {&S_inserts, "inserts"}, {&S_deletes, "deletes"},
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
         if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
