@@ -387,6 +387,41 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
 
 /* -- tokens of a body ---------------------------------------------------------------------- */
 
+/* str.lower() of the UTF-8 run s[:n] without the str first, for the runs identifiers are made
+ * of: ASCII and the Cyrillic block's U+0400..U+045F (Ё, А-Я, а-я and their kin), whose lower
+ * forms are fixed (A-Z +32; U+0400..U+040F +0x50; U+0410..U+042F +0x20; the rest their own).
+ * NULL with no error when the run holds anything else (the caller asks str.lower). */
+#define LOWER_MAX 256
+static PyObject *lower_fast(const unsigned char *s, Py_ssize_t n) {
+    unsigned char out[LOWER_MAX];
+    if (n > LOWER_MAX) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c < 0x80) { out[i] = c >= 'A' && c <= 'Z' ? c + 32 : c; continue; }
+        if (i + 1 >= n || (c != 0xD0 && c != 0xD1)) return NULL;
+        unsigned char d = s[i + 1];
+        if (c == 0xD0 && d >= 0x80 && d <= 0x8F) { out[i] = 0xD1; out[i + 1] = d + 0x10; }        /* U+0400.. */
+        else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) { out[i] = 0xD0; out[i + 1] = d + 0x20; }   /* А..П */
+        else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) { out[i] = 0xD1; out[i + 1] = d - 0x20; }   /* Р..Я */
+        else if ((c == 0xD0 && d >= 0xB0 && d <= 0xBF) || (c == 0xD1 && d >= 0x80 && d <= 0x9F)) {
+            out[i] = c; out[i + 1] = d;                                                        /* а..я, ё.. */
+        } else return NULL;
+        i++;
+    }
+    return PyUnicode_DecodeUTF8((const char *)out, n, "strict");
+}
+
+/* str.lower() of the UTF-8 run s[:n] (decoded strictly, as PyUnicode_DecodeUTF8). */
+static PyObject *lower_run(const unsigned char *s, Py_ssize_t n) {
+    PyObject *low = lower_fast(s, n);
+    if (low || PyErr_Occurred()) return low;
+    PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
+    if (!str) return NULL;
+    low = PyObject_CallMethodNoArgs(str, S_lower);
+    Py_DECREF(str);
+    return low;
+}
+
 /* An identifier bytes -> str table, per process and bounded (NAMES_MAX names): open addressing
  * on hash_run, with no bytes object and no siphash a lookup. At most NAMES_PROBES slots are
  * looked at (input text cannot make a lookup slow by colliding hashes): a name that finds its
@@ -456,7 +491,7 @@ static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
     if (v) return Py_NewRef(v);
     v = name_of(s, n);
     if (v) {
-        PyObject *low = PyObject_CallMethodNoArgs(v, S_lower);
+        PyObject *low = lower_run(s, n);
         int hit = low ? PySet_Contains(NOT_CALLS, low) : -1;
         Py_XDECREF(low);
         if (hit < 0) Py_CLEAR(v);
@@ -861,11 +896,7 @@ static PyObject *decode_range(const unsigned char *t, Py_ssize_t a, Py_ssize_t b
 }
 
 static PyObject *lowered(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
-    PyObject *s = decode_range(t, a, b);
-    if (!s) return NULL;
-    PyObject *low = PyObject_CallMethodNoArgs(s, S_lower);
-    Py_DECREF(s);
-    return low;
+    return lower_run(t + a, b < a ? 0 : b - a);
 }
 
 static PyObject *stripped(PyObject *s) {       /* str.strip(), consuming s */
@@ -1150,7 +1181,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
             }
             if (!proc) goto h_done;
             /* a repeated name under the same conditions */
-            if (!(lower = PyObject_CallMethodNoArgs(name, S_lower))) goto h_done;
+            if (!(lower = lower_run(t + ns, ne - ns))) goto h_done;
             if (!(cond = PyList_AsTuple(st.conditions))) goto h_done;
             if (!(key = PyTuple_Pack(2, lower, cond))) goto h_done;
             {
