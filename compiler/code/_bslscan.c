@@ -35,13 +35,14 @@ static PyObject *doc_rules;                      /* lexer._without_rules(doc str
 static PyObject *literal_calls;                  /* lexer._literal_calls(proc, body, words) */
 static PyObject *MANAGER_FWD, *QUERY_FWD;        /* dict: class word bytes (forward) -> class */
 static PyObject *NOT_CALLS;                      /* frozenset of folded keywords */
-static PyObject *kwnames;                        /* Procedure keyword names */
+static PyObject *proc_fields;                    /* Procedure's first fields, passed positionally */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
     *S_slashes, *S_format, *S_create_ru, *S_create_en, *S_end_proc, *S_end_func;
 /* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
  * each, however many parameters: marshal writes them once) */
 static PyObject *S_name, *S_type, *S_text;
 static PyObject *S_end_line, *S_body, *S_inserts, *S_deletes;   /* attributes close_proc sets */
+static PyObject *S_empty_bytes, *S_zero;         /* b"" and 0: Procedure's body and counts to start */
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
@@ -186,14 +187,15 @@ static int load_words(PyObject *spec, Word *out, int *count) {
     return 0;
 }
 
-/* The Procedure keyword names scan passes, in this order (lexer.py hands the same tuple). */
-#define N_KWNAMES 15
+/* The Procedure fields scan passes positionally, in this order (lexer._PROC_FIELDS, checked there
+ * against the constructor's): name … end_line, body, inserts, deletes, the four token sets. */
+#define N_FIELDS 19
 
 /* Every object configure takes: the key and where it lands. */
 static PyObject **const SLOTS[] = {
     &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
     &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
-    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
+    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &proc_fields, &S_end_proc, &S_end_func,
     &S_region_not_closed, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
     &S_closed_by, &S_no_end_header, &S_no_end_eof, &S_no_header, &S_duplicate, &S_kind_proc, &S_kind_func,
     &S_long_list,
@@ -201,7 +203,7 @@ static PyObject **const SLOTS[] = {
 static const char *const KEYS[] = {
     "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
     "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
-    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
+    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "fields", "END_PROCEDURE",
     "END_FUNCTION", "MSG_REGION_NOT_CLOSED", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
     "MSG_DEEP_REGION", "MSG_DEEP_IF", "MSG_CLOSED_BY", "MSG_NO_END_BEFORE_HEADER", "MSG_NO_END_BEFORE_EOF",
     "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION", "MSG_LONG_LIST",
@@ -209,7 +211,7 @@ static const char *const KEYS[] = {
 #define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
 _Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
 enum { K_PROCEDURE = 0, K_PROBLEM = 1, K_FIRST_DICT = 2, K_FIRST_SET = 4, K_PARAMS = 12, K_MANAGER = 18,
-       K_QUERY = 19, K_NOT_CALLS = 20, K_KWNAMES = 21, K_FIRST_STR = 22 };
+       K_QUERY = 19, K_NOT_CALLS = 20, K_FIELDS = 21, K_FIRST_STR = 22 };
 
 /* configure(cfg): all or nothing. The scanner is off (``configured`` 0) from the call on; the
  * objects and keyword tables are read into temporaries, checked, and swapped in only when every
@@ -229,7 +231,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         PyErr_SetString(PyExc_TypeError, "configure: Procedure and Problem must be callable");
         goto bad;
     }
-    for (int k = K_FIRST_DICT; k < K_KWNAMES; k++) {
+    for (int k = K_FIRST_DICT; k < K_FIELDS; k++) {
         int dict = k < K_FIRST_SET || k == K_PARAMS || k == K_MANAGER || k == K_QUERY;
         int ok = k > K_PARAMS && k < K_MANAGER ? PyCallable_Check(got[k])
                  : dict ? PyDict_Check(got[k]) : PyAnySet_Check(got[k]);
@@ -239,14 +241,14 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
             goto bad;
         }
     }
-    PyObject *kw = got[K_KWNAMES];
-    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_KWNAMES) {
-        PyErr_Format(PyExc_ValueError, "configure: kwnames must be a tuple of %d names", N_KWNAMES);
+    PyObject *kw = got[K_FIELDS];
+    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "configure: fields must be a tuple of %d names", N_FIELDS);
         goto bad;
     }
-    for (Py_ssize_t k = 0; k < N_KWNAMES; k++)
+    for (Py_ssize_t k = 0; k < N_FIELDS; k++)
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(kw, k))) {
-            PyErr_SetString(PyExc_TypeError, "configure: kwnames must be str");
+            PyErr_SetString(PyExc_TypeError, "configure: fields must be str");
             goto bad;
         }
     for (int k = K_FIRST_STR; k < N_SLOTS; k++)
@@ -1136,7 +1138,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
         {
             PyObject *name = decode_range(t, ns, ne), *inner = NULL, *params = NULL, *plist = NULL;
             PyObject *doc = NULL, *directive = NULL, *annotation = NULL, *vals[12] = {0}, *proc = NULL;
-            PyObject *lower = NULL, *cond = NULL, *key = NULL, *sets[3] = {0};
+            PyObject *lower = NULL, *cond = NULL, *key = NULL, *sets[4] = {0};
             int ok = 0;
             if (!name) goto h_done;
             inner = PyBytes_FromStringAndSize((const char *)t + ls, lend - ls);
@@ -1166,7 +1168,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
                     Py_SETREF(annotation, a);
                 }
             }
-            for (int k = 0; k < 3; k++) if (!(sets[k] = PySet_New(NULL))) goto h_done;
+            for (int k = 0; k < 4; k++) if (!(sets[k] = PySet_New(NULL))) goto h_done;
             vals[0] = name; vals[1] = kw->is_function ? Py_True : Py_False; vals[2] = plist;
             vals[3] = export ? Py_True : Py_False; vals[4] = directive; vals[5] = annotation;
             vals[6] = is_async ? Py_True : Py_False; vals[7] = st.ctx_regions; vals[8] = st.ctx_conditions;
@@ -1174,10 +1176,11 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
             if (!(vals[10] = PyLong_FromSsize_t(ln))) goto h_done;
             vals[11] = vals[10];
             {
-                PyObject *all[15];
+                PyObject *all[N_FIELDS];           /* body b"", inserts 0, deletes 0: the defaults */
                 for (int k = 0; k < 12; k++) all[k] = vals[k];
-                all[12] = sets[0]; all[13] = sets[1]; all[14] = sets[2];
-                proc = PyObject_Vectorcall(Procedure, all, 0, kwnames);
+                all[12] = S_empty_bytes; all[13] = S_zero; all[14] = S_zero;
+                all[15] = sets[0]; all[16] = sets[1]; all[17] = sets[3]; all[18] = sets[2];
+                proc = PyObject_Vectorcall(Procedure, all, N_FIELDS, NULL);
             }
             if (!proc) goto h_done;
             /* a repeated name under the same conditions */
@@ -1199,7 +1202,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
             Py_XDECREF(name); Py_XDECREF(inner); Py_XDECREF(params); Py_XDECREF(plist); Py_XDECREF(doc);
             Py_XDECREF(directive); Py_XDECREF(annotation); Py_XDECREF(vals[10]); Py_XDECREF(proc);
             Py_XDECREF(lower); Py_XDECREF(cond); Py_XDECREF(key);
-            for (int k = 0; k < 3; k++) Py_XDECREF(sets[k]);
+            for (int k = 0; k < 4; k++) Py_XDECREF(sets[k]);
             if (!ok) goto fail;
         }
         if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
@@ -1581,6 +1584,8 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
         if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
+    if (!S_empty_bytes && !(S_empty_bytes = PyBytes_FromStringAndSize(NULL, 0))) return NULL;
+    if (!S_zero && !(S_zero = PyLong_FromLong(0))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* lexer.py uses the module only when this matches the _bslscan.c beside it */
