@@ -148,10 +148,20 @@ static Py_ssize_t match_word(const Word *w, const unsigned char *t, Py_ssize_t i
     return i;
 }
 
+/* Whether t[i:end] opens with a character's first (up to two) bytes ``f`` (of ``len``). */
+static inline int opens_with(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, const unsigned char *f, int len) {
+    if (len == 0) return 1;
+    if (i >= end || t[i] != f[0]) return 0;
+    return len < 2 || (i + 1 < end && t[i + 1] == f[1]);
+}
+
 /* One of ``words`` at i followed by a non-identifier byte (or the end): its end, its index. */
 static Py_ssize_t match_any(const Word *ws, int n, const unsigned char *t, Py_ssize_t i,
                             Py_ssize_t end, int *which) {
     for (int k = 0; k < n; k++) {
+        /* a word whose first letter is not there in either case is passed without a call */
+        if (ws[k].n && !opens_with(t, i, end, ws[k].lo[0], ws[k].lo_len[0])
+            && !opens_with(t, i, end, ws[k].up[0], ws[k].up_len[0])) continue;
         Py_ssize_t e = match_word(&ws[k], t, i, end);
         if (e >= 0 && (e >= end || !W(t[e]))) {
             if (which) *which = k;
