@@ -92,7 +92,7 @@ def broken(**change):
     for k in [k for k, v in change.items() if v is None]:
         del cfg[k]
     return cfg
-for cfg in ({}, broken(STRUCT=None), broken(kwnames=good["kwnames"][:-1]), broken(kwnames=list(good["kwnames"])),
+for cfg in ({}, broken(STRUCT=None), broken(fields=good["fields"][:-1]), broken(fields=list(good["fields"])),
             broken(Procedure=1), broken(Problem="x"), broken(PARAMS=[]), broken(PP_IF=()), broken(params_of=None),
             broken(NOT=1), broken(ENDS=[([(b"ab", b"AB")], 1)])):
     try:
@@ -115,7 +115,7 @@ print("ok")
 
 @needs_c
 def test_a_failed_configure_leaves_the_scanner_off_not_half_set():
-    """configure is all or nothing: a missing key, a kwnames tuple of the wrong size, a class that
+    """configure is all or nothing: a missing key, a fields tuple of the wrong size, a class that
     is not callable… leave the scanner refusing (RuntimeError), never scanning with NULL tables
     (a segfault: hence the child process); a good configure afterwards brings it back."""
     run = subprocess.run([sys.executable, "-c", _BAD_CONFIGURE], capture_output=True, text=True)

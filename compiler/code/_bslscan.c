@@ -35,20 +35,21 @@ static PyObject *doc_rules;                      /* lexer._without_rules(doc str
 static PyObject *literal_calls;                  /* lexer._literal_calls(proc, body, words) */
 static PyObject *MANAGER_FWD, *QUERY_FWD;        /* dict: class word bytes (forward) -> class */
 static PyObject *NOT_CALLS;                      /* frozenset of folded keywords */
-static PyObject *kwnames;                        /* Procedure keyword names */
+static PyObject *proc_fields;                    /* Procedure's first fields, passed positionally */
 static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_write, *S_query,
     *S_slashes, *S_format, *S_create_ru, *S_create_en, *S_end_proc, *S_end_func;
 /* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
  * each, however many parameters: marshal writes them once) */
 static PyObject *S_name, *S_type, *S_text;
+static PyObject *S_end_line, *S_body, *S_inserts, *S_deletes;   /* attributes close_proc sets */
+static PyObject *S_empty_bytes, *S_zero;         /* b"" and 0: Procedure's body and counts to start */
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
     *S_kind_func, *S_long_list;
 static Py_ssize_t max_depth;                     /* lexer.MAX_DEPTH: region and #Если nesting recorded */
 static Py_ssize_t max_list_bytes, max_list_lines; /* lexer.MAX_LIST_BYTES, MAX_LIST_LINES */
-static PyObject *names_cache, *local_cache;      /* identifier bytes -> str (bounded) */
-#define NAMES_MAX 400000
+#define NAMES_MAX 400000                         /* identifier bytes -> str tables' bound (names_tab) */
 
 /* Keywords in either letter case per letter: each character's lower and upper UTF-8 forms. */
 #define MAX_CHARS 32
@@ -64,6 +65,49 @@ static int n_struct, n_async, n_export, n_ends, configured;
 /* The first two bytes a structural keyword (or Асинх) can open with: most code lines open with a
  * Cyrillic letter too (Если, Результат), so one byte does not tell them apart; two do. */
 static unsigned char OPENS[65536];
+
+/* A cheap hash of a byte run, eight bytes a step (the class-word filters and the name tables
+ * below; the byte order is the machine's, the same all process long). */
+#define HASH_MUL 0xff51afd7ed558ccdULL
+static inline uint64_t hash_run(const unsigned char *s, Py_ssize_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n, w;
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        h = (h ^ w) * HASH_MUL;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        w = 0;
+        memcpy(&w, s + i, (size_t)(n - i));
+        h = (h ^ w) * HASH_MUL;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 32);
+}
+
+/* The class words' filters (MANAGER_FWD, QUERY_FWD): a bit per hash of a key, so most words
+ * before a dot (Объект.Свойство) are passed over without a bytes object and a dict lookup; a
+ * set bit only sends the word on to the dict (which decides). Built by configure. */
+#define FILTER_BITS 16
+static uint64_t manager_filter[1 << (FILTER_BITS - 6)], query_filter[1 << (FILTER_BITS - 6)];
+
+static inline int filter_has(const uint64_t *f, uint64_t h) {
+    uint64_t k = h >> (64 - FILTER_BITS);
+    return (int)(f[k >> 6] >> (k & 63) & 1);
+}
+
+static void fill_filter(uint64_t *f, PyObject *dict) {
+    memset(f, 0, sizeof manager_filter);
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(dict, &pos, &k, &v)) {
+        if (!PyBytes_Check(k)) continue;            /* never equal to the bytes looked up */
+        uint64_t x = hash_run((const unsigned char *)PyBytes_AS_STRING(k), PyBytes_GET_SIZE(k)) >> (64 - FILTER_BITS);
+        f[x >> 6] |= 1ULL << (x & 63);
+    }
+}
 
 static void mark_opens(const Word *ws, int n) {
     for (int k = 0; k < n; k++) {
@@ -104,10 +148,20 @@ static Py_ssize_t match_word(const Word *w, const unsigned char *t, Py_ssize_t i
     return i;
 }
 
+/* Whether t[i:end] opens with a character's first (up to two) bytes ``f`` (of ``len``). */
+static inline int opens_with(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, const unsigned char *f, int len) {
+    if (len == 0) return 1;
+    if (i >= end || t[i] != f[0]) return 0;
+    return len < 2 || (i + 1 < end && t[i + 1] == f[1]);
+}
+
 /* One of ``words`` at i followed by a non-identifier byte (or the end): its end, its index. */
 static Py_ssize_t match_any(const Word *ws, int n, const unsigned char *t, Py_ssize_t i,
                             Py_ssize_t end, int *which) {
     for (int k = 0; k < n; k++) {
+        /* a word whose first letter is not there in either case is passed without a call */
+        if (ws[k].n && !opens_with(t, i, end, ws[k].lo[0], ws[k].lo_len[0])
+            && !opens_with(t, i, end, ws[k].up[0], ws[k].up_len[0])) continue;
         Py_ssize_t e = match_word(&ws[k], t, i, end);
         if (e >= 0 && (e >= end || !W(t[e]))) {
             if (which) *which = k;
@@ -143,14 +197,15 @@ static int load_words(PyObject *spec, Word *out, int *count) {
     return 0;
 }
 
-/* The Procedure keyword names scan passes, in this order (lexer.py hands the same tuple). */
-#define N_KWNAMES 15
+/* The Procedure fields scan passes positionally, in this order (lexer._PROC_FIELDS, checked there
+ * against the constructor's): name … end_line, body, inserts, deletes, the four token sets. */
+#define N_FIELDS 19
 
 /* Every object configure takes: the key and where it lands. */
 static PyObject **const SLOTS[] = {
     &Procedure, &Problem, &DIRECTIVES, &ANNOTATIONS, &PP_REGION, &PP_END_REGION, &PP_IF, &PP_ELSIF,
     &PP_ELSE, &PP_END_IF, &PP_INSERT, &PP_DELETE, &PARAMS, &params_of, &then_sub, &annotation_of,
-    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &kwnames, &S_end_proc, &S_end_func,
+    &doc_rules, &literal_calls, &MANAGER_FWD, &QUERY_FWD, &NOT_CALLS, &proc_fields, &S_end_proc, &S_end_func,
     &S_region_not_closed, &S_not_open, &S_if_not_open, &S_unmatched, &S_not, &S_deep_region, &S_deep_if,
     &S_closed_by, &S_no_end_header, &S_no_end_eof, &S_no_header, &S_duplicate, &S_kind_proc, &S_kind_func,
     &S_long_list,
@@ -158,7 +213,7 @@ static PyObject **const SLOTS[] = {
 static const char *const KEYS[] = {
     "Procedure", "Problem", "DIRECTIVES", "ANNOTATIONS", "PP_REGION", "PP_END_REGION", "PP_IF", "PP_ELSIF",
     "PP_ELSE", "PP_END_IF", "PP_INSERT", "PP_DELETE", "PARAMS", "params_of", "then_sub", "annotation_of",
-    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "kwnames", "END_PROCEDURE",
+    "doc_rules", "literal_calls", "MANAGER_FWD", "QUERY_FWD", "NOT_CALLS", "fields", "END_PROCEDURE",
     "END_FUNCTION", "MSG_REGION_NOT_CLOSED", "MSG_NOT_OPEN", "MSG_IF_NOT_OPEN", "MSG_UNMATCHED", "NOT",
     "MSG_DEEP_REGION", "MSG_DEEP_IF", "MSG_CLOSED_BY", "MSG_NO_END_BEFORE_HEADER", "MSG_NO_END_BEFORE_EOF",
     "MSG_NO_HEADER", "MSG_DUPLICATE", "KIND_PROCEDURE", "KIND_FUNCTION", "MSG_LONG_LIST",
@@ -166,7 +221,7 @@ static const char *const KEYS[] = {
 #define N_SLOTS ((int)(sizeof SLOTS / sizeof SLOTS[0]))
 _Static_assert(sizeof SLOTS / sizeof SLOTS[0] == sizeof KEYS / sizeof KEYS[0], "a key per slot");
 enum { K_PROCEDURE = 0, K_PROBLEM = 1, K_FIRST_DICT = 2, K_FIRST_SET = 4, K_PARAMS = 12, K_MANAGER = 18,
-       K_QUERY = 19, K_NOT_CALLS = 20, K_KWNAMES = 21, K_FIRST_STR = 22 };
+       K_QUERY = 19, K_NOT_CALLS = 20, K_FIELDS = 21, K_FIRST_STR = 22 };
 
 /* configure(cfg): all or nothing. The scanner is off (``configured`` 0) from the call on; the
  * objects and keyword tables are read into temporaries, checked, and swapped in only when every
@@ -186,7 +241,7 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         PyErr_SetString(PyExc_TypeError, "configure: Procedure and Problem must be callable");
         goto bad;
     }
-    for (int k = K_FIRST_DICT; k < K_KWNAMES; k++) {
+    for (int k = K_FIRST_DICT; k < K_FIELDS; k++) {
         int dict = k < K_FIRST_SET || k == K_PARAMS || k == K_MANAGER || k == K_QUERY;
         int ok = k > K_PARAMS && k < K_MANAGER ? PyCallable_Check(got[k])
                  : dict ? PyDict_Check(got[k]) : PyAnySet_Check(got[k]);
@@ -196,14 +251,14 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
             goto bad;
         }
     }
-    PyObject *kw = got[K_KWNAMES];
-    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_KWNAMES) {
-        PyErr_Format(PyExc_ValueError, "configure: kwnames must be a tuple of %d names", N_KWNAMES);
+    PyObject *kw = got[K_FIELDS];
+    if (!PyTuple_CheckExact(kw) || PyTuple_GET_SIZE(kw) != N_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "configure: fields must be a tuple of %d names", N_FIELDS);
         goto bad;
     }
-    for (Py_ssize_t k = 0; k < N_KWNAMES; k++)
+    for (Py_ssize_t k = 0; k < N_FIELDS; k++)
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(kw, k))) {
-            PyErr_SetString(PyExc_TypeError, "configure: kwnames must be str");
+            PyErr_SetString(PyExc_TypeError, "configure: fields must be str");
             goto bad;
         }
     for (int k = K_FIRST_STR; k < N_SLOTS; k++)
@@ -234,11 +289,15 @@ static PyObject *configure(PyObject *Py_UNUSED(self), PyObject *cfg) {
         }
         if (load_words(o, outs[k], counts[k]) < 0) goto bad;
     }
+    static uint64_t t_manager[sizeof manager_filter / 8], t_query[sizeof query_filter / 8];
+    fill_filter(t_manager, got[K_MANAGER]);
+    fill_filter(t_query, got[K_QUERY]);
     /* every piece is here: swap in */
     for (int k = 0; k < N_SLOTS; k++) Py_XSETREF(*SLOTS[k], got[k]);
     memcpy(STRUCT, t_struct, sizeof STRUCT); memcpy(ASYNC, t_async, sizeof ASYNC);
     memcpy(EXPORT, t_export, sizeof EXPORT); memcpy(ENDS, t_ends, sizeof ENDS);
     n_struct = c_struct; n_async = c_async; n_export = c_export; n_ends = c_ends;
+    memcpy(manager_filter, t_manager, sizeof manager_filter); memcpy(query_filter, t_query, sizeof query_filter);
     max_depth = depth;
     max_list_bytes = bounds[0]; max_list_lines = bounds[1];
     memset(OPENS, 0, sizeof OPENS);
@@ -253,6 +312,35 @@ bad:
 
 /* -- strings and comments ---------------------------------------------------------------- */
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
+#define HASBYTE(v, c) HASZERO((v) ^ (ONES * (unsigned char)(c)))   /* some byte of v is c */
+
+/* The first of t[i:end] that is a or b (or c), else end: eight bytes a step while none is (a
+ * word with one is read again byte by byte, so the byte order does not matter). */
+static inline Py_ssize_t find2(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, unsigned char a,
+                               unsigned char b) {
+    for (; i + 8 <= end; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (HASBYTE(w, a) | HASBYTE(w, b)) break;
+    }
+    while (i < end && t[i] != a && t[i] != b) i++;
+    return i;
+}
+
+static inline Py_ssize_t find3(const unsigned char *t, Py_ssize_t i, Py_ssize_t end, unsigned char a,
+                               unsigned char b, unsigned char c) {
+    for (; i + 8 <= end; i += 8) {
+        uint64_t w;
+        memcpy(&w, t + i, 8);
+        if (HASBYTE(w, a) | HASBYTE(w, b) | HASBYTE(w, c)) break;
+    }
+    while (i < end && t[i] != a && t[i] != b && t[i] != c) i++;
+    return i;
+}
+
 /* lexer._STRINGS_AND_COMMENTS at i (t[i] is | " or /): the match's end, or -1 (a lone /). */
 static Py_ssize_t string_or_comment(const unsigned char *t, Py_ssize_t i, Py_ssize_t end) {
     unsigned char c = t[i];
@@ -263,7 +351,7 @@ static Py_ssize_t string_or_comment(const unsigned char *t, Py_ssize_t i, Py_ssi
     }
     Py_ssize_t j = i + 1;                        /* [^"\n]*+(?:""[^"\n]*+)*+"? */
     for (;;) {
-        while (j < end && t[j] != '"' && t[j] != '\n') j++;
+        j = find2(t, j, end, '"', '\n');
         if (j + 1 < end && t[j] == '"' && t[j + 1] == '"') { j += 2; continue; }
         break;
     }
@@ -295,8 +383,7 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
                            int *n_strings) {
     Py_ssize_t i = start, from = start;
     *n_strings = 0;
-    while (i < end) {
-        if (!opens_string_or_comment(t[i])) { i++; continue; }
+    while ((i = find3(t, i, end, '|', '"', '/')) < end) {
         Py_ssize_t e = string_or_comment(t, i, end);
         if (e < 0) { i++; continue; }
         if (buf_put(code, t + from, i - from) < 0 || buf_put(code, (const unsigned char *)" ", 1) < 0) return -1;
@@ -312,43 +399,117 @@ static int split_code_into(const unsigned char *t, Py_ssize_t start, Py_ssize_t 
 
 /* -- tokens of a body ---------------------------------------------------------------------- */
 
-/* ``cache[s[:n]]`` (a new reference) with ``*key`` NULL; or NULL with ``*key`` the new bytes key
-   to store under, or NULL too on an error (set). */
-static PyObject *cached(PyObject *cache, const unsigned char *s, Py_ssize_t n, PyObject **key) {
-    *key = PyBytes_FromStringAndSize((const char *)s, n);
-    if (!*key) return NULL;
-    PyObject *v = PyDict_GetItemWithError(cache, *key);
-    if (v) { Py_INCREF(v); Py_CLEAR(*key); return v; }
-    if (PyErr_Occurred()) Py_CLEAR(*key);
+/* str.lower() of the UTF-8 run s[:n] without the str first, for the runs identifiers are made
+ * of: ASCII and the Cyrillic block's U+0400..U+045F (Ё, А-Я, а-я and their kin), whose lower
+ * forms are fixed (A-Z +32; U+0400..U+040F +0x50; U+0410..U+042F +0x20; the rest their own).
+ * NULL with no error when the run holds anything else (the caller asks str.lower). */
+#define LOWER_MAX 256
+static PyObject *lower_fast(const unsigned char *s, Py_ssize_t n) {
+    unsigned char out[LOWER_MAX];
+    if (n > LOWER_MAX) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (c < 0x80) { out[i] = c >= 'A' && c <= 'Z' ? c + 32 : c; continue; }
+        if (i + 1 >= n || (c != 0xD0 && c != 0xD1)) return NULL;
+        unsigned char d = s[i + 1];
+        if (c == 0xD0 && d >= 0x80 && d <= 0x8F) { out[i] = 0xD1; out[i + 1] = d + 0x10; }        /* U+0400.. */
+        else if (c == 0xD0 && d >= 0x90 && d <= 0x9F) { out[i] = 0xD0; out[i + 1] = d + 0x20; }   /* А..П */
+        else if (c == 0xD0 && d >= 0xA0 && d <= 0xAF) { out[i] = 0xD1; out[i + 1] = d - 0x20; }   /* Р..Я */
+        else if ((c == 0xD0 && d >= 0xB0 && d <= 0xBF) || (c == 0xD1 && d >= 0x80 && d <= 0x9F)) {
+            out[i] = c; out[i + 1] = d;                                                        /* а..я, ё.. */
+        } else return NULL;
+        i++;
+    }
+    return PyUnicode_DecodeUTF8((const char *)out, n, "strict");
+}
+
+/* str.lower() of the UTF-8 run s[:n] (decoded strictly, as PyUnicode_DecodeUTF8). */
+static PyObject *lower_run(const unsigned char *s, Py_ssize_t n) {
+    PyObject *low = lower_fast(s, n);
+    if (low || PyErr_Occurred()) return low;
+    PyObject *str = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
+    if (!str) return NULL;
+    low = PyObject_CallMethodNoArgs(str, S_lower);
+    Py_DECREF(str);
+    return low;
+}
+
+/* An identifier bytes -> str table, per process and bounded (NAMES_MAX names): open addressing
+ * on hash_run, with no bytes object and no siphash a lookup. At most NAMES_PROBES slots are
+ * looked at (input text cannot make a lookup slow by colliding hashes): a name that finds its
+ * slots taken is decoded again each time instead of stored. */
+typedef struct { uint64_t h; Py_ssize_t n; unsigned char *key; PyObject *val; } NameSlot;
+typedef struct { NameSlot *slot; size_t mask, used; } Names;
+static Names names_tab, local_tab;
+#define NAMES_PROBES 16
+#define NAMES_FIRST 4096                        /* slots at first; doubled at half full */
+
+/* tab[s[:n]] (borrowed), or NULL */
+static PyObject *names_get(const Names *tab, const unsigned char *s, Py_ssize_t n, uint64_t h) {
+    if (!tab->slot) return NULL;
+    for (size_t k = 0, i = (size_t)h & tab->mask; k < NAMES_PROBES; k++, i = (i + 1) & tab->mask) {
+        const NameSlot *e = &tab->slot[i];
+        if (!e->val) return NULL;
+        if (e->h == h && e->n == n && memcmp(e->key, s, (size_t)n) == 0) return e->val;
+    }
     return NULL;
 }
 
-/* An identifier's str, decoded once per process (bounded cache). */
+/* Put a slot's entry (key, val owned) in a free slot of its probe run: 1, or 0 when none is. */
+static int names_place(Names *tab, NameSlot entry) {
+    for (size_t k = 0, i = (size_t)entry.h & tab->mask; k < NAMES_PROBES; k++, i = (i + 1) & tab->mask)
+        if (!tab->slot[i].val) { tab->slot[i] = entry; tab->used++; return 1; }
+    return 0;
+}
+
+/* Store tab[s[:n]] = val (a new reference taken) when there is room; never an error (a name not
+ * stored is decoded again next time). */
+static void names_put(Names *tab, const unsigned char *s, Py_ssize_t n, uint64_t h, PyObject *val) {
+    if (tab->used >= NAMES_MAX) return;
+    if (!tab->slot || 2 * (tab->used + 1) > tab->mask + 1) {          /* grow (or start) */
+        size_t cap = tab->slot ? 2 * (tab->mask + 1) : NAMES_FIRST;
+        NameSlot *slot = PyMem_Calloc(cap, sizeof *slot);
+        if (!slot) return;
+        Names grown = {slot, cap - 1, 0};
+        for (size_t i = 0; tab->slot && i <= tab->mask; i++)
+            if (tab->slot[i].val && !names_place(&grown, tab->slot[i])) {    /* no room: let go */
+                PyMem_Free(tab->slot[i].key);
+                Py_DECREF(tab->slot[i].val);
+            }
+        PyMem_Free(tab->slot);
+        *tab = grown;
+    }
+    unsigned char *key = PyMem_Malloc(n ? (size_t)n : 1);
+    if (!key) return;
+    memcpy(key, s, (size_t)n);
+    NameSlot entry = {h, n, key, Py_NewRef(val)};
+    if (!names_place(tab, entry)) { PyMem_Free(key); Py_DECREF(val); }
+}
+
+/* An identifier's str, decoded once per process (bounded table). */
 static PyObject *name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key;
-    PyObject *v = cached(names_cache, s, n, &key);
-    if (v || !key) return v;      /* found, or an error */
+    uint64_t h = hash_run(s, n);
+    PyObject *v = names_get(&names_tab, s, n, h);
+    if (v) return Py_NewRef(v);
     v = PyUnicode_DecodeUTF8((const char *)s, n, "strict");
-    if (v && PyDict_GET_SIZE(names_cache) < NAMES_MAX && PyDict_SetItem(names_cache, key, v) < 0) Py_CLEAR(v);
-    Py_DECREF(key);
+    if (v) names_put(&names_tab, s, n, h, v);
     return v;
 }
 
 /* An unqualified call's name, or "" for a keyword that looks like a call (``Если (``). */
 static PyObject *local_name_of(const unsigned char *s, Py_ssize_t n) {
-    PyObject *key;
-    PyObject *v = cached(local_cache, s, n, &key);
-    if (v || !key) return v;      /* found, or an error */
+    uint64_t h = hash_run(s, n);
+    PyObject *v = names_get(&local_tab, s, n, h);
+    if (v) return Py_NewRef(v);
     v = name_of(s, n);
     if (v) {
-        PyObject *low = PyObject_CallMethodNoArgs(v, S_lower);
+        PyObject *low = lower_run(s, n);
         int hit = low ? PySet_Contains(NOT_CALLS, low) : -1;
         Py_XDECREF(low);
         if (hit < 0) Py_CLEAR(v);
         else if (hit) { Py_DECREF(v); v = Py_NewRef(S_empty); }
-        if (v && PyDict_GET_SIZE(local_cache) < NAMES_MAX && PyDict_SetItem(local_cache, key, v) < 0) Py_CLEAR(v);
+        if (v) names_put(&local_tab, s, n, h, v);
     }
-    Py_DECREF(key);
     return v;
 }
 
@@ -444,14 +605,15 @@ static int ident_at(const unsigned char *c, Py_ssize_t n, Py_ssize_t i, Py_ssize
 /* ``Слово.Имя``: for each dot with a class word of ``table`` right before it (lexer's reversed
  * ``\.[ \t]*+(word)(?!W)``), the name after it; in code also the method called on it
  * (``_AFTER_NAME``). */
-static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, int in_code, PyObject *usages) {
+static int class_words(const unsigned char *c, Py_ssize_t n, PyObject *table, const uint64_t *filter, int in_code,
+                       PyObject *usages) {
     if (n <= 0) return 0;
     const unsigned char *p = c, *stop = c + n;
     while ((p = memchr(p, '.', stop - p)) != NULL) {
         Py_ssize_t d = p - c;
         p++;
         Py_ssize_t e = spaces_back(c, d), s = run_back(c, e);
-        if (s == e) continue;
+        if (s == e || !filter_has(filter, hash_run(c + s, e - s))) continue;
         PyObject *cls = lookup_bytes(table, c + s, e - s);
         if (!cls) { if (PyErr_Occurred()) return -1; continue; }
         Py_ssize_t ns, ne;
@@ -493,8 +655,8 @@ static int body_tokens(const unsigned char *t, Py_ssize_t start, Py_ssize_t end,
     Buf code = {0}, strs = {0};
     int n_strings, r = split_code_into(t, start, end, &code, &strs, &n_strings);
     if (r == 0) r = calls(code.p, code.n, local, qualified, usages);
-    if (r == 0) r = class_words(code.p, code.n, MANAGER_FWD, 1, usages);
-    if (r == 0 && n_strings) r = class_words(strs.p, strs.n, QUERY_FWD, 0, usages);
+    if (r == 0) r = class_words(code.p, code.n, MANAGER_FWD, manager_filter, 1, usages);
+    if (r == 0 && n_strings) r = class_words(strs.p, strs.n, QUERY_FWD, query_filter, 0, usages);
     PyMem_Free(code.p); PyMem_Free(strs.p);
     return r;
 }
@@ -689,12 +851,30 @@ static void open_clear(Open *o) {
     Py_CLEAR(o->proc); Py_CLEAR(o->name); Py_CLEAR(o->local); Py_CLEAR(o->qualified); Py_CLEAR(o->usages);
 }
 
-static int set_attr_n(PyObject *o, const char *name, Py_ssize_t v) {
+static int set_attr_n(PyObject *o, PyObject *name, Py_ssize_t v) {
     PyObject *x = PyLong_FromSsize_t(v);
     if (!x) return -1;
-    int r = PyObject_SetAttrString(o, name, x);
+    int r = PyObject_SetAttr(o, name, x);
     Py_DECREF(x);
     return r;
+}
+
+/* Whether body t[0:n] holds one of ``words`` (lexer._literal_calls finds nothing otherwise: most
+ * bodies of a module that holds ``ОбщийМодуль(`` do not, and the call into Python is skipped).
+ * A word that is not bytes: 1 (Python decides). */
+static int holds_any(const unsigned char *t, Py_ssize_t n, PyObject *words) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(words); k++) {
+        PyObject *w = PyTuple_GET_ITEM(words, k);
+        if (!PyBytes_Check(w)) return 1;
+        Py_ssize_t m = PyBytes_GET_SIZE(w);
+        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(w), *p, *stop = t + n;
+        if (m == 0) return 1;
+        if (m > n) continue;
+        /* by the word's last byte (its ``(``: rarer than a Cyrillic lead byte) */
+        for (p = t + m - 1; p < stop && (p = memchr(p, s[m - 1], (size_t)(stop - p))) != NULL; p++)
+            if (memcmp(p - (m - 1), s, (size_t)m) == 0) return 1;
+    }
+    return 0;
 }
 
 static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t end_line, PyObject *common,
@@ -706,11 +886,11 @@ static int close_proc(Open *o, PyObject *text, Py_ssize_t end_pos, Py_ssize_t en
     int r = -1;
     PyObject *body = PyBytes_FromStringAndSize((const char *)t + o->start, end_pos - o->start);
     if (!body) goto done;
-    if (set_attr_n(o->proc, "end_line", end_line) < 0 || PyObject_SetAttrString(o->proc, "body", body) < 0) goto done;
-    if (o->inserts && set_attr_n(o->proc, "inserts", o->inserts) < 0) goto done;
-    if (o->deletes && set_attr_n(o->proc, "deletes", o->deletes) < 0) goto done;
+    if (set_attr_n(o->proc, S_end_line, end_line) < 0 || PyObject_SetAttr(o->proc, S_body, body) < 0) goto done;
+    if (o->inserts && set_attr_n(o->proc, S_inserts, o->inserts) < 0) goto done;
+    if (o->deletes && set_attr_n(o->proc, S_deletes, o->deletes) < 0) goto done;
     if (body_tokens(t, o->start, end_pos, o->local, o->qualified, o->usages) < 0) goto done;
-    if (PyTuple_GET_SIZE(common)) {
+    if (PyTuple_GET_SIZE(common) && holds_any(t + o->start, end_pos - o->start, common)) {
         PyObject *x = PyObject_CallFunctionObjArgs(literal_calls, o->proc, body, common, NULL);
         if (!x) goto done;
         Py_DECREF(x);
@@ -728,11 +908,7 @@ static PyObject *decode_range(const unsigned char *t, Py_ssize_t a, Py_ssize_t b
 }
 
 static PyObject *lowered(const unsigned char *t, Py_ssize_t a, Py_ssize_t b) {
-    PyObject *s = decode_range(t, a, b);
-    if (!s) return NULL;
-    PyObject *low = PyObject_CallMethodNoArgs(s, S_lower);
-    Py_DECREF(s);
-    return low;
+    return lower_run(t + a, b < a ? 0 : b - a);
 }
 
 static PyObject *stripped(PyObject *s) {       /* str.strip(), consuming s */
@@ -972,7 +1148,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
         {
             PyObject *name = decode_range(t, ns, ne), *inner = NULL, *params = NULL, *plist = NULL;
             PyObject *doc = NULL, *directive = NULL, *annotation = NULL, *vals[12] = {0}, *proc = NULL;
-            PyObject *lower = NULL, *cond = NULL, *key = NULL, *sets[3] = {0};
+            PyObject *lower = NULL, *cond = NULL, *key = NULL, *sets[4] = {0};
             int ok = 0;
             if (!name) goto h_done;
             inner = PyBytes_FromStringAndSize((const char *)t + ls, lend - ls);
@@ -1002,7 +1178,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
                     Py_SETREF(annotation, a);
                 }
             }
-            for (int k = 0; k < 3; k++) if (!(sets[k] = PySet_New(NULL))) goto h_done;
+            for (int k = 0; k < 4; k++) if (!(sets[k] = PySet_New(NULL))) goto h_done;
             vals[0] = name; vals[1] = kw->is_function ? Py_True : Py_False; vals[2] = plist;
             vals[3] = export ? Py_True : Py_False; vals[4] = directive; vals[5] = annotation;
             vals[6] = is_async ? Py_True : Py_False; vals[7] = st.ctx_regions; vals[8] = st.ctx_conditions;
@@ -1010,14 +1186,15 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
             if (!(vals[10] = PyLong_FromSsize_t(ln))) goto h_done;
             vals[11] = vals[10];
             {
-                PyObject *all[15];
+                PyObject *all[N_FIELDS];           /* body b"", inserts 0, deletes 0: the defaults */
                 for (int k = 0; k < 12; k++) all[k] = vals[k];
-                all[12] = sets[0]; all[13] = sets[1]; all[14] = sets[2];
-                proc = PyObject_Vectorcall(Procedure, all, 0, kwnames);
+                all[12] = S_empty_bytes; all[13] = S_zero; all[14] = S_zero;
+                all[15] = sets[0]; all[16] = sets[1]; all[17] = sets[3]; all[18] = sets[2];
+                proc = PyObject_Vectorcall(Procedure, all, N_FIELDS, NULL);
             }
             if (!proc) goto h_done;
             /* a repeated name under the same conditions */
-            if (!(lower = PyObject_CallMethodNoArgs(name, S_lower))) goto h_done;
+            if (!(lower = lower_run(t + ns, ne - ns))) goto h_done;
             if (!(cond = PyList_AsTuple(st.conditions))) goto h_done;
             if (!(key = PyTuple_Pack(2, lower, cond))) goto h_done;
             {
@@ -1035,7 +1212,7 @@ static PyObject *scan(PyObject *Py_UNUSED(self), PyObject *args) {
             Py_XDECREF(name); Py_XDECREF(inner); Py_XDECREF(params); Py_XDECREF(plist); Py_XDECREF(doc);
             Py_XDECREF(directive); Py_XDECREF(annotation); Py_XDECREF(vals[10]); Py_XDECREF(proc);
             Py_XDECREF(lower); Py_XDECREF(cond); Py_XDECREF(key);
-            for (int k = 0; k < 3; k++) Py_XDECREF(sets[k]);
+            for (int k = 0; k < 4; k++) Py_XDECREF(sets[k]);
             if (!ok) goto fail;
         }
         if (PyList_SetSlice(st.pending, 0, PY_SSIZE_T_MAX, NULL) < 0) goto fail;
@@ -1077,9 +1254,6 @@ fail:
 
 /* -- decoding ------------------------------------------------------------------------------ */
 
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-#define HASZERO(v) (((v) - ONES) & ~(v) & HIGHS)       /* some byte of v is zero */
 
 /* The length of the well-formed UTF-8 sequence at s (Unicode Table 3-7: no overlongs, no
  * surrogates, nothing above U+10FFFF — what Python's strict decoder accepts), or 0. */
@@ -1419,11 +1593,12 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
         {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
         {&S_name, "name"}, {&S_type, "type"}, {&S_text, "text"},
+        {&S_end_line, "end_line"}, {&S_body, "body"}, {&S_inserts, "inserts"}, {&S_deletes, "deletes"},
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
         if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
-    if (!names_cache && !(names_cache = PyDict_New())) return NULL;
-    if (!local_cache && !(local_cache = PyDict_New())) return NULL;
+    if (!S_empty_bytes && !(S_empty_bytes = PyBytes_FromStringAndSize(NULL, 0))) return NULL;
+    if (!S_zero && !(S_zero = PyLong_FromLong(0))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* lexer.py uses the module only when this matches the _bslscan.c beside it */
