@@ -45,10 +45,10 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
-# Packed records up to which the body and card stores hold them all unpacked (``_compress_bodies``,
-# ``_card_store``): SSL's 65 MB of bodies are held in the child working ahead, its 44 MB of cards
-# in the card child; at SSL × 2 and above they stream, one record at a time.
-HOLD_RECORD_BYTES = 96 << 20
+# Packed bodies up to which the body store holds them all unpacked (``_compress_bodies``): SSL's
+# 65 MB are held in the child working ahead; at SSL × 2 and above (no child ahead: the code
+# child writes them) they stream, one body at a time.
+HOLD_BODY_BYTES = 96 << 20
 # Procedures above which the build makes the body store and postings itself (``work_ahead``):
 # the child's answer (≈ 0.55 kB a procedure of frames and postings) is pickled, then unpickled
 # in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
@@ -308,13 +308,13 @@ class _Bodies(Sequence[bytes]):
 
 
 def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
-    """The body store of ``procs`` in that order. Up to ``HOLD_RECORD_BYTES`` the records are
+    """The body store of ``procs`` in that order. Up to ``HOLD_BODY_BYTES`` the records are
     unpacked once and held: each module's frame is decompressed once, where streamed (one
     body unpacked at a time, the model carries them compressed, bodies.py) the dictionary's
     samples (about a body a module) decompress nearly every frame, then the write pass all
-    of them again (SSL: 0.47 → 0.38 s CPU, the same bytes; docs/perf/code.md)."""
+    of them again (SSL, in a forked child: 0.55 → 0.50 s CPU, the same bytes; docs/perf/code.md)."""
     sizes = [packed_size(bodies.size(p.body)) for p in procs]
-    if sum(sizes) <= HOLD_RECORD_BYTES:
+    if sum(sizes) <= HOLD_BODY_BYTES:
         held = list(bodies.packed_records(p.body for p in procs))
         return compress_records(held, train_bytes=TRAIN_BYTES, prepacked=True)
     return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES, packed_sizes=sizes)
@@ -451,14 +451,11 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
     """The card store (its zstd dictionary trained, every card recompressed with it)."""
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
     assert index.cards is not None and len(index.cards) == len(index.procs)
-    sizes = index.cards.sizes()
-    if sum(sizes) <= HOLD_RECORD_BYTES:
-        # held: each chunk decompressed once (the cards are views of its content), not once
-        # for the dictionary's samples and again to write them (SSL: −0.04 s, the same bytes)
-        writer.add_records(FC.PROCS, list(index.cards), train_bytes=TRAIN_BYTES, prepacked=True)
-    else:
-        writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
-                           packed_sizes=sizes)
+    # Streamed, not held as ``_compress_bodies`` holds the bodies: its chunks are decompressed
+    # twice (the samples', the write pass) but into reused memory; held (views of every
+    # chunk's content), the child's page faults doubled and it took 0.05 s more (SSL).
+    writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
+                       packed_sizes=index.cards.sizes())
 
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
