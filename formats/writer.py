@@ -76,8 +76,7 @@ def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int
                        lambda k: [pack(seq[i]) for i in range(0, count, k)])
         return _compressed(map(pack, seq), count, zdict)    # (in order: the sequence's own iterator)
     packed = [pack(r) for r in records]
-    zdict = _train(len(packed), sum(map(len, packed)), train_bytes,
-                   lambda k: [bytes(p) for p in packed[::k]])    # (views as bytes: the trainer's)
+    zdict = _train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
     return _compressed(packed, len(packed), zdict)
 
 

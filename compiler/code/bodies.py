@@ -15,8 +15,6 @@ once more to write the bodies, about twice the bytes per-body frames cost it. Le
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-
 import zstandard
 
 _LEVEL = -1
@@ -65,24 +63,3 @@ def forget() -> None:
 def size(packed: Packed) -> int:
     """The body's length (nothing decompressed)."""
     return packed[2] - packed[1]
-
-
-def _bin_header(n: int) -> bytes:
-    """msgpack's bin header of ``n`` bytes (``use_bin_type``: what ``pack_record`` writes)."""
-    if n < 2**8:
-        return b"\xc4" + n.to_bytes(1, "big")
-    return b"\xc5" + n.to_bytes(2, "big") if n < 2**16 else b"\xc6" + n.to_bytes(4, "big")
-
-
-def packed_records(packed: Iterable[Packed]) -> Iterator[bytes]:
-    """Each body as its record in the body store (``pack_record(unpack(p))``, the same bytes),
-    each run of one frame's bodies from one decompression, and each record made by one copy
-    (the header and a view of the frame's content joined) rather than three (the body sliced
-    out, then msgpack's buffer and its ``bytes``)."""
-    dctx = zstandard.ZstdDecompressor()
-    frame: bytes | None = None
-    content = memoryview(b"")
-    for f, start, end in packed:
-        if f is not frame:
-            frame, content = f, memoryview(dctx.decompress(f))
-        yield b"".join((_bin_header(end - start), content[start:end]))

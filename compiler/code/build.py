@@ -45,10 +45,6 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
-# Packed bodies up to which the body store holds them all unpacked (``_compress_bodies``): SSL's
-# 65 MB are held in the child working ahead; at SSL × 2 and above (no child ahead: the code
-# child writes them) they stream, one body at a time.
-HOLD_BODY_BYTES = 96 << 20
 # Procedures above which the build makes the body store and postings itself (``work_ahead``):
 # the child's answer (≈ 0.55 kB a procedure of frames and postings) is pickled, then unpickled
 # in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
@@ -356,16 +352,13 @@ class _Bodies(Sequence[bytes]):
 
 
 def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
-    """The body store of ``procs`` in that order. Up to ``HOLD_BODY_BYTES`` the records are
-    unpacked once and held: each module's frame is decompressed once, where streamed (one
-    body unpacked at a time, the model carries them compressed, bodies.py) the dictionary's
-    samples (about a body a module) decompress nearly every frame, then the write pass all
-    of them again (SSL, in a forked child: 0.55 → 0.50 s CPU, the same bytes; docs/perf/code.md)."""
-    sizes = [packed_size(bodies.size(p.body)) for p in procs]
-    if sum(sizes) <= HOLD_BODY_BYTES:
-        held = list(bodies.packed_records(p.body for p in procs))
-        return compress_records(held, train_bytes=TRAIN_BYTES, prepacked=True)
-    return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES, packed_sizes=sizes)
+    """The body store of ``procs`` in that order (streamed: one body unpacked at a time, the
+    model carries them compressed, bodies.py). Holding them all unpacked (each module's
+    frame decompressed once, not once for the dictionary's samples and again to write) was
+    tried: in the child working ahead its 65 MB of new pages cost more than the second
+    decompression saves (SSL: +15 k page faults, +0.1 s CPU; docs/perf/code.md)."""
+    return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES,
+                            packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
 
 
 @dataclass
