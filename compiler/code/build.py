@@ -145,34 +145,20 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     bases, space = {}, 0
     for v in vocabularies:
         bases[id(v)], space = space, space + len(v)
-    # a module term not seen yet takes the next id (in C: no Python call per occurrence)
+    # a module term not seen yet takes the next id (in C: no Python call per occurrence),
+    # module after module in the order the procedures first name them
     module_ix: defaultdict[str, int] = defaultdict(itertools.count(space).__next__)
-    module_ids: dict[int, array] = {}        # module id → its terms' ids
-    ids = array("I")                         # term id per occurrence (4 bytes, not a list's 8 + int)
-    slot_len: list[int] = []                 # occurrences per (procedure, field), row-major
-    for pe in index.procs:
-        got = module_ids.get(pe.module)
-        if got is None:
-            got = module_ids[pe.module] = array("I", map(module_ix.__getitem__, index.modules[pe.module].terms))
-        packed = array("I")
-        packed.frombytes(pe.proc.terms)      # type: ignore[arg-type]   (packed by the reader)
-        n_name, n_desc, n_params, n_region = packed[:4]
-        base = bases[id(pe.vocabulary)]
-        if base:
-            packed = array("I", [x + base for x in packed])
-        at = 4 + n_name
-        ids.extend(packed[4:at])
-        ids.extend(got)
-        ids.extend(packed[at:])
-        slot_len += (n_name, len(got), n_desc, n_params, n_region)
-    assert names == ["name", "module", "description", "params", "region"]   # the order packed above
-    occ = np.frombuffer(ids, dtype=np.uint32) if ids else np.zeros(0, dtype=np.uint32)
+    module_ids = {m: np.fromiter(map(module_ix.__getitem__, index.modules[m].terms), dtype=np.uint32)
+                  for m in dict.fromkeys(pe.module for pe in index.procs)}     # module id → its terms' ids
+    assert names == ["name", "module", "description", "params", "region"]   # _occurrences' order
+    occ, slot_len = _occurrences(index, bases, module_ids)
+    del module_ids
     total = space + len(module_ix)
     used = np.zeros(total, dtype=bool)
     used[occ] = True
     every = list(itertools.chain(*vocabularies, module_ix))
     cids = np.flatnonzero(used)
-    del used, module_ix, module_ids
+    del used, module_ix
     uniq: dict[str, int] = {}                 # term → its id among the terms that occur
     of_cid = np.fromiter((uniq.setdefault(every[c], len(uniq)) for c in cids.tolist()),
                          dtype=np.int64, count=len(cids))
@@ -192,10 +178,10 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     remap[cids] = rank[of_cid]
     del cids, of_cid, rank
     tid = remap[occ]
-    del occ, ids, remap
+    del occ, remap
     # slot = procedure * fields + field, one per occurrence
     slot = np.repeat(np.arange(len(slot_len), dtype=np.int32 if len(slot_len) < 2**31 else np.int64),
-                     np.array(slot_len, dtype=np.int64))
+                     slot_len)
     del slot_len
     # field lengths and their averages over the procedures that have the field
     flen = np.bincount(slot, minlength=n * nf).reshape(n, nf).astype(np.float64)
@@ -238,6 +224,58 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     return terms, off, np.concatenate(procs), np.concatenate(imps)
 
 
+OCCURRENCE_BLOCK = 8192     # procedures whose occurrences ``_occurrences`` gathers at once
+
+
+def _occurrences(index: CodeIndex, bases: dict[int, int],
+                 module_ids: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Every procedure's term ids in one id space (its vocabulary's base added), in the
+    fields' order — its name's, its module's (``module_ids``), then its description's,
+    parameters' and region's — and the occurrences per (procedure, field), row-major (int64).
+    In numpy, ``OCCURRENCE_BLOCK`` procedures at a time (a Python loop per procedure was a
+    fifth of the postings); the gather's temporaries are a block's."""
+    procs = index.procs
+    n = len(procs)
+    mods = list(module_ids)
+    mod_at = {m: i for i, m in enumerate(mods)}
+    mod_flat = np.concatenate([module_ids[m] for m in mods]) if mods else np.zeros(0, dtype=np.uint32)
+    mod_len = np.fromiter((len(module_ids[m]) for m in mods), dtype=np.int64, count=len(mods))
+    mod_off = np.zeros(len(mods), dtype=np.int64)
+    np.cumsum(mod_len[:-1], out=mod_off[1:])
+    pm = np.fromiter((mod_at[pe.module] for pe in procs), dtype=np.int64, count=n)
+    base = np.fromiter((bases[id(pe.vocabulary)] for pe in procs), dtype=np.uint32, count=n)
+    words = np.fromiter((len(pe.proc.terms) for pe in procs), dtype=np.int64, count=n) // 4
+    counts = np.empty((n, 5), dtype=np.int64)     # name, module, description, params, region
+    counts[:, 1] = mod_len[pm]
+    occ = np.empty(int(words.sum()) - 4 * n + int(counts[:, 1].sum()), dtype=np.uint32)
+    at = 0
+    for lo in range(0, n, OCCURRENCE_BLOCK):
+        hi = min(lo + OCCURRENCE_BLOCK, n)
+        raw = np.frombuffer(b"".join([pe.proc.terms for pe in procs[lo:hi]]), dtype=np.uint32)  # type: ignore[misc]
+        w = words[lo:hi]
+        start = np.zeros(hi - lo, dtype=np.int64)
+        np.cumsum(w[:-1], out=start[1:])
+        head = raw[start[:, None] + np.arange(4)].astype(np.int64)   # name, description, params, region
+        counts[lo:hi, 0] = head[:, 0]
+        counts[lo:hi, 2:] = head[:, 1:]
+        b = base[lo:hi]
+        if b.any():
+            raw = raw + np.repeat(b, w)
+        # three runs a procedure: its name's ids, its module's, the rest of its own
+        src = np.concatenate((raw, mod_flat))
+        run_from = np.stack((start + 4, len(raw) + mod_off[pm[lo:hi]], start + 4 + head[:, 0]), axis=1).ravel()
+        run_len = np.stack((head[:, 0], counts[lo:hi, 1], w - 4 - head[:, 0]), axis=1).ravel()
+        run_at = np.zeros(len(run_len), dtype=np.int64)
+        np.cumsum(run_len[:-1], out=run_at[1:])
+        m = int(run_len.sum())
+        take = np.repeat(run_from - run_at, run_len)
+        take += np.arange(m)
+        occ[at:at + m] = src[take]
+        at += m
+    assert at == len(occ)
+    return occ, counts.ravel()
+
+
 def _term_ranges(per_term: np.ndarray, budget: int) -> list[tuple[int, int]]:
     """[t0, t1) ranges of term ids, in order, covering every term, each of at most ``budget``
     occurrences (a term more frequent than that alone)."""
@@ -262,20 +300,30 @@ def _range_postings(key3: np.ndarray, n: int, nf: int, weight: np.ndarray, norm:
     tf = np.diff(np.append(starts, len(key3)))
     key3 = key3[starts]
     del starts
-    k_tp, k_f = key3 // nf, key3 % nf
+    # (the same values as ``tf * weight[key3 % nf] / norm[procedure, field]``, with fewer
+    # passes: one divmod, the (procedure, field) slot as a flat index, the products in place)
+    k_tp, slot = np.divmod(key3, nf)
+    np.remainder(key3, n * nf, out=slot)                             # procedure * nf + field
     del key3
-    k_p = k_tp % n
-    contrib = tf * weight[k_f] / norm[k_p, k_f]
-    del tf, k_f, k_p
+    contrib = weight.take(slot % nf)
+    contrib *= tf
+    contrib /= norm.ravel().take(slot)
+    del tf, slot
     starts = _run_starts(k_tp)
     key2 = k_tp[starts]
     del k_tp
     w = np.add.reduceat(contrib, starts) if len(starts) else np.zeros(0)
     del starts, contrib
-    t2, p2 = key2 // n, key2 % n                                     # sorted by term, then procedure
+    t2, p2 = np.divmod(key2, n)                                      # sorted by term, then procedure
+    del key2
     df[:] = np.bincount(t2, minlength=len(df))
     idf = np.log(1.0 + (n - df + 0.5) / (df + 0.5))
-    imp = idf[t2] * w * (K1 + 1.0) / (w + K1)
+    imp = idf.take(t2)                                  # idf[t2] * w * (K1 + 1.0) / (w + K1)
+    del t2
+    imp *= w
+    imp *= K1 + 1.0
+    w += K1
+    imp /= w
     return p2.astype("<u4"), imp.astype("<f4")
 
 
@@ -305,7 +353,10 @@ class _Bodies(Sequence[bytes]):
 
 def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
     """The body store of ``procs`` in that order (streamed: one body unpacked at a time, the
-    model carries them compressed, bodies.py)."""
+    model carries them compressed, bodies.py). Holding them all unpacked (each module's
+    frame decompressed once, not once for the dictionary's samples and again to write) was
+    tried: in the child working ahead its 65 MB of new pages cost more than the second
+    decompression saves (SSL: +15 k page faults, +0.1 s CPU; docs/perf/code.md)."""
     return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES,
                             packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
 
@@ -445,6 +496,9 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
     """The card store (its zstd dictionary trained, every card recompressed with it)."""
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
     assert index.cards is not None and len(index.cards) == len(index.procs)
+    # Streamed, not held as ``_compress_bodies`` holds the bodies: its chunks are decompressed
+    # twice (the samples', the write pass) but into reused memory; held (views of every
+    # chunk's content), the child's page faults doubled and it took 0.05 s more (SSL).
     writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
                        packed_sizes=index.cards.sizes())
 
