@@ -471,8 +471,12 @@ def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, 
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # in a forked child
-    # ahead, and again by the build when the order differed; by the build alone above the limit
-    assert len(calls) == (2 if order == "another" else 1)
+    # ahead; by the build alone above the limit; when the order differed, by the build, the
+    # child ahead stopped by the link (it may have got as far as the bodies before it was)
+    if order == "another":
+        assert len(calls) in (1, 2) and int(calls[-1][1]) > 5
+    else:
+        assert len(calls) == 1
     assert started == [order != "too many"]
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
 
