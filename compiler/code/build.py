@@ -364,7 +364,7 @@ def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
 @dataclass
 class Ahead:
     """The build's work a child forked before the link does (``work_ahead``): what it was
-    given, to check the link numbered the same (``ahead_of``), and the child."""
+    given, to check the link numbered the same (``numbered_alike``), and the child."""
     procs: list[Procedure]            # in the order it numbers them
     module_terms: list[list[str]]     # each one's module's terms (the same list objects)
     vocabulary: list[str]
@@ -379,7 +379,7 @@ def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead |
     build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
     end); beside the link, which leaves a core idle part of the time, they are off that tail.
     The build takes the child's answer only if the link numbered exactly these procedures
-    (``ahead_of``), else the child is stopped (``code.domain.link``). Its failure fails the
+    (``numbered_alike``), else the child is stopped (``code.domain.link``). Its failure fails the
     compile, with the child's error: by then the body store child skips the bodies and the
     build has let the parsed bodies go."""
     if not pool.forks():
@@ -414,17 +414,15 @@ def _worked_ahead(model: CodeModel) -> tuple[CompressedRecords, tuple]:
     return _compress_bodies([pe.proc for pe in index.procs]), postings
 
 
-def ahead_of(index: CodeIndex) -> pool.Forked | None:
-    """The child working ahead (``work_ahead``) if its answer is this index's: the same
-    procedures in the same order, each with the same module terms and vocabulary (what the
-    body store and the postings read of the link)."""
-    ahead = index.ahead
-    if ahead is None or len(ahead.procs) != len(index.procs):
-        return None
-    same = (all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
+def numbered_alike(index: CodeIndex, ahead: Ahead) -> bool:
+    """Whether the link numbered the procedures as the child working ahead did (``work_ahead``):
+    the same procedures in the same order, each with the same module terms and vocabulary (what
+    the body store and the postings read of the link). Checked once, by the code domain's
+    ``link``, which keeps ``index.ahead`` only then."""
+    return (len(ahead.procs) == len(index.procs)
+            and all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
             and all(map(operator.is_, ahead.module_terms, (index.modules[pe.module].terms for pe in index.procs)))
             and all(pe.vocabulary is ahead.vocabulary for pe in index.procs))
-    return ahead.child if same else None
 
 
 def _release(index: CodeIndex) -> None:
@@ -505,7 +503,7 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
     """The body store (unless it was compressed ahead: ``work_ahead``) and the module store."""
-    if ahead_of(index) is None:
+    if index.ahead is None:
         writer.add_compressed(FC.BODIES, _compress_bodies([pe.proc for pe in index.procs]))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
@@ -559,9 +557,8 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    ahead = ahead_of(index)
-    if ahead is not None:      # the body store and the postings, done beside the link
-        bodies_store, postings = ahead.result()
+    if index.ahead is not None:      # the body store and the postings, done beside the link
+        bodies_store, postings = index.ahead.child.result()
         writer.add_compressed(FC.BODIES, bodies_store)
         del bodies_store
     else:
