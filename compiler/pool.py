@@ -13,6 +13,8 @@ source (an opened zip, say) is cached in the worker by the task function itself.
 ``fork_share`` is for work over data the parent already holds (a linked model): it forks a
 child *after* setting that data, so the child reads it copy-on-write instead of receiving it
 pickled, and shares the tasks with this process; only the child's results come back.
+``read_shared`` is the readers' form of it (the configuration's objects, the code's modules):
+claims of several tasks, the child's answer per claim, its file digests merged here.
 """
 from __future__ import annotations
 
@@ -335,6 +337,42 @@ class Claims:
         """Every claim from one end (``take``) until the two ends have met."""
         while (got := self.take(front))[0] < got[1]:
             yield got
+
+
+def read_shared(n: int, step: int, front: Callable[[int, int], None],
+                back: Callable[..., Callable[[int, int], Any]], *args: Any) -> list[tuple[int, int, Any]]:
+    """Tasks ``0 … n`` read by this process and one child forked now (``Claims``, ``step`` tasks
+    a claim): this process calls ``front(lo, hi)`` on its claims from the front, in order, its
+    results kept where it makes them (nothing of its share pickled or copied); the child sets
+    itself up by ``back(*args)`` (its own file handles, say) and calls what that returns on its
+    claims from the back. Returns the child's ``(lo, hi, answer)`` in task order — a suffix of
+    the tasks — once the two ends have met, its notes of the files it read (``readhash``)
+    merged here and its CPU counted. The parent's imports for the later stages run meanwhile.
+    The caller decides it is worth a fork (many tasks, ``jobs() >= 2``); a reader called
+    outside a compile still forks. A child that fails or is killed raises here (``Forked``)."""
+    with session():
+        claims = Claims(n, step)
+        child = fork_call(_from_the_back, claims, back, *args)
+        run_meanwhile()
+        for lo, hi in claims.ranges(front=True):
+            front(lo, hi)
+        answers, read, cpu = child.result()
+    count_worker_cpu(cpu)
+    readhash.merge(read)
+    return answers
+
+
+def _from_the_back(claims: Claims, back: Callable[..., Callable[[int, int], Any]], *args: Any
+                   ) -> tuple[list[tuple[int, int, Any]], dict, float]:
+    """``read_shared``'s child: its claims' answers in task order, its readhash notes, its CPU.
+    Each answer is made as its claim is read (bytes to send, say: only the sending is left when
+    the two ends meet)."""
+    t0 = time.process_time()
+    readhash.forget()       # the parent's notes are the parent's already
+    claim = back(*args)
+    answers = [(lo, hi, claim(lo, hi)) for lo, hi in claims.ranges(front=False)]
+    answers.reverse()
+    return answers, readhash.take(), time.process_time() - t0
 
 
 def _stop_pool() -> None:

@@ -75,6 +75,14 @@ def stem(word: str) -> str:
     return s
 
 
+def forget_memos() -> None:
+    """Empty the analyzer's memos (a compile's parse is done with them)."""
+    _stem_memo.clear()
+    _chunk_memo.clear()
+    _part_words.clear()
+    _part_terms.clear()
+
+
 def split_identifier(chunk: str) -> list[str]:
     """CamelCase/script/digit parts of one chunk, case kept: ЗаказПокупателя → [Заказ, Покупателя]."""
     parts: list[str] = []

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_read import one_claim_then_the_child
 from v8atlas.compiler.code import lexer
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats.reader import Bundle
@@ -358,23 +359,54 @@ def test_postings_by_term_ranges_equal_those_of_all_terms_at_once(compiled, tmp_
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
-def test_modules_read_in_the_pool_give_the_same_bundle_and_report(compiled, tmp_path, monkeypatch):
-    """Read over the pool's workers (their batches cross as marshal rows, each module's bodies
-    as one frame), the modules give the bundle and the report lines of a read in one process."""
-    from v8atlas.compiler.code import read as code_read
+def test_modules_read_by_this_process_and_a_child_give_the_same_bundle_and_report(compiled, tmp_path, monkeypatch):
+    """Read by this process (its first claim) and a forked child (the rest, back as marshal rows,
+    each module's bodies as one frame, its terms adopted claim after claim), the modules give
+    the bundle and the report lines, in their order, of a read in one process."""
     result, _snap = compiled
     root = tmp_path / "cf"
     _make_dump(root)
-    monkeypatch.setenv("V8ATLAS_JOBS", "2")
-    monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
-    batches: list[bytes] = []
-    from_rows = code_read._from_rows
-    monkeypatch.setattr(code_read, "_from_rows", lambda blob, tasks: batches.append(blob) or from_rows(blob, tasks))
+    rows = _pooled(monkeypatch)
     again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
-    assert len(batches) > 1                   # the batches came back as rows
+    assert len(rows) > 1                      # the child's claims came back as rows
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
-    lines = lambda r: sorted((w.code, w.file, w.line, w.message) for w in r.report.errors + r.report.warnings)  # noqa: E731
+    lines = lambda r: [(w.code, w.file, w.line, w.message) for w in r.report.errors + r.report.warnings]  # noqa: E731
     assert lines(again) == lines(result)
+
+
+@pytest.mark.parametrize("split", ["one claim here", "the claims as they come"])
+def test_a_shared_read_gives_the_model_and_term_ids_of_one_process(tmp_path, monkeypatch, split):
+    """``read_modules`` shared with a forked child: the same modules, procedures and packed term
+    ids (this process's share packed in place, the child's adopted after it) as in one process."""
+    from v8atlas.compiler import pool
+    from v8atlas.compiler.code import read as code_read
+    from v8atlas.compiler.config.files import FolderFiles
+    from v8atlas.compiler.report import CompileReport
+    root = tmp_path / "cf"
+    _make_dump(root)
+
+    def read():
+        report = CompileReport()
+        with pool.session():
+            model = code_read.read_modules(FolderFiles(root), False, "cf", report)
+        return model, [(w.code, w.file, w.line, w.message) for w in report.errors + report.warnings]
+
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    alone, alone_lines = read()
+    if split == "one claim here":
+        rows = _pooled(monkeypatch)
+    else:
+        rows = []
+        monkeypatch.setenv("V8ATLAS_JOBS", "2")
+        monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
+        monkeypatch.setattr(code_read, "_STEP", 2)
+    shared, shared_lines = read()
+    received = shared.__dict__["_received"]
+    if split == "one claim here":
+        assert received.start == 1 and len(rows) == len(received.parts) > 1
+    assert shared == alone and shared.vocabulary == alone.vocabulary
+    terms = lambda m: [p.terms for x in m.modules for p in x.procedures]  # noqa: E731
+    assert terms(shared) == terms(alone) and shared_lines == alone_lines
 
 
 _NOTED: dict[str, Any] = {}   # where ``_write_cards_noting_pid`` notes, what it calls
@@ -517,10 +549,13 @@ def _clean_dump(root: Path) -> None:
 
 
 def _pooled(monkeypatch) -> list[bytes]:
-    """Modules read over the pool's workers from here on; the rows read back, as a list."""
+    """Modules read by this process and a forked child from here on (this process its first
+    module, the child the others, a claim each); the rows read back, as a list."""
     from v8atlas.compiler.code import read as code_read
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
     monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
+    monkeypatch.setattr(code_read, "_STEP", 1)
+    one_claim_then_the_child(monkeypatch)
     rows: list[bytes] = []
     from_rows = code_read._from_rows
     monkeypatch.setattr(code_read, "_from_rows", lambda blob, tasks: rows.append(blob) or from_rows(blob, tasks))
@@ -539,10 +574,11 @@ def _code_parse_files(out: Path) -> list[tuple[Path, object]]:
     return got
 
 
-def test_the_code_parse_cache_is_written_from_the_workers_rows(tmp_path, monkeypatch):
-    """Read over the pool, the cold compile's code parse cache holds the workers' rows as they
-    were sent (not the model pickled again): a relink from it reads those rows back — every
-    batch — and gives the bundle a compile without any cache makes."""
+def test_the_code_parse_cache_is_written_from_the_childs_rows(tmp_path, monkeypatch):
+    """Read by this process and a forked child, the cold compile's code parse cache holds the
+    child's rows as they were sent and rows of this process's share made by the cache's writer
+    (not the model pickled again): a relink from it reads them back — every claim — and gives
+    the bundle a compile without any cache makes."""
     root = tmp_path / "cf"
     _clean_dump(root)
     plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
@@ -556,13 +592,14 @@ def test_the_code_parse_cache_is_written_from_the_workers_rows(tmp_path, monkeyp
     rows.clear()
     again = compile_bundle([root], out, quiet=True)
     assert "parse code" not in again.report.timings and "link code" in again.report.timings
-    assert sorted(rows) == sorted(sent)       # the cache file gave back the rows as sent
+    assert len(rows) == len(sent) + 1 and set(sent) <= set(rows)   # as sent, and this process's
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
     (model, _report), = [entry for _path, entry in _code_parse_files(out)]
     assert "_received" not in model.__dict__  # a model read back carries no rows of its own
 
 
-@pytest.mark.parametrize("damage", ["junk", "an older row layout", "rows without the layout tag"])
+@pytest.mark.parametrize("damage", ["junk", "an older row layout", "rows without the layout tag",
+                                    "the layout before the cache's parts"])
 def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkeypatch, damage, capsys):
     """A parse cache file that is authentic (this user's key) but whose rows this compiler
     cannot read back — bytes that are not rows, or rows of another layout — is a miss: the
@@ -579,15 +616,19 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     compile_bundle([root], out, quiet=True)
     (path, (model, report)), = _code_parse_files(out)
     tasks = [(m.file, m.ref) for m in model.modules]
-    words, layout, rows, columns = marshal.loads(code_read._worker((("folder", str(root), ""), tasks)))
+    claim = code_read._module_claims(("folder", str(root), ""), tasks)
+    words, layout, rows, columns = marshal.loads(claim(0, len(tasks)))
     assert columns and columns[0]
     if damage == "junk":
         blobs = [b"\x00 not rows"]
     elif damage == "an older row layout":   # a column short, as a compiler with one field fewer wrote them
         blobs = [marshal.dumps((words, layout, rows, columns[:-1]))]
-    else:   # (vocabulary, (module rows, columns)): the layout before the tag
+    elif damage == "rows without the layout tag":   # (vocabulary, (module rows, columns))
         blobs = [marshal.dumps((words.split("\n"), (rows, columns)))]
-    model.__dict__["_received"] = code_read._Received(tasks, blobs, [(m, []) for m in model.modules])
+    else:   # the same rows, but read back by the interleaved batches of a pool (before 11v)
+        blobs = [marshal.dumps((words, "v8atlas-code-rows-3", rows, columns))]
+    model.__dict__["_received"] = code_read._Received(tasks, 0, 0, [(0, blob) for blob in blobs],
+                                                      [(m, []) for m in model.modules])
     assert cache.save(path, (model, report))
     for later in ("linked", "builds"):
         shutil.rmtree(out / ".cache" / later)

@@ -614,3 +614,39 @@ def test_a_card_child_whose_parent_is_killed_ends_instead_of_waiting(tmp_path):
         threading.Event().wait(0.01)
     os.kill(child, signal.SIGKILL)
     pytest.fail("the card child went on waiting for a parent that was gone")
+
+
+# The code domain's read shared with a forked child (``pool.read_shared``): a child killed or
+# failing mid-read fails the source's parse with what happened, instead of hanging the compile
+# or leaving its modules out unsaid. In a fresh interpreter, under a timeout.
+_READ_SCRIPT = """
+import os, signal, sys, time
+os.environ["V8ATLAS_JOBS"] = "2"
+from v8atlas.compiler.code import read as code_read
+from v8atlas.compiler.pipeline import compile_bundle
+code_read.POOL_THRESHOLD = 1
+code_read._STEP = 1
+mine = os.getpid()
+read_one = code_read._read_one
+def dying(files, rel, ref, packer):
+    if os.getpid() == mine:
+        time.sleep(0.05)         # the child claims its share meanwhile
+    elif sys.argv[1] == "killed":
+        os.kill(os.getpid(), signal.SIGKILL)
+    else:
+        raise MemoryError("no memory left")
+    return read_one(files, rel, ref, packer)
+code_read._read_one = dying
+result = compile_bundle([sys.argv[2]], sys.argv[3], quiet=True, cache=False)
+for e in result.report.errors:
+    print("error:", e.code, e.message)
+"""
+
+
+@pytest.mark.parametrize("how", ["killed", "raised"])
+def test_a_code_read_child_killed_or_failing_fails_the_parse_and_says_why(tmp_path, how):
+    got = subprocess.run([sys.executable, "-c", _READ_SCRIPT, how, str(EXAMPLES / "config-designer"),
+                          str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    said = {"killed": "error: source-failed RuntimeError: a forked compile step ended without an answer",
+            "raised": "error: source-failed MemoryError: no memory left"}[how]
+    assert said in got.stdout, got.stdout + got.stderr

@@ -6,12 +6,11 @@ import copy
 import enum
 import pickle
 import shutil
-import struct
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from shared_read import one_claim_then_the_child
 
 from v8atlas.compiler import cache, pipeline, pool
 from v8atlas.compiler.config import objects as config_objects
@@ -40,20 +39,7 @@ def shared(pooled, monkeypatch):
     """The read shared for sure (``objects.read_received``): this process takes the first task
     only, the forked child, waiting for that claim, all the others."""
     monkeypatch.setattr(config_objects, "_STEP", 1)
-    take = pool.Claims.take
-
-    def one_then_the_child(self, front: bool) -> tuple[int, int]:
-        lo = struct.unpack_from("<q", self.range, 0)[0]
-        if front:
-            return take(self, True) if lo == 0 else (lo, lo)
-        deadline = time.monotonic() + 60     # a regression fails the test, not hangs the suite
-        while lo == 0:
-            assert time.monotonic() < deadline, "the parent never took its first claim"
-            time.sleep(0.001)
-            lo = struct.unpack_from("<q", self.range, 0)[0]
-        return take(self, False)
-
-    monkeypatch.setattr(pool.Claims, "take", one_then_the_child)
+    one_claim_then_the_child(monkeypatch)
 
 
 def _read(path: Path):

@@ -60,6 +60,8 @@ def _label(process: Any) -> str:
             name = fargs[0]
         elif name == "_apart" and fargs:
             name = "stores:" + getattr(fargs[0], "__name__", "?")
+        elif name == "_from_the_back" and len(fargs) >= 2:   # pool.read_shared: (claims, back, …)
+            name = getattr(fargs[1], "__name__", "?")
     return name
 
 
@@ -130,19 +132,23 @@ def _read(log: str) -> tuple[list[tuple], list[tuple], tuple]:
     return procs, stages, parent
 
 
+_SHARED_READS = ("_read_from_the_back", "_object_claims", "_module_claims")
+
+
 def _kinds(procs: list[tuple], parent: tuple) -> dict[str, float]:
     out = {"parent": parent[2]}
     workers = sorted((p for p in procs if p[0] == "_process_worker"), key=lambda p: p[3])
     pairs = [workers[i:i + 2] for i in range(0, len(workers), 2)]
-    # the configuration's read: two pool workers (before issue 18p), or one child of its own
+    # the reads: two pool workers (the configuration's before issue 18p, the code's before
+    # 11v), or one child of each's own (``pool.read_shared``)
     out["parse workers"] = ((sum(p[5] for p in pairs[0]) if pairs else 0.0)
-                            + sum(p[5] for p in procs if p[0] == "_read_from_the_back"))
+                            + sum(p[5] for p in procs if p[0] in _SHARED_READS))
     # the link's cards: two pool workers (before issue 11m), or one ``fork_share`` child
     out["card workers"] = (sum(p[5] for pair in pairs[1:] for p in pair)
                            + sum(p[5] for p in procs if p[0] == "_claimed"))
     for label, kind in KINDS.items():
         out[kind] = out.get(kind, 0.0) + sum(p[5] for p in procs if p[0] == label)
-    counted = ("_process_worker", "_claimed", "_read_from_the_back")
+    counted = ("_process_worker", "_claimed", *_SHARED_READS)
     out["other"] = sum(p[5] for p in procs if p[0] not in KINDS and p[0] not in counted)
     out["all"] = sum(out.values())
     return out

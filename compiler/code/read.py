@@ -1,4 +1,4 @@
-"""Read every module of a configuration source into a ``CodeModel`` (over both cores when many).
+"""Read every module of a configuration source into a ``CodeModel`` (in two processes when many).
 
 A module is placed by its path (``modules.module_ref``) and checked against the configuration's
 model: a module whose object (or form, or command) the configuration does not have is reported
@@ -14,7 +14,7 @@ import pickle
 import zipfile
 import zlib
 from itertools import repeat
-from typing import Any
+from typing import Any, Callable
 
 from v8atlas.formats.domain import Source
 
@@ -30,10 +30,13 @@ from .lexer import decode_module, scan_module
 from .model import (CONFIGURATION_OWNER, PROC_INIT_FIELDS, CodeModel, Module, ModuleKind, ModuleRef,
                     Param, Procedure, annotation_of, annotation_row, param_row)
 from .modules import bsl_files, module_ref
-from .terms import TermPacker, terms
+from .terms import TermPacker, forget_memos, terms
 
 MAX_MODULE_BYTES = 16 * 1024 * 1024    # SSL's largest module is 3.4 MB; ERP's about 6 MB
-POOL_THRESHOLD = 200                   # modules; below this a pool costs more than it saves
+POOL_THRESHOLD = 200                   # modules; below this a forked child costs more than it saves
+# Modules per claim of the shared read (``pool.read_shared``): SSL's 2,197 modules take
+# 0.9 ms of CPU on average, the largest tens of ms; each claim is one set of rows to send and adopt.
+_STEP = 8
 # Problems a scan reports that leave the module's procedures in place (warnings).
 _KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
 
@@ -41,7 +44,7 @@ _KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "synta
 def _read_one(files: SourceFiles, rel: str, ref: ModuleRef, packer: TermPacker
               ) -> tuple[Module | None, list[tuple[str, str, str, int | None]]]:
     """(module or None, [(level, code, message, line)]); each procedure's terms packed by
-    ``packer`` (a worker's packs by its batch's own vocabulary: the parent adopts it)."""
+    ``packer`` (the forked child's packs by its claim's own vocabulary: the parent adopts it)."""
     try:
         data = files.read(rel)
     except (OSError, zipfile.BadZipFile, zlib.error) as e:
@@ -76,21 +79,19 @@ def _sorted(tokens: Any) -> tuple:
     return tuple(sorted(tokens)) if tokens else ()
 
 
-_worker_files: dict[tuple, SourceFiles] = {}
+def _module_claims(spec: tuple, tasks: list[tuple[str, ModuleRef]]) -> Callable[[int, int], bytes]:
+    """The forked child's part of ``read_modules`` (``pool.read_shared``): per claim, its
+    modules as ``marshal`` rows (``_rows``), made as soon as they are read, their terms packed
+    by a vocabulary of the claim's own (the parent adopts it, claim after claim in task order).
+    Rows, not pickles: plain tuples, lists, dicts, strings and bytes cross several times faster
+    than pickled objects (SSL 3.1.12: pickle 0.90 s + 0.53 s unpickling in the parent)."""
+    files = open_spec(spec)   # its own handles: a zip's file position is not to be shared
 
-
-def _worker(args: tuple) -> bytes:
-    """A batch's results as ``marshal`` rows (``_rows``): plain tuples, lists, dicts, strings
-    and bytes cross to the parent several times faster than pickled objects (SSL 3.1.12:
-    pickle 0.90 s in the workers + 0.53 s unpickling in the parent)."""
-    spec, tasks = args
-    files = _worker_files.get(spec)
-    if files is None:
-        files = _worker_files[spec] = open_spec(spec)
-    # terms packed here, by a packer of the batch's own (the parent maps its ids: adopt)
-    local = TermPacker()
-    results = [_read_one(files, rel, ref, local) for rel, ref in tasks]
-    return marshal.dumps(_rows(local.vocabulary(), results))
+    def claim(lo: int, hi: int) -> bytes:
+        local = TermPacker()
+        results = [_read_one(files, rel, ref, local) for rel, ref in tasks[lo:hi]]
+        return marshal.dumps(_rows(local.vocabulary(), results))
+    return claim
 
 
 # Procedure fields in constructor order; ``params``, ``annotation`` and ``body`` travel apart.
@@ -98,7 +99,7 @@ _PARAMS_AT, _ANNOTATION_AT = PROC_INIT_FIELDS.index("params"), PROC_INIT_FIELDS.
 _BODY_AT = PROC_INIT_FIELDS.index("body")
 _FIELDS_OF = operator.attrgetter(*PROC_INIT_FIELDS)   # a procedure → its fields as a tuple
 # The rows' layout: a cache file of another (``_cache_form``) does not carry it and is a miss.
-_LAYOUT = "v8atlas-code-rows-3"
+_LAYOUT = "v8atlas-code-rows-4"   # 4: the cache form holds (start, rows) parts
 
 
 def _rows(vocabulary: list[str], results: list[tuple[Module | None, list]]) -> tuple:
@@ -139,8 +140,8 @@ def _rows(vocabulary: list[str], results: list[tuple[Module | None, list]]) -> t
 
 def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
                ) -> tuple[list[str], list[tuple[Module | None, list]]]:
-    """``_worker``'s answer back as (the batch's term vocabulary, modules), ``tasks``: the
-    batch's (rel, ref) in order. Rows of another layout (a cache file) raise ValueError."""
+    """``_rows``' bytes back as (the batch's term vocabulary, modules), ``tasks``: the batch's
+    (rel, ref) in order. Rows of another layout (a cache file) raise ValueError."""
     body = marshal.loads(blob)
     if not (isinstance(body, tuple) and len(body) == 4 and body[1] == _LAYOUT):
         raise ValueError("code rows of another layout")
@@ -177,7 +178,10 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
 
 
 def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileReport) -> CodeModel:
-    """Every module file of a dump placed by its path and scanned (over both cores when many)."""
+    """Every module file of a dump placed by its path and scanned; when there are many, by this
+    process and one forked child (``pool.read_shared``: this process from the front, the child
+    from the back). Against the pool's two workers (before), this process's share is neither
+    marshalled nor sent nor adopted, and no pool starts (docs/perf/code.md, round 2, session 10)."""
     tasks = []
     for rel in bsl_files(files):
         ref = module_ref(rel, edt)
@@ -187,32 +191,31 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
             continue
         tasks.append((rel, ref))
     packer = TermPacker()
-    blobs: list[bytes] | None = None
-    n = pool.jobs()
-    if n > 1 and len(tasks) >= POOL_THRESHOLD:
-        # Interleaved batches: big modules (common modules) are not all in one worker's share.
-        # Over the compile's pool (compiler/pool.py), batches back as they finish.
-        # Each worker packs its batch's terms by a vocabulary of the batch's own; the parent
-        # maps a batch's ids once the batches before it are mapped (the same vocabulary
-        # whatever order they finish in, and the same ids as packing them all here).
-        batches = [tasks[i::n * 4] for i in range(n * 4)]
-        parts: list[Any] = [None] * len(batches)
-        packed = 0
-        blobs = [b""] * len(batches)   # as sent: the parse cache is written from them
-        with pool.session():
-            for b, out in pool.imap(_worker, [(files.spec(), b) for b in batches], chunk=1, threshold=1):
-                parts[b] = _from_rows(out, batches[b])
-                blobs[b] = out
-                while packed < len(parts) and parts[packed] is not None:
-                    _adopt_terms(*parts[packed], packer)
-                    packed += 1
-        by_rel = {rel: r for batch, (_, out) in zip(batches, parts) for (rel, _), r in zip(batch, out)}
-        results = [by_rel[rel] for rel, _ in tasks]
+    received: _Received | None = None
+    if pool.jobs() > 1 and len(tasks) >= POOL_THRESHOLD:
+        # This process reads its claims from the front in place, its terms packed straight
+        # into ``packer`` (in task order); the child's come back as rows, adopted claim after
+        # claim in task order after them: the ids of packing every module here, in order.
+        results: list[Any] = [None] * len(tasks)
+
+        def front(lo: int, hi: int) -> None:
+            results[lo:hi] = [_read_one(files, rel, ref, packer) for rel, ref in tasks[lo:hi]]
+        parts = pool.read_shared(len(tasks), _STEP, front, _module_claims, files.spec(), tasks)
+        # The memos this process filled (a pool worker's went with it): before the objects made
+        # from the rows, which fill their holes.
+        forget_memos()
+        start = parts[0][0] if parts else len(tasks)
+        received = _Received(tasks, start, len(packer.vocabulary()),
+                             [(lo, blob) for lo, _hi, blob in parts], results)
+        for lo, hi, blob in parts:
+            vocabulary, out = _from_rows(blob, tasks[lo:hi])
+            _adopt_terms(vocabulary, out, packer)
+            results[lo:hi] = out
     else:
         results = [_read_one(files, rel, ref, packer) for rel, ref in tasks]
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
-    if blobs is not None:
-        model.__dict__["_received"] = _Received(tasks, blobs, results)
+    if received is not None:
+        model.__dict__["_received"] = received
     for (rel, ref), (module, problems) in zip(tasks, results):
         for level, code, message, line in problems:
             (report.error if level == "error" else report.warn)(
@@ -224,33 +227,36 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
 
 
 class _Received:
-    """What the pool's workers sent for one ``read_modules``: the tasks in order, each batch's
-    rows as sent (batch ``b`` holds ``tasks[b::len(blobs)]``) and, by ``id``, each module read
-    from them → its task's index. The parse cache is written from these bytes
-    (``_cache_form``), not by pickling the parsed model again: at SSL × 12 with modules that
-    pickle grew the writer's child by 0.5 GB (docs/perf/code.md)."""
+    """What one shared ``read_modules`` read: the tasks in order, the results in task order, and
+    for the parse cache (``_cache_form``) the child's rows as sent — ``parts``, (first task's
+    index, rows) per claim in task order, from ``start`` on — and the size of the vocabulary
+    once this process had packed its share (``tasks[:start]``: the first ``words`` terms).
+    The cache file is written from the child's bytes and rows of this process's share made
+    there (in the cache's forked writer, off the critical path), not by pickling the parsed
+    model: at SSL × 12 that pickle grew the writer's child by 0.5 GB (docs/perf/code.md)."""
 
-    __slots__ = ("tasks", "blobs", "results")
+    __slots__ = ("tasks", "start", "words", "parts", "results")
 
-    def __init__(self, tasks: list[tuple[str, ModuleRef]], blobs: list[bytes],
-                 results: list[tuple[Module | None, list]]) -> None:
-        self.tasks, self.blobs, self.results = tasks, blobs, results
+    def __init__(self, tasks: list[tuple[str, ModuleRef]], start: int, words: int,
+                 parts: list[tuple[int, bytes]], results: list[tuple[Module | None, list]]) -> None:
+        self.tasks, self.start, self.words, self.parts, self.results = tasks, start, words, parts, results
 
 
 def forget_received(model: CodeModel) -> None:
-    """Let the workers' bytes go (the parse cache has been written, or forked off to be,
+    """Let the child's bytes go (the parse cache has been written, or forked off to be,
     before the link changes the model: ``link._drop_linked``); a later cache write of the model,
     if any, pickles it as it then is."""
     model.__dict__.pop("_received", None)
 
 
 def _cache_form(model: CodeModel) -> tuple:
-    """A code model in a cache file: its modules that came from the pool as their tasks'
-    indexes, with the workers' rows written as they are; restored (``_restored``) the way
-    ``read_modules`` makes them — rows to objects, each batch's term ids mapped in batch
-    order — so the model loads back the same. A module not from the rows (none today) is
-    pickled as usual. Relies on nothing changing a module before this write (the link drops
-    the bytes before it changes them: ``forget_received``)."""
+    """A code model in a cache file: its modules as their tasks' indexes, with rows of them —
+    this process's share made into rows here (by its ids, whose terms are the vocabulary's
+    first ``words``), the child's written as sent; restored (``_restored``) the way
+    ``read_modules`` makes them — rows to objects, each part's term ids adopted in task order
+    — so the model loads back the same. A module not from the read (none today) is pickled as
+    usual. Relies on nothing changing a module before this write (the link drops the rows
+    before it changes them: ``forget_received``)."""
     received: _Received | None = model.__dict__.get("_received")
     if received is None:
         return model.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
@@ -258,17 +264,18 @@ def _cache_form(model: CodeModel) -> tuple:
     state = model.__getstate__()   # a copy without ``_received`` or ``_index``
     state["modules"] = [at.get(id(m), m) for m in state["modules"]]
     tasks = marshal.dumps([(rel, *ref) for rel, ref in received.tasks])
-    return _restored, (state, tasks, received.blobs)
+    own = marshal.dumps(_rows(model.vocabulary[:received.words], received.results[:received.start]))
+    return _restored, (state, tasks, [(0, own), *received.parts])
 
 
-def _restored(state: dict[str, Any], tasks_blob: bytes, blobs: list[bytes]) -> CodeModel:
+def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, bytes]]) -> CodeModel:
     tasks = [(rel, ModuleRef(*ref)) for rel, *ref in marshal.loads(tasks_blob)]
     packer = TermPacker()
     modules: list[Module | None] = [None] * len(tasks)
-    for b, blob in enumerate(blobs):
-        vocabulary, out = _from_rows(blob, tasks[b::len(blobs)])
+    for (lo, blob), (hi, _) in zip(parts, [*parts[1:], (len(tasks), b"")]):
+        vocabulary, out = _from_rows(blob, tasks[lo:hi])
         _adopt_terms(vocabulary, out, packer)
-        modules[b::len(blobs)] = [m for m, _problems in out]
+        modules[lo:hi] = [m for m, _problems in out]
     if packer.vocabulary() != state["vocabulary"]:   # not this compiler's rows: a miss
         raise ValueError("the cached rows do not give the cached vocabulary")
     state["modules"] = [modules[x] if type(x) is int else x for x in state["modules"]]

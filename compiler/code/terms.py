@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from v8atlas.formats.text import WORD_RUNS, chunk_terms
+from v8atlas.formats.text import WORD_RUNS, chunk_terms, forget_memos as forget_text_memos
 
 from .lexer import _compiled
 
@@ -41,6 +41,15 @@ def terms(text: str) -> list[str]:
                 _whole[text] = got
         return got
     return _terms(text)
+
+
+def forget_memos() -> None:
+    """Let the memos go, and ``formats.text``'s they filled: the parent's share of a shared read
+    is over (``read.read_modules``), and kept they were ≈ 17 MB at the link's peak (SSL 3.1.12),
+    where a pool worker's went with it."""
+    _memo.clear()
+    _whole.clear()
+    forget_text_memos()
 
 
 def _terms(text: str) -> list[str]:

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import importlib
 import pickle
-import time
 import zipfile
 import zlib
-from typing import Any
+from typing import Any, Callable
 
 from lxml import etree
 
-from .. import cache, pool, readhash
+from .. import cache, pool
 from ..report import CompileReport
 from ..safefile import RefusedFile
 from .files import SourceFiles, open_spec
@@ -91,30 +90,20 @@ def note_unknown_kind(report: CompileReport, source: str, cls: str, name: str, l
 _STEP = 4
 
 
-def _read_from_the_back(spec: tuple, source: str, reader: str, tasks: list[Task],
-                        claims: pool.Claims) -> tuple[int, list[bytes], CompileReport, dict, float]:
-    """The forked child's share of ``read_received``: the tasks it claims from the back, until
-    the parent's claims from the front meet them — a suffix of the tasks, from ``start`` on.
-    Each claim's models are pickled as soon as they are read (part of the claimed work, so
-    that only the bytes are left to send when the two ends meet) and come back in task order;
-    the parent keeps the bytes (the parse cache is written from them, ``Received``). With
-    them: its report, its notes of the files it read (``readhash``) and the CPU it took."""
-    t0 = time.process_time()
-    readhash.forget()       # the parent's notes are the parent's already
+def _object_claims(spec: tuple, source: str, reader: str, tasks: list[Task]
+                   ) -> Callable[[int, int], tuple[bytes, CompileReport]]:
+    """The forked child's part of ``read_received`` (``pool.read_shared``): per claim, its
+    models pickled as soon as they are read (part of the claimed work, so that only the bytes
+    are left to send when the two ends meet) and what it reported; the parent keeps the bytes
+    (the parse cache is written from them, ``Received``)."""
     files = open_spec(spec)   # its own handles: a zip's file position is not to be shared
     read_object = importlib.import_module(reader).read_object
-    claimed: list[tuple[bytes, CompileReport]] = []   # per claim, the last tasks first
-    start = len(tasks)
-    for lo, hi in claims.ranges(front=False):
+
+    def claim(lo: int, hi: int) -> tuple[bytes, CompileReport]:
         report = CompileReport()
         models = [read_object(files, source, c, r, report, k) for c, r, k in tasks[lo:hi]]
-        claimed.append((pickle.dumps(models, protocol=pickle.HIGHEST_PROTOCOL), report))
-        start = lo
-    claimed.reverse()
-    report = CompileReport()
-    for _, sub in claimed:   # the report in task order, as one process gives it
-        report.merge(sub)
-    return start, [blob for blob, _ in claimed], report, readhash.take(), time.process_time() - t0
+        return pickle.dumps(models, protocol=pickle.HIGHEST_PROTOCOL), report
+    return claim
 
 
 class Received:
@@ -146,19 +135,16 @@ def read_received(files: SourceFiles, source: str, reader: str, tasks: list[Task
     if pool.jobs() < 2 or len(tasks) < pool.POOL_THRESHOLD:
         return Received([read_object(files, source, c, r, report, k) for c, r, k in tasks])
     results: list[Any] = [None] * len(tasks)
-    with pool.session():   # a reader called outside a compile still forks its child
-        claims = pool.Claims(len(tasks), _STEP)
-        child = pool.fork_call(_read_from_the_back, files.spec(), source, reader, tasks, claims)
-        pool.run_meanwhile()   # the parent's imports for the later stages, the child at work
-        for lo, hi in claims.ranges(front=True):
-            for i in range(lo, hi):
-                c, r, k = tasks[i]
-                results[i] = read_object(files, source, c, r, report, k)
-        start, blobs, sub, read, cpu = child.result()
-    pool.count_worker_cpu(cpu)
-    readhash.merge(read)
+
+    def front(lo: int, hi: int) -> None:
+        results[lo:hi] = [read_object(files, source, c, r, report, k) for c, r, k in tasks[lo:hi]]
+    answers = pool.read_shared(len(tasks), _STEP, front, _object_claims, files.spec(), source,
+                               reader, tasks)
+    start = answers[0][0] if answers else len(tasks)
+    blobs = [blob for _lo, _hi, (blob, _report) in answers]
     results[start:] = [m for blob in blobs for m in pickle.loads(blob)]
-    report.merge(sub)
+    for _lo, _hi, (_blob, sub) in answers:   # the report in task order, as one process gives it
+        report.merge(sub)
     return Received(results, blobs, start)
 
 
