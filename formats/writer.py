@@ -43,6 +43,34 @@ def pack_record(obj: Any) -> bytes:
     return _PACKER.pack(obj)
 
 
+def _plain(o: Any) -> Any:
+    """What ``_PLAIN_PACKER`` does not take as it is, as ``_PACKER`` packs it: a tuple as a
+    list, an instance of a subclass of a packed type as that type (its own data: no override
+    of its methods is called, as none is by the packer)."""
+    if isinstance(o, tuple):
+        return list(o)
+    for cls, exact in _EXACT:
+        if isinstance(o, cls):
+            return exact(o)
+    raise TypeError(f"can not serialize {type(o).__name__!r} object")
+
+
+_EXACT: tuple[tuple[type, Callable[[Any], Any]], ...] = (
+    (int, int.__int__), (float, float.__float__), (str, str.__str__), (bytes, bytes.__bytes__),
+    (bytearray, bytes), (dict, dict.copy), (list, list))
+# ``pack_record``'s bytes with the exact types tested first (``strict_types``): the packer's
+# subclass tests of every value (a float's, a bytes-like's, an ``ExtType``'s ``isinstance`` per
+# list) were a third of its time on the procedure cards (SSL's 38 k: 0.093 → 0.063 s); the
+# rest goes through ``_plain``.
+_PLAIN_PACKER = msgpack.Packer(use_bin_type=True, strict_types=True, default=_plain)
+
+
+def pack_plain(obj: Any) -> bytes:
+    """``pack_record(obj)``, faster for records of exact built-in types (a tuple or a subclass
+    costs a Python call: for records that hold few)."""
+    return _PLAIN_PACKER.pack(obj)
+
+
 def packed_size(n: int) -> int:
     """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
     return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)

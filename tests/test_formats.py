@@ -14,7 +14,7 @@ from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune
                                      set_newest)
 from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
 from hostile_bundles import truncate_segment
-from v8atlas.formats.writer import BundleWriter, pack_record, packed_size
+from v8atlas.formats.writer import BundleWriter, pack_plain, pack_record, packed_size
 
 
 def _records(n: int) -> list[dict]:
@@ -311,3 +311,36 @@ def test_a_record_that_cannot_be_packed_leaves_the_next_ones_whole():
     assert pack_record(card) == first
     assert unpack_record(pack_record(card)) == card
     assert pack_record(b"\x00" * 300)[:3] == b"\xc5\x01\x2c" and len(pack_record(b"\x00" * 300)) == packed_size(300)
+
+
+def test_pack_plain_gives_pack_records_bytes_whatever_the_types():
+    """pack_plain (exact types first, the rest through a Python fallback) = pack_record: tuples,
+    subclasses of str, int, float, bytes, dict and list, nested; what neither packs is refused."""
+    import collections
+    import enum
+
+    class Name(str):
+        def __str__(self) -> str:            # not called: the string's own data is packed
+            return "other"
+
+    class Kind(enum.IntEnum):
+        A = 3
+
+    class Ratio(float):
+        pass
+
+    class Items(list):
+        pass
+
+    Pair = collections.namedtuple("Pair", "a b")
+    values = [None, True, 0, -5, 2**40, 1.5, "abc", "тест", b"x", bytearray(b"yz"), (1, 2), [1, (2, "a")],
+              {"k": (1,)}, Name("строка"), Kind.A, Ratio(2.5), Pair(1, "b"), Items([1, Kind.A]),
+              collections.OrderedDict(z=1, a=2), collections.defaultdict(list, {"a": Items([Name("q")])}),
+              {"nested": [Pair(Name("a"), Kind.A), (), {}]}, memoryview(b"mv")]
+    for v in values:
+        assert pack_plain(v) == pack_record(v), v
+    for bad in (object(), {1, 2}):
+        with pytest.raises(TypeError):
+            pack_plain({"address": "x", "bad": bad})
+    card = {"address": "ОбщегоНазначения.П", "params": [["Ссылка", False, None]], "callers": 3}
+    assert pack_plain(card) == pack_record(card)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from v8atlas.formats import code as FC
 from v8atlas.formats.text import name_key
-from v8atlas.formats.writer import CompressedRecords, compress_records, pack_record, packed_size
+from v8atlas.formats.writer import CompressedRecords, compress_records, pack_plain, packed_size
 
 from .. import heap, pool
 from ..build_docs import add_string_table
@@ -332,7 +332,7 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
     ``deprecated``) and the card packed as the card store holds it. Called per procedure as
     the link writes each card, so no more than one card is a dict at a time."""
     assert list(card)[-2:] == ["callees", "callers"]     # the call counts last, as stored
-    return _prior(card), bool(card.get("deprecated")), pack_record(card)
+    return _prior(card), bool(card.get("deprecated")), pack_plain(card)   # (``pack_record``'s bytes)
 
 
 class _Bodies(Sequence[bytes]):

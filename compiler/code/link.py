@@ -54,6 +54,7 @@ _FLAGS = (("server", "server"), ("client_managed_application", "client"),
           ("client_ordinary_application", "client (ordinary application)"),
           ("external_connection", "external connection"), ("server_call", "server call"),
           ("global", "global"), ("privileged", "privileged"))
+_UNSEEN: Any = object()      # a usage not looked at yet (``_ViewLinker._uses``)
 _KIND_WHERE = {K.OBJECT: "server", K.MANAGER: "server", K.RECORD_SET: "server", K.VALUE_MANAGER: "server",
                K.SESSION: "server", K.EXTERNAL_CONNECTION: "external connection",
                K.MANAGED_APPLICATION: "client", K.ORDINARY_APPLICATION: "client (ordinary application)"}
@@ -94,6 +95,13 @@ class _ViewLinker:
         self.by_ref: dict[ModuleRef, int] = {}
         self.objects: dict[str, str] = {}        # folded "Catalog.x" → "Catalog.X"
         self.props: dict[str, dict[str, Any]] = {}
+        # The view's procedures' names folded, by id from ``first`` (``add_modules`` numbers them
+        # in a row): folded once, where the event handlers and extension targets are matched
+        self.first = len(index.procs)
+        self.folded: list[str] = []
+        self.annotated: set[ModuleRef] = set()   # modules with an extension's annotated procedure
+        # (cls, name) of a usage → the object's path and name (``_object``; None: no such object)
+        self._paths: dict[tuple[str, str], tuple[str, str] | None] = {}
         # (owner, object, edge kind) → addresses of the procedures that use it (``_uses``)
         self.grouped: defaultdict[tuple[str, str, str], list[str]] = defaultdict(list)
         for _origin, cfg, _code in parts:
@@ -125,7 +133,15 @@ class _ViewLinker:
             pid = len(self.ix.procs)
             self.ix.procs.append(ProcEntry(p, mid, self.view, origin, vocabulary))
             entry.procs.append(pid)
-            entry.names.setdefault(p.name.casefold(), pid)
+            folded = p.name.casefold()
+            self.folded.append(folded)
+            entry.names.setdefault(folded, pid)
+            if p.annotation:
+                self.annotated.add(m.ref)
+
+    def folded_name(self, pid: int) -> str:
+        """A procedure's name, folded (``add_modules``)."""
+        return self.folded[pid - self.first]
 
     # -- calls ------------------------------------------------------------------------------
     def resolve_calls(self) -> None:
@@ -141,7 +157,7 @@ class _ViewLinker:
                 if self.props.get(e.ref.owner, {}).get("global"):
                     for pid in e.procs:
                         if self.ix.procs[pid].proc.export:
-                            global_names.setdefault(self.ix.procs[pid].proc.name.casefold(), pid)
+                            global_names.setdefault(self.folded_name(pid), pid)
             elif e.ref.kind == K.MANAGER:
                 managers[(cls, name.casefold())] = e
         # Each distinct token folded once per view: modules call the same few names over and
@@ -189,11 +205,16 @@ class _ViewLinker:
         if not p.usages:             # most procedures mention no metadata object
             return []
         uses: dict[str, str] = {}
+        named: dict[str, str] = {}          # path → as the view's language names it
         # sorted: the first read/write kind wins (whatever order a model was made in)
         for cls, name, how in sorted(p.usages):
-            path = self.objects.get(f"{cls}.{name}".casefold())
-            if path is None:
+            found = self._paths.get((cls, name), _UNSEEN)
+            if found is _UNSEEN:
+                found = self._object(cls, name)
+            if found is None:
                 continue
+            path = found[0]
+            named[path] = found[1]
             kind = USAGE_EDGE.get(how, "code_uses")
             # one kind per object and procedure: a query read or a write says more than a mention
             if uses.get(path) in (None, "code_uses"):
@@ -202,7 +223,14 @@ class _ViewLinker:
             for path, kind in uses.items():
                 if path != e.ref.owner:
                     grouped.append(((e.ref.owner, path, kind), address))
-        return sorted([W.ref_name(path, self.language), kind] for path, kind in uses.items())
+        return sorted([named[path], kind] for path, kind in uses.items())
+
+    def _object(self, cls: str, name: str) -> tuple[str, str] | None:
+        """A usage's object: its path and its name in the view's language (None: no such
+        object), once per view (procedures mention the same few objects over and over)."""
+        path = self.objects.get(f"{cls}.{name}".casefold())
+        found = self._paths[(cls, name)] = None if path is None else (path, W.ref_name(path, self.language))
+        return found
 
     def usage_edges(self, doc_key: Any) -> list[Edge]:
         """The usage edges ``cards`` collected: one per (owner, object, kind), labelled with
@@ -324,6 +352,7 @@ class _ViewLinker:
         # it has (most have no usages, description or described parameters)
         directives = {k: "&" + (v if lang == 0 else k) for k, v in _DIRECTIVE_RU.items()}
         script = "en" if lang else "ru"
+        folded, first = self.folded, self.first
         for mid in mids:
             e = self.ix.modules[mid]
             address = FC.module_address(*e.ref, lang=lang)
@@ -335,8 +364,8 @@ class _ViewLinker:
             for pid in e.procs:
                 pe = self.ix.procs[pid]
                 p = pe.proc
-                doc = dict(p.info)
-                described = doc.pop("params", None)
+                info = p.info           # (its ``params``: the described ones, not the card's)
+                described = info.get("params") if info else None
                 if described:
                     by_name = {d["name"].casefold(): d for d in described}
                     params = [[x.name, x.by_value, x.default, *_described(by_name, x.name)] for x in p.params]
@@ -361,7 +390,10 @@ class _ViewLinker:
                     "lines": [p.line, p.end_line], "file": files[pe.origin],
                     "config": self.view_name, "script": script,
                 }
-                card.update(doc)
+                if info:                # most procedures have no doc comment
+                    card.update(info)
+                    if described is not None:
+                        card["params"] = params     # (in its place: the card's third key)
                 if pe.origin:
                     card["extension"] = pe.origin
                 if p.annotation:
@@ -369,7 +401,7 @@ class _ViewLinker:
                                           FC.ANNOTATION_RU[p.annotation.kind]]
                 if p.inserts or p.deletes:
                     card["changes_blocks"] = {"inserted": p.inserts, "deleted": p.deletes}
-                if events and p.name.casefold() in events:
+                if events and folded[pid - first] in events:
                     card["event_handler"] = True
                 if pid in late:
                     card.update(late[pid])
@@ -377,7 +409,7 @@ class _ViewLinker:
                 # (0 until the counts are known: ``_finished`` puts them in the packed card)
                 card["callees"], card["callers"] = (callees[pid], callers[pid]) if final else (0, 0)
                 prior, old, packed = seal_card(card)
-                description = doc.get("description")
+                description = info.get("description") if info else None
                 priors.append(prior)
                 deprecated.append(old)
                 summaries.append(FC.one_line(description) if description else "")
@@ -404,14 +436,16 @@ class _ViewLinker:
         changes (``changes``, and ``changed_by`` on the base one), or why not — per procedure
         id, in the order the cards list them. The base procedure is in the same module."""
         late: dict[int, dict[str, Any]] = {}
+        if e.ref not in self.annotated:      # (most modules: no procedure of theirs read)
+            return late
         for pid in e.procs:
             pe = self.ix.procs[pid]
             ann = pe.proc.annotation
             if not ann or not ann.target:
                 continue
             keys = late.setdefault(pid, {})
-            target = next((q for q in e.procs if self.ix.procs[q].proc.name.casefold() == ann.target.casefold()
-                           and not self.ix.procs[q].origin), None)
+            wanted = ann.target.casefold()
+            target = next((q for q in e.procs if self.folded_name(q) == wanted and not self.ix.procs[q].origin), None)
             if target is None:
                 keys["annotation_unresolved"] = True
                 # Real extensions annotate platform events the base module does not handle
@@ -510,12 +544,13 @@ def _put_counts(counts: _CallCounts, answer: _Unfinished) -> None:
     """The call counts into a batch's cards written before they were known, and the batch
     compressed. Those cards end with zero counts (``write_cards``): their last two values are
     packed again (the map's length and every other byte stay as they are)."""
-    from v8atlas.formats.writer import pack_record
     rids, packed = answer[2], answer[3]
-    zero = _count_tail(pack_record, 0, 0)
+    zero = _count_tail(0, 0)
+    callees, callers, tails = counts.callees, counts.callers, _TAILS
     for k, (rid, card) in enumerate(zip(rids, packed)):
         assert card.endswith(zero)
-        packed[k] = card[:-len(zero)] + _count_tail(pack_record, counts.callees[rid], counts.callers[rid])
+        key = (callees[rid], callers[rid])
+        packed[k] = card[:-len(zero)] + (tails.get(key) or _count_tail(*key))
     _compress(answer)
 
 
@@ -525,9 +560,17 @@ def _compress(answer: _Unfinished) -> None:
     answer[2] = answer[3] = None      # (not pickled back to the parent twice)
 
 
-def _count_tail(pack: Callable[[Any], bytes], callees: int, callers: int) -> bytes:
-    """The end of a packed card: its ``callees`` and ``callers`` keys and values."""
-    return pack("callees") + pack(callees) + pack("callers") + pack(callers)
+_TAILS: dict[tuple[int, int], bytes] = {}     # (callees, callers) → ``_count_tail``
+
+
+def _count_tail(callees: int, callers: int) -> bytes:
+    """The end of a packed card: its ``callees`` and ``callers`` keys and values (memoized:
+    most procedures share a few pairs of small counts; packed anew per card, they were most of
+    ``_put_counts``)."""
+    from v8atlas.formats.writer import pack_record
+    tail = _TAILS[(callees, callers)] = (pack_record("callees") + pack_record(callees)
+                                         + pack_record("callers") + pack_record(callers))
+    return tail
 
 
 def _write_cards(mids: list[int]) -> _Unfinished:
@@ -555,11 +598,11 @@ def _api_by_region(index: CodeIndex, e: ModuleEntry) -> list[dict[str, Any]]:
     return [{"region": r, "procedures": items} for r, items in regions.items()]
 
 
-def _handlers(index: CodeIndex, e: ModuleEntry) -> list[str]:
+def _handlers(vl: _ViewLinker, e: ModuleEntry) -> list[str]:
     events = handlers_of(e.ref.kind)
     if not events:
         return []
-    return [index.procs[pid].proc.name for pid in e.procs if index.procs[pid].proc.name.casefold() in events]
+    return [vl.ix.procs[pid].proc.name for pid in e.procs if vl.folded_name(pid) in events]
 
 
 def _enrich_cards(index: CodeIndex, vl: _ViewLinker, docs_by_key: dict[str, Any], doc_key: Any) -> None:
@@ -582,7 +625,7 @@ def _enrich_cards(index: CodeIndex, vl: _ViewLinker, docs_by_key: dict[str, Any]
             continue
         entry: dict[str, Any] = {"module": FC.module_address(*e.ref, lang=lang),
                                  "procedures": len(e.procs)}
-        handlers = _handlers(index, e)
+        handlers = _handlers(vl, e)
         if handlers:
             entry["handlers"] = handlers
         exported = sum(1 for pid in e.procs if index.procs[pid].proc.export)
