@@ -513,6 +513,31 @@ def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, 
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
 
 
+@pytest.mark.parametrize("room", [0, 1 << 12])
+def test_work_done_beside_the_link_comes_back_whole_when_its_spill_is_too_small(tmp_path, monkeypatch, room):
+    """The child working ahead puts its buffers in a shared mapping sized beforehand
+    (``_answer_bound``); the buffers that do not fit (none, or some) come through the pipe:
+    the same bundle as its answer all in the mapping."""
+    from v8atlas.compiler import pool
+    from v8atlas.compiler.code import build as code_build
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
+    sizes: list[int] = []
+
+    class Noted(pool.Spill):
+        def __init__(self, size: int) -> None:
+            sizes.append(size)
+            super().__init__(size)
+
+    monkeypatch.setattr(code_build, "_answer_bound", lambda procs: room)
+    monkeypatch.setattr(pool, "Spill", Noted)
+    again = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    assert sizes == [room]      # the child worked ahead
+    assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
+
+
 @pytest.mark.parametrize("reused", ["parse", "linked model"])
 def test_a_cold_compile_s_caches_give_the_same_bundle(tmp_path, reused):
     """A cold compile with the cache on writes the code parse before the link (to a temporary

@@ -130,6 +130,33 @@ def test_fork_call_answers_from_a_child_that_saw_the_parents_data(monkeypatch):
     assert texts == ["Справочник Пользователи", "Документ Заказ"]
 
 
+SPILLED_SIZES = [60, 30, 20, 10]     # into a spill of 100 bytes: the third does not fit
+
+
+def _spilled(spill: pool.Spill) -> tuple[list[object], int]:
+    """Buffers of ``SPILLED_SIZES`` bytes (each byte its buffer's number) put in ``spill``."""
+    return [spill.put(bytes([i]) * n) for i, n in enumerate(SPILLED_SIZES)], os.getpid()
+
+
+def _read_back(spill: pool.Spill, placed: list[object]) -> list[bytes]:
+    return [bytes(spill.get(p)) for p in placed]
+
+
+def test_a_forked_steps_buffers_come_back_through_its_spill_or_else_the_pipe(monkeypatch):
+    """A child puts its answer's buffers in a ``Spill`` made before it was forked: those that
+    fit are read in place — here, and in a process forked later — the one that does not
+    comes through the pipe as it was."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    with pool.session():
+        spill = pool.Spill(100)
+        placed, pid = pool.fork_call(_spilled, spill).result()
+        by_sibling = pool.fork_call(_read_back, spill, placed).result()
+    expected = [bytes([i]) * n for i, n in enumerate(SPILLED_SIZES)]
+    got = [spill.get(p) for p in placed]
+    assert pid != os.getpid() and [bytes(g) for g in got] == by_sibling == expected
+    assert [isinstance(p, pool.Spilled) for p in placed] == [True, True, False, True]
+
+
 def test_fork_call_in_process_with_one_job_or_outside_a_session(monkeypatch):
     texts = ["Справочник Пользователи"]
     outside = pool.fork_call(_first_words_and_pid, texts).result()

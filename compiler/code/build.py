@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -21,12 +22,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
-from v8atlas.formats.text import name_key
+from v8atlas.formats.schema import table_segments
+from v8atlas.formats.strtable import encoded_string_table
+from v8atlas.formats.text import fold, name_key
 from v8atlas.formats.writer import CompressedRecords, compress_records, pack_plain, packed_size
 
 from .. import heap, pool
 from ..build_docs import add_string_table
-from ..search.build import _add_encoded_table, _add_table   # sorted table + fixed-width head (fast lookups)
+from ..search.build import (_add_encoded_table, _add_table_parts,   # sorted table + fixed-width head
+                            _table_parts, TableParts)               # (fast lookups)
 from . import bodies
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Procedure
@@ -91,12 +95,25 @@ def _region_factor(region: Sequence[str]) -> float:
     return factor
 
 
-def _name_key_part(name: str) -> str | None:
-    """``name_key`` of an identifier such that ``name_key(f"{a}.{name}")`` is
-    ``f"{name_key(a)}.{part}"`` (identifiers have no spaces and fold per character), or None
-    for a Greek final sigma, whose lower case depends on what follows it (keyed whole)."""
-    key = name_key(name)
-    return None if "ς" in key else key
+_SPACE = re.compile(r"[^\S\n]")        # whitespace but a line break (``_name_key_parts``)
+_SIGMA = "ς".encode("utf-8")
+
+
+def _name_key_parts(names: list[str]) -> list[bytes]:
+    """Each name's key part, UTF-8 encoded: ``name_key(name)``, such that
+    ``name_key(f"{a}.{name}")`` is ``f"{name_key(a)}.{part}"`` (identifiers have no spaces and
+    fold per character), or b"" for a Greek final sigma, whose lower case depends on what
+    follows it (keyed whole). Folded all at once, joined by line breaks: NFC and lower case
+    see a line break as a string's end (it neither composes nor is cased); the rest of
+    ``name_key`` (its whitespace and its dots' spaces) changes nothing without whitespace —
+    a name with any (a line break included) sends every name the slow way. ``name_key`` one
+    by one was a third of the address table's instructions."""
+    joined = fold("\n".join(names))
+    if joined.count("\n") != len(names) - 1 or _SPACE.search(joined):
+        return [b"" if "ς" in k else k.encode("utf-8") for k in map(name_key, names)]
+    data = joined.encode("utf-8")
+    parts = data.split(b"\n")
+    return [b"" if _SIGMA in k else k for k in parts] if _SIGMA in data else parts
 
 
 def _csr(rows: Sequence[Collection[int]], n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -129,10 +146,10 @@ def _run_starts(keys: np.ndarray) -> np.ndarray:
     return np.flatnonzero(first)
 
 
-def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+def _postings(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray, np.ndarray]:
     """BM25F postings from the terms the readers computed (``compiler/code/terms.py``), in numpy:
     tf per (term, procedure, field), length normalisation per (procedure, field), then one
-    pseudo-frequency and impact per (term, procedure)."""
+    pseudo-frequency and impact per (term, procedure). The terms UTF-8 encoded, in byte order."""
     names = list(FIELDS)
     weight = np.array([FIELDS[f][0] for f in names])
     b = np.array([FIELDS[f][1] for f in names])
@@ -166,7 +183,7 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     first_seen = list(uniq)
     encoded = [t.encode("utf-8") for t in first_seen]
     order = sorted(range(len(first_seen)), key=encoded.__getitem__)
-    terms = [first_seen[j] for j in order]
+    terms = [encoded[j] for j in order]
     del first_seen, encoded, uniq
     n, nf, nt = len(index.procs), len(names), len(terms)
     # Narrow arrays, each dropped once used: at scale the occurrences are tens of millions
@@ -222,6 +239,16 @@ def _postings(index: CodeIndex) -> tuple[list[str], np.ndarray, np.ndarray, np.n
     if not procs:
         return terms, off, np.zeros(0, dtype="<u4"), np.zeros(0, dtype="<f4")
     return terms, off, np.concatenate(procs), np.concatenate(imps)
+
+
+# The search postings as the build writes them: the terms' table (``_table_parts``), each
+# term's offset into the postings, their procedures and impacts.
+Postings = tuple[TableParts, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _search_postings(index: CodeIndex) -> Postings:
+    terms, off, procs, imps = _postings(index)
+    return _table_parts(terms), off, procs, imps
 
 
 OCCURRENCE_BLOCK = 8192     # procedures whose occurrences ``_occurrences`` gathers at once
@@ -369,6 +396,7 @@ class Ahead:
     module_terms: list[list[str]]     # each one's module's terms (the same list objects)
     vocabulary: list[str]
     child: pool.Forked
+    spill: pool.Spill                 # where the child puts its answer's buffers (``_worked_ahead``)
 
 
 def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead | None:
@@ -396,22 +424,57 @@ def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead |
     # its peak was the compile's, 447 against the parent's 406 MB).
     forget_received(model)
     heap.trim()
+    spill = pool.Spill(_answer_bound(procs))
     return Ahead(procs, [m.terms for m in modules for _p in m.procedures], model.vocabulary,
-                 pool.fork_call(_worked_ahead, model))
+                 pool.fork_call(_worked_ahead, model, spill), spill)
 
 
-def _worked_ahead(model: CodeModel) -> tuple[CompressedRecords, tuple]:
+def _answer_bound(procs: list[Procedure]) -> int:
+    """Bytes that hold ``_worked_ahead``'s answer: the body store at most its bodies and
+    zstd's bound per record, the postings (eight bytes each) at most eight per term
+    occurrence (``proc.terms`` has four bytes per id), each term's table entry (offset, head,
+    offset into the postings) at most 36 bytes and its UTF-8 — with room to spare: a buffer
+    that does not fit only goes through the pipe."""
+    body_bytes = sum(bodies.size(p.body) for p in procs)
+    term_bytes = sum(len(p.terms) for p in procs)
+    return body_bytes + body_bytes // 128 + 80 * len(procs) + 12 * term_bytes + (16 << 20)
+
+
+def _worked_ahead(model: CodeModel, spill: pool.Spill) -> tuple[tuple, tuple]:
     """The body store and the postings of one configuration's model, numbered as the link
-    numbers a view of it alone (a module entry per distinct module, its procedures in turn)."""
+    numbers a view of it alone (a module entry per distinct module, its procedures in turn);
+    their buffers in ``spill`` (``_taken_ahead`` reads them back)."""
     index, mids = CodeIndex(), {}
     for m in model.modules:
         mid = mids.setdefault(m.ref, len(index.modules))
         if mid == len(index.modules):
             index.modules.append(ModuleEntry(m.ref, 0, [m.file], [""], terms=m.terms))
         index.procs += [ProcEntry(p, mid, 0, "", model.vocabulary) for p in m.procedures]
-    postings = _postings(index)
+    (off, blob, head), *arrays = _search_postings(index)
+    postings = tuple(_put(spill, a) for a in (off, np.frombuffer(blob, dtype=np.uint8), head, *arrays))
+    del off, blob, head, arrays
     heap.trim()      # its temporaries (the child's largest) returned before the bodies' buffers
-    return _compress_bodies([pe.proc for pe in index.procs]), postings
+    count, frames, offsets, zdict = _compress_bodies([pe.proc for pe in index.procs])
+    return (count, spill.put(frames), _put(spill, offsets), zdict), postings
+
+
+def _put(spill: pool.Spill, array: np.ndarray) -> tuple[object, str]:
+    """A one-dimensional array put in ``spill``: its place and its dtype (``_get``)."""
+    return spill.put(array), array.dtype.str
+
+
+def _get(spill: pool.Spill, placed: tuple[object, str]) -> np.ndarray:
+    where, dtype = placed
+    return np.frombuffer(spill.get(where), dtype=dtype)
+
+
+def _taken_ahead(ahead: Ahead) -> tuple[CompressedRecords, Postings]:
+    """The answer of the child working ahead (``_worked_ahead``), its buffers read in place."""
+    (count, frames, offsets, zdict), (off, blob, head, *arrays) = ahead.child.result()
+    spill = ahead.spill
+    table = (_get(spill, off), _get(spill, blob).data, _get(spill, head))
+    post_off, post_proc, post_imp = (_get(spill, a) for a in arrays)
+    return (count, spill.get(frames), _get(spill, offsets), zdict), (table, post_off, post_proc, post_imp)
 
 
 def numbered_alike(index: CodeIndex, ahead: Ahead) -> bool:
@@ -437,6 +500,28 @@ def _release(index: CodeIndex) -> None:
     bodies.forget()
 
 
+def _aliases(names: list[str]) -> list[tuple[bytes | None, str]]:
+    """Each alias's key and a dot, UTF-8 encoded (None when it ends in a final sigma), and
+    the alias as written."""
+    return [(None if "ς" in k else (k + ".").encode("utf-8"), a) for a in names for k in [name_key(a)]]
+
+
+def _procedure_keys(heads: list[tuple[bytes | None, str]], pids: list[int], names: list[str],
+                    part_of: dict[str, bytes], keys: list[bytes], ids: array) -> None:
+    """The keys of procedures ``pids`` (named ``names``) through each alias of ``heads``
+    (``_aliases``), added to ``keys`` and their ids to ``ids``: the alias's key and the
+    name's part (``_name_key_parts``) — keyed whole where either ends in a final sigma.
+    A list per alias and module: a Python loop per key was a third of the address table."""
+    parts = [part_of[n] for n in names]
+    for head, raw in heads:
+        if head is not None and all(parts):
+            keys += [head + part for part in parts]
+        else:
+            keys += [head + part if part and head is not None
+                     else name_key(f"{raw}.{n}").encode("utf-8") for part, n in zip(parts, names)]
+        ids.extend(pids)
+
+
 def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarray]:
     """Exact addresses: every alias of a procedure, and of a module (``MODULE_BIT`` | module
     id) — the keys UTF-8 encoded, in byte order, each once, with the ids of each key (CSR,
@@ -444,30 +529,25 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     key strings (and a set per shared key) was the top of the build's memory at scale."""
     keys: list[bytes] = []
     ids = array("I")
-    # a procedure name's key part, encoded, once per name (copies and event handlers repeat
-    # names); a key is its alias's key, ".", that part — in UTF-8 as in the string
-    parts: dict[str, bytes] = {}
-
-    def aliases(names: list[str]) -> list[tuple[bytes | None, str]]:
-        """(encoded key + ".", or None when it ends in a final sigma; the alias as written)"""
-        return [(None if "ς" in k else (k + ".").encode("utf-8"), a) for a in names for k in [name_key(a)]]
-
+    # a key is its alias's key, ".", its name's part — in UTF-8 as in the string; each
+    # name's part once (copies and event handlers repeat names). The keys' order is free:
+    # they are sorted below, and each key's ids too.
+    names = list(dict.fromkeys(pe.proc.name for pe in index.procs))
+    part_of = dict(zip(names, _name_key_parts(names)))
+    del names
     for mid, (m, mc) in enumerate(zip(index.modules, index.module_cards)):
-        own = aliases(mc["aliases"])
+        own = _aliases(mc["aliases"])
         for head, a in own:     # (head is the key and its dot, or None for a final sigma)
             keys.append(head[:-1] if head is not None else name_key(a).encode("utf-8"))
             ids.append(FC.MODULE_BIT | mid)
+        procs = [index.procs[pid].proc for pid in m.procs]
+        _procedure_keys(own, m.procs, [p.name for p in procs], part_of, keys, ids)
         # exported procedures are also reached through the manager (Справочники.X.Проц)
-        with_managers = own + aliases(FC.manager_aliases(m.ref.owner, m.ref.kind))
-        for pid in m.procs:
-            p = index.procs[pid].proc
-            part = parts.get(p.name)
-            if part is None:
-                part = parts[p.name] = (_name_key_part(p.name) or "").encode("utf-8")
-            for head, raw in (with_managers if p.export else own):
-                keys.append(head + part if part and head is not None
-                            else name_key(f"{raw}.{p.name}").encode("utf-8"))
-                ids.append(pid)
+        managers = _aliases(FC.manager_aliases(m.ref.owner, m.ref.kind))
+        if managers:
+            exported = [(pid, p.name) for pid, p in zip(m.procs, procs) if p.export]
+            _procedure_keys(managers, [pid for pid, _n in exported], [n for _pid, n in exported],
+                            part_of, keys, ids)
     # Sorted once by key; then, in numpy, the runs of equal keys (the few shared ones) and
     # each run's ids ascending and once (a Python loop over every key was half this table's CPU).
     order = sorted(range(len(keys)), key=keys.__getitem__)
@@ -479,6 +559,8 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     first = np.ones(n, dtype=bool)
     if n > 1:
         first[1:] = ~np.fromiter(map(operator.eq, skeys[1:], skeys[:-1]), dtype=bool, count=n - 1)
+    if first.all():     # no key shared (SSL: none of 101 k): an id each, nothing to merge
+        return skeys, np.arange(n + 1, dtype="<u4"), sid.astype("<u4")
     run = np.cumsum(first) - 1                   # each key's run (unique key) number
     by_id = np.lexsort((sid, run))               # within each run, ids ascending
     sid, run = sid[by_id], run[by_id]
@@ -488,6 +570,22 @@ def _address_table(index: CodeIndex) -> tuple[list[bytes], np.ndarray, np.ndarra
     off = np.zeros(len(uniq) + 1, dtype="<u4")
     off[1:] = np.cumsum(np.bincount(run[keep], minlength=len(uniq)))
     return uniq, off, sid[keep].astype("<u4")
+
+
+def _titles(index: CodeIndex) -> list[bytes]:
+    """Each procedure's address as its card says it — its module's, ".", its name — UTF-8
+    encoded, each module's part once (a string per procedure, then its encoding, took half as
+    long again)."""
+    heads = [f"{m.address}.".encode("utf-8") for m in index.modules]
+    return [heads[pe.module] + pe.proc.name.encode("utf-8") for pe in index.procs]
+
+
+def _add_encoded_strings(writer: BundleWriter, prefix: str, encoded: list[bytes]) -> None:
+    """``add_string_table`` of strings given UTF-8 encoded (in their order)."""
+    off_name, blob_name = table_segments(prefix)
+    offsets, blob = encoded_string_table(encoded)
+    writer.add_array(off_name, offsets)
+    writer.add_blob(blob_name, blob)
 
 
 def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
@@ -539,8 +637,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     heap.trim()      # what _release freed of the C heap: not under the tables and postings below
     # as the cards say them: "address" and the first sentence of "description"
     # (each encoded as it comes: not a list of the strings and one of their encodings at once)
-    add_string_table(writer, FC.PROC_TITLES, (f"{index.modules[pe.module].address}.{pe.proc.name}"
-                                              for pe in index.procs))
+    _add_encoded_strings(writer, FC.PROC_TITLES, _titles(index))
     add_string_table(writer, FC.PROC_SUMMARIES, (pe.summary for pe in index.procs))
 
     keys, off, ids = _address_table(index)
@@ -558,20 +655,20 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS, flat)
 
     if index.ahead is not None:      # the body store and the postings, done beside the link
-        bodies_store, postings = index.ahead.child.result()
+        bodies_store, postings = _taken_ahead(index.ahead)
         writer.add_compressed(FC.BODIES, bodies_store)
         del bodies_store
     else:
-        postings = _postings(index)
+        postings = _search_postings(index)
     terms, t_off, post_proc, post_imp = postings
     del postings
-    _add_table(writer, FC.TERMS, terms)
+    _add_table_parts(writer, FC.TERMS, terms)
     writer.add_array(FC.TERMS_OFF, t_off)
     writer.add_array(FC.POST_PROC, post_proc)
     writer.add_array(FC.POST_IMP, post_imp)
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
-    ctx.counts["code_index"] = {"terms": len(terms), "postings": len(post_proc), "names": n_keys}
+    ctx.counts["code_index"] = {"terms": len(t_off) - 1, "postings": len(post_proc), "names": n_keys}
     for store in stores:
         segments, records = store.result()
         writer.segments.update(segments)
