@@ -1,8 +1,9 @@
-"""The compile's worker pool: any domain's reader (and the fingerprinter) fans work out here.
+"""How a compile uses both cores: the fingerprinter's worker pool, the readers' and builders'
+forked children.
 
 One pool per compile (``session``): its processes start on first use (~100 ms) and are shut
-down when the session ends, so a small compile that never needs them pays nothing. A reader
-calls ``imap(fn, tasks, chunk=…)`` with a module-level ``fn`` and picklable tasks; results
+down when the session ends, so a small compile that never needs them pays nothing. The
+fingerprinter calls ``imap(fn, tasks, chunk=…)`` with a module-level ``fn`` and picklable tasks; results
 come back *in completion order* as ``(index, result)`` pairs, chunk by chunk, so the caller
 consumes (links, merges) each as it arrives and never waits on one worker's slowest file
 while the other is idle. Below ``threshold`` tasks, or with one core, or outside a session,
@@ -13,16 +14,18 @@ source (an opened zip, say) is cached in the worker by the task function itself.
 ``fork_share`` is for work over data the parent already holds (a linked model): it forks a
 child *after* setting that data, so the child reads it copy-on-write instead of receiving it
 pickled, and shares the tasks with this process; only the child's results come back.
-``read_shared`` is the readers' form of it (the configuration's objects, the code's modules):
+``read_shared`` is the readers' form of it (the configuration's objects, the forms, the code's modules):
 claims of several tasks, the child's answer per claim, its file digests merged here.
 """
 from __future__ import annotations
 
+import fcntl
 import mmap
 import os
 import pickle
 import signal
 import struct
+import tempfile
 import time
 from contextlib import contextmanager
 from multiprocessing import get_context
@@ -169,17 +172,21 @@ class Spill:
     copies). A buffer that does not fit is answered as it is (pickled)."""
 
     def __init__(self, size: int) -> None:
-        self._map = mmap.mmap(-1, max(size, 1))    # MAP_SHARED | MAP_ANONYMOUS
+        try:
+            self._map = mmap.mmap(-1, max(size, 1))    # MAP_SHARED | MAP_ANONYMOUS
+        except OSError:         # no room to map (strict overcommit): everything goes by the pipe
+            self._map = mmap.mmap(-1, 1)
         self._at = 0                               # written below this (in the child)
 
     def put(self, data: Any) -> Any:
         """``data`` (a C-contiguous buffer) copied into the mapping: its place; else ``data``."""
         view = memoryview(data).cast("B")
-        end = self._at + view.nbytes
+        start = (self._at + 7) & ~7        # aligned: arrays read back in place stay aligned
+        end = start + view.nbytes
         if end > len(self._map):
             return data
-        self._map[self._at:end] = view
-        place = Spilled(self._at, view.nbytes)
+        self._map[start:end] = view
+        place = Spilled(start, view.nbytes)
         self._at = end
         return place
 
@@ -346,12 +353,24 @@ class Claims:
         self.step = max(1, step)
         self.range = mmap.mmap(-1, 16)
         struct.pack_into("<qq", self.range, 0, 0, n)
-        self.lock = get_context("fork").Lock()
+        # A record lock on an unlinked file, not a semaphore: the kernel drops it with a
+        # process that dies holding it (a semaphore held by a killed child hung the other
+        # side for ever). The forked child shares the file; the lock is per process.
+        self._lockfile = tempfile.TemporaryFile()
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        fd = self._lockfile.fileno()
+        fcntl.lockf(fd, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.lockf(fd, fcntl.LOCK_UN)
 
     def settle(self, n: int) -> int:
         """A range made unsized (``n = -1``: its items are listed by whichever process comes
         first) sized ``n`` by the first caller; the size it has."""
-        with self.lock:
+        with self._locked():
             hi = struct.unpack_from("<q", self.range, 8)[0]
             if hi < 0:
                 hi = n
@@ -360,7 +379,7 @@ class Claims:
 
     def take(self, front: bool) -> tuple[int, int]:
         """(start, end) of the next claim, empty once the two ends have met."""
-        with self.lock:
+        with self._locked():
             lo, hi = struct.unpack_from("<qq", self.range, 0)
             if front:
                 end = min(lo + self.step, hi)
@@ -389,25 +408,36 @@ def read_shared(n: int, step: int, front: Callable[[int, int], None],
     outside a compile still forks. A child that fails or is killed raises here (``Forked``)."""
     with session():
         claims = Claims(n, step)
-        child = fork_call(_from_the_back, claims, back, *args)
-        run_meanwhile()
-        for lo, hi in claims.ranges(front=True):
-            front(lo, hi)
-        answers, read, cpu = child.result()
+        child = fork_call(_from_the_back, claims, os.getpid(), back, *args)
+        got = None
+        try:
+            run_meanwhile()
+            for lo, hi in claims.ranges(front=True):
+                front(lo, hi)
+                if child.ready(0):   # an answer before the ends met is a failure: raise it now
+                    got = child.result()
+            answers, read, cpu = got if got is not None else child.result()
+        except BaseException:
+            child.discard()          # this share failed: the child's is not wanted either
+            raise
     count_worker_cpu(cpu)
     readhash.merge(read)
     return answers
 
 
-def _from_the_back(claims: Claims, back: Callable[..., Callable[[int, int], Any]], *args: Any
-                   ) -> tuple[list[tuple[int, int, Any]], dict, float]:
+def _from_the_back(claims: Claims, parent: int, back: Callable[..., Callable[[int, int], Any]],
+                   *args: Any) -> tuple[list[tuple[int, int, Any]], dict, float]:
     """``read_shared``'s child: its claims' answers in task order, its readhash notes, its CPU.
     Each answer is made as its claim is read (bytes to send, say: only the sending is left when
-    the two ends meet)."""
+    the two ends meet). It stops when ``parent`` is gone: nobody would read the answer."""
     t0 = time.process_time()
     readhash.forget()       # the parent's notes are the parent's already
     claim = back(*args)
-    answers = [(lo, hi, claim(lo, hi)) for lo, hi in claims.ranges(front=False)]
+    answers = []
+    for lo, hi in claims.ranges(front=False):
+        if os.getppid() != parent:
+            os._exit(1)
+        answers.append((lo, hi, claim(lo, hi)))
     answers.reverse()
     return answers, readhash.take(), time.process_time() - t0
 
@@ -507,7 +537,7 @@ def _claimed(fn: Callable[[Any], Any], tasks: Sequence[Any], claims: "Claims",
 def meanwhile(fn: Callable[[], None]) -> None:
     """``fn()`` in the parent, once, the next time it hands the pool's workers their tasks (they
     are forked by then and working), before it waits for their first answer, or a forked
-    child its share (``run_meanwhile``: the configuration's read): for work the
+    child its share (``run_meanwhile``: ``read_shared``): for work the
     parent needs later and need not give its workers (importing the later stages' modules).
     Never run if no pooled work comes in this session."""
     _meanwhile.append(fn)

@@ -11,7 +11,7 @@ import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -130,7 +130,7 @@ def test_fork_call_answers_from_a_child_that_saw_the_parents_data(monkeypatch):
     assert texts == ["Справочник Пользователи", "Документ Заказ"]
 
 
-SPILLED_SIZES = [60, 30, 20, 10]     # into a spill of 100 bytes: the third does not fit
+SPILLED_SIZES = [56, 24, 24, 16]     # into a spill of 100 bytes, at 8-byte places: the third does not fit
 
 
 def _spilled(spill: pool.Spill) -> tuple[list[object], int]:
@@ -677,3 +677,68 @@ def test_a_code_read_child_killed_or_failing_fails_the_parse_and_says_why(tmp_pa
     said = {"killed": "error: source-failed RuntimeError: a forked compile step ended without an answer",
             "raised": "error: source-failed MemoryError: no memory left"}[how]
     assert said in got.stdout, got.stdout + got.stderr
+
+
+def _killed_holding_the_lock(claims: pool.Claims) -> None:
+    with claims._locked():
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_claims_taken_after_a_process_died_holding_their_lock(monkeypatch):
+    # The claims' lock is the kernel's: a child killed inside ``take`` does not hang the other side.
+    claims = pool.Claims(10, 3)
+    child = pool.get_context("fork").Process(target=_killed_holding_the_lock, args=(claims,))
+    child.start()
+    child.join(10)
+    assert child.exitcode == -signal.SIGKILL
+    done = threading.Event()
+    got: list[tuple[int, int]] = []
+    taker = threading.Thread(target=lambda: (got.extend(claims.ranges(front=True)), done.set()), daemon=True)
+    taker.start()
+    assert done.wait(10), "the claims stayed locked by a dead process"
+    assert got == [(0, 3), (3, 6), (6, 9), (9, 10)]
+
+
+def _slow_back() -> Callable[[int, int], list[int]]:
+    def claim(lo: int, hi: int) -> list[int]:
+        threading.Event().wait(0.02)
+        return list(range(lo, hi))
+    return claim
+
+
+def _failing_back() -> Callable[[int, int], list[int]]:
+    def claim(lo: int, hi: int) -> list[int]:
+        raise MemoryError("no memory left in the child")
+    return claim
+
+
+def test_a_shared_read_whose_own_share_fails_stops_its_child(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    children: list[pool.Forked] = []
+    real_fork_call = pool.fork_call
+    monkeypatch.setattr(pool, "fork_call", lambda *a: children.append(real_fork_call(*a)) or children[-1])
+
+    def front(lo: int, hi: int) -> None:
+        if lo >= 2:
+            raise ValueError("this share failed")
+        threading.Event().wait(0.02)
+
+    with pool.session():
+        with pytest.raises(ValueError, match="this share failed"):
+            pool.read_shared(400, 1, front, _slow_back)
+        process = children[0]._process
+        assert not process.is_alive(), "the child went on reading a share nobody will take"
+
+
+def test_a_shared_read_raises_the_childs_failure_before_reading_everything(monkeypatch):
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    read: list[int] = []
+
+    def front(lo: int, hi: int) -> None:
+        threading.Event().wait(0.005)
+        read.extend(range(lo, hi))
+
+    with pool.session():
+        with pytest.raises(MemoryError, match="no memory left in the child"):
+            pool.read_shared(2000, 1, front, _failing_back)
+    assert len(read) < 1000, f"the parent read {len(read)} of 2000 tasks before it heard of the failure"

@@ -393,7 +393,7 @@ class _ViewLinker:
                 if info:                # most procedures have no doc comment
                     card.update(info)
                     if described is not None:
-                        card["params"] = params     # (in its place: the card's third key)
+                        card["params"] = params     # (in its place among the card's keys)
                 if pe.origin:
                     card["extension"] = pe.origin
                 if p.annotation:

@@ -107,7 +107,7 @@ def _rows(vocabulary: list[str], results: list[tuple[Module | None, list]]) -> t
     procedure count, lines, size, doc, terms, its bodies' frame) or None, with its problems,
     its procedures as columns). Columns — one list per constructor field, not a tuple per
     procedure: the parent makes the objects in one ``map``. Marshal (version ≥ 3) writes an
-    object referenced twice once, so the strings, term lists and region lists the worker
+    object referenced twice once, so the strings, term lists and region lists the child
     shares stay shared. Fewer objects cross (docs/perf/code.md, "the model's transport"): the
     vocabulary as one string, the bodies as two columns of offsets into their module's frame."""
     joined = "\n".join(vocabulary)           # terms are letter and digit runs: no line breaks
@@ -150,7 +150,7 @@ def _from_rows(blob: bytes, tasks: list[tuple[str, ModuleRef]]
     if columns:
         if len(columns) != len(PROC_INIT_FIELDS):
             raise ValueError("procedure columns of another layout")
-        params: dict[tuple, Param] = {}      # one Param per spelling again, as the worker had them
+        params: dict[tuple, Param] = {}      # one Param per spelling again, as the child had them
         columns[_PARAMS_AT] = [[params.get(r) or params.setdefault(r, Param(*r)) for r in ps]
                                for ps in columns[_PARAMS_AT]]
         columns[_ANNOTATION_AT] = map(annotation_of, columns[_ANNOTATION_AT])

@@ -1,4 +1,4 @@
-"""Search terms of a procedure, computed where it is read (worker processes, cached parse).
+"""Search terms of a procedure, computed where it is read (the parent and its reading child, cached parse).
 
 The same tokenizer as the main index and the server's queries (``formats.text.index_terms``),
 memoized per chunk: names, CamelCase parts and description words repeat across thousands of
@@ -73,7 +73,7 @@ _ID_BYTES = array("I").itemsize   # a count or an id: native uint32 (4 bytes)
 class TermPacker:
     """Packs each procedure's terms by field into one ``bytes`` (``pack_procedures``): the four
     fields' term counts, then their term ids into the packer's vocabulary, as native uint32.
-    Done where the modules are read (a worker packs its batch by a vocabulary of the batch's
+    Done where the modules are read (the child packs each claim by a vocabulary of the claim's
     own; the parent ``adopt``s it): at ERP scale a dict of lists of strings per procedure was
     the largest part of the parsed model left at the build's peak (4 bytes a term instead of a
     list's 8 plus a list and a dict per procedure). ``vocabulary()`` is the id → term list."""
@@ -86,7 +86,7 @@ class TermPacker:
         """Each procedure's fields packed: its name, its doc comment's description (``info``)
         cut to its first ``DESCRIPTION_CHARS`` characters, its parameter names, its innermost
         region; ids given in that order, procedure after procedure. A module at a time: each
-        text's terms from the worker's memos (``terms``: names, parameter lists and regions
+        text's terms from this process's memos (``terms``: names, parameter lists and regions
         repeat), then all of them packed in one call (``_pack_terms``, in C when built)."""
         texts: list[str] = []
         add = texts.append
@@ -99,10 +99,10 @@ class TermPacker:
         return _pack(self._ids, [got(t) or terms(t) for t in texts])
 
     def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
-        """Procedures packed by another packer (a worker's, over one batch), with its
+        """Procedures packed by another packer (the reading child's, over one claim), with its
         ``vocabulary``, as this packer would have packed them: a term new here takes the next
         id in the order that packer met it — the order this one would have — so the ids are the
-        same as packing the batch here. The ids mapped in numpy, the counts kept."""
+        same as packing the claim here. The ids mapped in numpy, the counts kept."""
         if not packed:
             return []
         table = np.fromiter(map(self._ids.__getitem__, vocabulary), dtype=np.uint32,
