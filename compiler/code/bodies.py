@@ -18,7 +18,7 @@ import zstandard
 
 _LEVEL = 3
 # A frame's content at most (but a body larger than that is a frame alone): a body read
-# decompresses its frame — at 128 KB ≈ 0.1 ms, +2.5 % of the store against a frame a module.
+# decompresses its frame — at 128 KB p99 ≈ 0.1 ms (a frame a module: 2.6 ms) for 4 % more bytes.
 FRAME_BYTES = 128 << 10
 _compressor: zstandard.ZstdCompressor | None = None
 
