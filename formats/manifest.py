@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 
+from .chunked import KIND as CHUNKED, MAX_FRAME
 from .errors import BundleFormatError
 from .safeio import open_regular
-from .version import FORMAT_MAJOR, MANIFEST_NAME, PIN_MARKER, REPORT_NAME
+from .version import MANIFEST_NAME, PIN_MARKER, READABLE_MAJORS, REPORT_NAME
 
 MAX_MANIFEST_BYTES = 64 << 20     # the SSL × 8 manifest is a few hundred KB (its info and sources)
 MAX_DEPTH = 32                    # the writer nests 5–6 levels (info.help.configurations.<name>…)
@@ -108,10 +109,10 @@ def check_version(version: object, where: str) -> None:
     major = version.split(".", 1)[0]
     if not major.isdigit() or len(major) > 6:
         raise BundleFormatError(f"{where}: format_version {version[:40]!r} is not MAJOR.MINOR", version)
-    if int(major) != FORMAT_MAJOR:
+    if int(major) not in READABLE_MAJORS:
         raise BundleFormatError(
             f"{where}: bundle format {version} is not readable by this v8atlas "
-            f"(reads {FORMAT_MAJOR}.x); recompile the sources with this version or upgrade v8atlas",
+            f"(reads {', '.join(f'{v}.x' for v in READABLE_MAJORS)}); recompile the sources with this version or upgrade v8atlas",
             version)
 
 
@@ -152,6 +153,8 @@ def validate(m: object, where: str) -> None:
     _want(where, "records", records, dict, "an object")
     for name, entry in records.items():
         _check_records(where, name, entry, segments)
+        if entry.get("kind") == CHUNKED and int(str(m["format_version"]).split(".", 1)[0]) < 2:
+            raise _fail(where, f"records[{str(name)[:MAX_NAME]!r}].kind", "is chunked in a 1.x bundle")
     if m.get("info") is not None:
         _check_info(where, m["info"])
     expected = content_hash(m["format_version"], m["compiler_version"], segments, records,
@@ -234,6 +237,10 @@ def _check_records(where: str, name: str, entry: object, segments: dict[str, Any
     count = entry.get("count")
     if not _is_int(count) or count < 0:
         raise _fail(where, f"{key}.count", "must be a non-negative integer")
+    if entry.get("kind") is not None:
+        if entry["kind"] != CHUNKED:
+            raise _fail(where, f"{key}.kind", f"must be {CHUNKED!r} or absent")
+        return _check_chunked(where, key, entry, segments)
     for part, kind in (("data", "blob"), ("offsets", "array"), ("dict", "blob")):
         ref = entry.get(part)
         if part == "dict" and ref is None:
@@ -245,6 +252,26 @@ def _check_records(where: str, name: str, entry: object, segments: dict[str, Any
     off = segments[entry["offsets"]]
     if off["dtype"] != "<u8" or off["shape"] != [count + 1]:
         raise _fail(where, f"{key}.offsets", f"must be {count + 1} uint64 offsets for {count} records")
+
+
+def _check_chunked(where: str, key: str, entry: dict[str, Any], segments: dict[str, Any]) -> None:
+    """A chunked record store's entry (formats/chunked.py)."""
+    count = entry["count"]
+    for part, kind in (("data", "blob"), ("frames", "array"), ("index", "array")):
+        ref = entry.get(part)
+        if not isinstance(ref, str) or ref not in segments:
+            raise _fail(where, f"{key}.{part}", "must name a segment of this manifest")
+        if segments[ref]["kind"] != kind:
+            raise _fail(where, f"{key}.{part}", f"names segment {ref!r}, which is not a {kind}")
+    frames = segments[entry["frames"]]
+    if frames["dtype"] != "<u8" or len(frames["shape"]) != 1 or frames["shape"][0] < 1:
+        raise _fail(where, f"{key}.frames", "must be uint64 offsets, one more than the frames")
+    index = segments[entry["index"]]
+    if index["dtype"] != "<u4" or index["shape"] != [count, 3]:
+        raise _fail(where, f"{key}.index", f"must be {count} × 3 uint32 (frame, start, end)")
+    frame_max = entry.get("frame_max")
+    if not _is_int(frame_max) or not 0 <= frame_max <= MAX_FRAME:
+        raise _fail(where, f"{key}.frame_max", f"must be an integer 0..{MAX_FRAME}")
 
 
 def read_manifest_file(bundle_path: Path) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import msgpack
 import numpy as np
 import zstandard
 
+from .chunked import KIND as CHUNKED, ChunkedRecordStore
 from .errors import BundleCorrupt
 from .hashing import sha256_stream
 from .manifest import read_manifest_file
@@ -104,7 +105,7 @@ class Bundle:
         self.baseline: dict[str, list[int]] | None = None   # file signature when last verified
         self._lock = threading.Lock()
         self._json: dict[str, Any] = {}
-        self._stores: dict[str, RecordStore] = {}
+        self._stores: dict[str, RecordStore | ChunkedRecordStore] = {}
 
     @classmethod
     def open(cls, path: str | os.PathLike) -> "Bundle":
@@ -220,7 +221,9 @@ class Bundle:
                                     segment) from None
         return self._json[segment]
 
-    def records(self, name: str) -> RecordStore:
+    def records(self, name: str) -> RecordStore | ChunkedRecordStore:
+        """Record store ``name``: per-record frames (msgpack records) or chunked (byte strings,
+        formats/chunked.py) as the manifest says."""
         store = self._stores.get(name)
         if store is None:
             try:
@@ -228,6 +231,11 @@ class Bundle:
             except KeyError:
                 raise BundleCorrupt(f"{self.id}: record store {name!r} is not in this bundle",
                                     name) from None
+            if entry.get("kind") == CHUNKED:     # (its shapes checked with the manifest)
+                store = self._stores[name] = ChunkedRecordStore(
+                    name, self.blob(entry["data"]), self.array(entry["frames"]),
+                    self.array(entry["index"]), entry["frame_max"], self.guard(entry["data"]))
+                return store
             offsets = self.array(entry["offsets"])
             if len(offsets) != entry["count"] + 1:
                 raise BundleCorrupt(f"{self.id}: record store {name!r} has {len(offsets) - 1} offsets "

@@ -4,6 +4,12 @@ from __future__ import annotations
 FORMAT_MAJOR = 1
 FORMAT_MINOR = 0
 FORMAT_VERSION = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
+# A bundle holding a chunked record store (formats/chunked.py) is 2.0: a 1.x reader refuses it
+# (its manifest says "upgrade") rather than reading that store as a per-record one. A bundle
+# without one is a 1.0 bundle byte for byte and says so: older servers read it, its content
+# hash is unchanged. This reader reads both.
+CHUNKED_VERSION = "2.0"
+READABLE_MAJORS = (FORMAT_MAJOR, 2)
 
 MANIFEST_NAME = "manifest.json"
 REPORT_NAME = "report.json"

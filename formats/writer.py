@@ -21,10 +21,11 @@ import msgpack
 import numpy as np
 import zstandard
 
+from .chunked import KIND as CHUNKED, ChunkedRecords
 from .errors import BundleError
 from .manifest import content_hash
 from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_path, set_newest
-from .version import FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
+from .version import CHUNKED_VERSION, FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
 
 # Records are compressed one by one; below this many samples a trained dictionary does not pay.
 _DICT_MIN_RECORDS = 256
@@ -223,12 +224,31 @@ class BundleWriter:
         self.records[name] = entry
         return count
 
+    def add_chunked(self, name: str, chunked: ChunkedRecords) -> int:
+        """A chunked record store ``chunked.chunked_records`` made (maybe in another process),
+        as ``<name>.dat`` (frames), ``<name>.frames`` (uint64, frames + 1) and ``<name>.idx``
+        (uint32, (count, 3)); formats/chunked.py. Returns the number of records."""
+        count, frames, offsets, index, frame_max = chunked
+        self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
+        self.add_array(f"{name}.frames", offsets)
+        self.add_array(f"{name}.idx", index)
+        self.records[name] = {"kind": CHUNKED, "count": count, "data": f"{name}.dat",
+                              "frames": f"{name}.frames", "index": f"{name}.idx",
+                              "frame_max": frame_max}
+        return count
+
     # -- manifest pieces ------------------------------------------------------------------
     def add_source(self, kind: str, name: str, size: int, sha256: str, **extra: Any) -> None:
         self.sources.append({"kind": kind, "name": name, "size": size, "sha256": sha256, **extra})
 
+    @property
+    def format_version(self) -> str:
+        """The lowest format that reads this bundle (version.py)."""
+        chunked = any(e.get("kind") == CHUNKED for e in self.records.values())
+        return CHUNKED_VERSION if chunked else FORMAT_VERSION
+
     def content_hash(self) -> str:
-        return content_hash(FORMAT_VERSION, self.compiler_version, self.segments, self.records, self.info)
+        return content_hash(self.format_version, self.compiler_version, self.segments, self.records, self.info)
 
     # -- publishing -----------------------------------------------------------------------
     def publish(self, *, reuse_identical: bool = True) -> Path:
@@ -240,7 +260,7 @@ class BundleWriter:
         digest = self.content_hash()
         now = datetime.now(timezone.utc)
         manifest = {
-            "format_version": FORMAT_VERSION,
+            "format_version": self.format_version,
             "compiler_version": self.compiler_version,
             "name": self.name,
             "content_hash": digest,

@@ -464,17 +464,16 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(result.bundle_path).content_hash
 
 
-def _compress_bodies_noting_pid(procs: list[Any]) -> Any:
-    """The body store compressed ahead, noting the process it ran in."""
-    with open(_NOTED["bodies log"], "a", encoding="utf-8") as f:
-        f.write(f"{os.getpid()} {len(procs)}\n")
-    return _NOTED["compress bodies"](procs)
+def _postings_noting_pid(index: Any) -> Any:
+    """The search postings made ahead, noting the process they were made in."""
+    with open(_NOTED["postings log"], "a", encoding="utf-8") as f:
+        f.write(f"{os.getpid()} {len(index.procs)}\n")
+    return _NOTED["postings"](index)
 
 
 @pytest.mark.parametrize("order", ["the link's", "another", "too many"])
 def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, order):
-    """The body store and the postings are made by a child forked before the link (they read
-    the parse alone); the build takes them when the link numbered the procedures in the order
+    """The postings are made by a child forked before the link (they read the parse alone); the build takes them when the link numbered the procedures in the order
     that child did, else makes them itself, as it does above ``AHEAD_MAX_PROCS`` procedures:
     the bundle is the same either way, and the same as the build's own."""
     from dataclasses import replace
@@ -487,9 +486,9 @@ def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, 
     monkeypatch.setattr(code_build, "work_ahead", lambda parsed, ctx: None)
     plain = compile_bundle([root], tmp_path / "plain", quiet=True, cache=False)
     log = tmp_path / "pids"
-    monkeypatch.setitem(_NOTED, "bodies log", log)
-    monkeypatch.setitem(_NOTED, "compress bodies", code_build._compress_bodies)
-    monkeypatch.setattr(code_build, "_compress_bodies", _compress_bodies_noting_pid)
+    monkeypatch.setitem(_NOTED, "postings log", log)
+    monkeypatch.setitem(_NOTED, "postings", code_build._search_postings)
+    monkeypatch.setattr(code_build, "_search_postings", _postings_noting_pid)
     started: list[bool] = []
 
     def noted(parsed, ctx):
@@ -504,7 +503,7 @@ def test_work_done_beside_the_link_gives_the_same_bundle(tmp_path, monkeypatch, 
     calls = [line.split() for line in log.read_text(encoding="utf-8").splitlines()]
     assert int(calls[0][0]) != os.getpid() and int(calls[0][1]) > 5    # in a forked child
     # ahead; by the build alone above the limit; when the order differed, by the build, the
-    # child ahead stopped by the link (it may have got as far as the bodies before it was)
+    # child ahead stopped by the link (it may have got as far as the postings before it was)
     if order == "another":
         assert len(calls) in (1, 2) and int(calls[-1][1]) > 5
     else:

@@ -7,7 +7,8 @@
    domain's stage timings), then a no-change recompile;
 2. the code segments' size per MB of BSL;
 3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code/*.tsv)
-   and ``get_procedure`` (every exported procedure's address, shuffled), p50/p99;
+   and ``get_procedure`` (every exported procedure's address, shuffled; then with
+   ``detail=body``), p50/p99;
 4. private memory (RssAnon) of the process after those calls, against after opening.
 ``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of
 DUMP side by side (v8atlas.toml names them) instead.
@@ -122,11 +123,13 @@ def latency(bundle_path: Path, calls: int) -> None:
     config = code.configs[0]
     addresses = [code.titles[i] for i in range(len(code)) if code.flags[i] & 1]
     random.Random(1).shuffle(addresses)
-    for name, tool, arg, items in (("search_code", "search_code", "query", queries),
-                                   ("get_procedure", "get_procedure", "name", addresses)):
+    for name, tool, arg, items, extra in (("search_code", "search_code", "query", queries, {}),
+                                          ("get_procedure", "get_procedure", "name", addresses, {}),
+                                          ("get_procedure body", "get_procedure", "name", addresses,
+                                           {"detail": "body"})):
         times = []
         for i in range(min(calls, max(len(items), 1) * 20)):
-            a = {arg: items[i % len(items)], "config": config}
+            a = {arg: items[i % len(items)], "config": config, **extra}
             t0 = time.perf_counter()
             tools.call(snap, tool, a)
             times.append((time.perf_counter() - t0) * 1000)

@@ -1,63 +1,54 @@
-"""Procedure bodies in transit: a module's bodies leave the reader's worker as one zstd frame.
+"""Procedure bodies in transit and in the bundle: a module's bodies leave the reader's worker
+as zstd frames of at most ``FRAME_BYTES`` of content each, one after another in one ``bytes``.
 
-Each procedure's ``body`` is then ``(frame, start, end)``: the module's frame (one ``bytes``
-object, shared by its procedures) and the body's offsets in the frame's content. The parent
-holds about a ninth of the raw bytes (SSL 3.1.12: 65 MB of bodies in 8.6 MB of frames; a frame
-per body was 23.0 MB) from the parse to the build, where ``build.py`` unpacks them in procedure
-order into the body store (which recompresses them with its own trained dictionary, so the
-segment bytes do not depend on this). A fixed fast level and no dictionary: the worker needs
-nothing from the other modules.
+Each procedure's ``body`` is then ``(blob, start, end)``: the module's blob (shared by its
+procedures) and the body's offsets in its content (the frames' contents one after another; a
+body lies within one frame). The build copies the frames its procedures use into the body
+store as they are (``formats/chunked.py``): nothing is recompressed, and a body read from the
+bundle decompresses one frame of at most ``FRAME_BYTES`` (a larger body is a frame alone).
 
-One frame per module rather than per body (docs/perf/code.md, "Round 2, sixth session"):
-compressing SSL's bodies 0.40 → 0.22 s CPU, frames 23.0 → 8.6 MB; the build decompresses
-each module's frame for the card store's dictionary samples (about one body a module) and
-once more to write the bodies, about twice the bytes per-body frames cost it. Level -1 (zstd's first "fast" level) as before.
+A fixed fast level and no dictionary: each frame stands alone (the worker needs nothing from
+the other modules, the server nothing from the other frames). SSL 3.1.12: 65 MB of bodies in
+8.6 MB of frames a module; the bound's cost and choice, docs/perf/code.md ("Round 2, session
+10: the body store from the readers' frames").
 """
 from __future__ import annotations
 
 import zstandard
 
-_LEVEL = -1
+_LEVEL = 3
+# A frame's content at most (but a body larger than that is a frame alone): a body read
+# decompresses its frame — at 128 KB p99 ≈ 0.1 ms (a frame a module: 2.6 ms) for 4 % more bytes.
+FRAME_BYTES = 128 << 10
 _compressor: zstandard.ZstdCompressor | None = None
-_decompressor: zstandard.ZstdDecompressor | None = None
-# The frame unpacked last and its content: a module's bodies are read one after another.
-_last: tuple[bytes, bytes] | None = None
 
-Packed = tuple[bytes, int, int]     # (the module's frame, start, end)
+Packed = tuple[bytes, int, int]     # (the module's frames, start, end)
 
 
 def pack_module(raw: list[bytes]) -> list[Packed]:
-    """A module's bodies as the model carries them: one frame (with its content size) and
-    each body's offsets in it."""
+    """A module's bodies as the model carries them: frames (each with its content size) of
+    whole bodies, at most ``FRAME_BYTES`` of them each unless one body is more, and each
+    body's offsets in their content."""
     global _compressor
     if _compressor is None:
         _compressor = zstandard.ZstdCompressor(level=_LEVEL, write_checksum=False,
                                                write_content_size=True)
     if not raw:
         return []
-    frame = _compressor.compress(b"".join(raw))
+    frames, chunk, size = [], [], 0
+    for body in raw:
+        if chunk and size + len(body) > FRAME_BYTES:
+            frames.append(_compressor.compress(b"".join(chunk)))
+            chunk, size = [], 0
+        chunk.append(body)
+        size += len(body)
+    frames.append(_compressor.compress(b"".join(chunk)))
+    blob = frames[0] if len(frames) == 1 else b"".join(frames)
     out, at = [], 0
     for body in raw:
-        out.append((frame, at, at + len(body)))
+        out.append((blob, at, at + len(body)))
         at += len(body)
     return out
-
-
-def unpack(packed: Packed) -> bytes:
-    """The body as written (UTF-8, LF line ends) from ``pack_module``'s triple."""
-    global _decompressor, _last
-    frame, start, end = packed
-    if _last is None or _last[0] is not frame:
-        if _decompressor is None:
-            _decompressor = zstandard.ZstdDecompressor()
-        _last = (frame, _decompressor.decompress(frame))
-    return _last[1][start:end]
-
-
-def forget() -> None:
-    """Drop the last unpacked frame's content (the build's release)."""
-    global _last
-    _last = None
 
 
 def size(packed: Packed) -> int:

@@ -1,8 +1,8 @@
 """Builder: the code domain's segments (layout in ``formats/code.py``) from its ``CodeIndex`` link.
 
-Procedure cards and bodies are record stores (msgpack + zstd, one record each: a body is only
-decompressed when asked for); addresses, calls and the search postings are flat arrays, so the
-server answers from the mapping without building anything.
+Procedure cards are a record store (msgpack + zstd, one record each), bodies a chunked store of
+the readers' frames (bodies.py): a card or a body is only decompressed when asked for;
+addresses, calls and the search postings are flat arrays, so the server answers from the mapping without building anything.
 
 Search: BM25F over a few short fields per procedure (name words, module name words, the first
 sentences of the description, parameter names, the innermost region), with per-posting
@@ -16,7 +16,7 @@ import operator
 import re
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -25,13 +25,13 @@ from v8atlas.formats import code as FC
 from v8atlas.formats.schema import table_segments
 from v8atlas.formats.strtable import encoded_string_table
 from v8atlas.formats.text import fold, name_key
-from v8atlas.formats.writer import CompressedRecords, compress_records, pack_plain, packed_size
+from v8atlas.formats.chunked import chunked_records
+from v8atlas.formats.writer import pack_plain
 
 from .. import heap, pool
 from ..build_docs import add_string_table
 from ..search.build import (_add_encoded_table, _add_table_parts,   # sorted table + fixed-width head
                             _table_parts, TableParts)               # (fast lookups)
-from . import bodies
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Procedure
 from .read import forget_received
@@ -49,9 +49,9 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
-# Procedures above which the build makes the body store and postings itself (``work_ahead``):
-# the child's answer (≈ 0.55 kB a procedure of frames and postings) is pickled, then unpickled
-# in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
+# Procedures above which the build makes the postings itself (``work_ahead``): the child's
+# answer (≈ 0.55 kB a procedure of frames and postings when it made the body store too) is
+# pickled, then unpickled in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
 # the compile's peak, 934 against 865 MB; at SSL (38 k) +3–10 MB.
 AHEAD_MAX_PROCS = 60_000
 # Static prior: what an agent should call comes first.
@@ -362,32 +362,6 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
     return _prior(card), bool(card.get("deprecated")), pack_plain(card)   # (``pack_record``'s bytes)
 
 
-class _Bodies(Sequence[bytes]):
-    """Procedures' bodies in order, each unpacked when read (for the body store)."""
-
-    def __init__(self, procs: list[Procedure]) -> None:
-        self.procs = procs
-
-    def __len__(self) -> int:
-        return len(self.procs)
-
-    def __getitem__(self, i):  # type: ignore[override]   (ints only: the writer reads by index)
-        return bodies.unpack(self.procs[i].body)
-
-    def __iter__(self) -> Iterator[bytes]:
-        return map(bodies.unpack, map(operator.attrgetter("body"), self.procs))
-
-
-def _compress_bodies(procs: list[Procedure]) -> CompressedRecords:
-    """The body store of ``procs`` in that order (streamed: one body unpacked at a time, the
-    model carries them compressed, bodies.py). Holding them all unpacked (each module's
-    frame decompressed once, not once for the dictionary's samples and again to write) was
-    tried: in the child working ahead its 65 MB of new pages cost more than the second
-    decompression saves (SSL: +15 k page faults, +0.1 s CPU; docs/perf/code.md)."""
-    return compress_records(_Bodies(procs), train_bytes=TRAIN_BYTES,
-                            packed_sizes=[packed_size(bodies.size(p.body)) for p in procs])
-
-
 @dataclass
 class Ahead:
     """The build's work a child forked before the link does (``work_ahead``): what it was
@@ -400,16 +374,17 @@ class Ahead:
 
 
 def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead | None:
-    """The body store and the search postings started before the link, in a forked child:
-    their inputs (the bodies, the terms the readers packed) are the parse's, and the link only
+    """The search postings started before the link, in a forked child: their inputs (the
+    terms the readers packed) are the parse's, and the link only
     numbers the procedures — for one view of one configuration in the parse's order
     (``link._ViewLinker.add_modules``). Done after the link, they were the longest of the
     build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
     end); beside the link, which leaves a core idle part of the time, they are off that tail.
     The build takes the child's answer only if the link numbered exactly these procedures
     (``numbered_alike``), else the child is stopped (``code.domain.link``). Its failure fails the
-    compile, with the child's error: by then the body store child skips the bodies and the
-    build has let the parsed bodies go."""
+    compile, with the child's error: by then the build has let what it needs go. (The body
+    store was made here too while it recompressed every body; it only copies frames now, in
+    ``_body_and_module_stores``.)"""
     if not pool.forks():
         return None           # in-process it would only hold its answer through the link
     if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
@@ -430,18 +405,16 @@ def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead |
 
 
 def _answer_bound(procs: list[Procedure]) -> int:
-    """Bytes that hold ``_worked_ahead``'s answer: the body store at most its bodies and
-    zstd's bound per record, the postings (eight bytes each) at most eight per term
+    """Bytes that hold ``_worked_ahead``'s answer: the postings (eight bytes each) at most eight per term
     occurrence (``proc.terms`` has four bytes per id), each term's table entry (offset, head,
     offset into the postings) at most 36 bytes and its UTF-8 — with room to spare: a buffer
     that does not fit only goes through the pipe."""
-    body_bytes = sum(bodies.size(p.body) for p in procs)
     term_bytes = sum(len(p.terms) for p in procs)
-    return body_bytes + body_bytes // 128 + 80 * len(procs) + 12 * term_bytes + (16 << 20)
+    return 80 * len(procs) + 12 * term_bytes + (16 << 20)
 
 
-def _worked_ahead(model: CodeModel, spill: pool.Spill) -> tuple[tuple, tuple]:
-    """The body store and the postings of one configuration's model, numbered as the link
+def _worked_ahead(model: CodeModel, spill: pool.Spill) -> tuple:
+    """The postings of one configuration's model, numbered as the link
     numbers a view of it alone (a module entry per distinct module, its procedures in turn);
     their buffers in ``spill`` (``_taken_ahead`` reads them back)."""
     index, mids = CodeIndex(), {}
@@ -451,11 +424,7 @@ def _worked_ahead(model: CodeModel, spill: pool.Spill) -> tuple[tuple, tuple]:
             index.modules.append(ModuleEntry(m.ref, 0, [m.file], [""], terms=m.terms))
         index.procs += [ProcEntry(p, mid, 0, "", model.vocabulary) for p in m.procedures]
     (off, blob, head), *arrays = _search_postings(index)
-    postings = tuple(_put(spill, a) for a in (off, np.frombuffer(blob, dtype=np.uint8), head, *arrays))
-    del off, blob, head, arrays
-    heap.trim()      # its temporaries (the child's largest) returned before the bodies' buffers
-    count, frames, offsets, zdict = _compress_bodies([pe.proc for pe in index.procs])
-    return (count, spill.put(frames), _put(spill, offsets), zdict), postings
+    return tuple(_put(spill, a) for a in (off, np.frombuffer(blob, dtype=np.uint8), head, *arrays))
 
 
 def _put(spill: pool.Spill, array: np.ndarray) -> tuple[object, str]:
@@ -468,19 +437,19 @@ def _get(spill: pool.Spill, placed: tuple[object, str]) -> np.ndarray:
     return np.frombuffer(spill.get(where), dtype=dtype)
 
 
-def _taken_ahead(ahead: Ahead) -> tuple[CompressedRecords, Postings]:
+def _taken_ahead(ahead: Ahead) -> Postings:
     """The answer of the child working ahead (``_worked_ahead``), its buffers read in place."""
-    (count, frames, offsets, zdict), (off, blob, head, *arrays) = ahead.child.result()
+    off, blob, head, *arrays = ahead.child.result()
     spill = ahead.spill
     table = (_get(spill, off), _get(spill, blob).data, _get(spill, head))
     post_off, post_proc, post_imp = (_get(spill, a) for a in arrays)
-    return (count, spill.get(frames), _get(spill, offsets), zdict), (table, post_off, post_proc, post_imp)
+    return table, post_off, post_proc, post_imp
 
 
 def numbered_alike(index: CodeIndex, ahead: Ahead) -> bool:
     """Whether the link numbered the procedures as the child working ahead did (``work_ahead``):
     the same procedures in the same order, each with the same module terms and vocabulary (what
-    the body store and the postings read of the link). Checked once, by the code domain's
+    the postings read of the link). Checked once, by the code domain's
     ``link``, which keeps ``index.ahead`` only then."""
     return (len(ahead.procs) == len(index.procs)
             and all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
@@ -497,7 +466,6 @@ def _release(index: CodeIndex) -> None:
     index.cards = None
     for pe in index.procs:
         pe.proc.body = b""
-    bodies.forget()
 
 
 def _aliases(names: list[str]) -> list[tuple[bytes | None, str]]:
@@ -592,17 +560,17 @@ def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
     """The card store (its zstd dictionary trained, every card recompressed with it)."""
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
     assert index.cards is not None and len(index.cards) == len(index.procs)
-    # Streamed, not held as ``_compress_bodies`` holds the bodies: its chunks are decompressed
-    # twice (the samples', the write pass) but into reused memory; held (views of every
-    # chunk's content), the child's page faults doubled and it took 0.05 s more (SSL).
+    # Streamed: its chunks are decompressed twice (the samples', the write pass) but into
+    # reused memory; held (views of every chunk's content), the child's page faults doubled
+    # and it took 0.05 s more (SSL).
     writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
                        packed_sizes=index.cards.sizes())
 
 
 def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store (unless it was compressed ahead: ``work_ahead``) and the module store."""
-    if index.ahead is None:
-        writer.add_compressed(FC.BODIES, _compress_bodies([pe.proc for pe in index.procs]))
+    """The body store — the readers' frames the procedures use, copied (bodies.py) — and the
+    module store."""
+    writer.add_chunked(FC.BODIES, chunked_records(pe.proc.body for pe in index.procs))
     writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
 
 
@@ -654,10 +622,8 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    if index.ahead is not None:      # the body store and the postings, done beside the link
-        bodies_store, postings = _taken_ahead(index.ahead)
-        writer.add_compressed(FC.BODIES, bodies_store)
-        del bodies_store
+    if index.ahead is not None:      # the postings, done beside the link
+        postings = _taken_ahead(index.ahead)
     else:
         postings = _search_postings(index)
     terms, t_off, post_proc, post_imp = postings

@@ -76,8 +76,8 @@ class Procedure:
     line: int = 0
     end_line: int = 0
     # Header to end keyword, UTF-8 as written (LF line ends); once read (``read.py``), its
-    # place in its module's zstd frame (``bodies.pack_module``): the model carries bodies
-    # compressed to the build.
+    # place in its module's zstd frames (``bodies.pack_module``): the model carries bodies
+    # compressed to the build, which copies the frames into the bundle.
     body: bytes | tuple[bytes, int, int] = b""
     inserts: int = 0                        # #Вставка blocks (extensions' ChangeAndValidate)
     deletes: int = 0                        # #Удаление blocks

@@ -1,0 +1,188 @@
+"""Chunked record store: byte-string records kept as slices of a few independent zstd frames.
+
+Where the records arrive already compressed several to a frame (the code domain's procedure
+bodies: the readers compress each module's bodies, bodies.py), the store is made of those
+frames as they are — the build copies bytes, it compresses nothing. Layout (docs/bundle-format.md):
+
+- ``<name>.dat``     blob: the frames, one after another (each with its content size, no
+  dictionary, no checksum);
+- ``<name>.frames``  uint64, frames + 1: frame k is ``dat[frames[k]:frames[k+1]]``;
+- ``<name>.idx``     uint32, (count, 3): record i is bytes ``[start, end)`` of frame
+  ``idx[i, 0]``'s content (``idx[i, 1]``, ``idx[i, 2]``).
+
+The manifest's entry: ``{"kind": "chunked", "count", "data", "frames", "index", "frame_max"}``,
+``frame_max`` the largest frame's content size (at most ``MAX_FRAME``): a reader refuses a frame
+that declares more before it allocates anything (a zip bomb is a ``BundleCorrupt``).
+A bundle holding a chunked store is format ``CHUNKED_VERSION`` (version.py).
+"""
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from typing import Any, Callable
+
+import zstandard
+
+from .errors import BundleCorrupt
+
+KIND = "chunked"
+# One frame's content at most, for writer and reader: a frame holds whole records, and the
+# largest record the code domain has is a body of one module (read.py: 16 MB a module).
+MAX_FRAME = 64 << 20
+_MAGIC = 0xFD2FB528
+
+# (records, the frames' bytes, frame offsets (uint64, frames + 1), per record (frame, start,
+# end) (uint32, (records, 3)), the largest frame's content size). Picklable.
+ChunkedRecords = tuple[int, "bytes | bytearray", Any, Any, int]
+
+
+def split_frames(blob: bytes | memoryview) -> list[tuple[int, int, int]]:
+    """The zstd frames ``blob`` is made of, one after another: each (start, end, content size)
+    — read from the frame and block headers, nothing decompressed. ValueError when ``blob`` is
+    not such frames or a frame does not declare its content size."""
+    view, out, at, n = memoryview(blob), [], 0, len(blob)
+    while at < n:
+        head = bytes(view[at:at + 18])        # a frame header is at most 18 bytes
+        if len(head) < 6 or int.from_bytes(head[:4], "little") != _MAGIC:
+            raise ValueError(f"no zstd frame at byte {at}")
+        try:
+            size, pos = zstandard.frame_content_size(head), at + zstandard.frame_header_size(head)
+        except zstandard.ZstdError as e:
+            raise ValueError(f"zstd frame at byte {at}: {e}") from None
+        if size < 0:
+            raise ValueError(f"zstd frame at byte {at} does not declare its content size")
+        while True:                           # blocks: a 3-byte header (last, type, size) each
+            if pos + 3 > n:
+                raise ValueError(f"zstd frame at byte {at} is cut short")
+            b = int.from_bytes(view[pos:pos + 3], "little")
+            if (b >> 1) & 3 == 3:
+                raise ValueError(f"zstd frame at byte {at}: reserved block type")
+            pos += 3 + (1 if (b >> 1) & 3 == 1 else b >> 3)    # an RLE block is one byte
+            if b & 1:
+                break
+        pos += 4 if head[4] & 4 else 0        # the content checksum
+        if pos > n:
+            raise ValueError(f"zstd frame at byte {at} is cut short")
+        out.append((at, pos, size))
+        at = pos
+    return out
+
+
+def chunked_records(records: Iterable[tuple[bytes, int, int]]) -> ChunkedRecords:
+    """The store of ``records``, each (a blob of zstd frames, start, end): bytes ``[start,
+    end)`` of the blob's content (its frames' contents one after another), within one frame.
+    Each frame some record lies in is copied once, in the order first used; the others are
+    left out. Blobs are told apart by identity (the records share their module's)."""
+    import numpy as np
+    frames = bytearray()
+    offsets, index = [0], []
+    seen: dict[int, tuple[bytes, list[int], list[int], list[tuple[int, int, int]], list[int]]] = {}
+    frame_max = 0
+    for blob, start, end in records:
+        got = seen.get(id(blob))
+        if got is None:
+            parts = split_frames(blob)
+            starts, at = [], 0
+            for _a, _b, size in parts:
+                starts.append(at)
+                at += size
+            got = seen[id(blob)] = (blob, starts, [at], parts, [-1] * len(parts))
+        _blob, starts, total, parts, number = got
+        k = bisect_right(starts, start) - 1
+        if k < 0 or not start <= end <= starts[k] + parts[k][2]:
+            raise ValueError(f"record [{start}, {end}) is not within one frame of its blob "
+                             f"({len(parts)} frames, {total[0]} bytes of content)")
+        if number[k] < 0:
+            a, b, size = parts[k]
+            if size > MAX_FRAME:
+                raise ValueError(f"a frame of {size} bytes of content (at most {MAX_FRAME})")
+            frame_max = max(frame_max, size)
+            number[k] = len(offsets) - 1
+            frames += memoryview(blob)[a:b]
+            offsets.append(len(frames))
+        index.append((number[k], start - starts[k], end - starts[k]))
+    table = np.array(index, dtype="<u4").reshape(len(index), 3)
+    return len(index), frames, np.array(offsets, dtype="<u8"), table, frame_max
+
+
+class ChunkedRecordStore:
+    """Random access to a chunked store's records (bytes) by index: the record's frame
+    decompressed, then sliced. Each thread keeps the frame it decompressed last: records are
+    often read in a row from one frame (a module's procedures)."""
+
+    def __init__(self, name: str, data: memoryview, frames: Any, index: Any, frame_max: int,
+                 guard: Callable[[], None] | None = None) -> None:
+        self.name = name
+        self._data = data
+        self._frames = frames
+        self._index = index
+        self._frame_max = min(frame_max, MAX_FRAME)
+        self._guard = guard          # raises BundleCorrupt when the mapped file has shrunk
+        self._local = threading.local()   # a ZstdDecompressor is not thread-safe
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def _check(self, i: int) -> None:
+        if not 0 <= i < len(self):
+            raise IndexError(f"record {i} out of range 0..{len(self) - 1} in {self.name}")
+
+    def raw(self, i: int) -> bytes:
+        self._check(i)
+        if self._guard is not None:
+            self._guard()
+        return self._unguarded(i)
+
+    get = raw
+    __getitem__ = raw
+
+    def many(self, indices: list[int]) -> list[bytes]:
+        """Records ``indices``, the mapped file checked once before them all."""
+        for i in indices:
+            self._check(i)
+        if indices and self._guard is not None:
+            self._guard()
+        return [self._unguarded(i) for i in indices]
+
+    def __iter__(self) -> Iterator[bytes]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def _unguarded(self, i: int) -> bytes:
+        f, start, end = self._index[i].tolist()
+        content = self._content(i, f)
+        if not start <= end <= len(content):
+            raise BundleCorrupt(f"record store {self.name}: record {i} lies outside its frame "
+                                f"({start}..{end} of {len(content)} bytes)", self.name)
+        return content[start:end]
+
+    def _content(self, i: int, f: int) -> bytes:
+        local = self._local
+        if getattr(local, "frame", -1) == f:
+            return local.content
+        if f + 1 >= len(self._frames):
+            raise BundleCorrupt(f"record store {self.name}: record {i} names frame {f} of "
+                                f"{len(self._frames) - 1}", self.name)
+        a, b = self._frames.item(f), self._frames.item(f + 1)
+        if not a <= b <= len(self._data):
+            raise BundleCorrupt(f"record store {self.name}: frame {f} lies outside its data", self.name)
+        frame = self._data[a:b]
+        try:
+            size = zstandard.frame_content_size(frame)
+            if not 0 <= size <= self._frame_max:
+                raise BundleCorrupt(f"record store {self.name}: frame {f} declares "
+                                    f"{size if size >= 0 else 'no'} content size (at most "
+                                    f"{self._frame_max} bytes)", self.name)
+            dctx = getattr(local, "dctx", None)
+            if dctx is None:
+                dctx = local.dctx = zstandard.ZstdDecompressor()
+            content = dctx.decompress(frame, max_output_size=self._frame_max)
+        except zstandard.ZstdError as e:
+            raise BundleCorrupt(f"record store {self.name}: frame {f} does not decompress ({e})",
+                                self.name) from None
+        if len(content) != size:
+            raise BundleCorrupt(f"record store {self.name}: frame {f} is {len(content)} bytes, "
+                                f"it declares {size}", self.name)
+        local.frame, local.content = f, content
+        return content
