@@ -114,7 +114,9 @@ class Forked:
         self._value, self._conn, self._process = value, conn, process
         self._owner = os.getpid()
 
-    def result(self) -> Any:
+    def result(self, reap: bool = True) -> Any:
+        """``reap``: wait for the child to end, else the session waits (its exit — unmapping
+        a parse's few hundred MB — need not hold up the caller)."""
         if self._conn is None:
             return self._value
         if self in _forked:
@@ -130,7 +132,10 @@ class Forked:
             # A child forked later (a build's store) may take the answer of its parent's
             # child (``code.build.work_ahead``); only the parent reaps it (at the session's end).
             if self._owner == os.getpid():
-                self._process.join()
+                if reap:
+                    self._process.join()
+                else:
+                    _background.append(self._process)
         if not ok:
             raise value
         self._value = value
@@ -378,8 +383,8 @@ class Claims:
 
 def read_shared(n: int, step: int, front: Callable[[int, int], None],
                 back: Callable[..., Callable[[int, int], Any]], *args: Any, room: int = 0,
-                arrived: Callable[[int, int, Any], None] | None = None
-                ) -> list[tuple[int, int, Any]]:
+                arrived: Callable[[int, int, Any], None] | None = None,
+                done: Callable[[], None] | None = None) -> list[tuple[int, int, Any]]:
     """Tasks ``0 … n`` read by this process and one child forked now (``Claims``, ``step`` tasks
     a claim): this process calls ``front(lo, hi)`` on its claims from the front, in order, its
     results kept where it makes them (nothing of its share pickled or copied); the child sets
@@ -407,9 +412,11 @@ def read_shared(n: int, step: int, front: Callable[[int, int], None],
             front(lo, hi)
             if stream is not None:
                 stream.take(got, arrived, wait=False)
+        if done is not None:
+            done()
         if stream is not None:
             stream.take(got, arrived, wait=True)
-        rest, read, cpu = child.result()
+        rest, read, cpu = child.result(reap=False)
     count_worker_cpu(cpu)
     readhash.merge(read)
     if arrived is not None:

@@ -201,7 +201,8 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         # into ``packer`` (in task order); the child's come back as rows, adopted claim after
         # claim in task order after them: the ids of packing every module here, in order.
         results: list[Any] = [None] * len(tasks)
-        vocabularies: dict[int, list[str]] = {}   # a child's claim's first task → its terms
+        # a child's claim's first task → its terms, and their ids here when it arrived
+        vocabularies: dict[int, tuple[list[str], Any]] = {}
 
         def front(lo: int, hi: int) -> None:
             results[lo:hi] = [_read_one(files, rel, ref, packer) for rel, ref in tasks[lo:hi]]
@@ -209,16 +210,17 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         def arrived(lo: int, hi: int, blob: bytes) -> None:
             # made into objects as the child's claims arrive, between this process's own:
             # only the adoption, in task order, is left once the two ends have met
-            vocabularies[lo], results[lo:hi] = _from_rows(blob, tasks[lo:hi])
+            vocabulary, results[lo:hi] = _from_rows(blob, tasks[lo:hi])
+            vocabularies[lo] = vocabulary, packer.known(vocabulary)
         parts = pool.read_shared(len(tasks), _STEP, front, _module_claims, files.spec(), tasks,
-                                 room=_ROOM_PER_TASK * len(tasks), arrived=arrived)
-        # The memos this process filled (a pool worker's went with it).
-        forget_memos()
+                                 room=_ROOM_PER_TASK * len(tasks), arrived=arrived,
+                                 # the memos this process filled (a pool worker's went with it)
+                                 done=forget_memos)
         start = parts[0][0] if parts else len(tasks)
         received = _Received(tasks, start, len(packer.vocabulary()),
                              [(lo, blob) for lo, _hi, blob in parts], results)
         for lo, hi, _blob in parts:
-            _adopt_terms(vocabularies.pop(lo), results[lo:hi], packer)
+            _adopt_terms(*vocabularies.pop(lo), results[lo:hi], packer)
     else:
         results = [_read_one(files, rel, ref, packer) for rel, ref in tasks]
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
@@ -283,7 +285,7 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, b
     modules: list[Module | None] = [None] * len(tasks)
     for (lo, blob), (hi, _) in zip(parts, [*parts[1:], (len(tasks), b"")]):
         vocabulary, out = _from_rows(blob, tasks[lo:hi])
-        _adopt_terms(vocabulary, out, packer)
+        _adopt_terms(vocabulary, None, out, packer)
         modules[lo:hi] = [m for m, _problems in out]
     if packer.vocabulary() != state["vocabulary"]:   # not this compiler's rows: a miss
         raise ValueError("the cached rows do not give the cached vocabulary")
@@ -294,10 +296,12 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, b
 cache.cache_form(CodeModel, _cache_form)
 
 
-def _adopt_terms(vocabulary: list[str], results: list[tuple[Module | None, list]],
+def _adopt_terms(vocabulary: list[str], known: Any, results: list[tuple[Module | None, list]],
                  packer: TermPacker) -> None:
+    """``results``' terms, packed by ``vocabulary``, packed by ``packer`` (``TermPacker.adopt``;
+    ``known``: ``packer.known(vocabulary)`` taken earlier, or None)."""
     procs = [p for module, _problems in results if module is not None for p in module.procedures]
-    for p, packed in zip(procs, packer.adopt([p.terms for p in procs], vocabulary)):  # type: ignore[misc]
+    for p, packed in zip(procs, packer.adopt([p.terms for p in procs], vocabulary, known)):  # type: ignore[misc]
         p.terms = packed
 
 
