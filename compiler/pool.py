@@ -117,7 +117,9 @@ class Forked:
         self._value, self._conn, self._process = value, conn, process
         self._owner = os.getpid()
 
-    def result(self) -> Any:
+    def result(self, reap: bool = True) -> Any:
+        """``reap``: wait for the child to end, else the session waits (its exit — unmapping
+        a parse's few hundred MB — need not hold up the caller)."""
         if self._conn is None:
             return self._value
         if self in _forked:
@@ -133,7 +135,10 @@ class Forked:
             # A child forked later (a build's store) may take the answer of its parent's
             # child (``code.build.work_ahead``); only the parent reaps it (at the session's end).
             if self._owner == os.getpid():
-                self._process.join()
+                if reap:
+                    self._process.join()
+                else:
+                    _background.append(self._process)
         if not ok:
             raise value
         self._value = value
@@ -396,7 +401,9 @@ class Claims:
 
 
 def read_shared(n: int, step: int, front: Callable[[int, int], None],
-                back: Callable[..., Callable[[int, int], Any]], *args: Any) -> list[tuple[int, int, Any]]:
+                back: Callable[..., Callable[[int, int], Any]], *args: Any, room: int = 0,
+                arrived: Callable[[int, int, Any], None] | None = None,
+                done: Callable[[], None] | None = None) -> list[tuple[int, int, Any]]:
     """Tasks ``0 … n`` read by this process and one child forked now (``Claims``, ``step`` tasks
     a claim): this process calls ``front(lo, hi)`` on its claims from the front, in order, its
     results kept where it makes them (nothing of its share pickled or copied); the child sets
@@ -405,39 +412,115 @@ def read_shared(n: int, step: int, front: Callable[[int, int], None],
     the tasks — once the two ends have met, its notes of the files it read (``readhash``)
     merged here and its CPU counted. The parent's imports for the later stages run meanwhile.
     The caller decides it is worth a fork (many tasks, ``jobs() >= 2``); a reader called
-    outside a compile still forks. A child that fails or is killed raises here (``Forked``)."""
+    outside a compile still forks. A child that fails or is killed raises here (``Forked``).
+
+    ``room`` > 0 (answers that are buffers: bytes): each answer is streamed as its claim is
+    done — copied into a shared mapping of ``room`` bytes (``Spill``), its place sent — and
+    handed to ``arrived(lo, hi, view)`` between this process's claims, so what it makes of the
+    answers is mostly done by the time the ends meet, not after (docs/perf/code.md, round 2,
+    session 10: the parse's critical path). An answer that does not fit comes at the end."""
     with session():
         claims = Claims(n, step)
-        child = fork_call(_from_the_back, claims, os.getpid(), back, *args)
-        got = None
+        stream = _Stream(room) if room > 0 and forks() else None
+        child = fork_call(_from_the_back, claims, os.getpid(), back, stream, *args)
+        got: list[tuple[int, int, Any]] = []
+        early = None
         try:
+            if stream is not None:
+                stream.forked()
             run_meanwhile()
             for lo, hi in claims.ranges(front=True):
                 front(lo, hi)
+                if stream is not None:
+                    stream.take(got, arrived, wait=False)
                 if child.ready(0):   # an answer before the ends met is a failure: raise it now
-                    got = child.result()
-            answers, read, cpu = got if got is not None else child.result()
+                    early = child.result(reap=False)
+            if done is not None:
+                done()
+            if stream is not None:
+                stream.take(got, arrived, wait=True)
+            rest, read, cpu = early if early is not None else child.result(reap=False)
         except BaseException:
             child.discard()          # this share failed: the child's is not wanted either
             raise
     count_worker_cpu(cpu)
     readhash.merge(read)
-    return answers
+    if arrived is not None:
+        for lo, hi, answer in rest:
+            arrived(lo, hi, answer)
+    return sorted(got + rest, key=_first)
+
+
+def _first(claim: tuple) -> int:
+    return claim[0]
+
+
+class _Stream:
+    """The child's answers of ``read_shared`` as they are made: copied into a shared mapping
+    (``Spill``), their places sent through a pipe — small messages, so the child never waits
+    for this process to read (a pipe holds 64 KB); the end marked by ``None``."""
+
+    def __init__(self, room: int) -> None:
+        self.spill = Spill(room)
+        self.recv, self.send = get_context("fork").Pipe(duplex=False)
+
+    def forked(self) -> None:
+        """In the parent once the child is forked: only the child writes (its end seen as EOF)."""
+        self.send.close()
+
+    def put(self, lo: int, hi: int, answer: Any) -> bool:
+        """In the child: ``answer`` streamed (False: it does not fit; it goes at the end)."""
+        placed = self.spill.put(answer)
+        if not isinstance(placed, Spilled):
+            return False
+        self.send.send((lo, hi, placed))
+        return True
+
+    def end(self) -> None:
+        self.send.send(None)
+        self.send.close()
+
+    def take(self, into: list[tuple[int, int, Any]],
+             arrived: Callable[[int, int, Any], None] | None, wait: bool) -> None:
+        """The answers sent so far (``wait``: all of them, until the end or the child is gone),
+        each read in place from the mapping and handed to ``arrived``."""
+        while self.recv is not None and (wait or self.recv.poll()):
+            try:
+                message = self.recv.recv()
+            except EOFError:       # the child failed: its answer (``Forked.result``) says why
+                message = None
+            if message is None:
+                self.recv.close()
+                self.recv = None
+                return
+            lo, hi, placed = message
+            answer = self.spill.get(placed).toreadonly()   # bytes-like, and like bytes hashable
+            into.append((lo, hi, answer))
+            if arrived is not None:
+                arrived(lo, hi, answer)
 
 
 def _from_the_back(claims: Claims, parent: int, back: Callable[..., Callable[[int, int], Any]],
-                   *args: Any) -> tuple[list[tuple[int, int, Any]], dict, float]:
-    """``read_shared``'s child: its claims' answers in task order, its readhash notes, its CPU.
-    Each answer is made as its claim is read (bytes to send, say: only the sending is left when
-    the two ends meet). It stops when ``parent`` is gone: nobody would read the answer."""
+                   stream: _Stream | None, *args: Any
+                   ) -> tuple[list[tuple[int, int, Any]], dict, float]:
+    """``read_shared``'s child: its claims' answers in task order (those not streamed), its
+    readhash notes, its CPU. Each answer is made as its claim is read (bytes to send, say:
+    streamed at once, or only the sending is left when the two ends meet). It stops when
+    ``parent`` is gone: nobody would read the answer."""
     t0 = time.process_time()
     readhash.forget()       # the parent's notes are the parent's already
     claim = back(*args)
     answers = []
-    for lo, hi in claims.ranges(front=False):
-        if os.getppid() != parent:
-            os._exit(1)
-        answers.append((lo, hi, claim(lo, hi)))
+    try:
+        for lo, hi in claims.ranges(front=False):
+            if os.getppid() != parent:
+                os._exit(1)
+            answer = claim(lo, hi)
+            if stream is None or not stream.put(lo, hi, answer):
+                answers.append((lo, hi, answer))
+    finally:
+        if stream is not None:
+            stream.end()
     answers.reverse()
     return answers, readhash.take(), time.process_time() - t0
 

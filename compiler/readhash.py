@@ -91,9 +91,16 @@ def note(full: str, key: StatKey, data: bytes) -> None:
     _read[full] = (key, hashlib.sha256(data).hexdigest())
 
 
+_inherited: list[dict] = []   # a forked process's copies of its parent's notes (``forget``)
+
+
 def forget() -> None:
-    """A new pool worker's start: what it inherited from the parent is the parent's already."""
-    _read.clear()
+    """A new pool worker's start: what it inherited from the parent is the parent's already.
+    Set aside, not freed: freeing the copy wrote to every page it sits on (copy on write),
+    11 ms at the code read child's start (SSL 3.1.12: the configuration's 3,600 notes)."""
+    global _read
+    _inherited.append(_read)
+    _read = {}
 
 
 def take() -> dict[str, tuple[StatKey, str]]:

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
@@ -742,3 +743,37 @@ def test_a_shared_read_raises_the_childs_failure_before_reading_everything(monke
         with pytest.raises(MemoryError, match="no memory left in the child"):
             pool.read_shared(2000, 1, front, _failing_back)
     assert len(read) < 1000, f"the parent read {len(read)} of 2000 tasks before it heard of the failure"
+
+
+def _sized_claims(size: int):
+    """A ``read_shared`` child's claim maker: a claim's answer is ``size`` bytes a task, its
+    first task's index written in them (``back`` of the stream test)."""
+    def claim(lo: int, hi: int) -> bytes:
+        return lo.to_bytes(4, "little") * ((hi - lo) * size // 4)
+    return claim
+
+
+def test_a_shared_read_streams_the_childs_answers_and_sends_what_does_not_fit_at_the_end(monkeypatch):
+    """``read_shared`` with ``room``: the child's answers come through the shared mapping as its
+    claims are done, handed to ``arrived`` (the parent's claims go on meanwhile); an answer
+    larger than the room left comes with the child's answer at the end. Every claim is answered
+    once, in task order, the same bytes either way; ``done`` runs once the parent's share is over."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    mine, arrived, done = [], [], []
+
+    def front(lo: int, hi: int) -> None:
+        mine.append((lo, hi))
+        time.sleep(0.05)               # the child claims its share meanwhile
+    with pool.session():
+        got = pool.read_shared(60, 3, front, _sized_claims, 64, room=64 * 3 * 12,
+                               arrived=lambda lo, hi, answer: arrived.append((lo, hi, bytes(answer))),
+                               done=lambda: done.append(len(arrived)))
+    assert got and len(done) == 1
+    assert [lo for lo, _hi, _a in got] == sorted(lo for lo, _hi, _a in got)
+    assert sorted((lo, hi) for lo, hi, _a in got) == sorted((lo, hi) for lo, hi, _a in arrived)
+    covered = sorted(mine + [(lo, hi) for lo, hi, _a in got])
+    assert [x for lo, hi in covered for x in range(lo, hi)] == list(range(60))
+    for lo, hi, answer in got:
+        assert bytes(answer) == _sized_claims(64)(lo, hi)
+    streamed = [a for _lo, _hi, a in got if isinstance(a, memoryview)]
+    assert streamed and len(streamed) < len(got)   # the room held some of them, not all

@@ -37,6 +37,10 @@ POOL_THRESHOLD = 200                   # modules; below this a forked child cost
 # Modules per claim of the shared read (``pool.read_shared``): SSL's 2,197 modules take
 # 0.9 ms of CPU on average, the largest tens of ms; each claim is one set of rows to send and adopt.
 _STEP = 8
+# Room for the child's rows in the shared mapping they stream through (``pool.read_shared``),
+# per task: SSL's average 18 KB; untouched pages cost nothing, and rows that do not fit
+# come through the pipe at the end.
+_ROOM_PER_TASK = 96 * 1024
 # Problems a scan reports that leave the module's procedures in place (warnings).
 _KEPT = {"unbalanced", "unbalanced-region", "unbalanced-if", "duplicate", "syntax"}
 
@@ -197,20 +201,26 @@ def read_modules(files: SourceFiles, edt: bool, source: str, report: CompileRepo
         # into ``packer`` (in task order); the child's come back as rows, adopted claim after
         # claim in task order after them: the ids of packing every module here, in order.
         results: list[Any] = [None] * len(tasks)
+        # a child's claim's first task → its terms, and their ids here when it arrived
+        vocabularies: dict[int, tuple[list[str], Any]] = {}
 
         def front(lo: int, hi: int) -> None:
             results[lo:hi] = [_read_one(files, rel, ref, packer) for rel, ref in tasks[lo:hi]]
-        parts = pool.read_shared(len(tasks), _STEP, front, _module_claims, files.spec(), tasks)
-        # The memos this process filled (a pool worker's went with it): before the objects made
-        # from the rows, which fill their holes.
-        forget_memos()
+
+        def arrived(lo: int, hi: int, blob: bytes) -> None:
+            # made into objects as the child's claims arrive, between this process's own:
+            # only the adoption, in task order, is left once the two ends have met
+            vocabulary, results[lo:hi] = _from_rows(blob, tasks[lo:hi])
+            vocabularies[lo] = vocabulary, packer.known(vocabulary)
+        parts = pool.read_shared(len(tasks), _STEP, front, _module_claims, files.spec(), tasks,
+                                 room=_ROOM_PER_TASK * len(tasks), arrived=arrived,
+                                 # the memos this process filled (a pool worker's went with it)
+                                 done=forget_memos)
         start = parts[0][0] if parts else len(tasks)
         received = _Received(tasks, start, len(packer.vocabulary()),
                              [(lo, blob) for lo, _hi, blob in parts], results)
-        for lo, hi, blob in parts:
-            vocabulary, out = _from_rows(blob, tasks[lo:hi])
-            _adopt_terms(vocabulary, out, packer)
-            results[lo:hi] = out
+        for lo, hi, _blob in parts:
+            _adopt_terms(*vocabularies.pop(lo), results[lo:hi], packer)
     else:
         results = [_read_one(files, rel, ref, packer) for rel, ref in tasks]
     model = CodeModel(source=source, vocabulary=packer.vocabulary())
@@ -265,7 +275,8 @@ def _cache_form(model: CodeModel) -> tuple:
     state["modules"] = [at.get(id(m), m) for m in state["modules"]]
     tasks = marshal.dumps([(rel, *ref) for rel, ref in received.tasks])
     own = marshal.dumps(_rows(model.vocabulary[:received.words], received.results[:received.start]))
-    return _restored, (state, tasks, [(0, own), *received.parts])
+    # the child's rows are views of the mapping they streamed through: bytes to pickle
+    return _restored, (state, tasks, [(0, own), *((lo, bytes(blob)) for lo, blob in received.parts)])
 
 
 def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, bytes]]) -> CodeModel:
@@ -274,7 +285,7 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, b
     modules: list[Module | None] = [None] * len(tasks)
     for (lo, blob), (hi, _) in zip(parts, [*parts[1:], (len(tasks), b"")]):
         vocabulary, out = _from_rows(blob, tasks[lo:hi])
-        _adopt_terms(vocabulary, out, packer)
+        _adopt_terms(vocabulary, None, out, packer)
         modules[lo:hi] = [m for m, _problems in out]
     if packer.vocabulary() != state["vocabulary"]:   # not this compiler's rows: a miss
         raise ValueError("the cached rows do not give the cached vocabulary")
@@ -285,10 +296,12 @@ def _restored(state: dict[str, Any], tasks_blob: bytes, parts: list[tuple[int, b
 cache.cache_form(CodeModel, _cache_form)
 
 
-def _adopt_terms(vocabulary: list[str], results: list[tuple[Module | None, list]],
+def _adopt_terms(vocabulary: list[str], known: Any, results: list[tuple[Module | None, list]],
                  packer: TermPacker) -> None:
+    """``results``' terms, packed by ``vocabulary``, packed by ``packer`` (``TermPacker.adopt``;
+    ``known``: ``packer.known(vocabulary)`` taken earlier, or None)."""
     procs = [p for module, _problems in results if module is not None for p in module.procedures]
-    for p, packed in zip(procs, packer.adopt([p.terms for p in procs], vocabulary)):  # type: ignore[misc]
+    for p, packed in zip(procs, packer.adopt([p.terms for p in procs], vocabulary, known)):  # type: ignore[misc]
         p.terms = packed
 
 

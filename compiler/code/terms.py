@@ -98,15 +98,23 @@ class TermPacker:
         got = _whole.get
         return _pack(self._ids, [got(t) or terms(t) for t in texts])
 
-    def adopt(self, packed: list[bytes], vocabulary: list[str]) -> list[bytes]:
+    def known(self, vocabulary: list[str]) -> np.ndarray:
+        """The ids this packer has now for ``vocabulary``'s terms, -1 for one it has not met: an
+        id never changes, so ``adopt`` later looks up only the -1s (the parent looks a child's
+        claim up as it arrives, while the child still reads: not after)."""
+        get = self._ids.get
+        return np.fromiter((get(t, -1) for t in vocabulary), dtype=np.int64, count=len(vocabulary))
+
+    def adopt(self, packed: list[bytes], vocabulary: list[str], known: np.ndarray | None = None
+              ) -> list[bytes]:
         """Procedures packed by another packer (the reading child's, over one claim), with its
         ``vocabulary``, as this packer would have packed them: a term new here takes the next
         id in the order that packer met it — the order this one would have — so the ids are the
-        same as packing the claim here. The ids mapped in numpy, the counts kept."""
+        same as packing the claim here. The ids mapped in numpy, the counts kept. ``known``:
+        ``known(vocabulary)`` taken earlier (only its -1s are looked up now, in order)."""
         if not packed:
             return []
-        table = np.fromiter(map(self._ids.__getitem__, vocabulary), dtype=np.uint32,
-                            count=len(vocabulary))
+        table = self._table(vocabulary, known)
         words = np.frombuffer(b"".join(packed), dtype=np.uint32).copy()
         ends = np.cumsum(np.fromiter(map(len, packed), dtype=np.int64, count=len(packed)) // 4)
         starts = np.concatenate((np.zeros(1, dtype=np.int64), ends[:-1]))
@@ -115,6 +123,17 @@ class TermPacker:
         words[is_id] = table[words[is_id]]
         buf = words.tobytes()
         return [buf[a:b] for a, b in zip((4 * starts).tolist(), (4 * ends).tolist())]
+
+    def _table(self, vocabulary: list[str], known: np.ndarray | None) -> np.ndarray:
+        """``vocabulary``'s ids here, a term new here given the next (``adopt``)."""
+        if known is None:
+            return np.fromiter(map(self._ids.__getitem__, vocabulary), dtype=np.uint32,
+                               count=len(vocabulary))
+        table = known.astype(np.uint32)
+        missing = np.flatnonzero(known < 0)
+        table[missing] = np.fromiter(map(self._ids.__getitem__, map(vocabulary.__getitem__, missing.tolist())),
+                                     dtype=np.uint32, count=len(missing))
+        return table
 
     def vocabulary(self) -> list[str]:
         return list(self._ids)
