@@ -60,8 +60,8 @@ def _label(process: Any) -> str:
             name = fargs[0]
         elif name == "_apart" and fargs:
             name = "stores:" + getattr(fargs[0], "__name__", "?")
-        elif name == "_from_the_back" and len(fargs) >= 2:   # pool.read_shared: (claims, back, …)
-            name = getattr(fargs[1], "__name__", "?")
+        elif name == "_from_the_back" and len(fargs) >= 3:   # pool.read_shared: (claims, parent, back, …)
+            name = getattr(fargs[2], "__name__", "?")
     return name
 
 
