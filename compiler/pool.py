@@ -132,8 +132,8 @@ class Forked:
         finally:
             self._conn.close()
             self._conn = None
-            # A child forked later (a build's store) may take the answer of its parent's
-            # child (``code.build.work_ahead``); only the parent reaps it (at the session's end).
+            # A child forked later may take the answer of its parent's child; only the
+            # parent reaps it (at the session's end).
             if self._owner == os.getpid():
                 if reap:
                     self._process.join()

@@ -33,7 +33,7 @@ KINDS = {"build code": "code child", "stores:_card_store": "card store",
          "stores:_body_and_module_stores": "body store", "build search": "search",
          "build cards": "cards", "_typo_table": "typo", "_docs_from_the_back": "documents child",
          "_complete_niced": "hashing",
-         "_worked_ahead": "work ahead"}   # the body store and postings beside the link (issue 11s)
+         "_worked_ahead": "work ahead"}   # postings beside the link (issue 11s; logs of older trees)
 
 
 def _writer(log: str) -> Any:

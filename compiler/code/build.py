@@ -17,7 +17,6 @@ import re
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -32,9 +31,7 @@ from .. import heap, pool
 from ..build_docs import add_string_table
 from ..search.build import (_add_encoded_table, _add_table_parts,   # sorted table + fixed-width head
                             _table_parts, TableParts)               # (fast lookups)
-from .index import CodeIndex, ModuleEntry, ProcEntry
-from .model import CodeModel, Procedure
-from .read import forget_received
+from .index import CodeIndex
 
 if TYPE_CHECKING:
     from v8atlas.formats.writer import BundleWriter
@@ -49,11 +46,6 @@ K1 = 1.2
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
 TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
-# Procedures above which the build makes the postings itself (``work_ahead``): the child's
-# answer (≈ 0.55 kB a procedure of frames and postings when it made the body store too) is
-# pickled, then unpickled in the code child on top of the parent's RSS — at SSL × 4 with modules (153 k) that child was
-# the compile's peak, 934 against 865 MB; at SSL (38 k) +3–10 MB.
-AHEAD_MAX_PROCS = 60_000
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
@@ -362,101 +354,6 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
     return _prior(card), bool(card.get("deprecated")), pack_plain(card)   # (``pack_record``'s bytes)
 
 
-@dataclass
-class Ahead:
-    """The build's work a child forked before the link does (``work_ahead``): what it was
-    given, to check the link numbered the same (``numbered_alike``), and the child."""
-    procs: list[Procedure]            # in the order it numbers them
-    module_terms: list[list[str]]     # each one's module's terms (the same list objects)
-    vocabulary: list[str]
-    child: pool.Forked
-    spill: pool.Spill                 # where the child puts its answer's buffers (``_worked_ahead``)
-
-
-def work_ahead(parsed: list[tuple[object, object]], ctx: LinkContext) -> Ahead | None:
-    """The search postings started before the link, in a forked child: their inputs (the
-    terms the readers packed) are the parse's, and the link only
-    numbers the procedures — for one view of one configuration in the parse's order
-    (``link._ViewLinker.add_modules``). Done after the link, they were the longest of the
-    build's children and a third of the code child (SSL: ≈ 0.8 and 0.3 s CPU at the compile's
-    end); beside the link, which leaves a core idle part of the time, they are off that tail.
-    The build takes the child's answer only if the link numbered exactly these procedures
-    (``numbered_alike``), else the child is stopped (``code.domain.link``). Its failure fails the
-    compile, with the child's error: by then the build has let what it needs go. (The body
-    store was made here too while it recompressed every body; it only copies frames now, in
-    ``_body_and_module_stores``.)"""
-    if not pool.forks():
-        return None           # in-process it would only hold its answer through the link
-    if len(parsed) != 1 or len(ctx.info.get("configurations") or []) != 1:
-        return None           # extensions, several views: the link interleaves the models
-    model = parsed[0][1]
-    modules = getattr(model, "modules", ())
-    procs = [p for m in modules for p in m.procedures]
-    if not procs or len(procs) > AHEAD_MAX_PROCS:
-        return None
-    # The workers' rows go now rather than first thing in the link (they are saved by now, and
-    # the link changes the model), so that the child's RSS does not start on them (SSL × 4:
-    # its peak was the compile's, 447 against the parent's 406 MB).
-    forget_received(model)
-    heap.trim()
-    spill = pool.Spill(_answer_bound(procs))
-    return Ahead(procs, [m.terms for m in modules for _p in m.procedures], model.vocabulary,
-                 pool.fork_call(_worked_ahead, model, spill), spill)
-
-
-def _answer_bound(procs: list[Procedure]) -> int:
-    """Bytes that hold ``_worked_ahead``'s answer: the postings (eight bytes each) at most eight per term
-    occurrence (``proc.terms`` has four bytes per id), each term's table entry (offset, head,
-    offset into the postings) at most 36 bytes and its UTF-8 — with room to spare: a buffer
-    that does not fit only goes through the pipe."""
-    term_bytes = sum(len(p.terms) for p in procs)
-    return 80 * len(procs) + 12 * term_bytes + (16 << 20)
-
-
-def _worked_ahead(model: CodeModel, spill: pool.Spill) -> tuple:
-    """The postings of one configuration's model, numbered as the link
-    numbers a view of it alone (a module entry per distinct module, its procedures in turn);
-    their buffers in ``spill`` (``_taken_ahead`` reads them back)."""
-    index, mids = CodeIndex(), {}
-    for m in model.modules:
-        mid = mids.setdefault(m.ref, len(index.modules))
-        if mid == len(index.modules):
-            index.modules.append(ModuleEntry(m.ref, 0, [m.file], [""], terms=m.terms))
-        index.procs += [ProcEntry(p, mid, 0, "", model.vocabulary) for p in m.procedures]
-    (off, blob, head), *arrays = _search_postings(index)
-    return tuple(_put(spill, a) for a in (off, np.frombuffer(blob, dtype=np.uint8), head, *arrays))
-
-
-def _put(spill: pool.Spill, array: np.ndarray) -> tuple[object, str]:
-    """A one-dimensional array put in ``spill``: its place and its dtype (``_get``)."""
-    return spill.put(array), array.dtype.str
-
-
-def _get(spill: pool.Spill, placed: tuple[object, str]) -> np.ndarray:
-    where, dtype = placed
-    return np.frombuffer(spill.get(where), dtype=dtype)
-
-
-def _taken_ahead(ahead: Ahead) -> Postings:
-    """The answer of the child working ahead (``_worked_ahead``), its buffers read in place."""
-    off, blob, head, *arrays = ahead.child.result()
-    spill = ahead.spill
-    table = (_get(spill, off), _get(spill, blob).data, _get(spill, head))
-    post_off, post_proc, post_imp = (_get(spill, a) for a in arrays)
-    return table, post_off, post_proc, post_imp
-
-
-def numbered_alike(index: CodeIndex, ahead: Ahead) -> bool:
-    """Whether the link numbered the procedures as the child working ahead did (``work_ahead``):
-    the same procedures in the same order, each with the same module terms and vocabulary (what
-    the postings read of the link). Checked once, by the code domain's
-    ``link``, which keeps ``index.ahead`` only then."""
-    return (len(ahead.procs) == len(index.procs)
-            and all(map(operator.is_, ahead.procs, (pe.proc for pe in index.procs)))
-            and all(map(operator.is_, ahead.module_terms, (index.modules[pe.module].terms for pe in index.procs)))
-            and all(pe.vocabulary is ahead.vocabulary for pe in index.procs))
-
-
 def _release(index: CodeIndex) -> None:
     """Drop what the rest of the build does not read — the cards (stored above) and the
     bodies; the tokens, parameters and parsed doc comments went at the link's end
@@ -622,12 +519,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    if index.ahead is not None:      # the postings, done beside the link
-        postings = _taken_ahead(index.ahead)
-    else:
-        postings = _search_postings(index)
-    terms, t_off, post_proc, post_imp = postings
-    del postings
+    terms, t_off, post_proc, post_imp = _search_postings(index)
     _add_table_parts(writer, FC.TERMS, terms)
     writer.add_array(FC.TERMS_OFF, t_off)
     writer.add_array(FC.POST_PROC, post_proc)

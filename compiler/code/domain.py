@@ -29,19 +29,8 @@ def parse(source: Any, report: Any) -> Any:
 
 
 def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
-    from .build import numbered_alike, work_ahead
     from .link import link as code_link
-    ahead = work_ahead(parsed, ctx)    # what the build reads of the parse alone: done beside the link
     code_link(parsed, ctx)
-    if ahead is None:
-        return
-    index = ctx.links.get(CodeIndex)
-    if index is not None and numbered_alike(index, ahead):
-        index.ahead = ahead
-    else:
-        # The link numbered otherwise: the answer is of no use. Stopped here, where it was
-        # forked (only that process may), rather than left computing beside the build.
-        ahead.child.discard()
 
 
 def build(ctx: Any, writer: Any) -> None:

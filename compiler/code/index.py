@@ -11,7 +11,6 @@ from .. import cache
 from .model import PROC_INIT_FIELDS, ModuleRef, Param, Procedure, annotation_of, annotation_row, param_row
 
 if TYPE_CHECKING:
-    from .build import Ahead
     from .cardstore import PackedCards
 
 
@@ -54,8 +53,6 @@ class CodeIndex:
     # Every procedure's card as the card store holds it, by procedure id (``cardstore.py``:
     # compressed chunks, not a ``bytes`` per procedure); dropped by the build once stored.
     cards: PackedCards | None = None
-    # The build's work done beside the link (``build.work_ahead``); not in the linked-model cache.
-    ahead: Ahead | None = None
 
     def cache_parts(self) -> Iterator[Any]:
         """This index as the parts of the linked-model cache file (``pipeline._linked_stream``):
