@@ -8,7 +8,7 @@ import numpy as np
 
 from v8atlas.formats import schema as S
 from v8atlas.formats.platform_version import UNBOUNDED_SINCE, UNBOUNDED_UNTIL, encode_version
-from v8atlas.formats.strtable import build_string_table, sort_utf8
+from v8atlas.formats.strtable import encoded_string_table, sort_utf8
 from v8atlas.formats.text import name_key
 
 from .links import DocIndex
@@ -20,8 +20,13 @@ if TYPE_CHECKING:
 
 
 def add_string_table(writer: "BundleWriter", prefix: str, strings: Iterable[str]) -> None:
+    add_encoded_string_table(writer, prefix, [s.encode("utf-8") for s in strings])
+
+
+def add_encoded_string_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
+    """``add_string_table`` of strings given UTF-8 encoded (in their order)."""
     off_name, blob_name = S.table_segments(prefix)
-    offsets, blob = build_string_table(strings)
+    offsets, blob = encoded_string_table(encoded)
     writer.add_array(off_name, offsets)
     writer.add_blob(blob_name, blob)
 

@@ -168,13 +168,12 @@ class Spilled(NamedTuple):
 
 
 class Spill:
-    """Room for a ``fork_call`` child's answer beside the pipe: an anonymous shared mapping,
-    made before the child is forked (its pages cost nothing until written). The child copies
-    its answer's large buffers in (``put``) and answers with their places; the process that
-    takes the answer — one forked later from the same parent too — reads them in place
-    (``get``). Pickled through the pipe, SSL's body store and postings (20 MB) cost the
-    process taking them ≈ 0.1 s CPU and 20 k page faults (received, then unpickled: two new
-    copies). A buffer that does not fit is answered as it is (pickled)."""
+    """Room for a forked child's answers beside the pipe: an anonymous shared mapping, made
+    before the child is forked (its pages cost nothing until written). The child copies its
+    answers' large buffers in (``put``) and sends their places; the parent — or a process
+    forked from it later — reads them in place (``get``): no pickling, no two new copies
+    (20 MB through the pipe cost the process taking them ≈ 0.1 s CPU and 20 k page faults).
+    A buffer that does not fit is answered as it is (pickled). ``read_shared``'s stream."""
 
     def __init__(self, size: int) -> None:
         try:

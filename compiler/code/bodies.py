@@ -1,4 +1,4 @@
-"""Procedure bodies in transit and in the bundle: a module's bodies leave the reader's worker
+"""Procedure bodies in transit and in the bundle: a module's bodies leave its reader
 as zstd frames of at most ``FRAME_BYTES`` of content each, one after another in one ``bytes``.
 
 Each procedure's ``body`` is then ``(blob, start, end)``: the module's blob (shared by its
@@ -7,10 +7,10 @@ body lies within one frame). The build copies the frames its procedures use into
 store as they are (``formats/chunked.py``): nothing is recompressed, and a body read from the
 bundle decompresses one frame of at most ``FRAME_BYTES`` (a larger body is a frame alone).
 
-A fixed fast level and no dictionary: each frame stands alone (the worker needs nothing from
-the other modules, the server nothing from the other frames). SSL 3.1.12: 65 MB of bodies in
-8.6 MB of frames a module; the bound's cost and choice, docs/perf/code.md ("Round 2, session
-10: the body store from the readers' frames").
+A fixed level and no dictionary: each frame stands alone (a reader needs nothing from the
+other modules, the server nothing from the other frames). SSL 3.1.12: 65 MB of bodies in
+9.3 MB of frames; the level's and the bound's cost and choice, docs/perf/code.md ("Round 2,
+session 10: the body store from the readers' frames").
 """
 from __future__ import annotations
 

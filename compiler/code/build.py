@@ -21,14 +21,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from v8atlas.formats import code as FC
-from v8atlas.formats.schema import table_segments
-from v8atlas.formats.strtable import encoded_string_table
 from v8atlas.formats.text import fold, name_key
 from v8atlas.formats.chunked import chunked_records
 from v8atlas.formats.writer import pack_plain
 
 from .. import heap, pool
-from ..build_docs import add_string_table
+from ..build_docs import add_encoded_string_table, add_string_table
 from ..search.build import (_add_encoded_table, _add_table_parts,   # sorted table + fixed-width head
                             _table_parts, TableParts)               # (fast lookups)
 from .index import CodeIndex
@@ -445,14 +443,6 @@ def _titles(index: CodeIndex) -> list[bytes]:
     return [heads[pe.module] + pe.proc.name.encode("utf-8") for pe in index.procs]
 
 
-def _add_encoded_strings(writer: BundleWriter, prefix: str, encoded: list[bytes]) -> None:
-    """``add_string_table`` of strings given UTF-8 encoded (in their order)."""
-    off_name, blob_name = table_segments(prefix)
-    offsets, blob = encoded_string_table(encoded)
-    writer.add_array(off_name, offsets)
-    writer.add_blob(blob_name, blob)
-
-
 def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
     """The card store (its zstd dictionary trained, every card recompressed with it)."""
     # The cards are held packed, call counts included (seal_card), in compressed chunks.
@@ -502,7 +492,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     heap.trim()      # what _release freed of the C heap: not under the tables and postings below
     # as the cards say them: "address" and the first sentence of "description"
     # (each encoded as it comes: not a list of the strings and one of their encodings at once)
-    _add_encoded_strings(writer, FC.PROC_TITLES, _titles(index))
+    add_encoded_string_table(writer, FC.PROC_TITLES, _titles(index))
     add_string_table(writer, FC.PROC_SUMMARIES, (pe.summary for pe in index.procs))
 
     keys, off, ids = _address_table(index)

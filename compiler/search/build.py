@@ -45,7 +45,7 @@ from v8atlas.formats.text import (Word, analyze, deletions, phrase_terms, stem_s
 from v8atlas.formats.word_family import W_DERIVED, families, naming_mask
 
 from .. import pool
-from ..build_docs import outside_core_index
+from ..build_docs import add_encoded_string_table, outside_core_index
 from ..links import DocIndex, SearchDictionary
 
 if TYPE_CHECKING:
@@ -168,11 +168,7 @@ def _add_table(writer: "BundleWriter", prefix: str, strings: list[str]) -> None:
 def _add_encoded_table(writer: "BundleWriter", prefix: str, encoded: list[bytes]) -> None:
     """``_add_table`` of strings given UTF-8 encoded (in byte order, each once). The blob is
     written and dropped before the head is made: one of them held at a time."""
-    off_name, blob_name = S.table_segments(prefix)
-    offsets, blob = encoded_string_table(encoded)
-    writer.add_array(off_name, offsets)
-    writer.add_blob(blob_name, blob)
-    del blob
+    add_encoded_string_table(writer, prefix, encoded)
     writer.add_array(f"{prefix}.head", _head(encoded))
 
 
