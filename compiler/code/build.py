@@ -348,7 +348,8 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
     """The link's last word on one card: what the build reads of it (``ProcEntry.prior`` and
     ``deprecated``) and the card packed as the card store holds it. Called per procedure as
     the link writes each card, so no more than one card is a dict at a time."""
-    assert list(card)[-2:] == ["callees", "callers"]     # the call counts last, as stored
+    keys = reversed(card)       # the call counts last, as stored (not a list of the keys a card)
+    assert next(keys) == "callers" and next(keys) == "callees"
     return _prior(card), bool(card.get("deprecated")), pack_plain(card)   # (``pack_record``'s bytes)
 
 

@@ -24,6 +24,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -37,6 +38,7 @@ from ..documents import Edge
 from ..links import ConfigModels
 from .doccomment import summary
 from .events import handlers_of, is_event_handler
+from .lexer import _compiled
 from .read import check_owners, forget_received
 from .index import CodeIndex, ModuleEntry, ProcEntry
 from .model import CodeModel, Module, ModuleRef, Procedure
@@ -160,42 +162,14 @@ class _ViewLinker:
                             global_names.setdefault(self.folded_name(pid), pid)
             elif e.ref.kind == K.MANAGER:
                 managers[(cls, name.casefold())] = e
-        # Each distinct token folded once per view: modules call the same few names over and
-        # over (a ``casefold`` per occurrence was most of this loop's time)
+        # Each distinct token folded once per view (``folded``, filled as they come): modules
+        # call the same few names over and over; the modules' names by their folded names
+        common_names = {name: e.names for name, e in common.items()}
+        manager_names = {key: e.names for key, e in managers.items()}
         folded: dict[str, str] = {}
-
-        def fold(s: str) -> str:
-            f = folded.get(s)
-            if f is None:
-                f = folded[s] = s.casefold()
-            return f
-
         for mid in self.by_ref.values():
-            e = modules[mid]
-            for pid in e.procs:
-                pe = self.ix.procs[pid]
-                p = pe.proc
-                out: set[int] = set()
-                for n in p.local_calls:
-                    f = folded.get(n) or fold(n)
-                    target = e.names.get(f)
-                    if target is None:
-                        target = global_names.get(f)
-                    if target is not None and target != pid:
-                        out.add(target)
-                for q, n in (*p.qualified_calls, *p.literal_module_calls):
-                    m = common.get(folded.get(q) or fold(q))
-                    target = m.names.get(folded.get(n) or fold(n)) if m else None
-                    if target is not None:
-                        out.add(target)
-                for cls, obj, how in p.usages:
-                    if how.startswith("call:"):
-                        m = managers.get((cls, folded.get(obj) or fold(obj)))
-                        target = m.names.get(how[5:].casefold()) if m else None
-                        if target is not None:
-                            out.add(target)
-                if out:                 # most call nothing resolvable: the shared empty tuple
-                    pe.callees = tuple(sorted(out))
+            _resolve(self.ix.procs, modules[mid].procs, folded, modules[mid].names, global_names,
+                     common_names, manager_names)
 
     # -- usages -----------------------------------------------------------------------------
     def _uses(self, e: ModuleEntry, p: Procedure, address: str,
@@ -285,20 +259,17 @@ class _ViewLinker:
 
         def resolve() -> None:
             self.resolve_calls()
-            # Callers per procedure: a view's calls resolve within the view, so its callees
-            # are all its procedures' callers.
-            callees, callers = [0] * len(self.ix.procs), [0] * len(self.ix.procs)
-            for mid in mids:
-                for pid in self.ix.modules[mid].procs:
-                    got = callees[pid] = len(self.ix.procs[pid].callees)
-                    if got:
-                        for c in self.ix.procs[pid].callees:
-                            callers[c] += 1
-            counts.publish(callees, callers)
+            # Per procedure of the view (ids ``first`` on, ``add_modules``): its callees, and
+            # its callers — a view's calls resolve within the view, so every callee of its
+            # procedures, counted at once (not one by one in Python)
+            procs, first = self.ix.procs[self.first:], self.first
+            callees = [0] * first + [len(pe.callees) for pe in procs]
+            every = np.fromiter(chain.from_iterable(pe.callees for pe in procs), dtype=np.int64)
+            counts.publish(callees, np.bincount(every, minlength=len(self.ix.procs)).tolist())
 
         finish = partial(_finished, counts)
         if pooled:      # the child writes cards while this process resolves the calls
-            written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
+                written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
         else:
             resolve()
             written = ((i, finish(self.write_cards(b, counts))) for i, b in enumerate(batches))
@@ -321,11 +292,11 @@ class _ViewLinker:
         for mid, card in zip(batch, module_cards):
             self.ix.modules[mid].address = card["address"]
             self.ix.module_cards.append(card)
-        for pid, prior, old, one_line in zip(chunk[0], priors, deprecated, summaries):   # (ids: the chunk's)
-            pe = self.ix.procs[pid]
+        taken = list(map(self.ix.procs.__getitem__, chunk[0]))       # (ids: the chunk's)
+        for pe, prior, old, one_line in zip(taken, priors, deprecated, summaries):
             pe.prior, pe.deprecated, pe.summary = prior, old, one_line
-            if last:            # no later view reads its tokens
-                _drop_tokens(pe.proc)
+        if last:            # no later view reads its tokens
+            _drop_tokens([pe.proc for pe in taken])
         self.ix.cards.add_chunk(*chunk)
         for key, address in grouped:
             self.grouped[key].append(address)
@@ -580,6 +551,51 @@ def _write_cards(mids: list[int]) -> _Unfinished:
     return linker.write_cards(mids, counts)
 
 
+def _resolve_module(procs: list[ProcEntry], pids: list[int], folded: dict[str, str],
+                    names: dict[str, int], global_names: dict[str, int],
+                    common: dict[str, dict[str, int]], managers: dict[tuple[str, str], dict[str, int]]) -> None:
+    """The callees of one module's procedures ``procs[pid]``, each a sorted tuple where it calls
+    any (``ProcEntry.callees``): ``Имя(`` — the module's own procedure (``names``: folded name →
+    id) or a global module's export, not itself; ``Модуль.Имя(`` and ``ОбщийМодуль("Модуль").Имя(``
+    — a common module's (``common``: its folded name → its names); a usage ``(class, object,
+    "call:Имя")`` — the manager module's (``managers``: (class, folded object) → its names).
+    ``folded``: each raw name's ``casefold``, filled as they come. The reference of the compiled
+    ``resolve_calls`` (``_bslscan.c``), and what runs without it."""
+    def fold(s: str) -> str:
+        f = folded.get(s)
+        if f is None:
+            f = folded[s] = s.casefold()
+        return f
+
+    for pid in pids:
+        pe = procs[pid]
+        p = pe.proc
+        out: set[int] = set()
+        for n in p.local_calls:
+            f = folded.get(n) or fold(n)
+            target = names.get(f)
+            if target is None:
+                target = global_names.get(f)
+            if target is not None and target != pid:
+                out.add(target)
+        for q, n in (*p.qualified_calls, *p.literal_module_calls):
+            m = common.get(folded.get(q) or fold(q))
+            target = m.get(folded.get(n) or fold(n)) if m is not None else None
+            if target is not None:
+                out.add(target)
+        for cls, obj, how in p.usages:
+            if how.startswith("call:"):
+                m = managers.get((cls, folded.get(obj) or fold(obj)))
+                target = m.get(fold(how[5:])) if m is not None else None
+                if target is not None:
+                    out.add(target)
+        if out:                 # most call nothing resolvable: the shared empty tuple
+            pe.callees = tuple(sorted(out))
+
+
+_resolve: Callable[..., None] = getattr(_compiled, "resolve_calls", None) or _resolve_module
+
+
 def _described(described: dict[str, dict[str, Any]], name: str) -> tuple[str, str]:
     """A parameter's type and description from the doc comment's ``Параметры:`` (by folded name)."""
     d = described.get(name.casefold()) if described else None
@@ -644,23 +660,22 @@ def _view_counts(index: CodeIndex, vl: _ViewLinker) -> dict[str, int]:
             "calls": sum(len(pe.callees) for pe in procs)}
 
 
-def _drop_tokens(p: Procedure) -> None:
+def _drop_tokens(procs: list[Procedure]) -> None:
     """Drop what only the link reads of a parsed procedure — the call and usage tokens, the
     parameters, the parsed doc comment (all in its packed card now) — before the build and
     its forked children start on top of it: at SSL × 12 they were ~40 MB per copy of the
     memory the build's peak stands on. A parse cache is always written before the link
     (``pipeline._save_unkeyed``, from the workers' rows: ``read._cache_form``); the
     linked-model cache and the build read none of it."""
-    p.params, p.info = [], {}
-    p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
+    for p in procs:          # (a batch's in one call, not a call per procedure)
+        p.params, p.info = [], {}
+        p.local_calls = p.qualified_calls = p.literal_module_calls = p.usages = ()
 
 
 def _drop_linked(index: CodeIndex, dropped: int | None) -> None:
     """``_drop_tokens`` of every procedure but those of view ``dropped`` (its cards dropped
     them as they were taken: ``_ViewLinker._take``)."""
-    for pe in index.procs:
-        if pe.view != dropped:
-            _drop_tokens(pe.proc)
+    _drop_tokens([pe.proc for pe in index.procs if pe.view != dropped])
 
 
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
