@@ -401,3 +401,98 @@ def test_check_scanner_shows_a_failing_childs_stderr(tmp_path, capsys):
     assert tool.main([str(tmp_path / "no-such-dump")]) == 3
     err = capsys.readouterr().err
     assert "the python read of" in err and "Traceback" in err
+
+
+# -- the link's calls (``link._resolve_module`` and its compiled twin) ----------------------------
+
+def _resolvers():
+    from v8atlas.compiler.code import link
+    compiled = getattr(lexer._compiled, "resolve_calls", None)
+    return [pytest.param(link._resolve_module, id="python"),
+            pytest.param(compiled, id="compiled", marks=pytest.mark.skipif(
+                compiled is None, reason=_NOT_BUILT))]
+
+
+def _entries(calls: list[dict]) -> list:
+    """ProcEntry per dict of token fields (the rest of a procedure as the reader leaves it)."""
+    from v8atlas.compiler.code.index import ProcEntry
+    from v8atlas.compiler.code.model import Procedure
+    out = []
+    for i, c in enumerate(calls):
+        p = Procedure(f"П{i}", False, local_calls=c.get("local", ()), qualified_calls=c.get("qualified", ()),
+                      literal_module_calls=c.get("literal", ()), usages=c.get("usages", ()))
+        out.append(ProcEntry(p, 0, 0, "", []))
+    return out
+
+
+@pytest.mark.parametrize("resolve", _resolvers())
+def test_calls_resolve_by_folded_name_own_first_then_global_exports(resolve):
+    """``Имя(`` in any case (Cyrillic and Latin, ё/Ё, ß folded to ss): the module's own
+    procedure first, then a global module's export; a call of itself is no edge; a common
+    module's procedure by ``Модуль.Имя(`` and ``ОбщийМодуль("Модуль").Имя(``; a manager
+    module's by the usage ``(class, object, "call:Имя")``; anything else unresolved."""
+    procs = _entries([
+        {"local": ("ПРОВЕРИТЬ", "ёлка", "GLOBALEXPORT", "П0", "Сообщить", "STRASSE")},   # 0
+        {"qualified": (("общегоназначения", "ЗНАЧЕНИЕЗАПОЛНЕНО"), ("Нет", "Проверить")),
+         "literal": (("ОбщегоНазначения", "Другая"),),
+         "usages": (("Catalog", "ПОЛЬЗОВАТЕЛИ", "call:ТекущийПользователь"),
+                    ("Catalog", "Пользователи", "call:НетТакой"), ("Catalog", "Пользователи", "code"),
+                    ("Document", "Пользователи", "call:ТекущийПользователь"))},          # 1
+        {"local": ("проверить",)},                                                       # 2
+    ])
+    names = {"проверить": 2, "ёлка": 1, "п0": 0, "straße".casefold(): 1}
+    global_names = {"globalexport": 7, "проверить": 8}
+    common = {"общегоназначения": {"значениезаполнено": 5, "другая": 6}}
+    managers = {("Catalog", "пользователи"): {"текущийпользователь": 9}}
+    folded: dict[str, str] = {}
+    resolve(procs, [0, 1, 2], folded, names, global_names, common, managers)
+    assert [pe.callees for pe in procs] == [(1, 2, 7), (5, 6, 9), ()]
+    assert folded["ПРОВЕРИТЬ"] == "проверить" and folded["STRASSE"] == "strasse"
+
+
+def test_compiled_calls_equal_the_python_ones():
+    """Random modules of calls in mixed case (a name the module has, a global export, a
+    common or manager module's, unknown; sets as the scanner leaves them and tuples as the
+    reader does): the compiled ``resolve_calls`` gives ``link._resolve_module``'s callees."""
+    compiled = getattr(lexer._compiled, "resolve_calls", None)
+    if compiled is None:
+        pytest.skip(_NOT_BUILT)
+    from v8atlas.compiler.code import link
+    rng = random.Random(11)
+    words = ["Проверить", "ЗначениеЗаполнено", "Ёлка", "Strasse", "Straße", "Run", "Выполнить", "X"]
+
+    def name() -> str:
+        w = rng.choice(words)
+        return rng.choice([w, w.upper(), w.lower(), w.swapcase()])
+
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        calls = []
+        for _p in range(n):
+            seq = tuple if rng.random() < 0.7 else set
+            calls.append({"local": seq(name() for _ in range(rng.randint(0, 5))),
+                          "qualified": seq((rng.choice(["Общий", "ОБЩИЙ", "Нет"]), name())
+                                           for _ in range(rng.randint(0, 3))),
+                          "literal": tuple((rng.choice(["общий", "Иной"]), name()) for _ in range(rng.randint(0, 2))),
+                          "usages": tuple((rng.choice(["Catalog", "Document"]), rng.choice(["Товары", "ТОВАРЫ"]),
+                                           rng.choice(["code", "query", "call:" + name()]))
+                                          for _ in range(rng.randint(0, 3)))})
+        names = {w.casefold(): rng.randrange(n) for w in rng.sample(words, 4)}
+        global_names = {w.casefold(): rng.randrange(n, n + 5) for w in rng.sample(words, 3)}
+        common = {"общий": {w.casefold(): rng.randrange(50, 60) for w in rng.sample(words, 3)}}
+        managers = {("Catalog", "товары"): {w.casefold(): rng.randrange(60, 70) for w in rng.sample(words, 3)}}
+        pids = list(range(n))
+        want, got = _entries(calls), _entries(calls)
+        link._resolve_module(want, pids, {}, names, global_names, common, managers)
+        compiled(got, pids, {}, names, global_names, common, managers)
+        assert [pe.callees for pe in got] == [pe.callees for pe in want], calls
+
+
+def test_compiled_calls_refuse_what_is_not_a_call():
+    """A token that is not a str, or a call that is not a pair: an error, as in Python."""
+    compiled = getattr(lexer._compiled, "resolve_calls", None)
+    if compiled is None:
+        pytest.skip(_NOT_BUILT)
+    for bad in ({"local": (1,)}, {"qualified": (("a", "b", "c"),)}, {"usages": (("Catalog", "X"),)}):
+        with pytest.raises((TypeError, ValueError)):
+            compiled(_entries([bad]), [0], {}, {}, {}, {"a": {}}, {})
