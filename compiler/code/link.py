@@ -269,7 +269,7 @@ class _ViewLinker:
 
         finish = partial(_finished, counts)
         if pooled:      # the child writes cards while this process resolves the calls
-                written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
+            written = pool.fork_share(_write_cards, batches, (self, counts), first=resolve, finish=finish)
         else:
             resolve()
             written = ((i, finish(self.write_cards(b, counts))) for i, b in enumerate(batches))
