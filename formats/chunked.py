@@ -1,8 +1,10 @@
-"""Chunked record store: byte-string records kept as slices of a few independent zstd frames.
+"""Chunked record store: records kept as slices of a few independent zstd frames.
 
-Where the records arrive already compressed several to a frame (the code domain's procedure
-bodies: the readers compress each module's bodies, bodies.py), the store is made of those
-frames as they are — the build copies bytes, it compresses nothing. Layout (docs/bundle-format.md):
+Where the records arrive already compressed several to a frame (``pack_frames``: the code
+domain's procedure bodies, which the readers compress module by module, bodies.py; its
+procedure cards, which the link compresses batch by batch, cardstore.py), the store is made of
+those frames as they are — the build copies bytes, it compresses nothing. Layout
+(docs/bundle-format.md):
 
 - ``<name>.dat``     blob: the frames, one after another (each with its content size, no
   dictionary, no checksum);
@@ -12,14 +14,18 @@ frames as they are — the build copies bytes, it compresses nothing. Layout (do
 
 The manifest's entry: ``{"kind": "chunked", "count", "data", "frames", "index", "frame_max"}``,
 ``frame_max`` the largest frame's content size (at most ``MAX_FRAME``): a reader refuses a frame
-that declares more before it allocates anything (a zip bomb is a ``BundleCorrupt``).
-A bundle holding a chunked store is format ``CHUNKED_VERSION`` (version.py).
+that declares more before it allocates anything (a zip bomb is a ``BundleCorrupt``). Its records
+are byte strings (bodies), or msgpack records when the entry says ``"encoding": "msgpack"``
+(cards): the store then hands them out decoded, as a per-record store does.
+A bundle holding a chunked store is format ``CHUNKED_VERSION``, one of msgpack records
+``CHUNKED_MSGPACK_VERSION`` (version.py).
 """
 from __future__ import annotations
 
 import threading
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 from typing import Any, Callable
 
 import zstandard
@@ -27,6 +33,7 @@ import zstandard
 from .errors import BundleCorrupt
 
 KIND = "chunked"
+MSGPACK = "msgpack"      # the entry's "encoding" when its records are msgpack records
 # One frame's content at most, for writer and reader: a frame holds whole records, and the
 # largest record the code domain has is a body of one module (read.py: 16 MB a module).
 MAX_FRAME = 64 << 20
@@ -35,6 +42,42 @@ _MAGIC = 0xFD2FB528
 # (records, the frames' bytes, frame offsets (uint64, frames + 1), per record (frame, start,
 # end) (uint32, (records, 3)), the largest frame's content size). Picklable.
 ChunkedRecords = tuple[int, "bytes | bytearray", Any, Any, int]
+
+
+@cache
+def _compressor(level: int) -> zstandard.ZstdCompressor:
+    # one a level and process (not thread-safe: the compiler's workers are forked processes)
+    return zstandard.ZstdCompressor(level=level, write_checksum=False, write_content_size=True)
+
+
+def pack_frames(records: Sequence[bytes], bound: int, level: int) -> list[tuple[bytes, int, int]]:
+    """``records`` as ``chunked_records`` takes them: zstd frames (at ``level``, each with its
+    content size) of whole records, at most ``bound`` bytes of content each unless one record
+    is more (a frame alone), one after another in one ``bytes`` shared by all; and each
+    record's (start, end) in their content (the frames' contents one after another)."""
+    if not records:
+        return []
+    cctx = _compressor(level)
+    frames, chunk, size = [], [], 0
+    for record in records:
+        if chunk and size + len(record) > bound:
+            frames.append(cctx.compress(b"".join(chunk)))
+            chunk, size = [], 0
+        chunk.append(record)
+        size += len(record)
+    frames.append(cctx.compress(b"".join(chunk)))
+    blob = frames[0] if len(frames) == 1 else b"".join(frames)
+    out, at = [], 0
+    for record in records:
+        out.append((blob, at, at + len(record)))
+        at += len(record)
+    return out
+
+
+def frames_content(blob: bytes | memoryview) -> bytes:
+    """The content of a blob of frames (``pack_frames``'): the frames' contents one after another."""
+    dctx = zstandard.ZstdDecompressor()
+    return b"".join(dctx.decompress(blob[a:b]) for a, b, _size in split_frames(blob))
 
 
 def split_frames(blob: bytes | memoryview) -> list[tuple[int, int, int]]:
@@ -107,13 +150,17 @@ def chunked_records(records: Iterable[tuple[bytes, int, int]]) -> ChunkedRecords
 
 
 class ChunkedRecordStore:
-    """Random access to a chunked store's records (bytes) by index: the record's frame
-    decompressed, then sliced. Each thread keeps the frame it decompressed last: records are
-    often read in a row from one frame (a module's procedures)."""
+    """Random access to a chunked store's records by index: the record's frame decompressed,
+    then sliced (``raw``: bytes) and, with ``decode`` (the store's name, the record's index, its
+    bytes → the record; msgpack records), decoded (``get``, ``[i]``, ``many``, iteration).
+    Each thread keeps the frame it decompressed last: records are often read in a row from one
+    frame (a module's procedures)."""
 
     def __init__(self, name: str, data: memoryview, frames: Any, index: Any, frame_max: int,
-                 guard: Callable[[], None] | None = None) -> None:
+                 guard: Callable[[], None] | None = None,
+                 decode: Callable[[str, int, bytes], Any] | None = None) -> None:
         self.name = name
+        self._decode = decode
         self._data = data
         self._frames = frames
         self._index = index
@@ -134,18 +181,24 @@ class ChunkedRecordStore:
             self._guard()
         return self._unguarded(i)
 
-    get = raw
-    __getitem__ = raw
+    def get(self, i: int) -> Any:
+        """Record ``i``: its bytes, decoded when the store's records are encoded."""
+        raw = self.raw(i)
+        return raw if self._decode is None else self._decode(self.name, i, raw)
 
-    def many(self, indices: list[int]) -> list[bytes]:
-        """Records ``indices``, the mapped file checked once before them all."""
+    __getitem__ = get
+
+    def many(self, indices: list[int]) -> list[Any]:
+        """Records ``indices`` (as ``get``), the mapped file checked once before them all."""
         for i in indices:
             self._check(i)
         if indices and self._guard is not None:
             self._guard()
-        return [self._unguarded(i) for i in indices]
+        if self._decode is None:
+            return [self._unguarded(i) for i in indices]
+        return [self._decode(self.name, i, self._unguarded(i)) for i in indices]
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
             yield self[i]
 

@@ -21,11 +21,12 @@ import msgpack
 import numpy as np
 import zstandard
 
-from .chunked import KIND as CHUNKED, ChunkedRecords
+from .chunked import KIND as CHUNKED, MSGPACK, ChunkedRecords
 from .errors import BundleError
 from .manifest import content_hash
 from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_path, set_newest
-from .version import CHUNKED_VERSION, FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
+from .version import (CHUNKED_MSGPACK_VERSION, CHUNKED_VERSION, FORMAT_VERSION, MANIFEST_NAME,
+                      REPORT_NAME, TEMP_PREFIX)
 
 # Records are compressed one by one; below this many samples a trained dictionary does not pay.
 _DICT_MIN_RECORDS = 256
@@ -224,17 +225,20 @@ class BundleWriter:
         self.records[name] = entry
         return count
 
-    def add_chunked(self, name: str, chunked: ChunkedRecords) -> int:
+    def add_chunked(self, name: str, chunked: ChunkedRecords, *, msgpack: bool = False) -> int:
         """A chunked record store ``chunked.chunked_records`` made (maybe in another process),
         as ``<name>.dat`` (frames), ``<name>.frames`` (uint64, frames + 1) and ``<name>.idx``
-        (uint32, (count, 3)); formats/chunked.py. Returns the number of records."""
+        (uint32, (count, 3)); formats/chunked.py. ``msgpack``: its records are msgpack records
+        (``pack_record``'s), handed out decoded. Returns the number of records."""
         count, frames, offsets, index, frame_max = chunked
         self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
         self.add_array(f"{name}.frames", offsets)
         self.add_array(f"{name}.idx", index)
-        self.records[name] = {"kind": CHUNKED, "count": count, "data": f"{name}.dat",
-                              "frames": f"{name}.frames", "index": f"{name}.idx",
-                              "frame_max": frame_max}
+        entry = {"kind": CHUNKED, "count": count, "data": f"{name}.dat", "frames": f"{name}.frames",
+                 "index": f"{name}.idx", "frame_max": frame_max}
+        if msgpack:     # (absent for byte strings: a bodies-only entry as format 2.0 wrote it)
+            entry["encoding"] = MSGPACK
+        self.records[name] = entry
         return count
 
     # -- manifest pieces ------------------------------------------------------------------
@@ -244,7 +248,9 @@ class BundleWriter:
     @property
     def format_version(self) -> str:
         """The lowest format that reads this bundle (version.py)."""
-        chunked = any(e.get("kind") == CHUNKED for e in self.records.values())
+        chunked = [e for e in self.records.values() if e.get("kind") == CHUNKED]
+        if any(e.get("encoding") == MSGPACK for e in chunked):
+            return CHUNKED_MSGPACK_VERSION
         return CHUNKED_VERSION if chunked else FORMAT_VERSION
 
     def content_hash(self) -> str:

@@ -63,7 +63,8 @@ def test_every_body_reads_back_as_written(compiled):
     assert got["Большая"] == BIG and len(BIG.encode()) > bodies.FRAME_BYTES
     assert [got[f"П{i}"] for i in range(6000)] == TINY
     entry = compiled.manifest["records"][FC.BODIES]
-    assert entry["kind"] == "chunked" and compiled.manifest["format_version"] == "2.0"
+    assert entry["kind"] == "chunked" and "encoding" not in entry      # byte strings
+    assert compiled.manifest["format_version"] == "3.0"                 # (the cards: msgpack)
     # the module of many small bodies is several bounded frames; the large body a frame alone
     index, titles = compiled.array(entry["index"]), _titles(compiled)
     tiny = {int(index[i, 0]) for i, t in enumerate(titles) if t.rpartition(".")[2][1:].isdigit()}

@@ -1,4 +1,5 @@
-"""The code link's packed cards in compressed chunks (compiler/code/cardstore.py)."""
+"""The code link's packed cards in chunks of zstd frames (compiler/code/cardstore.py), and the
+card store made of those frames as they are (formats/chunked.py)."""
 from __future__ import annotations
 
 import pickle
@@ -6,67 +7,75 @@ import pickle
 import pytest
 
 from v8atlas.compiler.code import cardstore
-from v8atlas.compiler.code.cardstore import PackedCards
-from v8atlas.formats.writer import pack_record
+from v8atlas.compiler.code.cardstore import PackedCards, pack_chunk
+from v8atlas.formats.chunked import chunked_records, split_frames
+from v8atlas.formats.reader import Bundle
+from v8atlas.formats.writer import BundleWriter, pack_record
+
+
+def _card(i: int) -> dict:
+    return {"address": f"Модуль{i % 7}.Процедура{i}", "lines": [i, i + 3],
+            "description": "Возвращает значение реквизита. " * (i % 5), "callees": i % 3}
 
 
 def _cards(n: int) -> dict[int, bytes]:
-    return {i: pack_record({"address": f"Модуль{i % 7}.Процедура{i}", "lines": [i, i + 3],
-                            "description": "Возвращает значение реквизита. " * (i % 5)})
-            for i in range(n)}
+    return {i: pack_record(_card(i)) for i in range(n)}
 
 
-@pytest.mark.parametrize("chunk", [64, 1 << 20])
-def test_cards_appended_in_any_order_read_back_by_id(monkeypatch, chunk):
-    monkeypatch.setattr(cardstore, "CHUNK_BYTES", chunk)
-    cards = _cards(300)
+# batches of ids as a view's modules number their procedures (an extension's ids later), in the
+# order the link takes them
+BATCHES = [list(range(0, 40)), list(range(80, 120)), list(range(40, 80))]
+
+
+def _store(cards: dict[int, bytes]) -> PackedCards:
     store = PackedCards()
-    # an extension's procedures come after the base module's, their ids later in the index
-    order = [i for i in range(300) if i % 3] + [i for i in range(300) if not i % 3]
-    for i in order:
-        store.append(i, cards[i])
-    store.seal()
-    assert len(store) == 300
-    assert store.sizes() == [len(cards[i]) for i in range(300)]
-    assert [store[i] for i in range(300)] == [cards[i] for i in range(300)]
-    assert [store[i] for i in reversed(range(300))] == [cards[i] for i in reversed(range(300))]
-    assert list(map(bytes, store)) == [cards[i] for i in range(300)]     # iterated: by id
+    for ids in BATCHES:
+        store.add_chunk(*pack_chunk(ids, [cards[i] for i in ids]))
+    return store
+
+
+@pytest.mark.parametrize("frame", [64, 1 << 15])
+def test_chunks_packed_anywhere_read_back_by_id(monkeypatch, frame):
+    """The link packs each batch of cards (maybe in its forked child) as frames of at most
+    ``FRAME_BYTES`` of whole cards; every card reads back by id, in any order, pickled or not
+    (the linked-model cache)."""
+    monkeypatch.setattr(cardstore, "FRAME_BYTES", frame)
+    cards = _cards(120)
+    store = _store(cards)
+    assert len(store) == 120 and store.sizes() == [len(cards[i]) for i in range(120)]
+    assert [store[i] for i in range(120)] == [cards[i] for i in range(120)]
+    assert [store[i] for i in reversed(range(120))] == [cards[i] for i in reversed(range(120))]
+    assert list(store) == [cards[i] for i in range(120)]
     assert store.nbytes() < sum(map(len, cards.values()))
-
-
-def test_cards_survive_the_linked_model_pickle_and_reads_before_seal():
-    cards = _cards(50)
-    store = PackedCards()
-    for i, c in cards.items():
-        store.append(i, c)
-    assert store[49] == cards[49]            # still in the chunk being filled
-    assert list(map(bytes, store)) == [cards[i] for i in range(50)]
     back = pickle.loads(pickle.dumps(store))
-    assert [back[i] for i in range(50)] == [cards[i] for i in range(50)]
+    assert [back[i] for i in reversed(range(120))] == [cards[i] for i in reversed(range(120))]
+    frames = {id(blob): len(split_frames(blob)) for blob, _s, _e in store.records()}
+    assert len(frames) == 3 and (min(frames.values()) > 1) == (frame == 64)
 
 
 def test_an_id_without_a_card_is_an_error():
     store = PackedCards()
-    store.append(2, b"\x80")
+    store.add_chunk(*pack_chunk([2], [b"\x80"]))
     with pytest.raises(KeyError):
         store[0]
+    with pytest.raises(KeyError):
+        list(store.records())
 
 
-def test_chunks_packed_elsewhere_read_back_by_id_beside_appended_cards():
-    """The link's forked workers pack a batch of cards as one chunk (``pack_chunk``); the
-    parent adds the chunks in module order, after cards it appended itself (the chunk being
-    filled is closed first), and every card reads back by id, pickled or not."""
+def test_the_card_store_copies_the_link_s_frames_and_reads_cards_back(tmp_path, monkeypatch):
+    """The card store is the link's frames, copied: a bundle's store hands every card back as
+    the dict it was, by id (the server's get_procedure), one by one, several at once, or all."""
+    monkeypatch.setattr(cardstore, "FRAME_BYTES", 512)
     cards = _cards(120)
-    store = PackedCards()
-    for i in range(10):                       # appended here, still in the chunk being filled
-        store.append(i, cards[i])
-    # batches of ids, as a view's modules number their procedures (an extension's ids later)
-    batches = [list(range(10, 40)), list(range(80, 120)), list(range(40, 80))]
-    for ids in batches:
-        store.add_chunk(*cardstore.pack_chunk(ids, [cards[i] for i in ids]))
-    store.seal()
-    assert store.sizes() == [len(cards[i]) for i in range(120)]
-    assert [store[i] for i in range(120)] == [cards[i] for i in range(120)]
-    assert list(map(bytes, store)) == [cards[i] for i in range(120)]
-    back = pickle.loads(pickle.dumps(store))
-    assert [back[i] for i in reversed(range(120))] == [cards[i] for i in reversed(range(120))]
+    store = _store(cards)
+    with BundleWriter(tmp_path, "cards", compiler_version="t") as w:
+        w.add_chunked("code.procs", chunked_records(store.records()), msgpack=True)
+    bundle = Bundle.open(w.published)
+    read = bundle.records("code.procs")
+    assert bundle.manifest["format_version"] == "3.0"
+    assert bundle.manifest["records"]["code.procs"]["encoding"] == "msgpack"
+    assert [read[i] for i in range(120)] == [_card(i) for i in range(120)]
+    assert read.many([119, 0, 77]) == [_card(119), _card(0), _card(77)]
+    assert list(read) == [_card(i) for i in range(120)]
+    assert read.raw(5) == cards[5]                       # raw: the packed bytes
+    assert bundle.blob("code.procs.dat").nbytes == sum(len(b) for b in {id(b): b for b, _s, _e in store.records()}.values())
