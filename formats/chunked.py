@@ -39,6 +39,8 @@ MSGPACK = "msgpack"      # the entry's "encoding" when its records are msgpack r
 MAX_FRAME = 64 << 20
 _MAGIC = 0xFD2FB528
 
+# A record as ``chunked_records`` takes it: (a blob of zstd frames, start, end in its content).
+Framed = tuple[bytes, int, int]
 # (records, the frames' bytes, frame offsets (uint64, frames + 1), per record (frame, start,
 # end) (uint32, (records, 3)), the largest frame's content size). Picklable.
 ChunkedRecords = tuple[int, "bytes | bytearray", Any, Any, int]
@@ -50,7 +52,7 @@ def _compressor(level: int) -> zstandard.ZstdCompressor:
     return zstandard.ZstdCompressor(level=level, write_checksum=False, write_content_size=True)
 
 
-def pack_frames(records: Sequence[bytes], bound: int, level: int) -> list[tuple[bytes, int, int]]:
+def pack_frames(records: Sequence[bytes], bound: int, level: int) -> list[Framed]:
     """``records`` as ``chunked_records`` takes them: zstd frames (at ``level``, each with its
     content size) of whole records, at most ``bound`` bytes of content each unless one record
     is more (a frame alone), one after another in one ``bytes`` shared by all; and each
@@ -112,41 +114,62 @@ def split_frames(blob: bytes | memoryview) -> list[tuple[int, int, int]]:
     return out
 
 
-def chunked_records(records: Iterable[tuple[bytes, int, int]]) -> ChunkedRecords:
+def chunked_records(records: Iterable[Framed]) -> ChunkedRecords:
     """The store of ``records``, each (a blob of zstd frames, start, end): bytes ``[start,
     end)`` of the blob's content (its frames' contents one after another), within one frame.
     Each frame some record lies in is copied once, in the order first used; the others are
     left out. Blobs are told apart by identity (the records share their module's)."""
-    import numpy as np
-    frames = bytearray()
-    offsets, index = [0], []
-    seen: dict[int, tuple[bytes, list[int], list[int], list[tuple[int, int, int]], list[int]]] = {}
-    frame_max = 0
+    from array import array
+    blobs: list[bytes] = []
+    number: dict[int, int] = {}
+    which, starts, ends = array("q"), array("q"), array("q")
     for blob, start, end in records:
-        got = seen.get(id(blob))
-        if got is None:
-            parts = split_frames(blob)
-            starts, at = [], 0
-            for _a, _b, size in parts:
-                starts.append(at)
-                at += size
-            got = seen[id(blob)] = (blob, starts, [at], parts, [-1] * len(parts))
-        _blob, starts, total, parts, number = got
-        k = bisect_right(starts, start) - 1
-        if k < 0 or not start <= end <= starts[k] + parts[k][2]:
-            raise ValueError(f"record [{start}, {end}) is not within one frame of its blob "
-                             f"({len(parts)} frames, {total[0]} bytes of content)")
-        if number[k] < 0:
-            a, b, size = parts[k]
-            if size > MAX_FRAME:
-                raise ValueError(f"a frame of {size} bytes of content (at most {MAX_FRAME})")
-            frame_max = max(frame_max, size)
-            number[k] = len(offsets) - 1
-            frames += memoryview(blob)[a:b]
-            offsets.append(len(frames))
-        index.append((number[k], start - starts[k], end - starts[k]))
-    table = np.array(index, dtype="<u4").reshape(len(index), 3)
-    return len(index), frames, np.array(offsets, dtype="<u8"), table, frame_max
+        b = number.get(id(blob))
+        if b is None:
+            b = number[id(blob)] = len(blobs)
+            blobs.append(blob)
+        which.append(b)
+        starts.append(start)
+        ends.append(end)
+    return chunked_arrays(blobs, which, starts, ends)
+
+
+def chunked_arrays(blobs: Sequence[bytes], which: Any, starts: Any, ends: Any) -> ChunkedRecords:
+    """``chunked_records`` of records given as arrays: record i is bytes ``[starts[i],
+    ends[i])`` of blob ``which[i]``'s content. The frames in numpy, no Python step a record
+    (a loop a record was most of the card store's CPU)."""
+    import numpy as np
+    which, starts, ends = (np.asarray(x, dtype=np.int64) for x in (which, starts, ends))
+    parts = [split_frames(blob) for blob in blobs]
+    first = np.zeros(len(blobs) + 1, dtype=np.int64)            # each blob's first frame
+    first[1:] = np.cumsum([len(p) for p in parts])
+    size = np.array([s for p in parts for _a, _b, s in p], dtype=np.int64)   # content, a frame
+    at = np.zeros(len(size) + 1, dtype=np.int64)                # content start, all blobs on end
+    at[1:] = np.cumsum(size)
+    # record → its frame: the last of its blob's frames starting at or before it
+    f = np.searchsorted(at[:-1], at[first[which]] + starts, side="right") - 1
+    f = np.minimum(f, first[which + 1] - 1)
+    rel_start, rel_end = at[first[which]] + starts - at[f], at[first[which]] + ends - at[f]
+    bad = (f < first[which]) | (starts < 0) | (rel_start < 0) | (rel_end < rel_start) | (rel_end > size[f])
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"record [{starts[i]}, {ends[i]}) is not within one frame of its blob "
+                         f"({len(parts[which[i]])} frames, {int(at[first[which[i] + 1]] - at[first[which[i]]])} "
+                         f"bytes of content)")
+    used, first_use = np.unique(f, return_index=True)
+    order = used[np.argsort(first_use, kind="stable")]          # frames in the order first used
+    if len(order) and int(size[order].max()) > MAX_FRAME:
+        raise ValueError(f"a frame of {int(size[order].max())} bytes of content (at most {MAX_FRAME})")
+    renumber = np.empty(len(size), dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    blob_of = np.repeat(np.arange(len(blobs)), np.diff(first))
+    spans = [parts[b][k - first[b]] for k, b in zip(order.tolist(), blob_of[order].tolist())]
+    views = [memoryview(blobs[b])[a:e] for (a, e, _s), b in zip(spans, blob_of[order].tolist())]
+    frames = b"".join(views)
+    offsets = np.zeros(len(order) + 1, dtype="<u8")
+    offsets[1:] = np.cumsum([e - a for a, e, _s in spans])
+    table = np.stack([renumber[f], rel_start, rel_end], axis=1).astype("<u4").reshape(len(f), 3)
+    return len(f), frames, offsets, table, int(size[order].max()) if len(order) else 0
 
 
 class ChunkedRecordStore:

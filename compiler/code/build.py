@@ -444,16 +444,14 @@ def _titles(index: CodeIndex) -> list[bytes]:
     return [heads[pe.module] + pe.proc.name.encode("utf-8") for pe in index.procs]
 
 
-def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
-    """The card store: the link's frames of packed cards (call counts included, seal_card),
-    copied (cardstore.py)."""
+def _record_stores(index: CodeIndex, writer: BundleWriter) -> None:
+    """The card store — the link's frames of packed cards (call counts included, seal_card),
+    copied (cardstore.py) —, the body store — the readers' frames the procedures use, copied
+    (bodies.py) — and the module store, in frames as the cards are (a few hundred KB: made
+    here). Nothing is recompressed: one forked child (two, when the cards were recompressed
+    with a trained dictionary, docs/perf/code.md "Round 2, session 11")."""
     assert index.cards is not None and len(index.cards) == len(index.procs)
-    writer.add_chunked(FC.PROCS, chunked_records(index.cards.records()), msgpack=True)
-
-
-def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store — the readers' frames the procedures use, copied (bodies.py) — and the
-    module store, in frames as the cards are (a few hundred KB: made here)."""
+    writer.add_chunked(FC.PROCS, index.cards.chunked(), msgpack=True)
     writer.add_chunked(FC.BODIES, chunked_records(pe.proc.body for pe in index.procs))
     modules = [pack_plain({**mc, "procs": m.procs}) for mc, m in zip(index.module_cards, index.modules)]
     writer.add_chunked(FC.MODULES, chunked_records(pack_module_cards(modules)), msgpack=True)
@@ -474,11 +472,10 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
         return
     n = len(index.procs)
     prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
-    # The record stores (about half the build's CPU, all zstd) in two forked children, while
-    # this process makes the tables below from what it keeps of the index (in-process: now,
-    # before ``_release`` drops the cards and bodies they read).
-    stores = [pool.fork_call(_apart, store, index, writer)
-              for store in (_card_store, _body_and_module_stores)]
+    # The record stores in a forked child, while this process makes the tables below from
+    # what it keeps of the index (in-process: now, before ``_release`` drops the cards and
+    # bodies they read).
+    stores = pool.fork_call(_apart, _record_stores, index, writer)
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
@@ -515,7 +512,6 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
     ctx.counts["code_index"] = {"terms": len(t_off) - 1, "postings": len(post_proc), "names": n_keys}
-    for store in stores:
-        segments, records = store.result()
-        writer.segments.update(segments)
-        writer.records.update(records)
+    segments, records = stores.result()
+    writer.segments.update(segments)
+    writer.records.update(records)

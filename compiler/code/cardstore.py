@@ -15,7 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 
-from v8atlas.formats.chunked import frames_content, pack_frames
+from v8atlas.formats.chunked import ChunkedRecords, Framed, chunked_arrays, frames_content, pack_frames
 
 # A frame's content at most (a card larger than that is a frame alone). A card read (the
 # server's get_procedure, a module listing's cards) decompresses its frame: SSL 3.1.12's 43.7 MB
@@ -27,12 +27,10 @@ FRAME_BYTES = 32 << 10
 # Fast: level 3 made the frames 2 % smaller for a fifth more CPU in the link.
 _LEVEL = 1
 
-Packed = tuple[bytes, int, int]     # (a batch's frames, start, end): ``chunked_records``' records
-
 
 class PackedCards(Sequence[bytes]):
     """Packed records by id, added in chunks (``pack_chunk``'s) in any order (each id once),
-    read back by id; ``records`` gives them as the card store copies them."""
+    read back by id; ``chunked`` makes the card store of their frames."""
 
     def __init__(self) -> None:
         self._chunks: list[bytes] = []           # each a blob of zstd frames (``pack_frames``)
@@ -72,14 +70,14 @@ class PackedCards(Sequence[bytes]):
         """Bytes held compressed."""
         return sum(map(len, self._chunks))
 
-    def records(self) -> Iterator[Packed]:
-        """Every record by id as (its chunk's frames, start, end): what ``chunked_records``
-        copies into the card store (each chunk one ``bytes``, so its frames are told apart)."""
-        chunks = self._chunks
-        for rid, (c, at, size) in enumerate(zip(self._chunk, self._at, self._size)):
-            if c < 0:
-                raise KeyError(f"no card for procedure {rid}")
-            yield chunks[c], at, at + size
+    def chunked(self) -> ChunkedRecords:
+        """The card store: every record by id, its chunk's frames copied (``chunked_arrays``)."""
+        import numpy as np
+        chunk = np.frombuffer(self._chunk, dtype=np.int32)
+        if (chunk < 0).any():
+            raise KeyError(f"no card for procedure {int(np.flatnonzero(chunk < 0)[0])}")
+        at, size = np.frombuffer(self._at, dtype=np.int64), np.frombuffer(self._size, dtype=np.int64)
+        return chunked_arrays(self._chunks, chunk, at, at + size)
 
     def __len__(self) -> int:
         return len(self._chunk)
@@ -111,6 +109,6 @@ def pack_chunk(rids: list[int], packed: list[bytes]) -> tuple[list[int], list[in
     return rids, [len(p) for p in packed], spans[0][0] if spans else b"", sum(map(len, packed))
 
 
-def pack_module_cards(packed: Sequence[bytes]) -> list[Packed]:
+def pack_module_cards(packed: Sequence[bytes]) -> list[Framed]:
     """The module store's records (packed module cards) as frames, as the cards are."""
     return pack_frames(packed, FRAME_BYTES, _LEVEL)
