@@ -23,7 +23,6 @@ A bundle holding a chunked store is format ``CHUNKED_VERSION``, one of msgpack r
 from __future__ import annotations
 
 import threading
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 from typing import Any, Callable

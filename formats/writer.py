@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -73,39 +73,17 @@ def pack_plain(obj: Any) -> bytes:
     return _PLAIN_PACKER.pack(obj)
 
 
-def packed_size(n: int) -> int:
-    """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
-    return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
-
-
 # A record store's bytes before they are written: (records, frames, offsets (uint64, n+1),
 # the dictionary's bytes or None). Picklable: a forked child may compress a store.
 CompressedRecords = tuple[int, "bytes | bytearray", np.ndarray, "bytes | None"]
 
 
-def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int | None = None,
-                     packed_sizes: Sequence[int] | None = None,
-                     prepacked: bool = False) -> CompressedRecords:
+def compress_records(records: Iterable[Any], *, train_bytes: int | None = None) -> CompressedRecords:
     """msgpack records, each compressed with zstd (trained dictionary when worth it), for
     ``BundleWriter.add_compressed``. ``train_bytes`` bounds the samples the dictionary is
-    trained on (every k-th record, deterministic): training on 80 MB of procedure bodies costs
-    seconds and gains nothing over a few MB of them.
-
-    With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
-    sequence read by index — its items may be made on access — and streamed: the samples are
-    taken by index, then every record, iterated in order, is packed and compressed in turn, so
-    they are never all held packed at once (procedure bodies at ERP scale are a gigabyte). The
-    bytes are the same either way. ``prepacked``: the records are ``pack_record`` bytes already.
-    """
-    pack = (lambda r: r) if prepacked else pack_record
-    if packed_sizes is not None:
-        assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
-        seq = records
-        count = len(seq)
-        zdict = _train(count, sum(packed_sizes), train_bytes,
-                       lambda k: [pack(seq[i]) for i in range(0, count, k)])
-        return _compressed(map(pack, seq), count, zdict)    # (in order: the sequence's own iterator)
-    packed = [pack(r) for r in records]
+    trained on (every k-th record, deterministic): training on 80 MB of records costs seconds
+    and gains nothing over a few MB of them."""
+    packed = [pack_record(r) for r in records]
     zdict = _train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
     return _compressed(packed, len(packed), zdict)
 
@@ -201,14 +179,11 @@ class BundleWriter:
         data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
         self._write(name, data, {"kind": "json"})
 
-    def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
-                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None,
-                    prepacked: bool = False) -> int:
+    def add_records(self, name: str, records: Iterable[Any], *, train_bytes: int | None = None) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it):
         ``compress_records`` (its arguments), then ``add_compressed``. Returns the number of
         records."""
-        return self.add_compressed(name, compress_records(records, train_bytes=train_bytes,
-                                                          packed_sizes=packed_sizes, prepacked=prepacked))
+        return self.add_compressed(name, compress_records(records, train_bytes=train_bytes))
 
     def add_compressed(self, name: str, compressed: CompressedRecords) -> int:
         """A record store ``compress_records`` made (maybe in another process), as three
