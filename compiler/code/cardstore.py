@@ -18,13 +18,14 @@ from collections.abc import Iterator, Sequence
 from v8atlas.formats.chunked import ChunkedRecords, Framed, chunked_arrays, frames_content, pack_frames
 
 # A frame's content at most (a card larger than that is a frame alone). A card read (the
-# server's get_procedure, a module listing's cards) decompresses its frame: SSL 3.1.12's 43.7 MB
-# of cards are 5.8 MB at 16 KB (13 µs a frame), 4.8 MB at 32 KB (19 µs), 4.2 MB at 64 KB
-# (34 µs); the store of one record a frame with a trained dictionary was 6.6 MB. 32 KB: the
-# size of a store of frames, a card read within a few tens of µs (docs/perf/code.md, "Round 2,
-# session 11").
+# server's get_procedure, a module listing's cards) decompresses its frame. SSL 3.1.12's 43.7 MB
+# of cards: 16 KB frames 5.86 MB, a random card read 23 µs CPU; 32 KB 4.82 MB, 29 µs; 64 KB
+# 4.21 MB, 41 µs; the store of a record a frame with a trained dictionary (before) 6.65 MB with
+# its dictionary, 12 µs. 32 KB: a quarter smaller than before for 17 µs more a card (get_procedure
+# p50 ≈ 0.07–0.10 ms; listings, which read a module's cards in a row, unchanged);
+# docs/perf/code.md, "Round 2, session 11".
 FRAME_BYTES = 32 << 10
-# Fast: level 3 made the frames 2 % smaller for a fifth more CPU in the link.
+# Fast: level 3 made the frames 2 % smaller (4.69 MB) for an eighth more compression CPU.
 _LEVEL = 1
 
 
