@@ -15,7 +15,7 @@ from v8atlas.compiler.code import cardstore
 from v8atlas.compiler.code.cardstore import PackedCards, pack_chunk
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats import code as FC
-from v8atlas.formats.chunked import chunked_records, pack_frames, split_frames
+from v8atlas.formats.chunked import chunked_records, framed, split_frames
 from v8atlas.formats.errors import BundleCorrupt, BundleError
 from v8atlas.formats.reader import Bundle
 from v8atlas.formats.writer import BundleWriter, pack_record
@@ -194,7 +194,7 @@ def test_a_record_that_is_not_msgpack_is_a_bundle_corrupt_naming_its_store(tmp_p
     records = [pack_record(_card(0)), pack_record(_card(1))[:-3], pack_record(_card(2)) + b"\x01", b"\xc1"]
     with BundleWriter(tmp_path, kind, compiler_version="t") as w:
         if kind == "chunked":
-            w.add_chunked("code.procs", chunked_records(pack_frames(records, 64, 1)), msgpack=True)
+            w.add_chunked("code.procs", chunked_records(framed(records, 64, 1)), msgpack=True)
         else:
             w.add_compressed("code.procs", _per_record(records))
     store = Bundle.open(w.published).records("code.procs")

@@ -14,7 +14,7 @@ session 10: the body store from the readers' frames").
 """
 from __future__ import annotations
 
-from v8atlas.formats.chunked import Framed, pack_frames
+from v8atlas.formats.chunked import Framed, framed
 
 _LEVEL = 3
 # A frame's content at most (but a body larger than that is a frame alone): a body read
@@ -28,7 +28,7 @@ def pack_module(raw: list[bytes]) -> list[Packed]:
     """A module's bodies as the model carries them: frames (each with its content size) of
     whole bodies, at most ``FRAME_BYTES`` of them each unless one body is more, and each
     body's offsets in their content."""
-    return pack_frames(raw, FRAME_BYTES, _LEVEL)
+    return framed(raw, FRAME_BYTES, _LEVEL)
 
 
 def size(packed: Packed) -> int:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 
-from v8atlas.formats.chunked import ChunkedRecords, Framed, chunked_arrays, frames_content, pack_frames
+from v8atlas.formats.chunked import ChunkedRecords, Framed, chunked_arrays, framed, frames_content, pack_frames
 
 # A frame's content at most (a card larger than that is a frame alone). A card read (the
 # server's get_procedure, a module listing's cards) decompresses its frame. SSL 3.1.12's 43.7 MB
@@ -106,10 +106,10 @@ class PackedCards(Sequence[bytes]):
 
 def pack_chunk(rids: list[int], packed: list[bytes]) -> tuple[list[int], list[int], bytes, int]:
     """Records as one chunk for ``PackedCards.add_chunk``: (ids, sizes, frames, bytes in all)."""
-    spans = pack_frames(packed, FRAME_BYTES, _LEVEL)
-    return rids, [len(p) for p in packed], spans[0][0] if spans else b"", sum(map(len, packed))
+    frames, at = pack_frames(packed, FRAME_BYTES, _LEVEL)
+    return rids, [len(p) for p in packed], frames, at[-1]
 
 
 def pack_module_cards(packed: Sequence[bytes]) -> list[Framed]:
     """The module store's records (packed module cards) as frames, as the cards are."""
-    return pack_frames(packed, FRAME_BYTES, _LEVEL)
+    return framed(packed, FRAME_BYTES, _LEVEL)
