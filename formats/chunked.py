@@ -1,10 +1,10 @@
 """Chunked record store: records kept as slices of a few independent zstd frames.
 
-Where the records arrive already compressed several to a frame (``pack_frames``, ``framed``: the code
-domain's procedure bodies, which the readers compress module by module, bodies.py; its
-procedure cards, which the link compresses batch by batch, cardstore.py), the store is made of
-those frames as they are — the build copies bytes, it compresses nothing. Layout
-(docs/bundle-format.md):
+Where the records arrive already compressed several to a frame (``pack_frames``,
+``framed``: the code domain's procedure bodies, which the readers compress module by module,
+bodies.py; its procedure cards, which the link compresses batch by batch, cardstore.py), the
+store is made of those frames as they are — the build copies bytes, it compresses nothing.
+Layout (docs/bundle-format.md):
 
 - ``<name>.dat``     blob: the frames, one after another (each with its content size, no
   dictionary, no checksum);
@@ -23,6 +23,7 @@ A bundle holding a chunked store is format ``CHUNKED_VERSION``, one of msgpack r
 from __future__ import annotations
 
 import threading
+from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
@@ -122,7 +123,6 @@ def chunked_records(records: Iterable[Framed]) -> ChunkedRecords:
     end)`` of the blob's content (its frames' contents one after another), within one frame.
     Each frame some record lies in is copied once, in the order first used; the others are
     left out. Blobs are told apart by identity (the records share their module's)."""
-    from array import array
     blobs: list[bytes] = []
     number: dict[int, int] = {}
     which, starts, ends = array("q"), array("q"), array("q")
@@ -139,40 +139,57 @@ def chunked_records(records: Iterable[Framed]) -> ChunkedRecords:
 
 def chunked_arrays(blobs: Sequence[bytes], which: Any, starts: Any, ends: Any) -> ChunkedRecords:
     """``chunked_records`` of records given as arrays: record i is bytes ``[starts[i],
-    ends[i])`` of blob ``which[i]``'s content. The frames in numpy, no Python step a record
-    (a loop a record was most of the card store's CPU)."""
+    ends[i])`` of blob ``which[i]``'s content. In numpy, no Python step a record (a loop a
+    record was most of the card store's CPU)."""
     import numpy as np
     which, starts, ends = (np.asarray(x, dtype=np.int64) for x in (which, starts, ends))
     parts = [split_frames(blob) for blob in blobs]
-    first = np.zeros(len(blobs) + 1, dtype=np.int64)            # each blob's first frame
+    f, rel_start, rel_end = _locate(parts, which, starts, ends)
+    used, first_use = np.unique(f, return_index=True)
+    order = used[np.argsort(first_use, kind="stable")]          # frames in the order first used
+    renumber = np.empty(sum(map(len, parts)), dtype=np.int64)    # frame → its place in the store
+    renumber[order] = np.arange(len(order))
+    frames, offsets, frame_max = _copy_frames(blobs, parts, order.tolist())
+    table = np.stack([renumber[f], rel_start, rel_end], axis=1).astype("<u4").reshape(len(f), 3)
+    return len(f), frames, offsets, table, frame_max
+
+
+def _locate(parts: list[list[tuple[int, int, int]]], which: Any, starts: Any, ends: Any) -> tuple[Any, Any, Any]:
+    """Each record's frame (numbered through every blob's frames in turn) and its start and
+    end in that frame's content; ValueError for a record not within one frame of its blob."""
+    import numpy as np
+    first = np.zeros(len(parts) + 1, dtype=np.int64)            # each blob's first frame
     first[1:] = np.cumsum([len(p) for p in parts])
     size = np.array([s for p in parts for _a, _b, s in p], dtype=np.int64)   # content, a frame
-    at = np.zeros(len(size) + 1, dtype=np.int64)                # content start, all blobs on end
+    at = np.zeros(len(size) + 1, dtype=np.int64)                # content start, blobs end to end
     at[1:] = np.cumsum(size)
-    # record → its frame: the last of its blob's frames starting at or before it
-    f = np.searchsorted(at[:-1], at[first[which]] + starts, side="right") - 1
-    f = np.minimum(f, first[which + 1] - 1)
-    rel_start, rel_end = at[first[which]] + starts - at[f], at[first[which]] + ends - at[f]
+    base = at[first[which]]
+    # the last of its own blob's frames that starts at or before it (not the next blob's first)
+    f = np.minimum(np.searchsorted(at[:-1], base + starts, side="right") - 1, first[which + 1] - 1)
+    rel_start, rel_end = base + starts - at[f], base + ends - at[f]
     bad = (f < first[which]) | (starts < 0) | (rel_start < 0) | (rel_end < rel_start) | (rel_end > size[f])
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
+        b = int(which[i])
         raise ValueError(f"record [{starts[i]}, {ends[i]}) is not within one frame of its blob "
-                         f"({len(parts[which[i]])} frames, {int(at[first[which[i] + 1]] - at[first[which[i]]])} "
-                         f"bytes of content)")
-    used, first_use = np.unique(f, return_index=True)
-    order = used[np.argsort(first_use, kind="stable")]          # frames in the order first used
-    if len(order) and int(size[order].max()) > MAX_FRAME:
-        raise ValueError(f"a frame of {int(size[order].max())} bytes of content (at most {MAX_FRAME})")
-    renumber = np.empty(len(size), dtype=np.int64)
-    renumber[order] = np.arange(len(order))
-    blob_of = np.repeat(np.arange(len(blobs)), np.diff(first))
-    spans = [parts[b][k - first[b]] for k, b in zip(order.tolist(), blob_of[order].tolist())]
-    views = [memoryview(blobs[b])[a:e] for (a, e, _s), b in zip(spans, blob_of[order].tolist())]
-    frames = b"".join(views)
-    offsets = np.zeros(len(order) + 1, dtype="<u8")
-    offsets[1:] = np.cumsum([e - a for a, e, _s in spans])
-    table = np.stack([renumber[f], rel_start, rel_end], axis=1).astype("<u4").reshape(len(f), 3)
-    return len(f), frames, offsets, table, int(size[order].max()) if len(order) else 0
+                         f"({len(parts[b])} frames, {int(at[first[b + 1]] - at[first[b]])} bytes of content)")
+    return f, rel_start, rel_end
+
+
+def _copy_frames(blobs: Sequence[bytes], parts: list[list[tuple[int, int, int]]],
+                 order: list[int]) -> tuple[bytes, Any, int]:
+    """Frames ``order`` (numbered as ``_locate`` does) copied one after another: their bytes,
+    offsets (uint64, frames + 1) and the largest one's content size."""
+    import numpy as np
+    numbered = [(b, part) for b, p in enumerate(parts) for part in p]
+    chosen = [numbered[k] for k in order]
+    frame_max = max((size for _b, (_s, _e, size) in chosen), default=0)
+    if frame_max > MAX_FRAME:
+        raise ValueError(f"a frame of {frame_max} bytes of content (at most {MAX_FRAME})")
+    frames = b"".join(memoryview(blobs[b])[start:end] for b, (start, end, _size) in chosen)
+    offsets = np.zeros(len(chosen) + 1, dtype="<u8")
+    offsets[1:] = np.cumsum([end - start for _b, (start, end, _size) in chosen])
+    return frames, offsets, frame_max
 
 
 class ChunkedRecordStore:

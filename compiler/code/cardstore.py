@@ -7,7 +7,7 @@ packed cards (~1.1 kB of msgpack per procedure, 44 MB per SSL copy) were the lar
 link added at scale; cards repeat the same keys and phrases, so frames of many of them
 compress ~9× where one card alone barely does (a frame per card was tried in round 2, fourth
 session: nothing gained). The card store is made of those frames as they are
-(``formats/chunked.py``, ``build._card_store``): the build copies them, it compresses nothing.
+(``formats/chunked.py``, ``build._record_stores``): the build copies them, it compresses nothing.
 The module store's frames are made the same way, in the build (``pack_module_cards``).
 """
 from __future__ import annotations
@@ -15,7 +15,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterator, Sequence
 
-from v8atlas.formats.chunked import ChunkedRecords, Framed, chunked_arrays, framed, frames_content, pack_frames
+from v8atlas.formats.chunked import (ChunkedRecords, Framed, chunked_arrays, framed, frames_content,
+                                     pack_frames)
 
 # A frame's content at most (a card larger than that is a frame alone). A card read (the
 # server's get_procedure, a module listing's cards) decompresses its frame. SSL 3.1.12's 43.7 MB
