@@ -1,8 +1,10 @@
-"""Chunked record store: byte-string records kept as slices of a few independent zstd frames.
+"""Chunked record store: records kept as slices of a few independent zstd frames.
 
-Where the records arrive already compressed several to a frame (the code domain's procedure
-bodies: the readers compress each module's bodies, bodies.py), the store is made of those
-frames as they are — the build copies bytes, it compresses nothing. Layout (docs/bundle-format.md):
+Where the records arrive already compressed several to a frame (``pack_frames``,
+``framed``: the code domain's procedure bodies, which the readers compress module by module,
+bodies.py; its procedure cards, which the link compresses batch by batch, cardstore.py), the
+store is made of those frames as they are — the build copies bytes, it compresses nothing.
+Layout (docs/bundle-format.md):
 
 - ``<name>.dat``     blob: the frames, one after another (each with its content size, no
   dictionary, no checksum);
@@ -12,14 +14,20 @@ frames as they are — the build copies bytes, it compresses nothing. Layout (do
 
 The manifest's entry: ``{"kind": "chunked", "count", "data", "frames", "index", "frame_max"}``,
 ``frame_max`` the largest frame's content size (at most ``MAX_FRAME``): a reader refuses a frame
-that declares more before it allocates anything (a zip bomb is a ``BundleCorrupt``).
-A bundle holding a chunked store is format ``CHUNKED_VERSION`` (version.py).
+that declares more before it allocates anything (a zip bomb is a ``BundleCorrupt``). Its records
+are byte strings (bodies), or msgpack records when the entry says ``"encoding": "msgpack"``
+(cards): the store then hands them out decoded, as a per-record store does.
+A bundle holding a chunked store is format ``CHUNKED_VERSION``, one of msgpack records
+``CHUNKED_MSGPACK_VERSION`` (version.py).
 """
 from __future__ import annotations
 
 import threading
+from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
+from itertools import accumulate
 from typing import Any, Callable
 
 import zstandard
@@ -27,14 +35,55 @@ import zstandard
 from .errors import BundleCorrupt
 
 KIND = "chunked"
+MSGPACK = "msgpack"      # the entry's "encoding" when its records are msgpack records
 # One frame's content at most, for writer and reader: a frame holds whole records, and the
 # largest record the code domain has is a body of one module (read.py: 16 MB a module).
 MAX_FRAME = 64 << 20
 _MAGIC = 0xFD2FB528
 
+# A record as ``chunked_records`` takes it: (a blob of zstd frames, start, end in its content).
+Framed = tuple[bytes, int, int]
 # (records, the frames' bytes, frame offsets (uint64, frames + 1), per record (frame, start,
 # end) (uint32, (records, 3)), the largest frame's content size). Picklable.
 ChunkedRecords = tuple[int, "bytes | bytearray", Any, Any, int]
+
+
+@cache
+def _compressor(level: int) -> zstandard.ZstdCompressor:
+    # one a level and process (not thread-safe: the compiler's workers are forked processes)
+    return zstandard.ZstdCompressor(level=level, write_checksum=False, write_content_size=True)
+
+
+def pack_frames(records: Sequence[bytes], bound: int, level: int) -> tuple[bytes, list[int]]:
+    """``records`` as zstd frames (at ``level``, each with its content size) of whole records,
+    at most ``bound`` bytes of content each unless one record is more (a frame alone), one
+    after another in one ``bytes``; and each record's start in their content (the frames'
+    contents one after another), the content's end last. Cut at record boundaries found by
+    bisection on the running sizes, the content joined once (a step a record was a third of
+    the link's card packing)."""
+    at = list(accumulate(map(len, records), initial=0))
+    if not records:
+        return b"", at
+    cctx, content = _compressor(level), memoryview(b"".join(records))
+    frames, i, n = [], 0, len(records)
+    while i < n:
+        j = max(bisect_right(at, at[i] + bound, i + 1) - 1, i + 1)   # (the greedy fill)
+        frames.append(cctx.compress(content[at[i]:at[j]]))
+        i = j
+    return frames[0] if len(frames) == 1 else b"".join(frames), at
+
+
+def framed(records: Sequence[bytes], bound: int, level: int) -> list[Framed]:
+    """``pack_frames``' frames as ``chunked_records`` takes the records: (the frames, start,
+    end) each, the frames one ``bytes`` shared by all."""
+    blob, at = pack_frames(records, bound, level)
+    return [(blob, at[k], at[k + 1]) for k in range(len(records))]
+
+
+def frames_content(blob: bytes | memoryview) -> bytes:
+    """The content of a blob of frames (``pack_frames``'): the frames' contents one after another."""
+    dctx = zstandard.ZstdDecompressor()
+    return b"".join(dctx.decompress(blob[a:b]) for a, b, _size in split_frames(blob))
 
 
 def split_frames(blob: bytes | memoryview) -> list[tuple[int, int, int]]:
@@ -69,51 +118,92 @@ def split_frames(blob: bytes | memoryview) -> list[tuple[int, int, int]]:
     return out
 
 
-def chunked_records(records: Iterable[tuple[bytes, int, int]]) -> ChunkedRecords:
+def chunked_records(records: Iterable[Framed]) -> ChunkedRecords:
     """The store of ``records``, each (a blob of zstd frames, start, end): bytes ``[start,
     end)`` of the blob's content (its frames' contents one after another), within one frame.
     Each frame some record lies in is copied once, in the order first used; the others are
     left out. Blobs are told apart by identity (the records share their module's)."""
-    import numpy as np
-    frames = bytearray()
-    offsets, index = [0], []
-    seen: dict[int, tuple[bytes, list[int], list[int], list[tuple[int, int, int]], list[int]]] = {}
-    frame_max = 0
+    blobs: list[bytes] = []
+    number: dict[int, int] = {}
+    which, starts, ends = array("q"), array("q"), array("q")
     for blob, start, end in records:
-        got = seen.get(id(blob))
-        if got is None:
-            parts = split_frames(blob)
-            starts, at = [], 0
-            for _a, _b, size in parts:
-                starts.append(at)
-                at += size
-            got = seen[id(blob)] = (blob, starts, [at], parts, [-1] * len(parts))
-        _blob, starts, total, parts, number = got
-        k = bisect_right(starts, start) - 1
-        if k < 0 or not start <= end <= starts[k] + parts[k][2]:
-            raise ValueError(f"record [{start}, {end}) is not within one frame of its blob "
-                             f"({len(parts)} frames, {total[0]} bytes of content)")
-        if number[k] < 0:
-            a, b, size = parts[k]
-            if size > MAX_FRAME:
-                raise ValueError(f"a frame of {size} bytes of content (at most {MAX_FRAME})")
-            frame_max = max(frame_max, size)
-            number[k] = len(offsets) - 1
-            frames += memoryview(blob)[a:b]
-            offsets.append(len(frames))
-        index.append((number[k], start - starts[k], end - starts[k]))
-    table = np.array(index, dtype="<u4").reshape(len(index), 3)
-    return len(index), frames, np.array(offsets, dtype="<u8"), table, frame_max
+        b = number.get(id(blob))
+        if b is None:
+            b = number[id(blob)] = len(blobs)
+            blobs.append(blob)
+        which.append(b)
+        starts.append(start)
+        ends.append(end)
+    return chunked_arrays(blobs, which, starts, ends)
+
+
+def chunked_arrays(blobs: Sequence[bytes], which: Any, starts: Any, ends: Any) -> ChunkedRecords:
+    """``chunked_records`` of records given as arrays: record i is bytes ``[starts[i],
+    ends[i])`` of blob ``which[i]``'s content. In numpy, no Python step a record (a loop a
+    record was most of the card store's CPU)."""
+    import numpy as np
+    which, starts, ends = (np.asarray(x, dtype=np.int64) for x in (which, starts, ends))
+    parts = [split_frames(blob) for blob in blobs]
+    f, rel_start, rel_end = _locate(parts, which, starts, ends)
+    used, first_use = np.unique(f, return_index=True)
+    order = used[np.argsort(first_use, kind="stable")]          # frames in the order first used
+    renumber = np.empty(sum(map(len, parts)), dtype=np.int64)    # frame → its place in the store
+    renumber[order] = np.arange(len(order))
+    frames, offsets, frame_max = _copy_frames(blobs, parts, order.tolist())
+    table = np.stack([renumber[f], rel_start, rel_end], axis=1).astype("<u4").reshape(len(f), 3)
+    return len(f), frames, offsets, table, frame_max
+
+
+def _locate(parts: list[list[tuple[int, int, int]]], which: Any, starts: Any, ends: Any) -> tuple[Any, Any, Any]:
+    """Each record's frame (numbered through every blob's frames in turn) and its start and
+    end in that frame's content; ValueError for a record not within one frame of its blob."""
+    import numpy as np
+    first = np.zeros(len(parts) + 1, dtype=np.int64)            # each blob's first frame
+    first[1:] = np.cumsum([len(p) for p in parts])
+    size = np.array([s for p in parts for _a, _b, s in p], dtype=np.int64)   # content, a frame
+    at = np.zeros(len(size) + 1, dtype=np.int64)                # content start, blobs end to end
+    at[1:] = np.cumsum(size)
+    base = at[first[which]]
+    # the last of its own blob's frames that starts at or before it (not the next blob's first)
+    f = np.minimum(np.searchsorted(at[:-1], base + starts, side="right") - 1, first[which + 1] - 1)
+    rel_start, rel_end = base + starts - at[f], base + ends - at[f]
+    bad = (f < first[which]) | (starts < 0) | (rel_start < 0) | (rel_end < rel_start) | (rel_end > size[f])
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        b = int(which[i])
+        raise ValueError(f"record [{starts[i]}, {ends[i]}) is not within one frame of its blob "
+                         f"({len(parts[b])} frames, {int(at[first[b + 1]] - at[first[b]])} bytes of content)")
+    return f, rel_start, rel_end
+
+
+def _copy_frames(blobs: Sequence[bytes], parts: list[list[tuple[int, int, int]]],
+                 order: list[int]) -> tuple[bytes, Any, int]:
+    """Frames ``order`` (numbered as ``_locate`` does) copied one after another: their bytes,
+    offsets (uint64, frames + 1) and the largest one's content size."""
+    import numpy as np
+    numbered = [(b, part) for b, p in enumerate(parts) for part in p]
+    chosen = [numbered[k] for k in order]
+    frame_max = max((size for _b, (_s, _e, size) in chosen), default=0)
+    if frame_max > MAX_FRAME:
+        raise ValueError(f"a frame of {frame_max} bytes of content (at most {MAX_FRAME})")
+    frames = b"".join(memoryview(blobs[b])[start:end] for b, (start, end, _size) in chosen)
+    offsets = np.zeros(len(chosen) + 1, dtype="<u8")
+    offsets[1:] = np.cumsum([end - start for _b, (start, end, _size) in chosen])
+    return frames, offsets, frame_max
 
 
 class ChunkedRecordStore:
-    """Random access to a chunked store's records (bytes) by index: the record's frame
-    decompressed, then sliced. Each thread keeps the frame it decompressed last: records are
-    often read in a row from one frame (a module's procedures)."""
+    """Random access to a chunked store's records by index: the record's frame decompressed,
+    then sliced (``raw``: bytes) and, with ``decode`` (the store's name, the record's index, its
+    bytes → the record; msgpack records), decoded (``get``, ``[i]``, ``many``, iteration).
+    Each thread keeps the frame it decompressed last: records are often read in a row from one
+    frame (a module's procedures)."""
 
     def __init__(self, name: str, data: memoryview, frames: Any, index: Any, frame_max: int,
-                 guard: Callable[[], None] | None = None) -> None:
+                 guard: Callable[[], None] | None = None,
+                 decode: Callable[[str, int, bytes], Any] | None = None) -> None:
         self.name = name
+        self._decode = decode
         self._data = data
         self._frames = frames
         self._index = index
@@ -134,18 +224,24 @@ class ChunkedRecordStore:
             self._guard()
         return self._unguarded(i)
 
-    get = raw
-    __getitem__ = raw
+    def get(self, i: int) -> Any:
+        """Record ``i``: its bytes, decoded when the store's records are encoded."""
+        raw = self.raw(i)
+        return raw if self._decode is None else self._decode(self.name, i, raw)
 
-    def many(self, indices: list[int]) -> list[bytes]:
-        """Records ``indices``, the mapped file checked once before them all."""
+    __getitem__ = get
+
+    def many(self, indices: list[int]) -> list[Any]:
+        """Records ``indices`` (as ``get``), the mapped file checked once before them all."""
         for i in indices:
             self._check(i)
         if indices and self._guard is not None:
             self._guard()
-        return [self._unguarded(i) for i in indices]
+        if self._decode is None:
+            return [self._unguarded(i) for i in indices]
+        return [self._decode(self.name, i, self._unguarded(i)) for i in indices]
 
-    def __iter__(self) -> Iterator[bytes]:
+    def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
             yield self[i]
 

@@ -13,9 +13,9 @@ from .classes import CLASSES
 from .text import nfc
 
 PREFIX = "code"
-PROCS = "code.procs"            # record store: one card per procedure (signature, doc, context)
-BODIES = "code.bodies"          # record store: the body of each procedure (UTF-8 bytes)
-MODULES = "code.modules"        # record store: one card per module (address, file, procedure ids)
+PROCS = "code.procs"            # record store (chunked, msgpack): one card per procedure (signature, doc, context)
+BODIES = "code.bodies"          # record store (chunked, bytes): the body of each procedure (UTF-8 bytes)
+MODULES = "code.modules"        # record store (chunked, msgpack): one card per module (address, file, procedure ids)
 PROC_CONFIG = "code.proc_config"    # uint16 per procedure: index into META "configs"
 PROC_MODULE = "code.proc_module"    # uint32 per procedure: module id
 PROC_FLAGS = "code.proc_flags"      # uint8 per procedure: EXPORT | FUNCTION | DEPRECATED | EXTENSION

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 
-from .chunked import KIND as CHUNKED, MAX_FRAME
+from .chunked import KIND as CHUNKED, MAX_FRAME, MSGPACK
 from .errors import BundleFormatError
 from .safeio import open_regular
 from .version import MANIFEST_NAME, PIN_MARKER, READABLE_MAJORS, REPORT_NAME
@@ -151,10 +151,14 @@ def validate(m: object, where: str) -> None:
         files[seg["file"]] = name
     records = m.get("records", {})
     _want(where, "records", records, dict, "an object")
+    major = int(str(m["format_version"]).split(".", 1)[0])
     for name, entry in records.items():
         _check_records(where, name, entry, segments)
-        if entry.get("kind") == CHUNKED and int(str(m["format_version"]).split(".", 1)[0]) < 2:
-            raise _fail(where, f"records[{str(name)[:MAX_NAME]!r}].kind", "is chunked in a 1.x bundle")
+        key = f"records[{str(name)[:MAX_NAME]!r}]"
+        if entry.get("kind") == CHUNKED and major < 2:
+            raise _fail(where, f"{key}.kind", "is chunked in a 1.x bundle")
+        if entry.get("encoding") is not None and major < 3:     # (a 2.x reader reads it as bytes)
+            raise _fail(where, f"{key}.encoding", f"is {MSGPACK!r} in a {major}.x bundle")
     if m.get("info") is not None:
         _check_info(where, m["info"])
     expected = content_hash(m["format_version"], m["compiler_version"], segments, records,
@@ -272,6 +276,8 @@ def _check_chunked(where: str, key: str, entry: dict[str, Any], segments: dict[s
     frame_max = entry.get("frame_max")
     if not _is_int(frame_max) or not 0 <= frame_max <= MAX_FRAME:
         raise _fail(where, f"{key}.frame_max", f"must be an integer 0..{MAX_FRAME}")
+    if entry.get("encoding", MSGPACK) != MSGPACK:
+        raise _fail(where, f"{key}.encoding", f"must be {MSGPACK!r} or absent")
 
 
 def read_manifest_file(bundle_path: Path) -> dict[str, Any]:

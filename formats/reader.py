@@ -18,7 +18,7 @@ import msgpack
 import numpy as np
 import zstandard
 
-from .chunked import KIND as CHUNKED, ChunkedRecordStore
+from .chunked import KIND as CHUNKED, MSGPACK, ChunkedRecordStore
 from .errors import BundleCorrupt
 from .hashing import sha256_stream
 from .manifest import read_manifest_file
@@ -29,6 +29,16 @@ from .version import MANIFEST_NAME, PIN_MARKER, REPORT_NAME, VERIFIED_DIR
 
 def unpack_record(data: bytes | memoryview) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def decode_record(store: str, i: int, data: bytes | memoryview) -> Any:
+    """Record ``i`` of record store ``store`` decoded; a ``BundleCorrupt`` naming the store
+    when it is not one msgpack record (a damaged store, not a server error)."""
+    try:
+        return unpack_record(data)
+    except (ValueError, TypeError, msgpack.UnpackException) as e:   # (ExtraData, FormatError, …)
+        raise BundleCorrupt(f"record store {store}: record {i} is not a msgpack record ({e})",
+                            store) from None
 
 
 def read_manifest(bundle_path: Path) -> dict[str, Any]:
@@ -74,7 +84,7 @@ class RecordStore:
                 raise IndexError(f"record {i} out of range 0..{len(self) - 1} in {self.name}")
         if indices and self._guard is not None:
             self._guard()
-        return [unpack_record(self._unguarded(i)) for i in indices]
+        return [decode_record(self.name, i, self._unguarded(i)) for i in indices]
 
     def _unguarded(self, i: int) -> bytes:
         start, end = self._offsets.item(i), self._offsets.item(i + 1)
@@ -87,7 +97,9 @@ class RecordStore:
                                 self.name) from None
 
     def __getitem__(self, i: int) -> Any:
-        return unpack_record(self.raw(i))
+        return decode_record(self.name, i, self.raw(i))
+
+    get = __getitem__
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
@@ -223,7 +235,7 @@ class Bundle:
 
     def records(self, name: str) -> RecordStore | ChunkedRecordStore:
         """Record store ``name``: per-record frames (msgpack records) or chunked (byte strings,
-        formats/chunked.py) as the manifest says."""
+        or msgpack records when the entry says so; formats/chunked.py) as the manifest says."""
         store = self._stores.get(name)
         if store is None:
             try:
@@ -234,7 +246,8 @@ class Bundle:
             if entry.get("kind") == CHUNKED:     # (its shapes checked with the manifest)
                 store = self._stores[name] = ChunkedRecordStore(
                     name, self.blob(entry["data"]), self.array(entry["frames"]),
-                    self.array(entry["index"]), entry["frame_max"], self.guard(entry["data"]))
+                    self.array(entry["index"]), entry["frame_max"], self.guard(entry["data"]),
+                    decode_record if entry.get("encoding") == MSGPACK else None)
                 return store
             offsets = self.array(entry["offsets"])
             if len(offsets) != entry["count"] + 1:

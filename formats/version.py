@@ -9,7 +9,11 @@ FORMAT_VERSION = f"{FORMAT_MAJOR}.{FORMAT_MINOR}"
 # without one is a 1.0 bundle byte for byte and says so: older servers read it, its content
 # hash is unchanged. This reader reads both.
 CHUNKED_VERSION = "2.0"
-READABLE_MAJORS = (FORMAT_MAJOR, 2)
+# A chunked store of msgpack records (the code cards) is 3.0: a 2.x reader would hand its
+# records out as bytes, not decoded, so it must refuse the bundle instead. Byte-string chunked
+# stores only (bodies) stay 2.0, per-record stores only 1.0. This reader reads all three.
+CHUNKED_MSGPACK_VERSION = "3.0"
+READABLE_MAJORS = (FORMAT_MAJOR, 2, 3)
 
 MANIFEST_NAME = "manifest.json"
 REPORT_NAME = "report.json"

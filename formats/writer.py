@@ -11,7 +11,7 @@ import json
 import os
 import secrets
 import shutil
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,11 +21,12 @@ import msgpack
 import numpy as np
 import zstandard
 
-from .chunked import KIND as CHUNKED, ChunkedRecords
+from .chunked import KIND as CHUNKED, MSGPACK, ChunkedRecords
 from .errors import BundleError
 from .manifest import content_hash
 from .publish import cleanup_leftovers, find_bundle_by_hash, fsync_path, set_newest
-from .version import CHUNKED_VERSION, FORMAT_VERSION, MANIFEST_NAME, REPORT_NAME, TEMP_PREFIX
+from .version import (CHUNKED_MSGPACK_VERSION, CHUNKED_VERSION, FORMAT_VERSION, MANIFEST_NAME,
+                      REPORT_NAME, TEMP_PREFIX)
 
 # Records are compressed one by one; below this many samples a trained dictionary does not pay.
 _DICT_MIN_RECORDS = 256
@@ -72,39 +73,17 @@ def pack_plain(obj: Any) -> bytes:
     return _PLAIN_PACKER.pack(obj)
 
 
-def packed_size(n: int) -> int:
-    """``len(pack_record(b))`` for a bytes record of ``n`` bytes (msgpack's bin header)."""
-    return n + (2 if n < 2**8 else 3 if n < 2**16 else 5)
-
-
 # A record store's bytes before they are written: (records, frames, offsets (uint64, n+1),
 # the dictionary's bytes or None). Picklable: a forked child may compress a store.
 CompressedRecords = tuple[int, "bytes | bytearray", np.ndarray, "bytes | None"]
 
 
-def compress_records(records: Iterable[Any] | Sequence[Any], *, train_bytes: int | None = None,
-                     packed_sizes: Sequence[int] | None = None,
-                     prepacked: bool = False) -> CompressedRecords:
+def compress_records(records: Iterable[Any], *, train_bytes: int | None = None) -> CompressedRecords:
     """msgpack records, each compressed with zstd (trained dictionary when worth it), for
     ``BundleWriter.add_compressed``. ``train_bytes`` bounds the samples the dictionary is
-    trained on (every k-th record, deterministic): training on 80 MB of procedure bodies costs
-    seconds and gains nothing over a few MB of them.
-
-    With ``packed_sizes`` (each record's packed length, ``packed_size``), ``records`` is a
-    sequence read by index — its items may be made on access — and streamed: the samples are
-    taken by index, then every record, iterated in order, is packed and compressed in turn, so
-    they are never all held packed at once (procedure bodies at ERP scale are a gigabyte). The
-    bytes are the same either way. ``prepacked``: the records are ``pack_record`` bytes already.
-    """
-    pack = (lambda r: r) if prepacked else pack_record
-    if packed_sizes is not None:
-        assert isinstance(records, Sequence) and len(records) == len(packed_sizes)
-        seq = records
-        count = len(seq)
-        zdict = _train(count, sum(packed_sizes), train_bytes,
-                       lambda k: [pack(seq[i]) for i in range(0, count, k)])
-        return _compressed(map(pack, seq), count, zdict)    # (in order: the sequence's own iterator)
-    packed = [pack(r) for r in records]
+    trained on (every k-th record, deterministic): training on 80 MB of records costs seconds
+    and gains nothing over a few MB of them."""
+    packed = [pack_record(r) for r in records]
     zdict = _train(len(packed), sum(map(len, packed)), train_bytes, lambda k: packed[::k])
     return _compressed(packed, len(packed), zdict)
 
@@ -200,14 +179,11 @@ class BundleWriter:
         data = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
         self._write(name, data, {"kind": "json"})
 
-    def add_records(self, name: str, records: Iterable[Any] | Sequence[Any], *,
-                    train_bytes: int | None = None, packed_sizes: Sequence[int] | None = None,
-                    prepacked: bool = False) -> int:
+    def add_records(self, name: str, records: Iterable[Any], *, train_bytes: int | None = None) -> int:
         """msgpack records, each compressed with zstd (trained dictionary when worth it):
         ``compress_records`` (its arguments), then ``add_compressed``. Returns the number of
         records."""
-        return self.add_compressed(name, compress_records(records, train_bytes=train_bytes,
-                                                          packed_sizes=packed_sizes, prepacked=prepacked))
+        return self.add_compressed(name, compress_records(records, train_bytes=train_bytes))
 
     def add_compressed(self, name: str, compressed: CompressedRecords) -> int:
         """A record store ``compress_records`` made (maybe in another process), as three
@@ -224,17 +200,20 @@ class BundleWriter:
         self.records[name] = entry
         return count
 
-    def add_chunked(self, name: str, chunked: ChunkedRecords) -> int:
+    def add_chunked(self, name: str, chunked: ChunkedRecords, *, msgpack: bool = False) -> int:
         """A chunked record store ``chunked.chunked_records`` made (maybe in another process),
         as ``<name>.dat`` (frames), ``<name>.frames`` (uint64, frames + 1) and ``<name>.idx``
-        (uint32, (count, 3)); formats/chunked.py. Returns the number of records."""
+        (uint32, (count, 3)); formats/chunked.py. ``msgpack``: its records are msgpack records
+        (``pack_record``'s), handed out decoded. Returns the number of records."""
         count, frames, offsets, index, frame_max = chunked
         self._write(f"{name}.dat", memoryview(frames), {"kind": "blob"})   # not copied
         self.add_array(f"{name}.frames", offsets)
         self.add_array(f"{name}.idx", index)
-        self.records[name] = {"kind": CHUNKED, "count": count, "data": f"{name}.dat",
-                              "frames": f"{name}.frames", "index": f"{name}.idx",
-                              "frame_max": frame_max}
+        entry = {"kind": CHUNKED, "count": count, "data": f"{name}.dat", "frames": f"{name}.frames",
+                 "index": f"{name}.idx", "frame_max": frame_max}
+        if msgpack:     # (absent for byte strings: a bodies-only entry as format 2.0 wrote it)
+            entry["encoding"] = MSGPACK
+        self.records[name] = entry
         return count
 
     # -- manifest pieces ------------------------------------------------------------------
@@ -244,7 +223,9 @@ class BundleWriter:
     @property
     def format_version(self) -> str:
         """The lowest format that reads this bundle (version.py)."""
-        chunked = any(e.get("kind") == CHUNKED for e in self.records.values())
+        chunked = [e for e in self.records.values() if e.get("kind") == CHUNKED]
+        if any(e.get("encoding") == MSGPACK for e in chunked):
+            return CHUNKED_MSGPACK_VERSION
         return CHUNKED_VERSION if chunked else FORMAT_VERSION
 
     def content_hash(self) -> str:

@@ -63,7 +63,8 @@ def test_every_body_reads_back_as_written(compiled):
     assert got["Большая"] == BIG and len(BIG.encode()) > bodies.FRAME_BYTES
     assert [got[f"П{i}"] for i in range(6000)] == TINY
     entry = compiled.manifest["records"][FC.BODIES]
-    assert entry["kind"] == "chunked" and compiled.manifest["format_version"] == "2.0"
+    assert entry["kind"] == "chunked" and "encoding" not in entry      # byte strings
+    assert compiled.manifest["format_version"] == "3.0"                 # (the cards: msgpack)
     # the module of many small bodies is several bounded frames; the large body a frame alone
     index, titles = compiled.array(entry["index"]), _titles(compiled)
     tiny = {int(index[i, 0]) for i, t in enumerate(titles) if t.rpartition(".")[2][1:].isdigit()}
@@ -94,6 +95,26 @@ def test_frames_of_procedures_left_out_are_not_copied():
     assert len(split_frames(packed[0][0])) > 3
     count, frames, offsets, index, _ = chunked_records(packed[:2])     # the first frame's two
     assert count == 2 and len(offsets) == 2 and index[:, 0].tolist() == [0, 0]
+
+
+def test_empty_records_at_a_module_s_end_stay_in_their_module(tmp_path, monkeypatch):
+    """An empty body ends a module (its offset is its blob's whole content) and the next
+    module's frames follow: it is read back empty, the next module's bodies as written."""
+    monkeypatch.setattr(bodies, "FRAME_BYTES", 8)
+    raw = [b"abcdef", b"gh", b"", b"ijklmnop", b"", b"qr", b""]
+    bundle = _store_bundle(tmp_path, raw)
+    assert list(Bundle.open(bundle).records("bodies")) == raw
+    assert _index(bundle)[2].tolist() == [0, 8, 8]      # the end of its own module's frame
+    with BundleWriter(tmp_path, "none", compiler_version="t") as w:
+        assert w.add_chunked("bodies", chunked_records([])) == 0
+    assert len(Bundle.open(w.published).records("bodies")) == 0
+
+
+def test_a_record_across_two_frames_is_refused_by_the_writer():
+    (blob, _s, _e), *_ = bodies.pack_module([b"a" * 100, b"b" * (bodies.FRAME_BYTES + 1)])
+    assert len(split_frames(blob)) == 2
+    with pytest.raises(ValueError, match="not within one frame"):
+        chunked_records([(blob, 50, 150)])
 
 
 def _edit_manifest(bundle: Path, edit) -> None:

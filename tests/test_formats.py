@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +13,7 @@ from v8atlas.formats.publish import (cleanup_leftovers, list_bundles, pin, prune
                                      set_newest)
 from v8atlas.formats.strtable import StringTable, build_string_table, sort_utf8
 from hostile_bundles import truncate_segment
-from v8atlas.formats.writer import BundleWriter, pack_plain, pack_record, packed_size
+from v8atlas.formats.writer import BundleWriter, pack_plain, pack_record
 
 
 def _records(n: int) -> list[dict]:
@@ -239,38 +238,6 @@ def test_verified_marker_skips_rehash_until_a_file_changes(tmp_path, monkeypatch
     assert calls == [1] and any("'ids'" in p for p in problems)
 
 
-@pytest.mark.parametrize("train_bytes", [None, 20_000])
-def test_streamed_records_write_the_same_store(tmp_path, train_bytes):
-    # Records read by index with their packed sizes given (the code domain's bodies) are streamed;
-    # the store it writes is byte for byte the list's, trained dictionary and all.
-    bodies = [f"Процедура П{i}()\n\tЗначение = {i * 7919 % 1000};\nКонецПроцедуры".encode() * (1 + i % 5)
-              for i in range(600)]
-    out = {}
-    read: list[int] = []
-
-    class Lazy(Sequence):     # records made on access, as the code domain's bodies are
-        def __len__(self):
-            return len(bodies)
-
-        def __getitem__(self, i):     # (also what Sequence's iterator reads, to an IndexError)
-            body = bodies[i]
-            read.append(i)
-            return body
-
-    sizes = [packed_size(len(b)) for b in bodies]
-    for how, extra in (("list", {}), ("streamed", {"packed_sizes": sizes})):
-        with BundleWriter(tmp_path / how, "t", compiler_version="test") as w:
-            records = Lazy() if extra else bodies
-            assert w.add_records("bodies", records, train_bytes=train_bytes, **extra) == 600
-        out[how] = {k: v["sha256"] for k, v in w.segments.items()}, w.records["bodies"]
-        assert Bundle.open(tmp_path / how).records("bodies")[599] == bodies[599]
-    assert out["streamed"] == out["list"]
-    # each record made once to be stored, and the dictionary's samples (every k-th) once more
-    assert len(read) == 1200 if train_bytes is None else 600 < len(read) < 1200
-    assert out["list"][1]["dict"] == "bodies.zdict"      # the dictionary path was exercised
-    assert sizes == [len(pack_record(b)) for b in bodies] and max(sizes) > 2**8
-
-
 def test_publish_makes_every_segment_durable_before_the_rename(tmp_path, monkeypatch):
     """Segments are written without a sync each and synced together at publish: every one
     of them (the parent's and a forked child's alike, by name) before the folder's rename."""
@@ -310,7 +277,7 @@ def test_a_record_that_cannot_be_packed_leaves_the_next_ones_whole():
         pack_record({"address": "x", "bad": object()})
     assert pack_record(card) == first
     assert unpack_record(pack_record(card)) == card
-    assert pack_record(b"\x00" * 300)[:3] == b"\xc5\x01\x2c" and len(pack_record(b"\x00" * 300)) == packed_size(300)
+    assert pack_record(b"\x00" * 300)[:3] == b"\xc5\x01\x2c"
 
 
 def test_pack_plain_gives_pack_records_bytes_whatever_the_types():

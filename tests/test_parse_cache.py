@@ -145,7 +145,7 @@ def test_linked_rows_round_trip_marshalled_or_not():
 def _code_index():
     """A code index of two models (two vocabularies), with every kind of field value the
     link leaves: an annotation, parameters, a form module, calls, priors, packed cards."""
-    from v8atlas.compiler.code.cardstore import PackedCards
+    from v8atlas.compiler.code.cardstore import PackedCards, pack_chunk
     from v8atlas.compiler.code.index import CodeIndex, ModuleEntry, ProcEntry
     from v8atlas.compiler.code.model import Annotation, ModuleRef, Param, Procedure
     base, ext = ["получить", "значение"], ["ё", "перед"]
@@ -166,7 +166,7 @@ def _code_index():
         index.procs.append(ProcEntry(proc, pid % 5, pid % 2, "", ext if pid == 6 else base,
                                      callees=(0, pid), prior=0.1 * pid, deprecated=pid == 2,
                                      summary="Одна строка."))
-        index.cards.append(pid, bytes([pid]) * 10)
+    index.cards.add_chunk(*pack_chunk(list(range(7)), [bytes([pid]) * 10 for pid in range(7)]))
     return index
 
 

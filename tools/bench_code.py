@@ -8,7 +8,7 @@
 2. the code segments' size per MB of BSL;
 3. in-process latency of ``search_code`` (the phrasing sets in tests/search_sets/code/*.tsv)
    and ``get_procedure`` (every exported procedure's address, shuffled; then with
-   ``detail=body``), p50/p99;
+   ``detail=body``; every module's listing, ``ОбщегоНазначения``'s alone), p50/p99;
 4. private memory (RssAnon) of the process after those calls, against after opening.
 ``--latency BUNDLE`` runs only 3-4 in a fresh process. ``--copies N`` compiles N copies of
 DUMP side by side (v8atlas.toml names them) instead.
@@ -123,10 +123,18 @@ def latency(bundle_path: Path, calls: int) -> None:
     config = code.configs[0]
     addresses = [code.titles[i] for i in range(len(code)) if code.flags[i] & 1]
     random.Random(1).shuffle(addresses)
+    # every module's listing (its exported procedures' cards), ОбщегоНазначения's on its own
+    modules = [code.module_cards[m]["address"] for m in range(len(code.module_cards))]
+    random.Random(1).shuffle(modules)
+    common = [a for a in modules if a == "ОбщегоНазначения"]
     for name, tool, arg, items, extra in (("search_code", "search_code", "query", queries, {}),
                                           ("get_procedure", "get_procedure", "name", addresses, {}),
                                           ("get_procedure body", "get_procedure", "name", addresses,
-                                           {"detail": "body"})):
+                                           {"detail": "body"}),
+                                          ("module listing", "get_procedure", "name", modules, {}),
+                                          ("ОбщегоНазначения listing", "get_procedure", "name", common, {})):
+        if not items:
+            continue
         times = []
         for i in range(min(calls, max(len(items), 1) * 20)):
             a = {arg: items[i % len(items)], "config": config, **extra}

@@ -30,7 +30,9 @@ from typing import Any, Iterator
 # process label (``_label``) → its row in ``show``'s table; the two pool worker pairs (parse,
 # then the link's cards) are told apart by start time
 KINDS = {"build code": "code child", "stores:_card_store": "card store",
-         "stores:_body_and_module_stores": "body store", "build search": "search",
+         "stores:_body_and_module_stores": "body store",
+         "stores:_record_stores": "record stores",     # (the two above in one child: session 11)
+         "build search": "search",
          "build cards": "cards", "_typo_table": "typo", "_docs_from_the_back": "documents child",
          "_complete_niced": "hashing",
          "_worked_ahead": "work ahead"}   # postings beside the link (issue 11s; logs of older trees)

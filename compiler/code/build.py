@@ -1,7 +1,8 @@
 """Builder: the code domain's segments (layout in ``formats/code.py``) from its ``CodeIndex`` link.
 
-Procedure cards are a record store (msgpack + zstd, one record each), bodies a chunked store of
-the readers' frames (bodies.py): a card or a body is only decompressed when asked for;
+Procedure cards, module cards and bodies are chunked stores (formats/chunked.py) of frames made
+where they were packed — the link's (cardstore.py), the readers' (bodies.py): a card or a body
+is only decompressed (its frame) when asked for;
 addresses, calls and the search postings are flat arrays, so the server answers from the mapping without building anything.
 
 Search: BM25F over a few short fields per procedure (name words, module name words, the first
@@ -29,6 +30,7 @@ from .. import heap, pool
 from ..build_docs import add_encoded_string_table, add_string_table
 from ..search.build import (_add_encoded_table, _add_table_parts,   # sorted table + fixed-width head
                             _table_parts, TableParts)               # (fast lookups)
+from .cardstore import pack_module_cards
 from .index import CodeIndex
 
 if TYPE_CHECKING:
@@ -43,7 +45,6 @@ K1 = 1.2
 # occurrences whose postings are computed at once (``_postings``): its temporaries are ~50
 # bytes per occurrence (2 M were ~100 MB, the top of the × 4 compile's peak once the rest shrank)
 POSTING_RANGE = 1 << 19
-TRAIN_BYTES = 4_000_000      # zstd dictionary samples per record store (formats/writer.py)
 # Static prior: what an agent should call comes first.
 PRIOR_EXPORT, PRIOR_PRIVATE = 1.0, 0.55
 PRIOR_API_REGION = 1.15        # #Область ПрограммныйИнтерфейс: БСП's public contract
@@ -444,22 +445,17 @@ def _titles(index: CodeIndex) -> list[bytes]:
     return [heads[pe.module] + pe.proc.name.encode("utf-8") for pe in index.procs]
 
 
-def _card_store(index: CodeIndex, writer: BundleWriter) -> None:
-    """The card store (its zstd dictionary trained, every card recompressed with it)."""
-    # The cards are held packed, call counts included (seal_card), in compressed chunks.
+def _record_stores(index: CodeIndex, writer: BundleWriter) -> None:
+    """The card store — the link's frames of packed cards (call counts included, seal_card),
+    copied (cardstore.py) —, the body store — the readers' frames the procedures use, copied
+    (bodies.py) — and the module store, in frames as the cards are (a few hundred KB: made
+    here). Nothing is recompressed: one forked child (two, when the cards were recompressed
+    with a trained dictionary, docs/perf/code.md "Round 2, session 11")."""
     assert index.cards is not None and len(index.cards) == len(index.procs)
-    # Streamed: its chunks are decompressed twice (the samples', the write pass) but into
-    # reused memory; held (views of every chunk's content), the child's page faults doubled
-    # and it took 0.05 s more (SSL).
-    writer.add_records(FC.PROCS, index.cards, train_bytes=TRAIN_BYTES, prepacked=True,
-                       packed_sizes=index.cards.sizes())
-
-
-def _body_and_module_stores(index: CodeIndex, writer: BundleWriter) -> None:
-    """The body store — the readers' frames the procedures use, copied (bodies.py) — and the
-    module store."""
+    writer.add_chunked(FC.PROCS, index.cards.chunked(), msgpack=True)
     writer.add_chunked(FC.BODIES, chunked_records(pe.proc.body for pe in index.procs))
-    writer.add_records(FC.MODULES, ({**mc, "procs": m.procs} for mc, m in zip(index.module_cards, index.modules)))
+    modules = [pack_plain({**mc, "procs": m.procs}) for mc, m in zip(index.module_cards, index.modules)]
+    writer.add_chunked(FC.MODULES, chunked_records(pack_module_cards(modules)), msgpack=True)
 
 
 def _apart(store: Callable[[CodeIndex, BundleWriter], None], index: CodeIndex,
@@ -477,11 +473,10 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
         return
     n = len(index.procs)
     prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
-    # The record stores (about half the build's CPU, all zstd) in two forked children, while
-    # this process makes the tables below from what it keeps of the index (in-process: now,
-    # before ``_release`` drops the cards and bodies they read).
-    stores = [pool.fork_call(_apart, store, index, writer)
-              for store in (_card_store, _body_and_module_stores)]
+    # The record stores in a forked child, while this process makes the tables below from
+    # what it keeps of the index (in-process: now, before ``_release`` drops the cards and
+    # bodies they read).
+    stores = pool.fork_call(_apart, _record_stores, index, writer)
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
@@ -518,7 +513,6 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
     ctx.counts["code_index"] = {"terms": len(t_off) - 1, "postings": len(post_proc), "names": n_keys}
-    for store in stores:
-        segments, records = store.result()
-        writer.segments.update(segments)
-        writer.records.update(records)
+    segments, records = stores.result()
+    writer.segments.update(segments)
+    writer.records.update(records)

@@ -237,7 +237,7 @@ class _ViewLinker:
         last, until they meet; two forked workers (``fork_imap``, before) cost 0.4–0.5 s more CPU at
         SSL for no shorter link, docs/perf/code.md, "the build and the forks"), ``CARD_BATCH``
         modules a task, each batch packed and compressed where it is written
-        (``cardstore.pack_chunk``); taken in module order, whoever wrote them, so the index is
+        (``cardstore.pack_chunk``: the card store's frames); taken in module order, whoever wrote them, so the index is
         the same as written here in one process.
 
         The child is forked before the calls are resolved (``pool.fork_share``'s ``first``): it
@@ -432,7 +432,7 @@ class _ViewLinker:
 
 # ``_ViewLinker.write_cards``'s answer: [module cards, (priors, deprecated flags, summaries)
 # in the order of the procedure ids, the ids, their packed cards, [(usage edge key, procedure
-# address)], the packed cards as one compressed chunk (``cardstore.pack_chunk``) — None until
+# address)], the packed cards as one chunk of frames (``cardstore.pack_chunk``) — None until
 # the cards hold their call counts]; a list: the batches a child wrote before the counts were
 # known are finished in place (``_CallCounts.finish_pending``)
 _Unfinished = list[Any]
@@ -500,8 +500,9 @@ _PUBLISHED = b"counts\x00\x01"
 
 
 def _finished(counts: _CallCounts, answer: _Unfinished) -> _WrittenCards:
-    """A batch's answer with its cards' call counts, compressed as one chunk (``fork_share``'s
-    ``finish``: in the child, after its last batch, it waits for the counts if it must)."""
+    """A batch's answer with its cards' call counts, compressed as one chunk of frames
+    (``fork_share``'s ``finish``: in the child, after its last batch, it waits for the counts
+    if it must). The card store keeps those frames as they are."""
     if answer[5] is None:
         counts.wait()
         counts.finish_pending()           # this one among them, as it was written here
@@ -706,8 +707,6 @@ def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
         # (a later view may hold the same parsed procedures: the last one's drop as they go)
         vl.cards(meanwhile, last=vl.view == len(views) - 1)
         ctx.edges += vl.usage_edges(doc_key)
-    if index.cards is not None:
-        index.cards.seal()
     _drop_linked(index, len(views) - 1)   # (the parse cache was written before the link: _save_unkeyed)
     heap.trim()      # before the build forks its children (their RSS starts at this one's)
     ctx.links.put(index)
