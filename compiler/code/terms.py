@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from v8atlas.formats.text import WORD_RUNS, chunk_terms, forget_memos as forget_text_memos
+from v8atlas.formats.text import WORD_RUNS, chunk_memos, chunk_terms, forget_memos as forget_text_memos
 
 from .lexer import _compiled
 
@@ -87,7 +87,7 @@ class TermPacker:
         cut to its first ``DESCRIPTION_CHARS`` characters, its parameter names, its innermost
         region; ids given in that order, procedure after procedure. A module at a time: each
         text's terms from this process's memos (``terms``: names, parameter lists and regions
-        repeat), then all of them packed in one call (``_pack_terms``, in C when built)."""
+        repeat), then all of them packed in one call (``_pack_texts``, in C when built)."""
         texts: list[str] = []
         add = texts.append
         for p in procs:
@@ -95,8 +95,7 @@ class TermPacker:
             add(p.info.get("description", "")[:DESCRIPTION_CHARS])
             add(" ".join([x.name for x in p.params]))
             add(p.region[-1] if p.region else "")
-        got = _whole.get
-        return _pack(self._ids, [got(t) or terms(t) for t in texts])
+        return _pack(self._ids, texts)
 
     def known(self, vocabulary: list[str]) -> np.ndarray:
         """The ids this packer has now for ``vocabulary``'s terms, -1 for one it has not met: an
@@ -152,4 +151,17 @@ def _pack_terms(ids: defaultdict[str, int], fields: list[list[str]]) -> list[byt
             for h, a, b in zip(range(0, len(counts), step), itertools.chain((0,), ends), ends)]
 
 
-_pack = getattr(_compiled, "pack_terms", None) or _pack_terms
+def _pack_texts(ids: defaultdict[str, int], texts: list[str]) -> list[bytes]:
+    """Procedures' texts, four a procedure, packed: each text's ``terms``, then ``_pack_terms``.
+    The reference of the compiled ``pack_texts`` (``_bslscan.c``: the same memos, ids and bytes),
+    and what runs when it is not built."""
+    got = _whole.get
+    return _pack_terms(ids, [got(t) or terms(t) for t in texts])
+
+
+def _pack_texts_compiled(ids: defaultdict[str, int], texts: list[str]) -> list[bytes]:
+    return _compiled.pack_texts(ids, texts, (_whole, _memo, _MEMO_MAX, _WHOLE_MAX_CHARS, terms),  # type: ignore[attr-defined]
+                                chunk_memos())
+
+
+_pack = _pack_texts_compiled if hasattr(_compiled, "pack_texts") else _pack_texts
