@@ -104,6 +104,16 @@ def test_compiled_path_cases():
 
 
 @compiled
+def test_a_module_of_many_distinct_terms_packs_as_the_python_reference():
+    """Thousands of distinct terms in one module (one call), some met again far apart."""
+    words = [f"Слово{i}Word{i * 7}" for i in range(3000)]
+    texts = [" ".join(words[i:i + 5]) if i % 3 else words[i] for i in range(0, 3000, 2)]   # 1,500
+    texts += texts[:500]
+    assert len(texts) % 4 == 0
+    assert _compiled([texts, texts[::-1]]) == _python([texts, texts[::-1]])
+
+
+@compiled
 def test_compiled_path_keeps_the_memos_bounds(monkeypatch):
     """With the memos' bounds reached early: the same bytes, and no memo past its bound."""
     monkeypatch.setattr(T, "_MEMO_MAX", 5)

@@ -1515,22 +1515,76 @@ static int u32_put(U32s *b, uint32_t v) {
     return 0;
 }
 
+/* put_id's table: open addressing by the term's address; ``held``: its keys, in order */
+typedef struct { PyObject **keys; uint32_t *vals; PyObject **held; size_t mask, n; PyObject **start_held, **start_keys; } Seen;
+
 typedef struct {
     PyObject *ids, *whole, *memo, *fallback;            /* terms.py's */
     PyObject *part_terms, *terms_of_part, *stem_memo, *stem;   /* text.py's (text.chunk_memos) */
     Py_ssize_t memo_max, whole_max, part_max;
+    Seen *seen;                                         /* put_id's */
 } Terms;
 
 /* ids[term] (a defaultdict: a term not there takes the next id through __missing__) */
-static int term_id(PyObject *ids, PyObject *term, U32s *out) {
+static int term_id(PyObject *ids, PyObject *term, uint32_t *id) {
     PyObject *v = PyDict_Check(ids) ? PyDict_GetItemWithError(ids, term) : NULL;
     if (v) Py_INCREF(v);
     else if (PyErr_Occurred() || !(v = PyObject_GetItem(ids, term))) return -1;
-    unsigned long id = PyLong_AsUnsignedLong(v);
+    unsigned long u = PyLong_AsUnsignedLong(v);
     Py_DECREF(v);
-    if (id == (unsigned long)-1 && PyErr_Occurred()) return -1;
-    if (id > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a term id past uint32"); return -1; }
-    return u32_put(out, (uint32_t)id);
+    if (u == (unsigned long)-1 && PyErr_Occurred()) return -1;
+    if (u > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a term id past uint32"); return -1; }
+    *id = (uint32_t)u;
+    return 0;
+}
+
+/* The ids one pack_texts call has looked up, by the term object: a module's terms are the same
+ * few objects over and over (memoized lists; SSL 3.1.12: 1.09 M occurrences, 0.35 M objects a
+ * module), and a pointer's probe costs a fraction of a dict lookup. A term's id never changes
+ * (the ids only grow); the keys are held, so no address is reused while the call runs. */
+static inline size_t seen_slot(const Seen *c, PyObject *k) {
+    size_t i = (size_t)(((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
+    while (c->keys[i] && c->keys[i] != k) i = (i + 1) & c->mask;
+    return i;
+}
+
+/* the table twice as large, from the keys held (a call starts on SEEN_START slots of its stack) */
+static int seen_grow(Seen *c) {
+    size_t cap = 2 * (c->mask + 1);
+    PyObject **keys = PyMem_Calloc(cap, sizeof(PyObject *));
+    uint32_t *vals = keys ? PyMem_Malloc(cap * sizeof(uint32_t)) : NULL;
+    PyObject **held = vals ? PyMem_Realloc(c->held == c->start_held ? NULL : c->held, cap / 2 * sizeof(PyObject *)) : NULL;
+    if (!held) { PyMem_Free(keys); PyMem_Free(vals); PyErr_NoMemory(); return -1; }
+    if (c->held == c->start_held) memcpy(held, c->held, c->n * sizeof(PyObject *));
+    Seen g = {keys, vals, held, cap - 1, c->n, c->start_held, c->start_keys};
+    for (size_t k = 0; k < c->n; k++) {      /* c->held may have moved: the keys from held */
+        size_t i = seen_slot(c, held[k]), j = seen_slot(&g, held[k]);
+        g.keys[j] = c->keys[i];
+        g.vals[j] = c->vals[i];
+    }
+    if (c->keys != c->start_keys) { PyMem_Free(c->keys); PyMem_Free(c->vals); }
+    *c = g;
+    return 0;
+}
+
+static void seen_clear(Seen *c) {
+    for (size_t k = 0; k < c->n; k++) Py_DECREF(c->held[k]);
+    if (c->keys != c->start_keys) { PyMem_Free(c->keys); PyMem_Free(c->vals); }
+    if (c->held != c->start_held) PyMem_Free(c->held);
+}
+
+/* ``term``'s id onto ``out``: from ``seen``, or ``ids`` (then kept in ``seen``) */
+static int put_id(const Terms *cx, PyObject *term, U32s *out) {
+    Seen *c = cx->seen;
+    size_t i = seen_slot(c, term);
+    if (c->keys[i]) return u32_put(out, c->vals[i]);
+    uint32_t id;
+    if (term_id(cx->ids, term, &id) < 0) return -1;
+    i = seen_slot(c, term);          /* the same slot: nothing put in ``seen`` meanwhile */
+    c->keys[i] = c->held[c->n++] = Py_NewRef(term);
+    c->vals[i] = id;
+    if (c->n * 2 > c->mask && seen_grow(c) < 0) return -1;     /* held has room for (mask + 1) / 2 */
+    return u32_put(out, id);
 }
 
 /* each term of ``list`` (held by the caller) through term_id; then onto ``keep`` when given */
@@ -1538,7 +1592,7 @@ static int list_ids(const Terms *cx, PyObject *list, U32s *out, PyObject *keep) 
     if (!PyList_Check(list)) { PyErr_SetString(PyExc_TypeError, "terms: a list"); return -1; }
     for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {    /* the size again: ids[...] may run code */
         PyObject *t = Py_NewRef(PyList_GET_ITEM(list, j));
-        int r = term_id(cx->ids, t, out);
+        int r = put_id(cx, t, out);
         Py_DECREF(t);
         if (r < 0) return -1;
     }
@@ -1717,6 +1771,8 @@ static int terms_ids(const Terms *cx, PyObject *t, U32s *out) {
     return r;
 }
 
+#define SEEN_START 1024     /* SSL 3.1.12: 160 term objects a module on average */
+
 static PyObject *pack_texts(PyObject *Py_UNUSED(self), PyObject *args) {
     Terms cx;
     PyObject *texts;
@@ -1727,9 +1783,13 @@ static PyObject *pack_texts(PyObject *Py_UNUSED(self), PyObject *args) {
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
     if (n % 4) { PyErr_SetString(PyExc_ValueError, "four texts a procedure"); return NULL; }
+    PyObject *start_keys[SEEN_START] = {NULL}, *start_held[SEEN_START / 2];
+    uint32_t start_vals[SEEN_START];
+    Seen seen = {start_keys, start_vals, start_held, SEEN_START - 1, 0, start_held, start_keys};
+    cx.seen = &seen;
     PyObject *out = PyList_New(n / 4);
     U32s ids = {0};
-    if (!out) return NULL;
+    if (!out) { seen_clear(&seen); return NULL; }
     Py_INCREF(texts);          /* held, and its items: a callback may run any code */
     for (Py_ssize_t p = 0; p < n / 4; p++) {
         uint32_t count[4];
@@ -1752,10 +1812,12 @@ static PyObject *pack_texts(PyObject *Py_UNUSED(self), PyObject *args) {
     }
     Py_DECREF(texts);
     PyMem_Free(ids.p);
+    seen_clear(&seen);
     return out;
 fail:
     Py_DECREF(texts);
     PyMem_Free(ids.p);
+    seen_clear(&seen);
     Py_DECREF(out);
     return NULL;
 }
