@@ -1,5 +1,5 @@
-"""The procedures' search terms packed by the compiled path (``_bslscan.pack_texts``) equal the
-Python reference (``terms._pack_texts``): the same bytes, the same vocabulary in the same order,
+"""The procedures' search terms packed by the compiled path (``_bslscan.pack_procedures``) equal
+the Python reference (``terms._pack_procedures_python``): the same bytes, the same vocabulary in the same order,
 the same memo contents, on synthesized texts (scripts mixed, ё, homoglyphs, digits, NFC-changing
 input, empty and long texts, memos at their bound) and on every procedure of SSL 3.1.12."""
 from __future__ import annotations
@@ -11,10 +11,11 @@ import pytest
 from realdata import extracted
 from v8atlas.compiler.code import lexer
 from v8atlas.compiler.code import terms as T
+from v8atlas.compiler.code.model import Param, Procedure
 from v8atlas.formats import text as FT
 
 SSL_12 = "configs/ssl-3.1-designer/ssl_3_1-src-cf-3.1.12.238.tar.zst"   # as test_code_realdata
-compiled = pytest.mark.skipif(getattr(lexer._compiled, "pack_texts", None) is None,
+compiled = pytest.mark.skipif(getattr(lexer._compiled, "pack_procedures", None) is None,
                               reason="the C scanner is not built")
 
 # Fragments texts are made of: CamelCase and all-caps runs, ё/Ё, a Latin "a" in a Cyrillic word
@@ -40,16 +41,32 @@ def _texts(rng: random.Random, procs: int) -> list[str]:
     return out
 
 
-def _python(texts_by_module: list[list[str]]) -> tuple[list[list[bytes]], list[str]]:
+def _procs(texts: list[str]) -> list[Procedure]:
+    """Procedures whose four texts (``terms._procedure_texts``) are ``texts``, four a procedure."""
+    out = []
+    for k in range(0, len(texts), 4):
+        name, description, params, region = texts[k:k + 4]
+        out.append(Procedure(name=name, is_function=False,
+                             params=[Param(x, False, None) for x in params.split(" ")] if params else [],
+                             region=["Внешняя", region] if region else [],
+                             info={"description": description} if description or k % 8 else {}))
+    assert T._procedure_texts(out) == [t if i % 4 != 1 else t[:T.DESCRIPTION_CHARS] for i, t in enumerate(texts)]
+    return out
+
+
+def _run(pack, texts_by_module: list[list[str]]) -> tuple[list[list[bytes]], list[str]]:
     T.forget_memos()
     packer = T.TermPacker()
-    return [T._pack_texts(packer._ids, texts) for texts in texts_by_module], packer.vocabulary()
+    procs = [_procs(texts) for texts in texts_by_module]
+    return [pack(packer._ids, p) for p in procs], packer.vocabulary()
+
+
+def _python(texts_by_module: list[list[str]]) -> tuple[list[list[bytes]], list[str]]:
+    return _run(T._pack_procedures_python, texts_by_module)
 
 
 def _compiled(texts_by_module: list[list[str]]) -> tuple[list[list[bytes]], list[str]]:
-    T.forget_memos()
-    packer = T.TermPacker()
-    return [T._pack_texts_compiled(packer._ids, texts) for texts in texts_by_module], packer.vocabulary()
+    return _run(T._pack_procedures_compiled, texts_by_module)
 
 
 def _memos() -> tuple[dict, dict, dict]:
@@ -75,13 +92,15 @@ def test_compiled_and_python_paths_share_their_memos():
     rng = random.Random(12)
     modules = [_texts(rng, 8) for _ in range(6)]
     want = _python(modules)
-    for first, then in ((T._pack_texts, T._pack_texts_compiled), (T._pack_texts_compiled, T._pack_texts)):
+    procs = [_procs(texts) for texts in modules]
+    py, c = T._pack_procedures_python, T._pack_procedures_compiled
+    for first, then in ((py, c), (c, py)):
         T.forget_memos()
         packer = T.TermPacker()
-        got = [(first if i % 2 else then)(packer._ids, texts) for i, texts in enumerate(modules)]
+        got = [(first if i % 2 else then)(packer._ids, p) for i, p in enumerate(procs)]
         assert (got, packer.vocabulary()) == want
         packer = T.TermPacker()           # memos warm now
-        assert ([then(packer._ids, texts) for texts in modules], packer.vocabulary()) == want
+        assert ([then(packer._ids, p) for p in procs], packer.vocabulary()) == want
 
 
 @compiled
@@ -96,10 +115,10 @@ def test_compiled_path_cases():
     for case in cases:            # one procedure: the ids read back are the Python's terms
         T.forget_memos()
         packer = T.TermPacker()
-        blob, = T._pack_texts_compiled(packer._ids, [case, "", case, ""])
+        blob, = T._pack_procedures_compiled(packer._ids, _procs([case, "", case, ""]))
         words = list(memoryview(blob).cast("I"))
         vocabulary = packer.vocabulary()
-        assert words[:4] == [len(T.terms(case)), 0, len(T.terms(case)), 0]
+        assert words[:4] == [len(T.terms(case)), 0, len(T.terms(case)), 0]      # params: case's words
         assert [vocabulary[i] for i in words[4:]] == T.terms(case) * 2
 
 
@@ -142,15 +161,17 @@ def test_nfc_leaves_the_characters_the_compiled_path_does_not_normalize_alone():
 @compiled
 def test_compiled_path_passes_errors_on():
     """A callback that raises, a part's terms of the wrong shape, a plain dict of ids (no new
-    ids), a text that is not a string, not four texts a procedure: the error comes back."""
+    ids), a procedure's field of the wrong type or missing, procedures not in a list: the
+    error comes back."""
     def boom(_):
         raise RuntimeError("boom")
     part_terms, terms_of_part, stem_memo, stem, bound = FT.chunk_memos()
     memos = ({}, {}, 10, 80, T.terms)
 
-    def pack(texts, ids=None, memos=memos, text_memos=None):
-        return lexer._compiled.pack_texts(T.TermPacker()._ids if ids is None else ids, texts, memos,
-                                          text_memos or ({}, terms_of_part, {}, stem, bound))
+    def pack(texts, ids=None, memos=memos, text_memos=None, procs=None):
+        return lexer._compiled.pack_procedures(T.TermPacker()._ids if ids is None else ids,
+                                               _procs(texts) if procs is None else procs, 300, memos,
+                                               text_memos or ({}, terms_of_part, {}, stem, bound))
 
     with pytest.raises(RuntimeError, match="boom"):
         pack(["и\u0306", "", "", ""], memos=({}, {}, 10, 80, boom))       # NFC changes it: the fallback
@@ -164,10 +185,17 @@ def test_compiled_path_passes_errors_on():
         pack(["Заказ", "", "", ""], text_memos=({"Заказ": ("заказ",)}, terms_of_part, {}, stem, bound))
     with pytest.raises(KeyError):
         pack(["Заказ", "", "", ""], ids={})
+    bad = _procs(["Заказ", "", "", ""])
+    bad[0].name = None
     with pytest.raises(TypeError):
-        pack([None, "", "", ""])
-    with pytest.raises(ValueError):
-        pack(["", "", ""])
+        pack([], procs=bad)
+    bad[0].name, bad[0].info = "Заказ", {"description": 5}
+    with pytest.raises(TypeError):
+        pack([], procs=bad)
+    with pytest.raises(AttributeError):
+        pack([], procs=[object()])
+    with pytest.raises(TypeError):
+        pack([], procs=tuple(_procs(["Заказ", "", "", ""])))
     assert pack([]) == []
 
 
@@ -188,11 +216,11 @@ def test_ssl_every_procedure_packs_the_same_in_c_and_python():
         modules.append(procs)
     assert sum(map(len, modules)) > 38_000
     results = []
-    for pack in (T._pack_texts, T._pack_texts_compiled):
+    for pack in (T._pack_procedures_python, T._pack_procedures_compiled):
         T.forget_memos()
         packer = T.TermPacker()
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(T, "_pack", pack)
+            mp.setattr(T, "_pack_procedures", pack)
             results.append(([packer.pack_procedures(procs) for procs in modules], packer.vocabulary()))
     assert results[0] == results[1]
     T.forget_memos()

@@ -41,6 +41,7 @@ static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_wri
 /* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
  * each, however many parameters: marshal writes them once) */
 static PyObject *S_name, *S_type, *S_text;
+static PyObject *S_info, *S_description, *S_get, *S_params, *S_region, *S_space;   /* pack_procedures' */
 static PyObject *S_end_line, *S_body, *S_inserts, *S_deletes;   /* attributes close_proc sets */
 static PyObject *S_empty_bytes, *S_zero, *S_one;         /* b"" and 0: Procedure's body and counts to start */
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
@@ -1485,21 +1486,21 @@ done:
 
 /* -- search terms ------------------------------------------------------------------------ */
 
-/* pack_texts(ids, texts, (whole, memo, memo_max, whole_max, fallback),
- *            (part_terms, terms_of_part, stem_memo, stem, part_max)) -> [bytes]:
- * terms.TermPacker.pack_procedures once its texts are gathered (terms.py's ``_pack_texts`` is
- * the reference: each text's ``terms``, then ``_pack_terms``). ``texts`` holds four texts a
- * procedure; each procedure's bytes are the four texts' term counts, then each term's
- * ``ids[term]`` (the packer's defaultdict: a new term takes the next id there), native uint32.
- * A text's terms come as ``terms.terms`` finds them, through the same memos: a text of at most
- * ``whole_max`` characters looked up whole in ``whole``; else split into ``WORD_RUNS`` chunks,
- * each looked up in ``memo``; a chunk not there put together from its ``_PART`` runs' terms as
- * ``text.chunk_terms`` does (``part_terms``; a run not met made here, or by ``terms_of_part``
- * when it mixes scripts). terms.py's memos are filled while they hold fewer than ``memo_max``,
- * text.py's fewer than ``part_max``. The patterns' character classes are plain code points, so
- * the loops below find their matches; a text with a character NFC could change (``nfc_inert``)
- * goes to ``fallback`` (``terms.terms``) whole. In Python the regular expressions and the calls
- * a chunk and a run cost SSL 3.1.12's readers ≈ 0.3 s of CPU (docs/perf/code.md, session 11). */
+/* pack_procedures(ids, procs, desc_chars, (whole, memo, memo_max, whole_max, fallback),
+ *                 (part_terms, terms_of_part, stem_memo, stem, part_max)) -> [bytes]:
+ * terms.TermPacker.pack_procedures (terms.py's ``_pack_procedures`` is the reference: each
+ * procedure's four texts, each text's ``terms``, then ``_pack_terms``). Each procedure's bytes
+ * are its four texts' term counts, then each term's ``ids[term]`` (the packer's defaultdict: a
+ * new term takes the next id there), native uint32. A text's terms come as ``terms.terms``
+ * finds them, through the same memos: a text of at most ``whole_max`` characters looked up
+ * whole in ``whole``; else split into ``WORD_RUNS`` chunks, each looked up in ``memo``; a chunk
+ * not there put together from its ``_PART`` runs' terms as ``text.chunk_terms`` does
+ * (``part_terms``; a run not met made here, or by ``terms_of_part`` when it mixes scripts).
+ * terms.py's memos are filled while they hold fewer than ``memo_max``, text.py's fewer than
+ * ``part_max``. The patterns' character classes are plain code points, so the loops below find
+ * their matches; a text with a character NFC could change (``nfc_inert``) goes to ``fallback``
+ * (``terms.terms``) whole. In Python the regular expressions, the calls a text, a chunk and a
+ * run, and the ids cost SSL 3.1.12's readers ≈ 0.25 s of CPU (docs/perf/code.md, session 11). */
 
 typedef struct { uint32_t *p; Py_ssize_t n, cap; } U32s;
 
@@ -1771,51 +1772,92 @@ static int terms_ids(const Terms *cx, PyObject *t, U32s *out) {
     return r;
 }
 
+/* A procedure's four texts, as terms.TermPacker.pack_procedures gathers them (its Python is the
+ * reference): p.name, p.info.get("description", "")[:desc_chars], " ".join([x.name for x in
+ * p.params]), p.region[-1] if p.region else "". New references, or -1. */
+static int proc_texts(PyObject *p, Py_ssize_t desc_chars, PyObject *texts[4]) {
+    PyObject *info = NULL, *desc = NULL, *params = NULL, *names = NULL, *region = NULL;
+    texts[0] = texts[1] = texts[2] = texts[3] = NULL;
+    if (!(texts[0] = PyObject_GetAttr(p, S_name)) || !(info = PyObject_GetAttr(p, S_info))) goto fail;
+    if (PyDict_CheckExact(info)) {
+        desc = PyDict_GetItemWithError(info, S_description);
+        desc = desc ? Py_NewRef(desc) : PyErr_Occurred() ? NULL : Py_NewRef(S_empty);
+    } else desc = PyObject_CallMethodObjArgs(info, S_get, S_description, S_empty, NULL);
+    if (!desc) goto fail;
+    texts[1] = PyUnicode_CheckExact(desc)
+        ? PyUnicode_Substring(desc, 0, desc_chars)
+        : PySequence_GetSlice(desc, 0, desc_chars);
+    if (!texts[1] || !(params = PyObject_GetAttr(p, S_params))) goto fail;
+    PyObject *seq = PySequence_Fast(params, "a procedure's params: a sequence");
+    if (!seq) goto fail;
+    Py_ssize_t np = PySequence_Fast_GET_SIZE(seq);
+    names = PyList_New(np);
+    for (Py_ssize_t i = 0; names && i < np; i++) {
+        PyObject *name = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, i), S_name);
+        if (!name) Py_CLEAR(names);
+        else PyList_SET_ITEM(names, i, name);
+    }
+    Py_DECREF(seq);
+    if (!names || !(texts[2] = PyUnicode_Join(S_space, names)) || !(region = PyObject_GetAttr(p, S_region))) goto fail;
+    int any = PyObject_IsTrue(region);
+    if (any < 0 || !(texts[3] = any ? PySequence_GetItem(region, -1) : Py_NewRef(S_empty))) goto fail;
+    Py_DECREF(info); Py_DECREF(desc); Py_DECREF(params); Py_DECREF(names); Py_DECREF(region);
+    return 0;
+fail:
+    Py_XDECREF(info); Py_XDECREF(desc); Py_XDECREF(params); Py_XDECREF(names); Py_XDECREF(region);
+    for (int f = 0; f < 4; f++) Py_CLEAR(texts[f]);
+    return -1;
+}
+
 #define SEEN_START 1024     /* SSL 3.1.12: 160 term objects a module on average */
 
-static PyObject *pack_texts(PyObject *Py_UNUSED(self), PyObject *args) {
+static PyObject *pack_procedures(PyObject *Py_UNUSED(self), PyObject *args) {
     Terms cx;
-    PyObject *texts;
-    if (!PyArg_ParseTuple(args, "OO!(O!O!nnO)(O!OO!On)", &cx.ids, &PyList_Type, &texts,
+    PyObject *procs;
+    Py_ssize_t desc_chars;
+    if (!PyArg_ParseTuple(args, "OO!n(O!O!nnO)(O!OO!On)", &cx.ids, &PyList_Type, &procs, &desc_chars,
                           &PyDict_Type, &cx.whole, &PyDict_Type, &cx.memo, &cx.memo_max, &cx.whole_max, &cx.fallback,
                           &PyDict_Type, &cx.part_terms, &cx.terms_of_part, &PyDict_Type, &cx.stem_memo, &cx.stem,
                           &cx.part_max))
         return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(texts);
-    if (n % 4) { PyErr_SetString(PyExc_ValueError, "four texts a procedure"); return NULL; }
+    if (desc_chars < 0) { PyErr_SetString(PyExc_ValueError, "desc_chars: not negative"); return NULL; }
+    Py_ssize_t n = PyList_GET_SIZE(procs);
     PyObject *start_keys[SEEN_START] = {NULL}, *start_held[SEEN_START / 2];
     uint32_t start_vals[SEEN_START];
     Seen seen = {start_keys, start_vals, start_held, SEEN_START - 1, 0, start_held, start_keys};
     cx.seen = &seen;
-    PyObject *out = PyList_New(n / 4);
+    PyObject *out = PyList_New(n), *texts[4] = {NULL, NULL, NULL, NULL};
     U32s ids = {0};
-    if (!out) { seen_clear(&seen); return NULL; }
-    Py_INCREF(texts);          /* held, and its items: a callback may run any code */
-    for (Py_ssize_t p = 0; p < n / 4; p++) {
+    if (!out) return NULL;
+    Py_INCREF(procs);          /* held, and each procedure: a callback may run any code */
+    for (Py_ssize_t p = 0; p < n; p++) {
+        if (p >= PyList_GET_SIZE(procs)) { PyErr_SetString(PyExc_RuntimeError, "procs changed"); goto fail; }
+        PyObject *proc = Py_NewRef(PyList_GET_ITEM(procs, p));
+        int r = proc_texts(proc, desc_chars, texts);
+        Py_DECREF(proc);
+        if (r < 0) goto fail;
         uint32_t count[4];
         ids.n = 0;
         for (int f = 0; f < 4; f++) {
-            if (4 * p + f >= PyList_GET_SIZE(texts)) { PyErr_SetString(PyExc_RuntimeError, "texts changed"); goto fail; }
-            PyObject *t = Py_NewRef(PyList_GET_ITEM(texts, 4 * p + f));
             Py_ssize_t before = ids.n;
-            int r = terms_ids(&cx, t, &ids);
-            Py_DECREF(t);
-            if (r < 0) goto fail;
+            if (terms_ids(&cx, texts[f], &ids) < 0) goto fail;
             if (ids.n - before > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a text's terms past uint32"); goto fail; }
             count[f] = (uint32_t)(ids.n - before);
         }
+        for (int f = 0; f < 4; f++) Py_CLEAR(texts[f]);
         PyObject *b = PyBytes_FromStringAndSize(NULL, 16 + 4 * ids.n);
         if (!b) goto fail;
         memcpy(PyBytes_AS_STRING(b), count, 16);
         if (ids.n) memcpy(PyBytes_AS_STRING(b) + 16, ids.p, 4 * ids.n);
         PyList_SET_ITEM(out, p, b);
     }
-    Py_DECREF(texts);
+    Py_DECREF(procs);
     PyMem_Free(ids.p);
     seen_clear(&seen);
     return out;
 fail:
-    Py_DECREF(texts);
+    for (int f = 0; f < 4; f++) Py_XDECREF(texts[f]);
+    Py_DECREF(procs);
     PyMem_Free(ids.p);
     seen_clear(&seen);
     Py_DECREF(out);
@@ -1858,8 +1900,8 @@ static PyMethodDef methods[] = {
     {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
     {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
-    {"pack_texts", pack_texts, METH_VARARGS,
-     "pack_texts(ids, texts, terms_memos, text_memos) -> [bytes], as terms._pack_texts"},
+    {"pack_procedures", pack_procedures, METH_VARARGS,
+     "pack_procedures(ids, procs, desc_chars, terms_memos, text_memos) -> [bytes], as terms._pack_procedures"},
     {"doc_sections", doc_sections, METH_VARARGS,
      "doc_sections(doc, headings, type_and_text, max_text) -> doccomment._sections's answer"},
     {NULL, NULL, 0, NULL},
@@ -1876,6 +1918,8 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
         {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
         {&S_name, "name"}, {&S_type, "type"}, {&S_text, "text"},
+        {&S_info, "info"}, {&S_description, "description"}, {&S_get, "get"}, {&S_params, "params"},
+        {&S_region, "region"}, {&S_space, " "},
         {&S_end_line, "end_line"}, {&S_body, "body"}, {&S_inserts, "inserts"}, {&S_deletes, "deletes"},
     };
     for (size_t k = 0; k < sizeof strs / sizeof strs[0]; k++)
