@@ -1539,7 +1539,7 @@ static int term_id(PyObject *ids, PyObject *term, uint32_t *id) {
     return 0;
 }
 
-/* The ids one pack_texts call has looked up, by the term object: a module's terms are the same
+/* The ids one pack_procedures call has looked up, by the term object: a module's terms are the same
  * few objects over and over (memoized lists; SSL 3.1.12: 1.09 M occurrences, 0.35 M objects a
  * module), and a pointer's probe costs a fraction of a dict lookup. A term's id never changes
  * (the ids only grow); the keys are held, so no address is reused while the call runs. */
@@ -1588,7 +1588,7 @@ static int put_id(const Terms *cx, PyObject *term, U32s *out) {
     return u32_put(out, id);
 }
 
-/* each term of ``list`` (held by the caller) through term_id; then onto ``keep`` when given */
+/* each term of ``list`` (held by the caller) through put_id; then onto ``keep`` when given */
 static int list_ids(const Terms *cx, PyObject *list, U32s *out, PyObject *keep) {
     if (!PyList_Check(list)) { PyErr_SetString(PyExc_TypeError, "terms: a list"); return -1; }
     for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {    /* the size again: ids[...] may run code */
@@ -1616,7 +1616,7 @@ static inline int term_class(Py_UCS4 c) {
 
 /* Whether NFC leaves ``s`` as it is, told cheaply: every character below U+0300 or in U+0400–
  * U+045F (Latin-1, the Latin extensions, basic Cyrillic) is a starter no normalization form
- * changes, alone or beside another (tests/test_code_domain.py checks every pair). */
+ * changes, alone or beside another (tests/test_code_terms.py checks every pair). */
 static int nfc_inert(PyObject *s) {
     int kind = PyUnicode_KIND(s);
     if (kind == PyUnicode_1BYTE_KIND) return 1;
