@@ -221,6 +221,13 @@ def _terms_of_part(part: str) -> tuple[list[str], list[str], int]:
     return got
 
 
+def chunk_memos() -> tuple:
+    """What a compiled ``chunk_terms`` (``_bslscan.pack_procedures``) reads and fills as this module
+    would: the runs' terms memo, ``_terms_of_part`` (for a run that mixes scripts), the stems'
+    memo, ``stem``, and the memos' bound."""
+    return _part_terms, _terms_of_part, _stem_memo, stem, _STEM_MEMO_MAX
+
+
 def _add_terms(out: list[str], ws: Iterable[Word], surfaces: bool) -> None:
     for w in ws:
         out.append(w.term)

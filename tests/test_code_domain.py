@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from shared_read import one_claim_then_the_child
-from v8atlas.compiler.code import lexer
 from v8atlas.compiler.pipeline import compile_bundle
 from v8atlas.formats.reader import Bundle
 from v8atlas.server import tools
@@ -591,33 +590,6 @@ def test_a_code_parse_cache_whose_rows_cannot_be_read_is_a_miss(tmp_path, monkey
     assert "parse code" in again.report.timings      # parsed again
     assert f"cache file {path} not used" in capsys.readouterr().err
     assert Bundle.open(again.bundle_path).content_hash == Bundle.open(plain.bundle_path).content_hash
-
-
-@pytest.mark.skipif(getattr(lexer._compiled, "pack_terms", None) is None, reason="the C scanner is not built")
-def test_compiled_term_packing_equals_the_python_one():
-    """``_bslscan.pack_terms`` gives ``terms._pack_terms``'s bytes and leaves the ids the same:
-    empty fields, shared lists, terms met again, ids already given; and refuses what is not
-    four lists of terms a procedure."""
-    import random
-    from v8atlas.compiler.code.terms import TermPacker, _pack_terms
-    rng = random.Random(11)
-    words = [f"терм{i}" for i in range(40)] + ["a", "", "ё"]
-    shared = ["общий", "термин"]
-    for _ in range(300):
-        fields = [shared if rng.random() < 0.2 else rng.choices(words, k=rng.choice((0, 0, 1, 3, 9)))
-                  for _ in range(4 * rng.randint(0, 6))]
-        start = rng.choices(words, k=rng.randint(0, 5))
-        c_packer, py_packer = TermPacker(), TermPacker()
-        for w in start:
-            c_packer._ids[w], py_packer._ids[w]   # noqa: B018 — ids given before
-        assert lexer._compiled.pack_terms(c_packer._ids, fields) == _pack_terms(py_packer._ids, fields)
-        assert c_packer.vocabulary() == py_packer.vocabulary()
-    with pytest.raises(ValueError):
-        lexer._compiled.pack_terms({}, [[], [], []])
-    with pytest.raises(TypeError):
-        lexer._compiled.pack_terms({}, [[], [], [], ("a",)])
-    with pytest.raises(KeyError):
-        lexer._compiled.pack_terms({}, [["a"], [], [], []])     # a plain dict: no new ids
 
 
 def test_a_batch_vocabulary_crosses_the_pool_whole():

@@ -42,8 +42,9 @@ static PyObject *S_lower, *S_strip, *S_split, *S_empty, *S_call, *S_code, *S_wri
 /* a doc comment parameter's keys: interned, as Python's own dict literal has them (one object
  * each, however many parameters: marshal writes them once) */
 static PyObject *S_name, *S_type, *S_text;
+static PyObject *S_info, *S_description, *S_get, *S_params, *S_region, *S_space;   /* pack_procedures' */
 static PyObject *S_end_line, *S_body, *S_inserts, *S_deletes;   /* attributes close_proc sets */
-static PyObject *S_empty_bytes, *S_zero;         /* b"" and 0: Procedure's body and counts to start */
+static PyObject *S_empty_bytes, *S_zero, *S_one;         /* b"" and 0: Procedure's body and counts to start */
 /* Problem wording, all lexer.py's (str.format templates there: MSG_*, KINDS, NOT) */
 static PyObject *S_region_not_closed, *S_not_open, *S_if_not_open, *S_unmatched, *S_not, *S_deep_region,
     *S_deep_if, *S_closed_by, *S_no_end_header, *S_no_end_eof, *S_no_header, *S_duplicate, *S_kind_proc,
@@ -1486,57 +1487,380 @@ done:
 
 /* -- search terms ------------------------------------------------------------------------ */
 
-/* pack_terms(ids, fields) -> [bytes]: terms.TermPacker's packing (terms.py ``_pack_terms`` is
- * the reference). ``fields`` holds four lists of terms a procedure; each procedure's bytes are
- * the four lists' lengths, then each term's ``ids[term]`` (the packer's defaultdict: a new
- * term takes the next id there), all native uint32. One pass, no Python step a term: in Python
- * the mapping, the counts and the joins cost SSL 3.1.12's readers about 0.3 s. */
-static PyObject *pack_terms(PyObject *Py_UNUSED(self), PyObject *args) {
-    PyObject *ids, *fields;
-    if (!PyArg_ParseTuple(args, "OO!", &ids, &PyList_Type, &fields)) return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(fields);
-    if (n % 4) { PyErr_SetString(PyExc_ValueError, "four fields a procedure"); return NULL; }
-    PyObject *out = PyList_New(n / 4), *lists[4] = {NULL, NULL, NULL, NULL};
-    if (!out) return NULL;
-    for (Py_ssize_t p = 0; p < n / 4; p++) {
-        Py_ssize_t count[4], total = 4;
-        for (int f = 0; f < 4; f++) {
-            if (4 * p + f >= PyList_GET_SIZE(fields)) { PyErr_SetString(PyExc_RuntimeError, "fields changed"); goto fail; }
-            lists[f] = Py_NewRef(PyList_GET_ITEM(fields, 4 * p + f));   /* held: ids[...] may run code */
-            if (!PyList_Check(lists[f])) { PyErr_SetString(PyExc_TypeError, "a field's terms: a list"); goto fail; }
-            count[f] = PyList_GET_SIZE(lists[f]);
-            if (count[f] > UINT32_MAX || total > PY_SSIZE_T_MAX / 4 - count[f]) { PyErr_NoMemory(); goto fail; }
-            total += count[f];
+/* pack_procedures(ids, procs, desc_chars, (whole, memo, memo_max, whole_max, fallback),
+ *                 (part_terms, terms_of_part, stem_memo, stem, part_max)) -> [bytes]:
+ * terms.TermPacker.pack_procedures (terms.py's ``_pack_procedures`` is the reference: each
+ * procedure's four texts, each text's ``terms``, then ``_pack_terms``). Each procedure's bytes
+ * are its four texts' term counts, then each term's ``ids[term]`` (the packer's defaultdict: a
+ * new term takes the next id there), native uint32. A text's terms come as ``terms.terms``
+ * finds them, through the same memos: a text of at most ``whole_max`` characters looked up
+ * whole in ``whole``; else split into ``WORD_RUNS`` chunks, each looked up in ``memo``; a chunk
+ * not there put together from its ``_PART`` runs' terms as ``text.chunk_terms`` does
+ * (``part_terms``; a run not met made here, or by ``terms_of_part`` when it mixes scripts).
+ * terms.py's memos are filled while they hold fewer than ``memo_max``, text.py's fewer than
+ * ``part_max``. The patterns' character classes are plain code points, so the loops below find
+ * their matches; a text with a character NFC could change (``nfc_inert``) goes to ``fallback``
+ * (``terms.terms``) whole. In Python the regular expressions, the calls a text, a chunk and a
+ * run, and the ids cost SSL 3.1.12's readers ≈ 0.25 s of CPU (docs/perf/code.md, session 11). */
+
+typedef struct { uint32_t *p; Py_ssize_t n, cap; } U32s;
+
+static int u32_put(U32s *b, uint32_t v) {
+    if (b->n == b->cap) {
+        Py_ssize_t cap = b->cap ? 2 * b->cap : 256;
+        if (cap > PY_SSIZE_T_MAX / 4) { PyErr_NoMemory(); return -1; }
+        uint32_t *p = PyMem_Realloc(b->p, 4 * cap);
+        if (!p) { PyErr_NoMemory(); return -1; }
+        b->p = p; b->cap = cap;
+    }
+    b->p[b->n++] = v;
+    return 0;
+}
+
+/* put_id's table: open addressing by the term's address; ``held``: its keys, in order */
+typedef struct { PyObject **keys; uint32_t *vals; PyObject **held; size_t mask, n; PyObject **start_held, **start_keys; } Seen;
+
+typedef struct {
+    PyObject *ids, *whole, *memo, *fallback;            /* terms.py's */
+    PyObject *part_terms, *terms_of_part, *stem_memo, *stem;   /* text.py's (text.chunk_memos) */
+    Py_ssize_t memo_max, whole_max, part_max;
+    Seen *seen;                                         /* put_id's */
+} Terms;
+
+/* ids[term] (a defaultdict: a term not there takes the next id through __missing__) */
+static int term_id(PyObject *ids, PyObject *term, uint32_t *id) {
+    PyObject *v = PyDict_Check(ids) ? PyDict_GetItemWithError(ids, term) : NULL;
+    if (v) Py_INCREF(v);
+    else if (PyErr_Occurred() || !(v = PyObject_GetItem(ids, term))) return -1;
+    unsigned long u = PyLong_AsUnsignedLong(v);
+    Py_DECREF(v);
+    if (u == (unsigned long)-1 && PyErr_Occurred()) return -1;
+    if (u > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a term id past uint32"); return -1; }
+    *id = (uint32_t)u;
+    return 0;
+}
+
+/* The ids one pack_procedures call has looked up, by the term object: a module's terms are the same
+ * few objects over and over (memoized lists; SSL 3.1.12: 1.09 M occurrences, 0.35 M objects a
+ * module), and a pointer's probe costs a fraction of a dict lookup. A term's id never changes
+ * (the ids only grow); the keys are held, so no address is reused while the call runs. */
+static inline size_t seen_slot(const Seen *c, PyObject *k) {
+    size_t i = (size_t)(((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull >> 20) & c->mask;
+    while (c->keys[i] && c->keys[i] != k) i = (i + 1) & c->mask;
+    return i;
+}
+
+/* the table twice as large, from the keys held (a call starts on SEEN_START slots of its stack) */
+static int seen_grow(Seen *c) {
+    size_t cap = 2 * (c->mask + 1);
+    PyObject **keys = PyMem_Calloc(cap, sizeof(PyObject *));
+    uint32_t *vals = keys ? PyMem_Malloc(cap * sizeof(uint32_t)) : NULL;
+    PyObject **held = vals ? PyMem_Realloc(c->held == c->start_held ? NULL : c->held, cap / 2 * sizeof(PyObject *)) : NULL;
+    if (!held) { PyMem_Free(keys); PyMem_Free(vals); PyErr_NoMemory(); return -1; }
+    if (c->held == c->start_held) memcpy(held, c->held, c->n * sizeof(PyObject *));
+    Seen g = {keys, vals, held, cap - 1, c->n, c->start_held, c->start_keys};
+    for (size_t k = 0; k < c->n; k++) {      /* c->held may have moved: the keys from held */
+        size_t i = seen_slot(c, held[k]), j = seen_slot(&g, held[k]);
+        g.keys[j] = c->keys[i];
+        g.vals[j] = c->vals[i];
+    }
+    if (c->keys != c->start_keys) { PyMem_Free(c->keys); PyMem_Free(c->vals); }
+    *c = g;
+    return 0;
+}
+
+static void seen_clear(Seen *c) {
+    for (size_t k = 0; k < c->n; k++) Py_DECREF(c->held[k]);
+    if (c->keys != c->start_keys) { PyMem_Free(c->keys); PyMem_Free(c->vals); }
+    if (c->held != c->start_held) PyMem_Free(c->held);
+}
+
+/* ``term``'s id onto ``out``: from ``seen``, or ``ids`` (then kept in ``seen``) */
+static int put_id(const Terms *cx, PyObject *term, U32s *out) {
+    Seen *c = cx->seen;
+    size_t i = seen_slot(c, term);
+    if (c->keys[i]) return u32_put(out, c->vals[i]);
+    uint32_t id;
+    if (term_id(cx->ids, term, &id) < 0) return -1;
+    i = seen_slot(c, term);          /* the same slot: nothing put in ``seen`` meanwhile */
+    c->keys[i] = c->held[c->n++] = Py_NewRef(term);
+    c->vals[i] = id;
+    if (c->n * 2 > c->mask && seen_grow(c) < 0) return -1;     /* held has room for (mask + 1) / 2 */
+    return u32_put(out, id);
+}
+
+/* each term of ``list`` (held by the caller) through put_id; then onto ``keep`` when given */
+static int list_ids(const Terms *cx, PyObject *list, U32s *out, PyObject *keep) {
+    if (!PyList_Check(list)) { PyErr_SetString(PyExc_TypeError, "terms: a list"); return -1; }
+    for (Py_ssize_t j = 0; j < PyList_GET_SIZE(list); j++) {    /* the size again: ids[...] may run code */
+        PyObject *t = Py_NewRef(PyList_GET_ITEM(list, j));
+        int r = put_id(cx, t, out);
+        Py_DECREF(t);
+        if (r < 0) return -1;
+    }
+    return keep ? PyList_SetSlice(keep, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, list) : 0;
+}
+
+/* A character's class in text.py's patterns: WORD_RUNS = [0-9A-Za-zА-Яа-яЁё], and inside a run
+ * _PART's digits, capitals [A-ZА-ЯЁ], small letters [a-zа-яё]. */
+enum { T_NONE, T_DIGIT, T_LOWER, T_UPPER };
+
+static inline int term_class(Py_UCS4 c) {
+    if (c < 128) {
+        if (c >= '0' && c <= '9') return T_DIGIT;
+        if (c >= 'a' && c <= 'z') return T_LOWER;
+        return c >= 'A' && c <= 'Z' ? T_UPPER : T_NONE;
+    }
+    if ((c >= 0x430 && c <= 0x44F) || c == 0x451) return T_LOWER;
+    return (c >= 0x410 && c <= 0x42F) || c == 0x401 ? T_UPPER : T_NONE;
+}
+
+/* Whether NFC leaves ``s`` as it is, told cheaply: every character below U+0300 or in U+0400–
+ * U+045F (Latin-1, the Latin extensions, basic Cyrillic) is a starter no normalization form
+ * changes, alone or beside another (tests/test_code_terms.py checks every pair). */
+static int nfc_inert(PyObject *s) {
+    int kind = PyUnicode_KIND(s);
+    if (kind == PyUnicode_1BYTE_KIND) return 1;
+    if (kind != PyUnicode_2BYTE_KIND) return 0;
+    const Py_UCS2 *d = PyUnicode_2BYTE_DATA(s);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(s); i < n; i++)
+        if (d[i] >= 0x300 && (d[i] < 0x400 || d[i] > 0x45F)) return 0;
+    return 1;
+}
+
+/* text.py's _whole_term of s[a:b] (a WORD_RUNS chunk): lower case, ё → е */
+static PyObject *whole_term(int kind, const void *d, Py_ssize_t a, Py_ssize_t b) {
+    Py_UCS4 max = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        PyObject *out = pass ? PyUnicode_New(b - a, max) : NULL;
+        if (pass && !out) return NULL;
+        for (Py_ssize_t i = a; i < b; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, d, i);
+            if (c == 0x401 || c == 0x451) c = 0x435;
+            else if (term_class(c) == T_UPPER) c += 32;      /* A-Z → a-z, А-Я → а-я */
+            if (pass) PyUnicode_WRITE(PyUnicode_KIND(out), PyUnicode_DATA(out), i - a, c);
+            else if (c > max) max = c;
         }
-        PyObject *b = PyBytes_FromStringAndSize(NULL, 4 * total);
-        if (!b) goto fail;
-        PyList_SET_ITEM(out, p, b);
-        char *w = PyBytes_AS_STRING(b);
-        for (int f = 0; f < 4; f++) {
-            uint32_t c = (uint32_t)count[f];
-            memcpy(w + 4 * f, &c, 4);
-        }
-        w += 16;
-        for (int f = 0; f < 4; f++) {
-            for (Py_ssize_t j = 0; j < count[f]; j++) {
-                if (j >= PyList_GET_SIZE(lists[f])) { PyErr_SetString(PyExc_RuntimeError, "terms changed"); goto fail; }
-                PyObject *t = Py_NewRef(PyList_GET_ITEM(lists[f], j)), *v = PyObject_GetItem(ids, t);
-                Py_DECREF(t);
-                if (!v) goto fail;
-                unsigned long id = PyLong_AsUnsignedLong(v);
-                Py_DECREF(v);
-                if (id == (unsigned long)-1 && PyErr_Occurred()) goto fail;
-                if (id > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a term id past uint32"); goto fail; }
-                uint32_t u = (uint32_t)id;
-                memcpy(w, &u, 4);
-                w += 4;
-            }
-        }
-        for (int f = 0; f < 4; f++) Py_CLEAR(lists[f]);
+        if (pass) return out;
+    }
+    return NULL;
+}
+
+/* The end of the _PART match at i of the run ending at e: [A-ZА-ЯЁ]+(?=[A-ZА-ЯЁ][a-zа-яё]) |
+ * [A-ZА-ЯЁ]?[a-zа-яё]+ | [A-ZА-ЯЁ]+ | [0-9]+, tried in that order. Every character of a run
+ * is in one class, so a match starts at each end. */
+static Py_ssize_t part_end(int kind, const void *d, Py_ssize_t i, Py_ssize_t e) {
+    int k = term_class(PyUnicode_READ(kind, d, i));
+    Py_ssize_t j = i + 1;
+    while (j < e && term_class(PyUnicode_READ(kind, d, j)) == k) j++;
+    if (k != T_UPPER || j == e || term_class(PyUnicode_READ(kind, d, j)) != T_LOWER) return j;
+    if (j - i >= 2) return j - 1;                  /* capitals before Capital+small: HTTP|Сервис */
+    while (++j < e && term_class(PyUnicode_READ(kind, d, j)) == T_LOWER) {}
+    return j;                                      /* one capital and its small letters */
+}
+
+/* text._terms_of_part of s[a:b], a _PART run: a run that mixes Latin and Cyrillic letters goes to
+ * ``terms_of_part`` (its homoglyphs and script splits are Python's); any other is one word —
+ * its folded form f and stem(f) (``stem_memo``, or ``stem`` on a word not met): ([stem, f] or
+ * [stem] when they are the same, [stem], 1), stored in ``part_terms`` while it is not full. */
+static PyObject *part_terms_of(const Terms *cx, PyObject *s, PyObject *part, Py_ssize_t a, Py_ssize_t b) {
+    int kind = PyUnicode_KIND(s), latin = 0, cyrillic = 0;
+    const void *d = PyUnicode_DATA(s);
+    for (Py_ssize_t i = a; i < b; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, d, i);
+        if (c >= 0x400) cyrillic = 1;
+        else if (c > '9') latin = 1;
+    }
+    if (latin && cyrillic) return PyObject_CallOneArg(cx->terms_of_part, part);
+    PyObject *f = whole_term(kind, d, a, b), *stem = f ? PyDict_GetItemWithError(cx->stem_memo, f) : NULL;
+    if (stem) Py_INCREF(stem);
+    else if (f && !PyErr_Occurred()) stem = PyObject_CallOneArg(cx->stem, f);
+    int same = stem ? PyObject_RichCompareBool(f, stem, Py_EQ) : -1;
+    PyObject *with = same < 0 ? NULL : PyList_New(same ? 1 : 2), *without = with ? PyList_New(1) : NULL;
+    if (without) {
+        PyList_SET_ITEM(with, 0, Py_NewRef(stem));
+        if (!same) PyList_SET_ITEM(with, 1, Py_NewRef(f));
+        PyList_SET_ITEM(without, 0, Py_NewRef(stem));
+    }
+    PyObject *got = without ? PyTuple_Pack(3, with, without, S_one) : NULL;
+    Py_XDECREF(f); Py_XDECREF(stem); Py_XDECREF(with); Py_XDECREF(without);
+    if (got && PyDict_GET_SIZE(cx->part_terms) < cx->part_max && PyDict_SetItem(cx->part_terms, part, got) < 0)
+        Py_CLEAR(got);
+    return got;
+}
+
+/* text.chunk_terms(chunk, surfaces=True) of chunk == s[a:b]: each _PART run's terms with
+ * surfaces (``part_terms``, or part_terms_of on a run not met), then the whole chunk's term
+ * when the runs make more than one word. A new list. */
+static PyObject *chunk_terms(const Terms *cx, PyObject *s, PyObject *chunk, Py_ssize_t a, Py_ssize_t b) {
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    PyObject *out = PyList_New(0);
+    Py_ssize_t words = 0;
+    for (Py_ssize_t i = a; out && i < b;) {
+        Py_ssize_t j = part_end(kind, d, i, b);
+        PyObject *part = i == a && j == b ? Py_NewRef(chunk) : PyUnicode_Substring(s, i, j);
+        PyObject *got = part ? PyDict_GetItemWithError(cx->part_terms, part) : NULL;
+        if (got) Py_INCREF(got);
+        else if (part && !PyErr_Occurred()) got = part_terms_of(cx, s, part, i, j);
+        Py_XDECREF(part);
+        Py_ssize_t w = -1;
+        if (!got) {}
+        else if (!PyTuple_Check(got) || PyTuple_GET_SIZE(got) != 3 || !PyList_Check(PyTuple_GET_ITEM(got, 0)))
+            PyErr_SetString(PyExc_TypeError, "a part's terms: (list, list, int)");
+        else if ((w = PyLong_AsSsize_t(PyTuple_GET_ITEM(got, 2))) < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a part's words: negative");
+        } else if (PyList_SetSlice(out, PY_SSIZE_T_MAX, PY_SSIZE_T_MAX, PyTuple_GET_ITEM(got, 0)) < 0) w = -1;
+        Py_XDECREF(got);
+        if (w < 0) Py_CLEAR(out);
+        words = w > 1 || words > 1 ? 2 : words + w;      /* only "more than one" matters */
+        i = j;
+    }
+    if (out && words > 1) {
+        PyObject *t = whole_term(kind, d, a, b);
+        if (!t || PyList_Append(out, t) < 0) Py_CLEAR(out);
+        Py_XDECREF(t);
     }
     return out;
+}
+
+/* terms._terms of ``s`` (NFC-inert) as ids onto ``out``, the terms onto ``keep`` when given:
+ * each WORD_RUNS chunk's terms from ``memo``, or chunk_terms stored there. */
+static int text_ids(const Terms *cx, PyObject *s, U32s *out, PyObject *keep) {
+    int kind = PyUnicode_KIND(s);
+    const void *d = PyUnicode_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (term_class(PyUnicode_READ(kind, d, i)) == T_NONE) continue;
+        Py_ssize_t e = i + 1;
+        while (e < n && term_class(PyUnicode_READ(kind, d, e)) != T_NONE) e++;
+        PyObject *chunk = PyUnicode_Substring(s, i, e);
+        PyObject *list = chunk ? PyDict_GetItemWithError(cx->memo, chunk) : NULL;
+        if (list) Py_INCREF(list);
+        else if (chunk && !PyErr_Occurred() && (list = chunk_terms(cx, s, chunk, i, e))
+                 && PyDict_GET_SIZE(cx->memo) < cx->memo_max && PyDict_SetItem(cx->memo, chunk, list) < 0)
+            Py_CLEAR(list);
+        int r = list ? list_ids(cx, list, out, keep) : -1;
+        Py_XDECREF(chunk); Py_XDECREF(list);
+        if (r < 0) return -1;
+        i = e;
+    }
+    return 0;
+}
+
+/* terms.terms(t) as ids onto ``out`` */
+static int terms_ids(const Terms *cx, PyObject *t, U32s *out) {
+    int short_ = PyUnicode_CheckExact(t) && PyUnicode_GET_LENGTH(t) <= cx->whole_max;
+    PyObject *list = short_ ? PyDict_GetItemWithError(cx->whole, t) : NULL;
+    if (list) {
+        Py_INCREF(list);
+        int r = list_ids(cx, list, out, NULL);
+        Py_DECREF(list);
+        return r;
+    }
+    if (PyErr_Occurred()) return -1;
+    if (!PyUnicode_CheckExact(t) || !nfc_inert(t)) {      /* Python's own normalization and split */
+        if (!(list = PyObject_CallOneArg(cx->fallback, t))) return -1;
+        int r = list_ids(cx, list, out, NULL);
+        Py_DECREF(list);
+        return r;
+    }
+    if (!short_) return text_ids(cx, t, out, NULL);
+    PyObject *keep = PyList_New(0);
+    int r = keep ? text_ids(cx, t, out, keep) : -1;
+    if (r == 0 && PyDict_GET_SIZE(cx->whole) < cx->memo_max) r = PyDict_SetItem(cx->whole, t, keep);
+    Py_XDECREF(keep);
+    return r;
+}
+
+/* A procedure's four texts, as terms.TermPacker.pack_procedures gathers them (its Python is the
+ * reference): p.name, p.info.get("description", "")[:desc_chars], " ".join([x.name for x in
+ * p.params]), p.region[-1] if p.region else "". New references, or -1. */
+static int proc_texts(PyObject *p, Py_ssize_t desc_chars, PyObject *texts[4]) {
+    PyObject *info = NULL, *desc = NULL, *params = NULL, *names = NULL, *region = NULL;
+    texts[0] = texts[1] = texts[2] = texts[3] = NULL;
+    if (!(texts[0] = PyObject_GetAttr(p, S_name)) || !(info = PyObject_GetAttr(p, S_info))) goto fail;
+    if (PyDict_CheckExact(info)) {
+        desc = PyDict_GetItemWithError(info, S_description);
+        desc = desc ? Py_NewRef(desc) : PyErr_Occurred() ? NULL : Py_NewRef(S_empty);
+    } else desc = PyObject_CallMethodObjArgs(info, S_get, S_description, S_empty, NULL);
+    if (!desc) goto fail;
+    texts[1] = PyUnicode_CheckExact(desc)
+        ? PyUnicode_Substring(desc, 0, desc_chars)
+        : PySequence_GetSlice(desc, 0, desc_chars);
+    if (!texts[1] || !(params = PyObject_GetAttr(p, S_params))) goto fail;
+    PyObject *seq = PySequence_Fast(params, "a procedure's params: a sequence");
+    if (!seq) goto fail;
+    Py_ssize_t np = PySequence_Fast_GET_SIZE(seq);
+    names = PyList_New(np);
+    for (Py_ssize_t i = 0; names && i < np; i++) {
+        PyObject *name = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, i), S_name);
+        if (!name) Py_CLEAR(names);
+        else PyList_SET_ITEM(names, i, name);
+    }
+    Py_DECREF(seq);
+    if (!names || !(texts[2] = PyUnicode_Join(S_space, names)) || !(region = PyObject_GetAttr(p, S_region))) goto fail;
+    int any = PyObject_IsTrue(region);
+    if (any < 0 || !(texts[3] = any ? PySequence_GetItem(region, -1) : Py_NewRef(S_empty))) goto fail;
+    Py_DECREF(info); Py_DECREF(desc); Py_DECREF(params); Py_DECREF(names); Py_DECREF(region);
+    return 0;
 fail:
-    for (int f = 0; f < 4; f++) Py_XDECREF(lists[f]);
+    Py_XDECREF(info); Py_XDECREF(desc); Py_XDECREF(params); Py_XDECREF(names); Py_XDECREF(region);
+    for (int f = 0; f < 4; f++) Py_CLEAR(texts[f]);
+    return -1;
+}
+
+#define SEEN_START 1024     /* SSL 3.1.12: 160 term objects a module on average */
+
+static PyObject *pack_procedures(PyObject *Py_UNUSED(self), PyObject *args) {
+    Terms cx;
+    PyObject *procs;
+    Py_ssize_t desc_chars;
+    if (!PyArg_ParseTuple(args, "OO!n(O!O!nnO)(O!OO!On)", &cx.ids, &PyList_Type, &procs, &desc_chars,
+                          &PyDict_Type, &cx.whole, &PyDict_Type, &cx.memo, &cx.memo_max, &cx.whole_max, &cx.fallback,
+                          &PyDict_Type, &cx.part_terms, &cx.terms_of_part, &PyDict_Type, &cx.stem_memo, &cx.stem,
+                          &cx.part_max))
+        return NULL;
+    if (desc_chars < 0) { PyErr_SetString(PyExc_ValueError, "desc_chars: not negative"); return NULL; }
+    Py_ssize_t n = PyList_GET_SIZE(procs);
+    PyObject *start_keys[SEEN_START] = {NULL}, *start_held[SEEN_START / 2];
+    uint32_t start_vals[SEEN_START];
+    Seen seen = {start_keys, start_vals, start_held, SEEN_START - 1, 0, start_held, start_keys};
+    cx.seen = &seen;
+    PyObject *out = PyList_New(n), *texts[4] = {NULL, NULL, NULL, NULL};
+    U32s ids = {0};
+    if (!out) return NULL;
+    Py_INCREF(procs);          /* held, and each procedure: a callback may run any code */
+    for (Py_ssize_t p = 0; p < n; p++) {
+        if (p >= PyList_GET_SIZE(procs)) { PyErr_SetString(PyExc_RuntimeError, "procs changed"); goto fail; }
+        PyObject *proc = Py_NewRef(PyList_GET_ITEM(procs, p));
+        int r = proc_texts(proc, desc_chars, texts);
+        Py_DECREF(proc);
+        if (r < 0) goto fail;
+        uint32_t count[4];
+        ids.n = 0;
+        for (int f = 0; f < 4; f++) {
+            Py_ssize_t before = ids.n;
+            if (terms_ids(&cx, texts[f], &ids) < 0) goto fail;
+            if (ids.n - before > UINT32_MAX) { PyErr_SetString(PyExc_OverflowError, "a text's terms past uint32"); goto fail; }
+            count[f] = (uint32_t)(ids.n - before);
+        }
+        for (int f = 0; f < 4; f++) Py_CLEAR(texts[f]);
+        PyObject *b = PyBytes_FromStringAndSize(NULL, 16 + 4 * ids.n);
+        if (!b) goto fail;
+        memcpy(PyBytes_AS_STRING(b), count, 16);
+        if (ids.n) memcpy(PyBytes_AS_STRING(b) + 16, ids.p, 4 * ids.n);
+        PyList_SET_ITEM(out, p, b);
+    }
+    Py_DECREF(procs);
+    PyMem_Free(ids.p);
+    seen_clear(&seen);
+    return out;
+fail:
+    for (int f = 0; f < 4; f++) Py_XDECREF(texts[f]);
+    Py_DECREF(procs);
+    PyMem_Free(ids.p);
+    seen_clear(&seen);
     Py_DECREF(out);
     return NULL;
 }
@@ -1732,7 +2056,8 @@ static PyMethodDef methods[] = {
     {"decode", decode, METH_O, "decode(data) -> lexer.decode_module's text, or None (a problem: lexer words it)"},
     {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
-    {"pack_terms", pack_terms, METH_VARARGS, "pack_terms(ids, fields) -> [bytes], as terms._pack_terms"},
+    {"pack_procedures", pack_procedures, METH_VARARGS,
+     "pack_procedures(ids, procs, desc_chars, terms_memos, text_memos) -> [bytes], as terms._pack_procedures"},
     {"doc_sections", doc_sections, METH_VARARGS,
      "doc_sections(doc, headings, type_and_text, max_text) -> doccomment._sections's answer"},
     {"resolve_calls", (PyCFunction)(void (*)(void))resolve_calls, METH_FASTCALL,
@@ -1751,6 +2076,8 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         {&S_code, "code"}, {&S_write, "write"}, {&S_query, "query"}, {&S_slashes, "//"},
         {&S_format, "format"}, {&S_create_ru, "создать"}, {&S_create_en, "create"},
         {&S_name, "name"}, {&S_type, "type"}, {&S_text, "text"},
+        {&S_info, "info"}, {&S_description, "description"}, {&S_get, "get"}, {&S_params, "params"},
+        {&S_region, "region"}, {&S_space, " "},
         {&S_end_line, "end_line"}, {&S_body, "body"}, {&S_inserts, "inserts"}, {&S_deletes, "deletes"},
         {&S_proc, "proc"}, {&S_local_calls, "local_calls"}, {&S_qualified_calls, "qualified_calls"},
         {&S_literal_module_calls, "literal_module_calls"}, {&S_usages, "usages"}, {&S_callees, "callees"},
@@ -1760,6 +2087,7 @@ PyMODINIT_FUNC PyInit__bslscan(void) {
         if (!*strs[k].var && !(*strs[k].var = PyUnicode_InternFromString(strs[k].s))) return NULL;
     if (!S_empty_bytes && !(S_empty_bytes = PyBytes_FromStringAndSize(NULL, 0))) return NULL;
     if (!S_zero && !(S_zero = PyLong_FromLong(0))) return NULL;
+    if (!S_one && !(S_one = PyLong_FromLong(1))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     /* lexer.py uses the module only when this matches the _bslscan.c beside it */

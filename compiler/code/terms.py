@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from v8atlas.formats.text import WORD_RUNS, chunk_terms, forget_memos as forget_text_memos
+from v8atlas.formats.text import WORD_RUNS, chunk_memos, chunk_terms, forget_memos as forget_text_memos
 
 from .lexer import _compiled
 
@@ -87,16 +87,8 @@ class TermPacker:
         cut to its first ``DESCRIPTION_CHARS`` characters, its parameter names, its innermost
         region; ids given in that order, procedure after procedure. A module at a time: each
         text's terms from this process's memos (``terms``: names, parameter lists and regions
-        repeat), then all of them packed in one call (``_pack_terms``, in C when built)."""
-        texts: list[str] = []
-        add = texts.append
-        for p in procs:
-            add(p.name)
-            add(p.info.get("description", "")[:DESCRIPTION_CHARS])
-            add(" ".join([x.name for x in p.params]))
-            add(p.region[-1] if p.region else "")
-        got = _whole.get
-        return _pack(self._ids, [got(t) or terms(t) for t in texts])
+        repeat), then all of them packed in one call (``_pack_procedures``, in C when built)."""
+        return _pack_procedures(self._ids, procs if type(procs) is list else list(procs))
 
     def known(self, vocabulary: list[str]) -> np.ndarray:
         """The ids this packer has now for ``vocabulary``'s terms, -1 for one it has not met: an
@@ -141,8 +133,7 @@ class TermPacker:
 
 def _pack_terms(ids: defaultdict[str, int], fields: list[list[str]]) -> list[bytes]:
     """Procedures' term lists, four a procedure, packed: each procedure's four counts, then
-    each term's ``ids[term]``, native uint32. The reference of the compiled ``pack_terms``
-    (``_bslscan.c``), and what runs when it is not built."""
+    each term's ``ids[term]``, native uint32."""
     counts = array("I", map(len, fields)).tobytes()
     flat = array("I", map(ids.__getitem__, itertools.chain.from_iterable(fields))).tobytes()
     each = iter(map(len, fields))        # a procedure's ids end where its four fields' end
@@ -152,4 +143,29 @@ def _pack_terms(ids: defaultdict[str, int], fields: list[list[str]]) -> list[byt
             for h, a, b in zip(range(0, len(counts), step), itertools.chain((0,), ends), ends)]
 
 
-_pack = getattr(_compiled, "pack_terms", None) or _pack_terms
+def _procedure_texts(procs: list[Procedure]) -> list[str]:
+    """Each procedure's four texts (``TermPacker.pack_procedures``), in order."""
+    texts: list[str] = []
+    add = texts.append
+    for p in procs:
+        add(p.name)
+        add(p.info.get("description", "")[:DESCRIPTION_CHARS])
+        add(" ".join([x.name for x in p.params]))
+        add(p.region[-1] if p.region else "")
+    return texts
+
+
+def _pack_procedures_python(ids: defaultdict[str, int], procs: list[Procedure]) -> list[bytes]:
+    """Each procedure's texts' ``terms``, packed (``_pack_terms``). The reference of the compiled
+    ``pack_procedures`` (``_bslscan.c``: the same texts, memos, ids and bytes), and what runs
+    when it is not built."""
+    got = _whole.get
+    return _pack_terms(ids, [got(t) or terms(t) for t in _procedure_texts(procs)])
+
+
+def _pack_procedures_compiled(ids: defaultdict[str, int], procs: list[Procedure]) -> list[bytes]:
+    return _compiled.pack_procedures(ids, procs, DESCRIPTION_CHARS,  # type: ignore[attr-defined]
+                                     (_whole, _memo, _MEMO_MAX, _WHOLE_MAX_CHARS, terms), chunk_memos())
+
+
+_pack_procedures = _pack_procedures_compiled if hasattr(_compiled, "pack_procedures") else _pack_procedures_python
