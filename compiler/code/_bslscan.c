@@ -1603,16 +1603,16 @@ static int list_ids(const Terms *cx, PyObject *list, U32s *out, PyObject *keep) 
 
 /* A character's class in text.py's patterns: WORD_RUNS = [0-9A-Za-zА-Яа-яЁё], and inside a run
  * _PART's digits, capitals [A-ZА-ЯЁ], small letters [a-zа-яё]. */
-enum { T_NONE, T_DIGIT, T_LOWER, T_UPPER };
+enum { TC_NONE, TC_DIGIT, TC_LOWER, TC_UPPER };
 
 static inline int term_class(Py_UCS4 c) {
     if (c < 128) {
-        if (c >= '0' && c <= '9') return T_DIGIT;
-        if (c >= 'a' && c <= 'z') return T_LOWER;
-        return c >= 'A' && c <= 'Z' ? T_UPPER : T_NONE;
+        if (c >= '0' && c <= '9') return TC_DIGIT;
+        if (c >= 'a' && c <= 'z') return TC_LOWER;
+        return c >= 'A' && c <= 'Z' ? TC_UPPER : TC_NONE;
     }
-    if ((c >= 0x430 && c <= 0x44F) || c == 0x451) return T_LOWER;
-    return (c >= 0x410 && c <= 0x42F) || c == 0x401 ? T_UPPER : T_NONE;
+    if ((c >= 0x430 && c <= 0x44F) || c == 0x451) return TC_LOWER;
+    return (c >= 0x410 && c <= 0x42F) || c == 0x401 ? TC_UPPER : TC_NONE;
 }
 
 /* Whether NFC leaves ``s`` as it is, told cheaply: every character below U+0300 or in U+0400–
@@ -1637,7 +1637,7 @@ static PyObject *whole_term(int kind, const void *d, Py_ssize_t a, Py_ssize_t b)
         for (Py_ssize_t i = a; i < b; i++) {
             Py_UCS4 c = PyUnicode_READ(kind, d, i);
             if (c == 0x401 || c == 0x451) c = 0x435;
-            else if (term_class(c) == T_UPPER) c += 32;      /* A-Z → a-z, А-Я → а-я */
+            else if (term_class(c) == TC_UPPER) c += 32;      /* A-Z → a-z, А-Я → а-я */
             if (pass) PyUnicode_WRITE(PyUnicode_KIND(out), PyUnicode_DATA(out), i - a, c);
             else if (c > max) max = c;
         }
@@ -1653,9 +1653,9 @@ static Py_ssize_t part_end(int kind, const void *d, Py_ssize_t i, Py_ssize_t e) 
     int k = term_class(PyUnicode_READ(kind, d, i));
     Py_ssize_t j = i + 1;
     while (j < e && term_class(PyUnicode_READ(kind, d, j)) == k) j++;
-    if (k != T_UPPER || j == e || term_class(PyUnicode_READ(kind, d, j)) != T_LOWER) return j;
+    if (k != TC_UPPER || j == e || term_class(PyUnicode_READ(kind, d, j)) != TC_LOWER) return j;
     if (j - i >= 2) return j - 1;                  /* capitals before Capital+small: HTTP|Сервис */
-    while (++j < e && term_class(PyUnicode_READ(kind, d, j)) == T_LOWER) {}
+    while (++j < e && term_class(PyUnicode_READ(kind, d, j)) == TC_LOWER) {}
     return j;                                      /* one capital and its small letters */
 }
 
@@ -1731,9 +1731,9 @@ static int text_ids(const Terms *cx, PyObject *s, U32s *out, PyObject *keep) {
     const void *d = PyUnicode_DATA(s);
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (term_class(PyUnicode_READ(kind, d, i)) == T_NONE) continue;
+        if (term_class(PyUnicode_READ(kind, d, i)) == TC_NONE) continue;
         Py_ssize_t e = i + 1;
-        while (e < n && term_class(PyUnicode_READ(kind, d, e)) != T_NONE) e++;
+        while (e < n && term_class(PyUnicode_READ(kind, d, e)) != TC_NONE) e++;
         PyObject *chunk = PyUnicode_Substring(s, i, e);
         PyObject *list = chunk ? PyDict_GetItemWithError(cx->memo, chunk) : NULL;
         if (list) Py_INCREF(list);
