@@ -82,13 +82,25 @@ class Progress:
 
 def compiler_fingerprint() -> str:
     """Version plus a hash of the compiler's own code: a changed parser invalidates the cache.
-    The compiled scanner's C source counts too (a rebuilt ``_bslscan.c`` is a changed parser)."""
+    The compiled scanner's C source counts too (a rebuilt ``_bslscan.c`` is a changed parser),
+    and the shared modules whose output the caches hold (``_cached_formats``)."""
     h = hashlib.sha256(__version__.encode())
     root = Path(__file__).parent
     for p in sorted([*root.rglob("*.py"), *root.rglob("*.c")]):
         h.update(p.relative_to(root).as_posix().encode())
         h.update(p.read_bytes())
+    for module in _cached_formats():
+        h.update(module.__name__.encode())
+        h.update(Path(module.__file__).read_bytes())
     return h.hexdigest()[:16]
+
+
+def _cached_formats() -> tuple[Any, ...]:
+    """formats/ modules whose output a parse or linked-model cache holds: the search terms
+    (``text``, packed where the modules are read) and the bodies' and cards' zstd frames
+    (``chunked.pack_frames``): an edit there must miss the caches as a compiler edit does."""
+    from v8atlas.formats import chunked, text
+    return text, chunked
 
 
 def _source_identity(source: Source, source_fp: str) -> str:

@@ -245,6 +245,8 @@ def _check_records(where: str, name: str, entry: object, segments: dict[str, Any
         if entry["kind"] != CHUNKED:
             raise _fail(where, f"{key}.kind", f"must be {CHUNKED!r} or absent")
         return _check_chunked(where, key, entry, segments)
+    if "encoding" in entry:     # a per-record store is msgpack by definition: nothing to choose
+        raise _fail(where, f"{key}.encoding", "is for chunked stores only")
     for part, kind in (("data", "blob"), ("offsets", "array"), ("dict", "blob")):
         ref = entry.get(part)
         if part == "dict" and ref is None:

@@ -179,10 +179,14 @@ def _edited(compiled: Path, tmp_path: Path, edit) -> Path:
 @pytest.mark.parametrize("case,expect", [
     ("encoding-unknown", "encoding must be 'msgpack' or absent"),
     ("msgpack-in-2x", "encoding is 'msgpack' in a 2.x bundle"),
+    ("encoding-on-per-record", "encoding is for chunked stores only"),
 ])
 def test_a_crafted_encoding_is_refused_at_open(compiled, tmp_path, case, expect):
     edits = {"encoding-unknown": lambda m: m["records"][FC.PROCS].update(encoding="pickle"),
-             "msgpack-in-2x": lambda m: m.update(format_version="2.0")}
+             "msgpack-in-2x": lambda m: m.update(format_version="2.0"),
+             # a per-record store (the docs' cards) has no encoding to choose
+             "encoding-on-per-record": lambda m: next(e for e in m["records"].values()
+                                                      if "kind" not in e).update(encoding="pickle")}
     with pytest.raises(BundleError, match=expect):
         Bundle.open(_edited(compiled, tmp_path, edits[case]))
 

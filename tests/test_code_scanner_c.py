@@ -496,3 +496,15 @@ def test_compiled_calls_refuse_what_is_not_a_call():
     for bad in ({"local": (1,)}, {"qualified": (("a", "b", "c"),)}, {"usages": (("Catalog", "X"),)}):
         with pytest.raises((TypeError, ValueError)):
             compiled(_entries([bad]), [0], {}, {}, {}, {"a": {}}, {})
+
+
+@pytest.mark.parametrize("resolve", _resolvers())
+def test_calls_given_as_str_subclasses_and_lists_resolve_as_in_python(resolve):
+    """What the Python reference unpacks, the compiled one takes too: a name that is a str
+    subclass, a usage or a qualified call given as a list."""
+    class Name(str):
+        pass
+    procs = _entries([{"local": (Name("Проверить"),)}, {"usages": (["Catalog", "Х", "call:Имя"],)},
+                      {"qualified": (["Общий", "Имя"],)}])
+    resolve(procs, [0, 1, 2], {}, {"проверить": 1}, {}, {"общий": {"имя": 4}}, {("Catalog", "х"): {"имя": 3}})
+    assert [pe.callees for pe in procs] == [(1,), (3,), (4,)]

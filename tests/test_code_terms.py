@@ -199,6 +199,28 @@ def test_compiled_path_passes_errors_on():
     assert pack([]) == []
 
 
+
+@compiled
+def test_params_changed_while_their_names_are_read_do_not_crash_the_compiled_path():
+    """A parameter whose ``name`` empties the procedure's parameter list (nothing the scanner
+    makes, but Python code can): the compiled path reads the names of the list as it was
+    (a snapshot), never an item the list has let go."""
+    class Param:
+        def __init__(self, name, owner):
+            self._name, self.owner = name, owner
+
+        @property
+        def name(self):
+            self.owner.params.clear()
+            return self._name
+
+    proc = _procs(["Заказ", "", "", ""])[0]
+    proc.params = [Param(f"Парам{i}" + "x" * 50, proc) for i in range(5)]
+    packed = lexer._compiled.pack_procedures(T.TermPacker()._ids, [proc], 300,
+                                             (T._whole, T._memo, T._MEMO_MAX, T._WHOLE_MAX_CHARS, T.terms),
+                                             FT.chunk_memos())
+    assert len(packed) == 1 and isinstance(packed[0], bytes) and proc.params == []
+
 @pytest.mark.realdata
 @compiled
 def test_ssl_every_procedure_packs_the_same_in_c_and_python():

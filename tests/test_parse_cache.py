@@ -220,3 +220,19 @@ def test_an_unreadable_linked_model_is_a_miss_and_removed(tmp_path, capsys, monk
     monkeypatch.delattr(sys.modules[__name__], "_Colour")   # a class renamed since it was written
     assert pipeline._load_linked(path, Project(sources=[]), CompileReport()) is None
     assert not path.exists() and "not used" in capsys.readouterr().err
+
+
+def test_an_edit_to_the_shared_modules_the_caches_hold_changes_the_compiler_fingerprint(tmp_path, monkeypatch):
+    """The search terms (formats/text.py) and the zstd frames (formats/chunked.py) are made
+    into the parse and linked-model caches: an edit to either misses them, as a compiler edit
+    does (the fingerprint is part of every cache key)."""
+    import types
+    from v8atlas.formats import chunked, text
+    assert {m.__name__ for m in pipeline._cached_formats()} == {text.__name__, chunked.__name__}
+    copy_ = tmp_path / "chunked.py"
+    copy_.write_bytes(Path(chunked.__file__).read_bytes())
+    fake = types.SimpleNamespace(__name__=chunked.__name__, __file__=str(copy_))
+    monkeypatch.setattr(pipeline, "_cached_formats", lambda: (text, fake))
+    before = pipeline.compiler_fingerprint()
+    copy_.write_bytes(copy_.read_bytes() + b"\n# an edit\n")
+    assert pipeline.compiler_fingerprint() != before

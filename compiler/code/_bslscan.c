@@ -1489,7 +1489,7 @@ done:
 
 /* pack_procedures(ids, procs, desc_chars, (whole, memo, memo_max, whole_max, fallback),
  *                 (part_terms, terms_of_part, stem_memo, stem, part_max)) -> [bytes]:
- * terms.TermPacker.pack_procedures (terms.py's ``_pack_procedures`` is the reference: each
+ * terms.TermPacker.pack_procedures (terms.py's ``_pack_procedures_python`` is the reference: each
  * procedure's four texts, each text's ``terms``, then ``_pack_terms``). Each procedure's bytes
  * are its four texts' term counts, then each term's ``ids[term]`` (the packer's defaultdict: a
  * new term takes the next id there), native uint32. A text's terms come as ``terms.terms``
@@ -1789,12 +1789,14 @@ static int proc_texts(PyObject *p, Py_ssize_t desc_chars, PyObject *texts[4]) {
         ? PyUnicode_Substring(desc, 0, desc_chars)
         : PySequence_GetSlice(desc, 0, desc_chars);
     if (!texts[1] || !(params = PyObject_GetAttr(p, S_params))) goto fail;
-    PyObject *seq = PySequence_Fast(params, "a procedure's params: a sequence");
+    /* a tuple of its own (for a list, not the list itself): a ``name`` property could change
+     * the list while its items are read */
+    PyObject *seq = PySequence_Tuple(params);
     if (!seq) goto fail;
-    Py_ssize_t np = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t np = PyTuple_GET_SIZE(seq);
     names = PyList_New(np);
     for (Py_ssize_t i = 0; names && i < np; i++) {
-        PyObject *name = PyObject_GetAttr(PySequence_Fast_GET_ITEM(seq, i), S_name);
+        PyObject *name = PyObject_GetAttr(PyTuple_GET_ITEM(seq, i), S_name);
         if (!name) Py_CLEAR(names);
         else PyList_SET_ITEM(names, i, name);
     }
@@ -1902,7 +1904,7 @@ static PyObject *S_proc, *S_local_calls, *S_qualified_calls, *S_literal_module_c
 
 /* memo[s], or s.casefold() put there: borrowed (the memo holds it); NULL: an error. */
 static PyObject *folded_of(PyObject *memo, PyObject *s) {
-    if (!PyUnicode_CheckExact(s)) { PyErr_SetString(PyExc_TypeError, "a name in a call: a str"); return NULL; }
+    if (!PyUnicode_Check(s)) { PyErr_SetString(PyExc_TypeError, "a name in a call: a str"); return NULL; }
     PyObject *f = PyDict_GetItemWithError(memo, s);
     if (f || PyErr_Occurred()) return f;
     if (!(f = PyObject_CallMethodNoArgs(s, S_casefold))) return NULL;
@@ -1963,7 +1965,8 @@ static PyObject *resolve_calls(PyObject *Py_UNUSED(self), PyObject *const *args,
         PyErr_SetString(PyExc_TypeError, "resolve_calls(list, list, dict, dict, dict, dict, dict)");
         return NULL;
     }
-    PyObject *entry, *proc, *out = NULL, *seq, *held = NULL, *held_proc = NULL, *held_seq = NULL;
+    PyObject *entry, *proc, *out = NULL, *seq, *held = NULL, *held_proc = NULL, *held_seq = NULL,
+             *held_item = NULL;
     /* the slots read in place (``attr_of``): ProcEntry.proc, then Procedure's four token fields */
     PyTypeObject *types[5] = {NULL, NULL, NULL, NULL, NULL};   /* (per call: a type outlives none) */
     Py_ssize_t offs[5];
@@ -2010,15 +2013,19 @@ static PyObject *resolve_calls(PyObject *Py_UNUSED(self), PyObject *const *args,
         if (!(seq = tokens_of(proc, &types[4], &offs[4], fields[4], &held_seq))) goto fail;
         for (Py_ssize_t j = 0; j < PySequence_Fast_GET_SIZE(seq); j++) {
             PyObject *item = PySequence_Fast_GET_ITEM(seq, j), *how, *fo, *key, *m, *t;
-            if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 3 || !PyUnicode_Check(how = PyTuple_GET_ITEM(item, 2))) {
+            /* (a usage as any sequence of three, as the reference unpacks it: ``held_item``
+             * keeps a list's items, ``PySequence_Fast`` of a tuple is the tuple) */
+            Py_CLEAR(held_item);
+            if (!(item = held_item = PySequence_Fast(item, "a usage: (class, name, how)"))) goto fail;
+            if (PySequence_Fast_GET_SIZE(item) != 3 || !PyUnicode_Check(how = PySequence_Fast_GET_ITEM(item, 2))) {
                 PyErr_SetString(PyExc_TypeError, "a usage: (class, name, how)");
                 goto fail;
             }
             int call = PyUnicode_Tailmatch(how, S_call, 0, PY_SSIZE_T_MAX, -1);
             if (call < 0) goto fail;
             if (!call) continue;
-            if (!(fo = folded_of(folded, PyTuple_GET_ITEM(item, 1)))) goto fail;
-            if (!(key = PyTuple_Pack(2, PyTuple_GET_ITEM(item, 0), fo))) goto fail;
+            if (!(fo = folded_of(folded, PySequence_Fast_GET_ITEM(item, 1)))) goto fail;
+            if (!(key = PyTuple_Pack(2, PySequence_Fast_GET_ITEM(item, 0), fo))) goto fail;
             m = PyDict_GetItemWithError(managers, key);
             Py_DECREF(key);
             if (!m) { if (PyErr_Occurred()) goto fail; continue; }
@@ -2031,6 +2038,7 @@ static PyObject *resolve_calls(PyObject *Py_UNUSED(self), PyObject *const *args,
             Py_CLEAR(held);
         }
         Py_CLEAR(held_seq);
+        Py_CLEAR(held_item);
         if (PySet_GET_SIZE(out)) {      /* most call nothing resolvable: their shared empty tuple stays */
             PyObject *list = PySequence_List(out), *callees;
             if (!list) goto fail;
@@ -2046,7 +2054,7 @@ static PyObject *resolve_calls(PyObject *Py_UNUSED(self), PyObject *const *args,
     }
     Py_RETURN_NONE;
 fail:
-    Py_XDECREF(held); Py_XDECREF(held_seq); Py_XDECREF(out); Py_XDECREF(held_proc);
+    Py_XDECREF(held); Py_XDECREF(held_seq); Py_XDECREF(held_item); Py_XDECREF(out); Py_XDECREF(held_proc);
     return NULL;
 }
 
@@ -2057,7 +2065,7 @@ static PyMethodDef methods[] = {
     {"list_bytes", py_list_bytes, METH_NOARGS, "list_bytes() -> bytes the parameter-list loop has read (a work count)"},
     {"split_code", py_split_code, METH_O, "split_code(body) -> (code, strings), as lexer.split_code"},
     {"pack_procedures", pack_procedures, METH_VARARGS,
-     "pack_procedures(ids, procs, desc_chars, terms_memos, text_memos) -> [bytes], as terms._pack_procedures"},
+     "pack_procedures(ids, procs, desc_chars, terms_memos, text_memos) -> [bytes], as terms._pack_procedures_python"},
     {"doc_sections", doc_sections, METH_VARARGS,
      "doc_sections(doc, headings, type_and_text, max_text) -> doccomment._sections's answer"},
     {"resolve_calls", (PyCFunction)(void (*)(void))resolve_calls, METH_FASTCALL,
