@@ -458,6 +458,20 @@ def _record_stores(index: CodeIndex, writer: BundleWriter) -> None:
     writer.add_chunked(FC.MODULES, chunked_records(pack_module_cards(modules)), msgpack=True)
 
 
+def _stores_and_postings(index: CodeIndex, writer: BundleWriter) -> None:
+    """The record stores (``_record_stores``), then the search postings (``_search_postings``):
+    the forked child's share of the build. The postings were the code child's largest step
+    after the address table, and its child ended early with the stores (nothing recompressed):
+    the code child then ran the build's last ≈ 0.4 s alone on one core (SSL 3.1.12,
+    docs/perf/code.md "Round 2, session 11: the postings beside the stores")."""
+    _record_stores(index, writer)
+    terms, t_off, post_proc, post_imp = _search_postings(index)
+    _add_table_parts(writer, FC.TERMS, terms)
+    writer.add_array(FC.TERMS_OFF, t_off)
+    writer.add_array(FC.POST_PROC, post_proc)
+    writer.add_array(FC.POST_IMP, post_imp)
+
+
 def _apart(store: Callable[[CodeIndex, BundleWriter], None], index: CodeIndex,
            writer: BundleWriter) -> tuple[dict, dict]:
     """``store`` (maybe in a forked child) and what it added to the writer's segments and records."""
@@ -473,10 +487,10 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
         return
     n = len(index.procs)
     prior = np.array([pe.prior for pe in index.procs], dtype="<f4")
-    # The record stores in a forked child, while this process makes the tables below from
-    # what it keeps of the index (in-process: now, before ``_release`` drops the cards and
-    # bodies they read).
-    stores = pool.fork_call(_apart, _record_stores, index, writer)
+    # The record stores and the postings in a forked child, while this process makes the
+    # tables below from what it keeps of the index (in-process: now, before ``_release``
+    # drops the cards and bodies the stores read).
+    stores = pool.fork_call(_apart, _stores_and_postings, index, writer)
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)
@@ -505,14 +519,10 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     writer.add_array(FC.CALLERS_OFF, off)
     writer.add_array(FC.CALLERS, flat)
 
-    terms, t_off, post_proc, post_imp = _search_postings(index)
-    _add_table_parts(writer, FC.TERMS, terms)
-    writer.add_array(FC.TERMS_OFF, t_off)
-    writer.add_array(FC.POST_PROC, post_proc)
-    writer.add_array(FC.POST_IMP, post_imp)
     writer.add_json(FC.META, {"configs": index.views, "procedures": n, "modules": len(index.modules),
                               "fields": {k: list(v) for k, v in FIELDS.items()}, "k1": K1})
-    ctx.counts["code_index"] = {"terms": len(t_off) - 1, "postings": len(post_proc), "names": n_keys}
     segments, records = stores.result()
     writer.segments.update(segments)
     writer.records.update(records)
+    ctx.counts["code_index"] = {"terms": writer.segments[FC.TERMS_OFF]["shape"][0] - 1,
+                                "postings": writer.segments[FC.POST_PROC]["shape"][0], "names": n_keys}
