@@ -32,6 +32,7 @@ from typing import Any, Iterator
 KINDS = {"build code": "code child", "stores:_card_store": "card store",
          "stores:_body_and_module_stores": "body store",
          "stores:_record_stores": "record stores",     # (the two above in one child: session 11)
+         "stores:_stores_and_postings": "record stores",   # (and the postings since, session 11)
          "build search": "search",
          "build cards": "cards", "_typo_table": "typo", "_docs_from_the_back": "documents child",
          "_complete_niced": "hashing",

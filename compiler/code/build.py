@@ -357,9 +357,10 @@ def seal_card(card: dict) -> tuple[float, bool, bytes]:
 def _release(index: CodeIndex) -> None:
     """Drop what the rest of the build does not read — the cards (stored above) and the
     bodies; the tokens, parameters and parsed doc comments went at the link's end
-    (``link._drop_linked``) — before the address table and the postings, the build's largest
-    temporaries. The caches were written from snapshots taken earlier, so nothing saved loses
-    them; nothing reads this link after the build."""
+    (``link._drop_linked``) — before the address table, the build's largest temporaries here
+    (the postings are made in the stores' child, ``_stores_and_postings``). The caches were
+    written from snapshots taken earlier, so nothing saved loses them; nothing reads this link
+    after the build."""
     index.cards = None
     for pe in index.procs:
         pe.proc.body = b""

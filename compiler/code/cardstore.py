@@ -49,9 +49,9 @@ class PackedCards(Sequence[bytes]):
             self._at.extend(array("q", [0]) * grow)
             self._size.extend(array("q", [0]) * grow)
 
-    def add_chunk(self, rids: Sequence[int], sizes: Sequence[int], frames: bytes, nbytes: int) -> None:
+    def add_chunk(self, rids: Sequence[int], sizes: Sequence[int], frames: bytes) -> None:
         """A chunk packed elsewhere (``pack_chunk``: maybe a forked child's): records ``rids`` of
-        ``sizes``, concatenated in that order (``nbytes`` in all), as the frames ``frames``."""
+        ``sizes``, concatenated in that order, as the frames ``frames``."""
         if not rids:
             return
         if max(rids) >= len(self._chunk):
@@ -105,10 +105,9 @@ class PackedCards(Sequence[bytes]):
         self.__dict__.update(state, _cached=None)
 
 
-def pack_chunk(rids: list[int], packed: list[bytes]) -> tuple[list[int], list[int], bytes, int]:
-    """Records as one chunk for ``PackedCards.add_chunk``: (ids, sizes, frames, bytes in all)."""
-    frames, at = pack_frames(packed, FRAME_BYTES, _LEVEL)
-    return rids, [len(p) for p in packed], frames, at[-1]
+def pack_chunk(rids: list[int], packed: list[bytes]) -> tuple[list[int], list[int], bytes]:
+    """Records as one chunk for ``PackedCards.add_chunk``: (ids, sizes, frames)."""
+    return rids, [len(p) for p in packed], pack_frames(packed, FRAME_BYTES, _LEVEL)[0]
 
 
 def pack_module_cards(packed: Sequence[bytes]) -> list[Framed]:
