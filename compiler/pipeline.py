@@ -27,6 +27,7 @@ from v8atlas.formats.registry import DomainContractError, compile_domains
 from v8atlas.formats.version import COMPILE_ARGS, MANIFEST_NAME
 
 from . import __version__, cache, pool, readhash
+from .apart import ApartRun
 from .documents import Doc, Edge
 from .links import ConfigModels
 from .report import CompileReport
@@ -279,7 +280,7 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
     *exiting*: the caller ends its process right after, without the interpreter's teardown
     (``os._exit``: the CLI): the parsed and linked model is then never freed (``_release_model``)."""
     # One worker pool for the whole compile (started only if a stage needs it).
-    with pool.session(), _gc_paused():
+    with pool.session(), _gc_paused(restore=not exiting):
         try:
             return _compile(paths, out, name=name, cache=cache, keep=keep, quiet=quiet,
                             project=project, skip=skip, exiting=exiting)
@@ -288,16 +289,18 @@ def compile_bundle(paths: list[str | os.PathLike], out: str | os.PathLike, *, na
 
 
 @contextmanager
-def _gc_paused() -> Iterator[None]:
+def _gc_paused(restore: bool = True) -> Iterator[None]:
     """No cyclic garbage collection while compiling. The models, cards and postings are
     millions of acyclic objects freed by reference counting; each full collection scans them
-    all again (13 % of a ×2 compile's CPU, growing with the dump). Restored afterwards."""
+    all again (13 % of a ×2 compile's CPU, growing with the dump). Restored afterwards, unless
+    the process ends with the compile (``restore`` False: the first collection after it went
+    through every object the compile made, SSL 3.1.12: 0.06 s, for nothing)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if was:
+        if was and restore:
             gc.enable()
 
 
@@ -368,35 +371,37 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
         ctx = LinkContext(project=project, report=report)
         parse_now = project.sources
     ctx.domains = domains
+    # A domain that runs apart parses, links and builds in a child of its own from now on;
+    # this process does the rest serially (``compiler/apart.py``).
+    runs = _start_apart(domains, parse_now if parse_now is project.sources else [], source_fps,
+                        cache_dir, fingerprint, project)
     unsaved: list[tuple[Source, Domain, pool.Deferred]] = []   # parses awaiting their key
     pool.meanwhile(_import_later_stages)
     linked_saver: pool.Deferred | None = None   # the linked model, awaiting its key
-    for i, source in enumerate(parse_now, 1):
-        progress.step(f"parse {i}/{len(parse_now)}: {source.name}")
-        for domain in _reads(domains, source):
-            try:
-                result = _parse_source(source, source_fps.get(source), domain, cache_dir,
-                                       fingerprint, report, unsaved)
-            except SourceFailed as e:  # one broken source never takes down the others
-                report.error(source.name, str(e), code="source-failed")
-                continue
-            ctx.parsed.setdefault(domain.name, []).append((source, result))
-            result = None   # held by ctx.parsed alone (``_release_model`` frees it)
+    # Each domain's sources parsed, and a model domain's linked, in registration order (a
+    # linker reads only its own parses and the links before it): what a child run apart waits
+    # for — the configuration's link — comes before the other domains are parsed.
+    model_stage = parse_now is project.sources
+    for domain in domains:
+        if domain.name not in runs:
+            _parse_domain(domain, parse_now, source_fps, cache_dir, fingerprint, ctx, unsaved, progress)
+        if model_stage and domain.stage == MODEL:
+            _run_linker(domain, ctx, progress, runs)
     if not any(ctx.parsed.values()) and not ctx.docs:
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
-    if parse_now is project.sources:
-        _run_linkers(MODEL, ctx, progress)
+    if model_stage:
         # The linked model is saved as the model linkers leave it (the index linkers add to its
         # documents), by a forked child; when the fingerprint is pending, that child waits for
         # the file name it gives while the index linkers and the build go on.
         if cache and not report.errors:
             with report.timed("save linked model"):
                 if model_cache is not None:
-                    pool.background(_save_linked, *_linked_parts(ctx), model_cache)
+                    pool.background(_save_linked, *_linked_parts(ctx, runs), model_cache)
+                    _name_sides(runs, model_cache)
                 elif hashing is not None:
-                    linked_saver = pool.deferred(_save_linked, *_linked_parts(ctx))
+                    linked_saver = pool.deferred(_save_linked, *_linked_parts(ctx, runs))
     _run_linkers(INDEX, ctx, progress)
 
     progress.step(f"build index ({len(ctx.docs)} documents, {len(ctx.edges)} edges)")
@@ -408,14 +413,14 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
     try:
         # A build that reads only its own domain's link (the code index: the longest build
         # after the link) starts first, in a child of its own, beside everything below.
-        apart = _fork_apart_builds(ctx, writer)
+        apart = _fork_apart_builds(ctx, writer, runs)
         with report.timed("build build_docs"):
             build_docs.number(ctx)
         # The search index (the longest build step) and the cards read the numbered documents
         # only: each is built in a forked child while the domains' builds run in the parent,
         # and merged after those builds (in the order a serial build gives: their segments,
         # counts and warnings come last).
-        search = pool.fork_call(_forked_build, "build search", search_build.build, ctx, writer)
+        search = pool.split_call(_forked_build, "build search", search_build.build, ctx, writer)
         if hashing is not None:
             # The fingerprint's work the hashing child has not claimed yet is the parent's
             # now, while the search child runs; at low load the child is done by then.
@@ -447,15 +452,23 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
                 writer.abort()          # session's end lets the linked-model saver go)
                 return unchanged
             if linked_saver is not None:
-                linked_saver.go(_model_cache_file(out_dir, project, source_fps,
-                                                  fingerprint_with_domains, bundle_name, model_sources))
+                linked_path = _model_cache_file(out_dir, project, source_fps,
+                                                fingerprint_with_domains, bundle_name, model_sources)
+                linked_saver.go(linked_path)
+                _name_sides(runs, linked_path)
         for source, domain, saver in unsaved:
             assert cache_dir is not None
             saver.go(_parse_cache_file(cache_dir, source, source_fps[source], domain, fingerprint),
                      cache_dir / "last-good" / _slot(source, domain.name))
+        if cache_dir is not None:
+            for run in runs.values():    # (the child's parses awaiting their key, if any)
+                run.parse_keys = {s.name: (_parse_cache_file(cache_dir, s, source_fps[s], run.domain,
+                                                             fingerprint),
+                                           cache_dir / "last-good" / _slot(s, run.domain.name))
+                                  for s in run.sources}
         # The cards child after the fingerprint, so that a hashing child still at work has
         # the other core meanwhile (beside two busy children it got a tenth of one).
-        cards = pool.fork_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
+        cards = pool.split_call(_forked_build, "build cards", build_docs.write_cards, ctx, writer)
         for s in project.sources:
             writer.add_source(s.kind, s.portable, fingerprinter.sizes[s.path], source_fps[s],
                               format=s.format)
@@ -540,14 +553,55 @@ def _release_model(ctx: LinkContext, keep: bool = False) -> None:
 _HELD_TO_EXIT: list[tuple] = []   # ``_release_model(keep=True)``'s models: the process ends with them
 
 
-def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter") -> dict[str, pool.Forked]:
+def _fork_apart_builds(ctx: LinkContext, writer: "BundleWriter",
+                       runs: dict[str, ApartRun]) -> dict[str, pool.Forked | ApartRun]:
     """The builds of the domains that build apart (``Domain.build_apart``), each started in a
-    forked child now; their answers are merged at their domains' places in the build loop, so
-    the bundle, counts and report are a serial build's (without forks none builds apart)."""
-    if not pool.forks():   # in-process: each builds at its place, after the "unchanged" check
+    forked child now, and of those that run apart (their child builds now); their answers are
+    merged at their domains' places in the build loop, so the bundle, counts and report are
+    a serial build's (without forks none builds apart)."""
+    started: dict[str, pool.Forked | ApartRun] = {}
+    for d in ctx.domains:
+        if d.name in runs:
+            runs[d.name].build(writer)
+            started[d.name] = runs[d.name]
+        elif d.build is not None and d.build_apart and pool.splits():
+            started[d.name] = pool.fork_call(_forked_build, f"build {_stage_label(d.name)}", d.build,
+                                             ctx, writer)
+    return started
+
+
+def _start_apart(domains: list[Domain], parse_now: list[Source], source_fps: dict[Source, str],
+                 cache_dir: Path | None, fingerprint: str, project: Project) -> dict[str, ApartRun]:
+    """A child for each domain that runs apart (``Domain.apart``) and reads a source parsed now
+    — not when the linked model comes from its cache (then its build reads the cached links
+    here) — started before anything is parsed; with any, this process shares no step's work
+    from now on (``pool.set_serial``)."""
+    if not pool.forks() or os.environ.get("V8ATLAS_APART") == "0":   # (0: every step split, as before)
         return {}
-    return {d.name: pool.fork_call(_forked_build, f"build {_stage_label(d.name)}", d.build, ctx, writer)
-            for d in ctx.domains if d.build is not None and d.build_apart}
+    runs: dict[str, ApartRun] = {}
+    for d in domains:
+        sources = [s for s in parse_now if s.kind in d.reads] if d.apart and d.parse and d.build else []
+        if sources:
+            runs[d.name] = ApartRun(d, sources, source_fps, cache_dir, fingerprint, project)
+    if runs:
+        pool.set_serial(True)
+    return runs
+
+
+def _name_sides(runs: dict[str, ApartRun], linked: Path) -> None:
+    """Where each child run apart writes its links for the linked-model cache file ``linked``."""
+    for name, run in runs.items():
+        run.side = _side_file(linked, name)
+
+
+def _side_file(linked: Path, domain: str) -> Path:
+    """Beside a linked-model cache file, the links a domain run apart wrote (``save_side``)."""
+    return linked.with_name(f"{linked.stem}.{domain}.side")
+
+
+def save_side(links: Links, path: Path) -> None:
+    """A run-apart domain's links (``compiler/apart.py``), in the linked-model file's form."""
+    cache.save_parts(path, _linked_stream([], [], {}, {}, links, CompileReport(), []))
 
 
 def _merge_in_order(merges: list[str | tuple[dict, dict, dict, CompileReport]],
@@ -639,14 +693,46 @@ def _index_only_kinds(domains: list[Domain]) -> set[str]:
     return {k for d in domains if d.stage == INDEX for k in d.reads} - model
 
 
+def _parse_domain(domain: Domain, sources: list[Source], source_fps: dict[Source, str],
+                  cache_dir: Path | None, fingerprint: str, ctx: LinkContext,
+                  unsaved: list[tuple[Source, Domain, pool.Deferred]], progress: Progress) -> None:
+    """The sources a domain reads, parsed (or taken from its cache) into ``ctx.parsed``."""
+    for source in sources:
+        if domain.parse is None or source.kind not in domain.reads:
+            continue
+        progress.step(f"parse {_stage_label(domain.name)}: {source.name}")
+        try:
+            result = _parse_source(source, source_fps.get(source), domain, cache_dir,
+                                   fingerprint, ctx.report, unsaved)
+        except SourceFailed as e:  # one broken source never takes down the others
+            ctx.report.error(source.name, str(e), code="source-failed")
+            continue
+        ctx.parsed.setdefault(domain.name, []).append((source, result))
+        result = None   # held by ctx.parsed alone (``_release_model`` frees it)
+
+
 def _run_linkers(stage: str, ctx: LinkContext, progress: Progress) -> None:
     for domain in ctx.domains:
-        if domain.stage != stage or domain.link is None:
-            continue
-        label = _stage_label(domain.name)
-        progress.step(f"link {label}")
-        with ctx.report.timed(f"link {label}"):
-            domain.link(ctx.parsed.get(domain.name, []), ctx)
+        if domain.stage == stage:
+            _run_linker(domain, ctx, progress)
+
+
+def _run_linker(domain: Domain, ctx: LinkContext, progress: Progress,
+                runs: dict[str, ApartRun] | None = None) -> None:
+    if domain.link is None:
+        return
+    label = _stage_label(domain.name)
+    progress.step(f"link {label}")
+    run = (runs or {}).get(domain.name)
+    if run is not None:          # linked by its child (its own "link" timing comes with it)
+        with ctx.report.timed(f"wait for {label} link"):
+            if not run.link(ctx):
+                del runs[domain.name]   # (reported: the domain adds nothing, nor builds)
+        return
+    with ctx.report.timed(f"link {label}"):
+        domain.link(ctx.parsed.get(domain.name, []), ctx)
+    for other in (runs or {}).values():   # a child waiting for what this linker made
+        other.send_inputs(ctx)
 
 
 def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkContext | None:
@@ -662,28 +748,47 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
     if entry is None:
         path.unlink(missing_ok=True)
         return None
-    docs, edges, info, counts, links, sub_report = entry
+    docs, edges, info, counts, links, sub_report, sides = entry
+    for name in sides:   # the links of a domain that ran apart, in their side file
+        side = _side_file(path, name)
+        try:
+            ok, parts = cache.load_parts(side)
+            side_links = _linked_read(parts)[4] if ok else None
+        except (cache.CacheUnreadable, StopIteration, TypeError, ValueError):
+            side_links = None
+        if side_links is None:       # absent or damaged: the whole linked model is a miss
+            path.unlink(missing_ok=True)
+            side.unlink(missing_ok=True)
+            return None
+        for value in side_links.__getstate__().values():
+            links.put(value)
     sub_report.timings, sub_report.cpu = {}, {}   # the earlier compile's; this one's are measured anew
     report.merge(sub_report)
     return LinkContext(project=project, report=report, docs=docs, edges=edges, info=info,
                        counts=counts, links=links)
 
 
-def _links_after_model(links: Links) -> Links:
+def _links_after_model(links: Links, drop: set[type] = set()) -> Links:
     """The links a compile from the linked-model cache reads: it runs no model-stage linker,
     and only those read the parsed configurations (``ConfigModels.models``/``by_source``: the
-    costliest part of the pickle at scale, and in the parse cache already); the platforms stay."""
+    costliest part of the pickle at scale, and in the parse cache already); the platforms stay.
+    ``drop``: the links of domains that ran apart (their side files hold them)."""
     kept = Links()
-    kept.__setstate__(dict(links.__getstate__()))
+    kept.__setstate__({cls: v for cls, v in links.__getstate__().items() if cls not in drop})
     models = links.get(ConfigModels)
     if models is not None:
         kept.put(ConfigModels(platforms=dict(models.platforms)))
     return kept
 
 
-def _linked_parts(ctx: LinkContext) -> tuple:
-    """What the linked-model cache holds of a context (``_save_linked``'s first arguments)."""
-    return ctx.docs, ctx.edges, ctx.info, ctx.counts, _links_after_model(ctx.links), ctx.report
+def _linked_parts(ctx: LinkContext, runs: dict[str, ApartRun] | None = None) -> tuple:
+    """What the linked-model cache holds of a context (``_save_linked``'s first arguments):
+    the links of the domains that ran apart (``runs``) are in side files their children write
+    (``_side_file``), named in the file."""
+    apart = [d for d in ctx.domains if d.name in (runs or {})]
+    drop = {cls for d in apart for cls in d.provides}
+    return (ctx.docs, ctx.edges, ctx.info, ctx.counts, _links_after_model(ctx.links, drop), ctx.report,
+            [d.name for d in apart])
 
 
 _DOC_ROW = attrgetter(*(f.name for f in fields(Doc)))     # a document's fields, in order
@@ -709,16 +814,19 @@ _ROWS_PER_PART = 65_536
 
 
 def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], counts: dict[str, Any],
-                 links: Links, report: CompileReport, path: Path) -> None:
-    cache.save_parts(path, _linked_stream(docs, edges, info, counts, links, report))
+                 links: Links, report: CompileReport, sides: list[str], path: Path) -> None:
+    cache.save_parts(path, _linked_stream(docs, edges, info, counts, links, report, sides))
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
         old.unlink(missing_ok=True)
+        for side in old.parent.glob(f"{old.stem}.*.side"):   # its domains' run apart
+            side.unlink(missing_ok=True)
 
 
 def _linked_stream(docs: list[Doc], edges: list[Edge], info: dict[str, Any],
-                   counts: dict[str, Any], links: Links, report: CompileReport) -> Iterator[Any]:
+                   counts: dict[str, Any], links: Links, report: CompileReport,
+                   sides: list[str]) -> Iterator[Any]:
     """The linked model as the parts of its cache file (``cache.save_parts``): a head, the
     documents' and edges' rows in parts, then the parts of every link that writes itself in
     parts (``cache_parts``/``from_cache_parts``: the code index) — made one at a time, so the
@@ -727,7 +835,7 @@ def _linked_stream(docs: list[Doc], edges: list[Edge], info: dict[str, Any],
     parted = [cls for cls, v in values.items() if hasattr(v, "cache_parts")]
     head = Links()
     head.__setstate__({cls: v for cls, v in values.items() if cls not in parted})
-    yield len(docs), len(edges), info, counts, head, report, parted
+    yield len(docs), len(edges), info, counts, head, report, parted, sides
     for objects, row in ((docs, _DOC_ROW), (edges, _EDGE_ROW)):
         for start in range(0, len(objects), _ROWS_PER_PART):
             yield _rows(objects[start:start + _ROWS_PER_PART], row)
@@ -736,8 +844,8 @@ def _linked_stream(docs: list[Doc], edges: list[Edge], info: dict[str, Any],
 
 
 def _linked_read(parts: Iterator[Any]) -> tuple:
-    """``_linked_stream``'s parts back: (docs, edges, info, counts, links, report)."""
-    n_docs, n_edges, info, counts, links, report, parted = next(parts)
+    """``_linked_stream``'s parts back: (docs, edges, info, counts, links, report, sides)."""
+    n_docs, n_edges, info, counts, links, report, parted, sides = next(parts)
     docs: list[Doc] = []
     while len(docs) < n_docs:
         docs += [Doc(*row) for row in _from_rows(next(parts))]
@@ -746,7 +854,7 @@ def _linked_read(parts: Iterator[Any]) -> tuple:
         edges += [Edge(*row) for row in _from_rows(next(parts))]
     for cls in parted:
         links.put(cls.from_cache_parts(parts))
-    return docs, edges, info, counts, links, report
+    return docs, edges, info, counts, links, report, sides
 
 
 def _build_key(project: Project, source_fps: dict[Source, str], compiler_fp: str, bundle_name: str,

@@ -26,9 +26,11 @@ import pickle
 import signal
 import struct
 import tempfile
+import threading
 import time
 from contextlib import contextmanager
 from multiprocessing import get_context
+from multiprocessing.reduction import ForkingPickler
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple, Sequence
 
 from . import readhash
@@ -46,6 +48,9 @@ _background: list[Any] = []   # forked children writing caches; the session wait
 _forked: list["Forked"] = []  # fork_call children whose answer was not taken yet
 _deferred: list["Deferred"] = []  # deferred children not told to go yet
 _meanwhile: list[Callable[[], None]] = []   # for the parent to run while its workers work
+# Work is not shared with forked children (``set_serial``): a domain runs apart in a child of
+# its own (``compiler/apart.py``), and the compile is two serial streams, one a core.
+_serial = False
 
 
 def worker_cpu() -> float:
@@ -53,12 +58,29 @@ def worker_cpu() -> float:
     return _worker_cpu
 
 
-def jobs() -> int:
-    """Worker processes: ``V8ATLAS_JOBS`` when set, else the machine's cores (at most 2 here)."""
+def cores() -> int:
+    """Processes a compile may keep busy: ``V8ATLAS_JOBS`` when set, else the machine's cores
+    (at most 2 here)."""
     env = os.environ.get("V8ATLAS_JOBS")
     if env and env.isdigit():
         return max(1, int(env))
     return min(2, os.cpu_count() or 1)
+
+
+def jobs() -> int:
+    """Workers a step may share its work with: ``cores()``, or 1 while the compile runs serial
+    streams (``set_serial``)."""
+    return 1 if _serial else cores()
+
+
+def set_serial(on: bool) -> None:
+    """Share no step's work with forked children from now on (``splits()`` is False, ``jobs()``
+    1): the caller has handed a domain's whole parse, link and build to a child of its own
+    (``compiler/apart.py``), and two serial streams, one a core, beat sharing each step —
+    every split costs its fork, its copies and its transport (docs/perf/code.md, session 12).
+    Background jobs (``background``, ``deferred``) still fork. Until the session's end."""
+    global _serial
+    _serial = on
 
 
 @contextmanager
@@ -78,6 +100,7 @@ def session() -> Iterator[None]:
         while _deferred:   # never told to go (the compile failed or needed no save): end it
             _deferred.pop().drop()
         _meanwhile.clear()
+        set_serial(False)
         while _background:
             _background.pop().join()
 
@@ -85,7 +108,13 @@ def session() -> Iterator[None]:
 def forks() -> bool:
     """Whether a step handed to ``background``/``fork_call``/``deferred`` runs in a child:
     inside a session with two cores or more (else it runs in-process)."""
-    return _active and jobs() >= 2
+    return _active and cores() >= 2
+
+
+def splits() -> bool:
+    """Whether a step shares its work with a forked child (``split_call``, ``fork_share``):
+    ``forks()``, unless the compile runs serial streams (``set_serial``)."""
+    return forks() and not _serial
 
 
 def discard_forked() -> None:
@@ -228,6 +257,125 @@ def fork_call(fn: Callable[..., Any], *args: Any) -> Forked:
     handle = Forked(None, conn, child)
     _forked.append(handle)
     return handle
+
+
+def split_call(fn: Callable[..., Any], *args: Any) -> Forked:
+    """``fork_call`` for a step that shares the caller's work (a build beside the others, a
+    part of a step): in-process when the compile runs serial streams (``splits()``)."""
+    return fork_call(fn, *args) if splits() else Forked(fn(*args))
+
+
+class Talk:
+    """A child forked by ``fork_talk``, and the parent's end of the two-way pipe to it: the
+    parent ``send``s, the child answers what ``recv`` returns (an exception the child raised
+    is raised here). ``discard`` stops it; a compile that fails discards it (``_forked``)."""
+
+    def __init__(self, conn: Any, process: Any) -> None:
+        self._conn, self._process = conn, process
+        self._sending: threading.Thread | None = None
+
+    def send(self, message: Any) -> None:
+        """``message`` on its way: pickled now, written by a thread (a large one fills the
+        pipe, and the child reads it only when it needs it; the caller goes on meanwhile)."""
+        self._sending = _send_soon(self._conn, message, self._sending)
+
+    def recv(self) -> Any:
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            ok, value = False, RuntimeError("a forked compile step ended without an answer "
+                                            f"(exit code {self._process.exitcode})")
+        if not ok:
+            self.discard()
+            raise value
+        return value
+
+    def close(self) -> None:
+        """The conversation is over: the session reaps the child (its exit need not hold up
+        the caller)."""
+        if self in _forked:
+            _forked.remove(self)
+        self._conn.close()
+        _background.append(self._process)
+
+    def discard(self) -> None:
+        if self in _forked:
+            _forked.remove(self)
+        if not self._conn.closed:
+            self._conn.close()
+            self._process.terminate()
+            self._process.join()
+
+
+def fork_talk(fn: Callable[..., None], *args: Any) -> Talk:
+    """``fn(conn, *args)`` in a child forked now, holding its end of a two-way pipe: it
+    answers with ``answer(conn, value)`` and takes what the parent ``Talk.send``s with
+    ``conn.recv()``; what it raises reaches the parent's next ``Talk.recv``. Only with
+    ``forks()``: the caller runs the work in-process otherwise."""
+    _stop_pool()   # never fork while the pool's manager thread runs
+    ctx = get_context("fork")
+    parent_end, child_end = ctx.Pipe(duplex=True)
+    child = ctx.Process(target=_closing, args=(parent_end, _talked, child_end, fn, args))
+    child.start()
+    child_end.close()
+    talk = Talk(parent_end, child)
+    _forked.append(talk)     # type: ignore[arg-type]
+    return talk
+
+
+def answer(conn: Any, value: Any) -> None:
+    """A ``fork_talk`` child's answer to the parent's next ``Talk.recv``: pickled now, written
+    by a thread (the parent reads it when it needs it; the child goes on meanwhile)."""
+    global _answering
+    _answering = _send_soon(conn, (True, value), _answering)
+
+
+_answering: threading.Thread | None = None   # a ``fork_talk`` child's answer being written
+
+
+def _send_soon(conn: Any, message: Any, before: threading.Thread | None) -> threading.Thread:
+    """``message`` pickled here and written to ``conn`` by a thread, after ``before``'s."""
+    payload = ForkingPickler.dumps(message)
+    if before is not None:
+        before.join()
+    thread = threading.Thread(target=_write, args=(conn, payload), daemon=True)
+    thread.start()
+    return thread
+
+
+def _write(conn: Any, payload: Any) -> None:
+    try:
+        conn.send_bytes(payload)
+    except (OSError, ValueError):   # the other end is gone, or this one closed: nobody reads it
+        pass
+
+
+def _talked(conn: Any, fn: Callable[..., None], args: tuple) -> None:
+    """A ``fork_talk`` child: the parent's background jobs and deferred children are not its
+    own (their copies here are dropped, not joined); its own are waited for at its end."""
+    _background.clear()
+    _deferred.clear()
+    _meanwhile.clear()
+    try:
+        fn(conn, *args)
+        if _answering is not None:
+            _answering.join()
+    except BaseException as e:   # noqa: BLE001 — handed to the parent, which raises it
+        if _answering is not None:
+            _answering.join()
+        try:
+            conn.send((False, e))
+        except Exception:        # an unpicklable exception, or the parent gone
+            try:
+                conn.send((False, RuntimeError(f"{type(e).__name__}: {e}")))
+            except Exception:
+                pass
+    finally:
+        conn.close()
+        while _deferred:         # never told to go: let go
+            _deferred.pop().drop()
+        while _background:
+            _background.pop().join()
 
 
 def _fork_piped(target: Callable[..., None], fn: Callable[..., Any], args: tuple,
@@ -587,7 +735,7 @@ def fork_share(fn: Callable[[Any], Any], tasks: Sequence[Any], state: Any, *,
     _fork_state = state
     done = finish or _same
     try:
-        if not forks() or len(tasks) < 2:
+        if not splits() or len(tasks) < 2:
             if first is not None:
                 first()
             for i, t in enumerate(tasks):

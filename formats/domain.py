@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from .version import FORMAT_MAJOR
 
-CONTRACT_VERSION = f"{FORMAT_MAJOR}.2"   # bundle format major . contract revision
+CONTRACT_VERSION = f"{FORMAT_MAJOR}.3"   # bundle format major . contract revision
 
 # Link stages, in this order. A *model* linker makes documents and edges (its result is cached
 # as the linked model); an *index* linker only adds search data to documents (the dictionary),
@@ -98,6 +98,24 @@ FilesFn = Callable[[str], bool]
 
 
 @dataclass(frozen=True)
+class Apart:
+    """A domain whose parse, link and build can run whole in one forked child, from the
+    compile's start, beside the other domains (``compiler/apart.py``): a domain of its own
+    large input (the code domain's modules) whose link needs only a little of the others'.
+    Its link is then three steps: ``inputs(ctx)`` in the compile, as soon as the links the
+    domain ``needs`` are there (or at its link's place) — what its link reads of the other
+    domains' (small, picklable; only what those links' linkers made); ``link(parsed, inputs,
+    ctx, answer)`` in the child, on its own context — its link, calling ``answer(value)`` once
+    with what the compile needs of it (the edges and additions to other domains' documents,
+    the links later linkers read: picklable) as soon as it is known, then going on with what
+    only its build reads; ``merge(value, ctx)`` in the compile, at its link's place — that
+    answer put in. Its ``build`` runs in the child on the links its ``link`` put there."""
+    inputs: Callable[[Any], Any]
+    link: Callable[[list[tuple[Source, Any]], Any, Any, Callable[[Any], None]], None]
+    merge: Callable[[Any, Any], None]
+
+
+@dataclass(frozen=True)
 class Domain:
     """The compile side of one kind of knowledge."""
     name: str
@@ -125,6 +143,9 @@ class Domain:
     # segments (nothing another build reads), so the compile runs it in a forked child from
     # the build's start, beside the core's builds, and merges it at its place in this order.
     build_apart: bool = False
+    # Its parse, link and build can run whole in a forked child (``Apart``), when the compile
+    # forks and parses its sources (not from the linked-model cache).
+    apart: Apart | None = None
     contract: str = CONTRACT_VERSION
 
 

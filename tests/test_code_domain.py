@@ -434,6 +434,7 @@ def test_cards_written_by_forked_workers_give_the_same_bundle(compiled, tmp_path
     root = tmp_path / "cf"
     _make_dump(root)
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setenv("V8ATLAS_APART", "0")   # the link's cards shared, not the domain run apart
     # the card store keeps the batches' frames: the bundle of one process with these batches
     monkeypatch.setattr(code_link, "CARD_BATCH", 1)
     alone = Bundle.open(compile_bundle([root], tmp_path / "alone", quiet=True, cache=False).bundle_path)
@@ -506,6 +507,7 @@ def _pooled(monkeypatch) -> list[bytes]:
     module, the child the others, a claim each); the rows read back, as a list."""
     from v8atlas.compiler.code import read as code_read
     monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setenv("V8ATLAS_APART", "0")   # the read shared, not the domain run apart
     monkeypatch.setattr(code_read, "POOL_THRESHOLD", 1)
     monkeypatch.setattr(code_read, "_STEP", 1)
     one_claim_then_the_child(monkeypatch)

@@ -650,6 +650,7 @@ def test_a_card_child_whose_parent_is_killed_ends_instead_of_waiting(tmp_path):
 _READ_SCRIPT = """
 import os, signal, sys, time
 os.environ["V8ATLAS_JOBS"] = "2"
+os.environ["V8ATLAS_APART"] = sys.argv[4]
 from v8atlas.compiler.code import read as code_read
 from v8atlas.compiler.pipeline import compile_bundle
 code_read.POOL_THRESHOLD = 1
@@ -668,16 +669,22 @@ code_read._read_one = dying
 result = compile_bundle([sys.argv[2]], sys.argv[3], quiet=True, cache=False)
 for e in result.report.errors:
     print("error:", e.code, e.message)
+print("published", result.bundle_path.name)
 """
 
 
+@pytest.mark.parametrize("apart", ["1", "0"])
 @pytest.mark.parametrize("how", ["killed", "raised"])
-def test_a_code_read_child_killed_or_failing_fails_the_parse_and_says_why(tmp_path, how):
+def test_a_code_read_child_killed_or_failing_fails_the_parse_and_says_why(tmp_path, how, apart):
+    """The child reading modules — the code domain's own (run apart), or the read's second
+    process (``V8ATLAS_APART=0``) — killed or raising: its source's parse is reported failed,
+    and the rest is compiled and published."""
     got = subprocess.run([sys.executable, "-c", _READ_SCRIPT, how, str(EXAMPLES / "config-designer"),
-                          str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+                          str(tmp_path / "out"), apart], capture_output=True, text=True, timeout=120)
     said = {"killed": "error: source-failed RuntimeError: a forked compile step ended without an answer",
             "raised": "error: source-failed MemoryError: no memory left"}[how]
     assert said in got.stdout, got.stdout + got.stderr
+    assert "published" in got.stdout, got.stdout + got.stderr
 
 
 def _killed_holding_the_lock(claims: pool.Claims) -> None:
@@ -777,3 +784,61 @@ def test_a_shared_read_streams_the_childs_answers_and_sends_what_does_not_fit_at
         assert bytes(answer) == _sized_claims(64)(lo, hi)
     streamed = [a for _lo, _hi, a in got if isinstance(a, memoryview)]
     assert streamed and len(streamed) < len(got)   # the room held some of them, not all
+
+
+def _talking_child(conn, seen: list[str], ready: str) -> None:
+    """A ``fork_talk`` child: waits (30 s at most) for ``ready`` to exist before it reads
+    anything, then answers each message's length with what it saw of the parent's data, and
+    raises on ``"fail"``."""
+    for _ in range(3000):
+        if os.path.exists(ready):
+            break
+        time.sleep(0.01)
+    while True:
+        message = conn.recv()
+        if message == "fail":
+            raise LookupError("no such object: Справочник.НетТакого")
+        if message == "stop":
+            return
+        pool.answer(conn, (len(message), seen[0], os.getpid()))
+
+
+def test_a_talking_child_answers_each_message_and_its_failure_is_raised_here(tmp_path, monkeypatch):
+    """``fork_talk``: a child that sees the parent's data as it was and converses through its
+    pipe. A message larger than the pipe holds does not wait for the child to read it (the
+    child reads nothing until the parent, past its send, says so); what the child raises is
+    raised by the parent's next ``recv``."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    ready = tmp_path / "ready"
+    big = "Справочник.Номенклатура " * 200_000            # ~5 MB pickled: far over a pipe's buffer
+    with pool.session():
+        talk = pool.fork_talk(_talking_child, ["как было"], str(ready))
+        talk.send(big)
+        ready.touch()                                    # reached only if the send did not block
+        size, seen, pid = talk.recv()
+        assert (size, seen) == (len(big), "как было") and pid != os.getpid()
+        talk.send("fail")
+        with pytest.raises(LookupError, match="Справочник.НетТакого"):
+            talk.recv()
+        other = pool.fork_talk(_talking_child, ["ещё"], str(ready))
+        other.send("stop")
+        other.close()
+
+
+def test_serial_streams_share_no_step_but_still_fork_background_jobs(monkeypatch):
+    """``set_serial``: a step that would share its work with a child runs in-process
+    (``split_call``, ``jobs()`` 1, ``fork_share``), an independent one still forks
+    (``fork_call``); the session's end ends it."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    texts = ["Справочник Пользователи"]
+    with pool.session():
+        assert pool.splits() and pool.jobs() == 2
+        assert pool.split_call(_first_words_and_pid, texts).result()[1] != os.getpid()
+        pool.set_serial(True)
+        assert not pool.splits() and pool.forks() and pool.jobs() == 1
+        assert pool.split_call(_first_words_and_pid, texts).result()[1] == os.getpid()
+        assert pool.fork_call(_first_words_and_pid, texts).result()[1] != os.getpid()
+        shared = list(pool.fork_share(_state_item_and_pid, [0, 1], ["а", "б"]))
+        assert {pid for _i, (_item, pid) in shared} == {os.getpid()}
+    with pool.session():
+        assert pool.splits()

@@ -203,7 +203,7 @@ def test_the_linked_model_reads_back_from_its_parts(tmp_path, monkeypatch):
     report = CompileReport()
     report.warn("src", "замечание")
     path = tmp_path / "linked" / "m.pickle"
-    pipeline._save_linked(docs, edges, {"i": 1}, {"c": 2}, links, report, path)
+    pipeline._save_linked(docs, edges, {"i": 1}, {"c": 2}, links, report, [], path)
     ctx = pipeline._load_linked(path, Project(sources=[]), CompileReport())
     assert ctx is not None and (ctx.docs, ctx.edges, ctx.info, ctx.counts) == (docs, edges, {"i": 1}, {"c": 2})
     assert ctx.links.need(ConfigModels).platforms == {"К": "8.3.24"}

@@ -71,7 +71,7 @@ def main() -> None:
     ctx = pipeline._load_linked(files[-1], Project(sources=[]), CompileReport())
     if ctx is None:
         sys.exit(f"{files[-1]}: not readable by this compiler")
-    parts = (ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.links, ctx.report)
+    parts = (ctx.docs, ctx.edges, ctx.info, ctx.counts, ctx.links, ctx.report, [])
     print(f"  {len(ctx.docs)} documents, {len(ctx.edges)} edges; RSS {_status('VmRSS')} MiB")
     with tempfile.TemporaryDirectory(dir=args.bundles / ".cache") as tmp:
         written = Path(tmp) / "parts.pickle"

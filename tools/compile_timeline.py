@@ -29,7 +29,8 @@ from typing import Any, Iterator
 
 # process label (``_label``) → its row in ``show``'s table; the two pool worker pairs (parse,
 # then the link's cards) are told apart by start time
-KINDS = {"build code": "code child", "stores:_card_store": "card store",
+KINDS = {"_apart_child": "domain apart",   # a domain's parse, link and build (session 12)
+         "build code": "code child", "stores:_card_store": "card store",
          "stores:_body_and_module_stores": "body store",
          "stores:_record_stores": "record stores",     # (the two above in one child: session 11)
          "stores:_stores_and_postings": "record stores",   # (and the postings since, session 11)

@@ -491,7 +491,7 @@ def build(ctx: LinkContext, writer: BundleWriter) -> None:
     # The record stores and the postings in a forked child, while this process makes the
     # tables below from what it keeps of the index (in-process: now, before ``_release``
     # drops the cards and bodies the stores read).
-    stores = pool.fork_call(_apart, _stores_and_postings, index, writer)
+    stores = pool.split_call(_apart, _stores_and_postings, index, writer)
     writer.add_array(FC.PROC_CONFIG, np.array([pe.view for pe in index.procs], dtype="<u2"))
     writer.add_array(FC.PROC_MODULE, np.array([pe.module for pe in index.procs], dtype="<u4"))
     flags = np.array([(FC.EXPORT if pe.proc.export else 0) | (FC.FUNCTION if pe.proc.is_function else 0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from v8atlas.formats import code as FC
-from v8atlas.formats.domain import Domain
+from v8atlas.formats.domain import Apart, Domain
 
 from ..links import ConfigModels
 from .index import CodeIndex
@@ -33,6 +33,21 @@ def link(parsed: list[tuple[Any, Any]], ctx: Any) -> None:
     code_link(parsed, ctx)
 
 
+def apart_inputs(ctx: Any) -> Any:
+    from .link import apart_inputs as inputs
+    return inputs(ctx)
+
+
+def link_apart(parsed: list[tuple[Any, Any]], inputs: Any, ctx: Any, answer: Any) -> None:
+    from .link import link_apart as linked
+    linked(parsed, inputs, ctx, answer)
+
+
+def merge_apart(answer: Any, ctx: Any) -> None:
+    from .link import merge_apart as merge
+    merge(answer, ctx)
+
+
 def build(ctx: Any, writer: Any) -> None:
     from .build import build as code_build
     code_build(ctx, writer)
@@ -49,4 +64,7 @@ DOMAIN = Domain(
     provides=(CodeIndex,),
     segments=(FC.PREFIX,),
     build_apart=True,       # its build reads the code index alone: a forked child's work
+    # Its parse, link and build whole in a child from the compile's start: the modules are
+    # most of a dump's bytes, and the link needs only the configuration's names (``link.py``).
+    apart=Apart(inputs=apart_inputs, link=link_apart, merge=merge_apart),
 )

@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from functools import partial
 from itertools import chain
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -106,6 +106,8 @@ class _ViewLinker:
         self._paths: dict[tuple[str, str], tuple[str, str] | None] = {}
         # (owner, object, edge kind) → addresses of the procedures that use it (``_uses``)
         self.grouped: defaultdict[tuple[str, str, str], list[str]] = defaultdict(list)
+        # procedure id → its card's ``uses``, when made before the cards (``collect_uses``)
+        self.uses: dict[int, list[list[str]]] | None = None
         for _origin, cfg, _code in parts:
             for o in cfg.objects:
                 self.objects.setdefault(o.full_name.casefold(), o.full_name)
@@ -172,6 +174,23 @@ class _ViewLinker:
                      common_names, manager_names)
 
     # -- usages -----------------------------------------------------------------------------
+    def collect_uses(self) -> None:
+        """Every procedure's ``uses`` and the usage edges' keys at once, before the cards
+        (which then take them from ``uses``): the usage edges are known before any card is
+        written (the link apart answers the compile then: ``link_apart``)."""
+        lang = 0 if self.language == W.RU else 1
+        grouped: list[tuple[tuple[str, str, str], str]] = []
+        self.uses = {}
+        for mid in self.by_ref.values():
+            e = self.ix.modules[mid]
+            address = FC.module_address(*e.ref, lang=lang)
+            for pid in e.procs:
+                p = self.ix.procs[pid].proc
+                if p.usages:
+                    self.uses[pid] = self._uses(e, p, f"{address}.{p.name}", grouped)
+        for key, address in grouped:
+            self.grouped[key].append(address)
+
     def _uses(self, e: ModuleEntry, p: Procedure, address: str,
               grouped: list[tuple[tuple[str, str, str], str]]) -> list[list[str]]:
         """The card's ``uses`` ([object, edge kind] sorted); the module owner's usage edges'
@@ -226,7 +245,8 @@ class _ViewLinker:
             return [label for key, label in _FLAGS if props.get(key)]
         return [_KIND_WHERE[e.ref.kind]] if e.ref.kind in _KIND_WHERE else []
 
-    def cards(self, meanwhile: Callable[[], None] | None = None, last: bool = False) -> None:
+    def cards(self, meanwhile: Callable[[], None] | None = None, last: bool = False,
+              resolved: bool = False) -> None:
         """Every procedure's card, written whole and packed at once (``seal_card``) into
         ``CodeIndex.cards``: the extension links (``_extension_keys``), the usages and the call
         counts are known before it is packed, so no card stays a dict past its own procedure.
@@ -255,10 +275,11 @@ class _ViewLinker:
         n_procs = sum(len(self.ix.modules[mid].procs) for mid in mids)
         batches = [mids[i:i + CARD_BATCH] for i in range(0, len(mids), CARD_BATCH)]
         pooled = n_procs >= FORK_CARDS
-        counts = _CallCounts(len(self.ix.procs), shared=pooled and pool.forks())
+        counts = _CallCounts(len(self.ix.procs), shared=pooled and pool.splits())
 
         def resolve() -> None:
-            self.resolve_calls()
+            if not resolved:     # (else resolved before: ``_link``'s early answer)
+                self.resolve_calls()
             # Per procedure of the view (ids ``first`` on, ``add_modules``): its callees, and
             # its callers — a view's calls resolve within the view, so every callee of its
             # procedures, counted at once (not one by one in Python)
@@ -376,7 +397,8 @@ class _ViewLinker:
                     card["event_handler"] = True
                 if pid in late:
                     card.update(late[pid])
-                card["uses"] = self._uses(e, p, own, grouped) if p.usages else []
+                card["uses"] = (self._uses(e, p, own, grouped) if self.uses is None
+                                else self.uses.get(pid, [])) if p.usages else []
                 # (0 until the counts are known: ``_finished`` puts them in the packed card)
                 card["callees"], card["callers"] = (callees[pid], callers[pid]) if final else (0, 0)
                 prior, old, packed = seal_card(card)
@@ -622,23 +644,23 @@ def _handlers(vl: _ViewLinker, e: ModuleEntry) -> list[str]:
     return [vl.ix.procs[pid].proc.name for pid in e.procs if vl.folded_name(pid) in events]
 
 
-def _enrich_cards(index: CodeIndex, vl: _ViewLinker, docs_by_key: dict[str, Any], doc_key: Any) -> None:
-    """A view's owners' cards: a common module's API by region, an object's modules. Run
-    while the view's cards are written (``_ViewLinker.cards``' ``meanwhile``): it reads the
-    procedures' doc comments, not their cards."""
+def _enrichments(index: CodeIndex, vl: _ViewLinker, doc_key: Any) -> list[tuple[Any, str, Any]]:
+    """What a view's owners' cards gain — a common module's API by region and counts, an
+    object's modules — as (document key, card field, value), in the order a card takes them
+    (``_apply_enrichments`` puts them in). Made while the view's cards are written
+    (``_ViewLinker.cards``' ``meanwhile``): it reads the procedures' doc comments, not their cards."""
     lang = 0 if vl.language == W.RU else 1
+    out: list[tuple[Any, str, Any]] = []
     per_owner: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for mid in vl.by_ref.values():
         e = index.modules[mid]
         if e.ref.owner == "Configuration" or not e.procs:   # an empty module file says nothing
             continue
-        doc = docs_by_key.get(doc_key(vl.view_name, e.ref.owner))
-        if doc is None:
-            continue
         if e.ref.kind == K.COMMON and e.ref.owner.startswith("CommonModule."):
-            doc.card["api"] = _api_by_region(index, e)
-            doc.card["code"] = {"procedures": len(e.procs), "exported": sum(
-                1 for pid in e.procs if index.procs[pid].proc.export)}
+            key = doc_key(vl.view_name, e.ref.owner)
+            out.append((key, "api", _api_by_region(index, e)))
+            out.append((key, "code", {"procedures": len(e.procs), "exported": sum(
+                1 for pid in e.procs if index.procs[pid].proc.export)}))
             continue
         entry: dict[str, Any] = {"module": FC.module_address(*e.ref, lang=lang),
                                  "procedures": len(e.procs)}
@@ -650,8 +672,18 @@ def _enrich_cards(index: CodeIndex, vl: _ViewLinker, docs_by_key: dict[str, Any]
             entry["exported"] = exported
         per_owner[e.ref.owner].append(entry)
     for owner, entries in per_owner.items():
-        doc = docs_by_key[doc_key(vl.view_name, owner)]
-        doc.card["modules"] = sorted(entries, key=lambda x: x["module"])
+        out.append((doc_key(vl.view_name, owner), "modules", sorted(entries, key=lambda x: x["module"])))
+    return out
+
+
+def _apply_enrichments(enrichments: list[tuple[Any, str, Any]], docs: list[Any]) -> None:
+    """``_enrichments`` put in the cards of the documents there are (an owner without a
+    document — its object left out of the configuration's documents — gains nothing)."""
+    docs_by_key = {d.key: d for d in docs}
+    for key, name, value in enrichments:
+        doc = docs_by_key.get(key)
+        if doc is not None:
+            doc.card[name] = value
 
 
 def _view_counts(index: CodeIndex, vl: _ViewLinker) -> dict[str, int]:
@@ -680,34 +712,160 @@ def _drop_linked(index: CodeIndex, dropped: int | None) -> None:
 
 
 def link(parsed: list[tuple[Any, CodeModel]], ctx: Any) -> None:
+    """The code domain's link in the compile's process (one core, or a compile from its
+    parse cache beside a linked-model miss): ``_link``, its answer put in ``ctx``."""
+    linked = _link(parsed, ctx.links.get(ConfigModels), ctx.info.get("configurations") or [], ctx.report)
+    if linked is not None:
+        index, edges, enrichments, counts = linked
+        ctx.links.put(index)
+        _merge(edges, enrichments, counts, ctx)
+
+
+def _merge(edges: list[Any], enrichments: list[tuple[Any, str, Any]], counts: dict[str, Any],
+           ctx: Any) -> None:
+    ctx.edges += edges
+    _apply_enrichments(enrichments, ctx.docs)
+    ctx.counts["code"] = counts
+
+
+def _link(parsed: list[tuple[Any, CodeModel]], models: ConfigModels | None, infos: list[dict[str, Any]],
+          report: Any, early: Callable[[CodeIndex, list[Any], list[tuple[Any, str, Any]], dict[str, Any]], None]
+          | None = None
+          ) -> tuple[CodeIndex, list[Any], list[tuple[Any, str, Any]], dict[str, Any]] | None:
+    """Every view's modules and procedures into one ``CodeIndex``, calls and usages resolved,
+    cards written: (the index, the usage edges, the owners' cards' additions
+    (``_enrichments``), the counts per view), or None when there is nothing to link.
+    ``early(index, edges, additions, counts)``: called with those as soon as they are known — every
+    view's calls and usages resolved — before any card is written."""
     from ..config.link import doc_key  # the configuration domain's document keys
     for _source, model in parsed:   # the parse cache is written (or forked off) by now, and
         forget_received(model)       # the link changes the models: their rows go
-    models = ctx.links.get(ConfigModels)
     if not parsed or models is None:     # no configuration in this compile (help books only…)
-        return
-    pairs = _pairs(parsed, models, ctx.report)
-    infos = ctx.info.get("configurations") or []
+        return None
+    pairs = _pairs(parsed, models, report)
     if not pairs or not infos:
-        return
+        return None
     by_view = {i["name"]: i["configuration_name"] for i in infos}
     views = [(info, parts) for info in infos if (parts := _view_sources(info, by_view, pairs))]
     index = CodeIndex()
-    docs_by_key = {d.key: d for d in ctx.docs}
+    edges: list[Any] = []
+    enrichments: list[tuple[Any, str, Any]] = []
     counts: dict[str, dict[str, int]] = {}
+    if early is not None:
+        _link_early(index, views, edges, enrichments, counts, early)
+        return index, edges, enrichments, {v: counts[v] for v in index.views}
     for info, parts in views:
         vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
         index.views.append(info["name"])
         vl.add_modules()      # (the calls are resolved by ``cards``, beside its child)
 
         def meanwhile(vl: _ViewLinker = vl) -> None:
-            _enrich_cards(index, vl, docs_by_key, doc_key)
+            enrichments.extend(_enrichments(index, vl, doc_key))
             counts[vl.view_name] = _view_counts(index, vl)
 
         # (a later view may hold the same parsed procedures: the last one's drop as they go)
         vl.cards(meanwhile, last=vl.view == len(views) - 1)
-        ctx.edges += vl.usage_edges(doc_key)
+        edges += vl.usage_edges(doc_key)
     _drop_linked(index, len(views) - 1)   # (the parse cache was written before the link: _save_unkeyed)
     heap.trim()      # before the build forks its children (their RSS starts at this one's)
-    ctx.links.put(index)
-    ctx.counts["code"] = {v: counts[v] for v in index.views}
+    return index, edges, enrichments, {v: counts[v] for v in index.views}
+
+
+def _link_early(index: CodeIndex, views: list[tuple[dict[str, Any], list]], edges: list[Any],
+                enrichments: list[tuple[Any, str, Any]], counts: dict[str, dict[str, int]],
+                early: Callable[[CodeIndex, list[Any], list[tuple[Any, str, Any]], dict[str, Any]], None]
+                ) -> None:
+    """``_link`` answering ``early`` before the cards: every view's calls resolved, usages
+    collected (``collect_uses``), edges, additions and counts made first, then the cards."""
+    from ..config.link import doc_key
+    linkers = []
+    for info, parts in views:
+        vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
+        index.views.append(info["name"])
+        vl.add_modules()
+        vl.resolve_calls()
+        vl.collect_uses()
+        enrichments.extend(_enrichments(index, vl, doc_key))
+        counts[vl.view_name] = _view_counts(index, vl)
+        edges += vl.usage_edges(doc_key)
+        linkers.append(vl)
+    early(index, edges, enrichments, {v: counts[v] for v in index.views})
+    for vl in linkers:
+        vl.cards(last=vl.view == len(views) - 1, resolved=True)
+    _drop_linked(index, len(views) - 1)
+    heap.trim()
+
+
+# -- the link apart (``formats.domain.Apart``: the domain's parse, link and build in a child) --
+
+class _Named(NamedTuple):
+    name: str
+
+
+class _ObjectDigest(NamedTuple):
+    """What the code link reads of a configuration object (``check_owners``, ``_ViewLinker``)."""
+    full_name: str
+    cls: str
+    props: dict[str, Any]          # a common module's flags (availability); others: none
+    forms: tuple[_Named, ...]
+    commands: tuple[_Named, ...]
+
+
+class _ConfigDigest(NamedTuple):
+    """What the code link reads of a parsed configuration: its name, script and objects."""
+    name: str
+    script_variant: str
+    objects: list[_ObjectDigest]
+
+
+def _digest(cfg: Configuration) -> _ConfigDigest:
+    return _ConfigDigest(cfg.name, cfg.script_variant, [
+        _ObjectDigest(o.full_name, o.cls, {k: v for k, v in o.props.items() if v} if o.cls == "CommonModule" else {},
+                      tuple(_Named(f.name) for f in o.forms), tuple(_Named(c.name) for c in o.commands))
+        for o in cfg.objects])
+
+
+def apart_inputs(ctx: Any) -> tuple[dict[str, _ConfigDigest] | None, list[dict[str, Any]]]:
+    """In the compile, at the code link's place: what the link apart reads of the configuration
+    domain's — each parsed configuration's digest by its source's name, and the views."""
+    models = ctx.links.get(ConfigModels)
+    digests = None if models is None else {name: _digest(cfg) for name, cfg in models.by_source.items()}
+    return digests, ctx.info.get("configurations") or []
+
+
+def link_apart(parsed: list[tuple[Any, CodeModel]], inputs: tuple, ctx: Any,
+               answer: Callable[[Any], None]) -> None:
+    """In the code domain's child: ``_link`` on the digests, answering the compile before the
+    cards are written — the edges, the cards' additions, the counts and the form modules'
+    procedure names (the forms domain's handler check: ``_handler_index``); the index stays
+    here, for the build."""
+    digests, infos = inputs
+    models = None if digests is None else ConfigModels(by_source=digests)
+
+    def early(index: CodeIndex, edges: list[Any], enrichments: list[tuple[Any, str, Any]],
+              counts: dict[str, Any]) -> None:
+        answer((edges, enrichments, counts, _handler_index(index)))
+
+    linked = _link(parsed, models, infos, ctx.report, early=early)
+    if linked is None:
+        answer(None)
+        return
+    ctx.links.put(linked[0])
+
+
+def merge_apart(answer: tuple | None, ctx: Any) -> None:
+    """In the compile: the link apart's answer put in (as ``link`` puts its own)."""
+    if answer is None:
+        return
+    edges, enrichments, counts, handlers = answer
+    ctx.links.put(handlers)
+    _merge(edges, enrichments, counts, ctx)
+
+
+def _handler_index(index: CodeIndex) -> CodeIndex:
+    """The index as the forms domain's handler check reads it (``forms/handlers.py``): the
+    views, and the form modules with their procedures' folded names — no procedures, no
+    cards (the build runs where the whole index is)."""
+    return CodeIndex(views=list(index.views),
+                     modules=[ModuleEntry(m.ref, m.view, [], [], names=m.names)
+                              for m in index.modules if m.ref.kind == K.FORM])

@@ -355,7 +355,7 @@ def link_view(view: View, ctx: Any, reported: set[tuple[str, ...]] | None = None
     # (tests/test_link_fork.py pickles the model before and after), so what later domains read
     # through ConfigModels is the same. The child's documents come back pickled, in order.
     claims = _Claims(len(paths))
-    forked = (pool.fork_call(_docs_from_the_back, paths, state, claims, os.getpid())
+    forked = (pool.split_call(_docs_from_the_back, paths, state, claims, os.getpid())
               if len(paths) >= _FORK_OBJECTS else None)
     rels, dangling = split_dangling(relations(ix), ix)
     if dangling and not view.standalone_extension:

@@ -447,7 +447,7 @@ def build(ctx: "LinkContext", writer: "BundleWriter") -> None:
     # The typo table reads the terms alone: built by a forked child while this process makes
     # the postings and the families (0.13 s of SSL's 0.65, the search build being the longest
     # step of the compile's tail).
-    typos = pool.fork_call(_typo_table, terms)
+    typos = pool.split_call(_typo_table, terms)
     term_ix = {t: j for j, t in enumerate(terms)}
     row_tid = np.fromiter(map(term_ix.__getitem__, e_term), dtype=np.int64, count=len(e_term))
     rows = np.array(seg_rows, dtype=np.int64)

@@ -1,0 +1,103 @@
+"""A domain run apart (compiler/apart.py): the code domain's parse, link and build in a child
+of its own beside the rest of the compile give the bundle, the report and the caches of a
+compile in one process."""
+from __future__ import annotations
+
+import shutil
+from collections import Counter
+
+import pytest
+from test_code_domain import _clean_dump, _make_dump
+from v8atlas.compiler.pipeline import compile_bundle
+from v8atlas.formats.reader import Bundle
+from v8atlas.server import tools
+from v8atlas.server.snapshot import Snapshot
+
+
+def _lines(result) -> Counter:
+    return Counter((w.code, w.source, w.file, w.line, w.message)
+                   for w in result.report.errors + result.report.warnings)
+
+
+def test_the_code_domain_run_apart_gives_the_bundle_and_report_of_one_process(tmp_path, monkeypatch):
+    """Apart (two cores: the default), with every step split instead (``V8ATLAS_APART=0``) and
+    in one process: the same bytes, the same report lines (bad modules among them), and the
+    procedures answer the same."""
+    root = tmp_path / "cf"
+    _make_dump(root)
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    apart = compile_bundle([root], tmp_path / "apart", quiet=True, cache=False)
+    assert "wait for code link" in apart.report.timings        # its child linked it
+    assert "link code" in apart.report.timings and "build code" in apart.report.timings
+    monkeypatch.setenv("V8ATLAS_APART", "0")
+    split = compile_bundle([root], tmp_path / "split", quiet=True, cache=False)
+    assert "wait for code link" not in split.report.timings
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    alone = compile_bundle([root], tmp_path / "alone", quiet=True, cache=False)
+    hashes = {Bundle.open(r.bundle_path).content_hash for r in (apart, split, alone)}
+    assert len(hashes) == 1
+    assert _lines(apart) == _lines(alone) == _lines(split)
+    assert any(w.code == "module-without-object" for w in apart.report.errors)
+    snap = Snapshot(Bundle.open(apart.bundle_path))
+    got = tools.call(snap, "get_procedure", {"name": "ОбщегоНазначения.ЗначениеРеквизита"})
+    assert got.outcome == "found" and got.data["procedure"]["callers"] == 2
+
+
+def test_a_linked_model_is_read_back_with_its_side_file_and_missed_without_it(tmp_path, monkeypatch):
+    """A cold compile with the cache on writes the linked model, and beside it the links the
+    code domain's child made (``<key>.code.side``): built from them, or — the side file gone —
+    relinked from the parse caches, the bundle is the one a compile without any cache makes."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    plain = Bundle.open(compile_bundle([root], tmp_path / "plain", quiet=True, cache=False).bundle_path)
+    out = tmp_path / "out"
+    first = compile_bundle([root], out, quiet=True)
+    assert not first.report.errors
+    linked = out / ".cache" / "linked"
+    mains, sides = list(linked.glob("*.pickle")), list(linked.glob("*.code.side"))
+    assert len(mains) == 1 and [s.name for s in sides] == [mains[0].stem + ".code.side"]
+    shutil.rmtree(out / ".cache" / "builds")
+    again = compile_bundle([root], out, quiet=True)
+    assert "load linked model" in again.report.timings and "wait for code link" not in again.report.timings
+    assert Bundle.open(again.bundle_path).content_hash == plain.content_hash
+    shutil.rmtree(out / ".cache" / "builds")
+    sides[0].unlink()
+    missed = compile_bundle([root], out, quiet=True)
+    assert "wait for code link" in missed.report.timings            # relinked, by a child again
+    assert "parse code" not in missed.report.timings                # from its parse cache
+    assert Bundle.open(missed.bundle_path).content_hash == plain.content_hash
+    assert list(linked.glob("*.code.side"))                        # and written anew
+
+
+@pytest.mark.parametrize("apart", ["1", "0"])
+def test_a_module_edited_between_compiles_is_parsed_again_by_the_child(tmp_path, monkeypatch, apart):
+    """The child's parse cache is keyed by the fingerprint like the compile's own: an edited
+    module is read again (its new procedure found), an untouched dump is not."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    monkeypatch.setenv("V8ATLAS_APART", apart)
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    out = tmp_path / "out"
+    compile_bundle([root], out, quiet=True)
+    module = root / "CommonModules/ОбщегоНазначения/Ext/Module.bsl"
+    module.write_bytes(module.read_bytes() + "\r\nФункция НоваяФункция() Экспорт\r\n"
+                       "\tВозврат 1;\r\nКонецФункции\r\n".encode())
+    edited = compile_bundle([root], out, quiet=True)
+    assert "parse code" in edited.report.timings
+    snap = Snapshot(Bundle.open(edited.bundle_path))
+    assert tools.call(snap, "get_procedure", {"name": "ОбщегоНазначения.НоваяФункция"}).outcome == "found"
+    shutil.rmtree(out / ".cache" / "builds")
+    shutil.rmtree(out / ".cache" / "linked")
+    relinked = compile_bundle([root], out, quiet=True)
+    assert "parse code" not in relinked.report.timings
+    assert Bundle.open(relinked.bundle_path).content_hash == Bundle.open(edited.bundle_path).content_hash
+
+
+def test_the_bundle_of_a_compile_in_one_process_needs_no_child(tmp_path, monkeypatch):
+    """With one core nothing runs apart (nor forks): the code domain links in the compile."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "1")
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
+    assert "wait for code link" not in result.report.timings and "link code" in result.report.timings
