@@ -23,6 +23,7 @@ The conversation, in this order (``pool.fork_talk``):
 """
 from __future__ import annotations
 
+import mmap
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -48,7 +49,11 @@ class ApartRun:
         # last-good pointer), and the linked-model side file (None: no linked model is saved).
         self.parse_keys: dict[str, tuple[Path, Path]] = {}
         self.side: Path | None = None
-        self._talk = pool.fork_talk(_apart_child, domain, sources, source_fps, cache_dir, fingerprint, project)
+        # One byte the child reads: 1 once this process only waits for its build (its own
+        # builds done), so that the child's build may share its work with a child of its own.
+        self._idle = mmap.mmap(-1, 1)
+        self._talk = pool.fork_talk(_apart_child, domain, sources, source_fps, cache_dir, fingerprint,
+                                    project, self._idle)
         self._inputs_sent = False
 
     def send_inputs(self, ctx: "LinkContext", now: bool = False) -> None:
@@ -86,6 +91,7 @@ class ApartRun:
     def result(self) -> tuple[dict, dict, dict, CompileReport]:
         """The build's additions (``pipeline._forked_build``), once the child has been told
         where its caches go."""
+        self._idle[0] = 1
         self._talk.send((self.parse_keys, self.side))
         answer = self._talk.recv()
         self._talk.close()
@@ -96,7 +102,7 @@ class ApartRun:
 
 
 def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: dict[Source, str],
-         cache_dir: Path | None, fingerprint: str, project: Any) -> None:
+                 cache_dir: Path | None, fingerprint: str, project: Any, idle: mmap.mmap) -> None:
     from .pipeline import LinkContext, SourceFailed, _forked_build, _parse_source, _stage_label
     pool.set_serial(True)
     readhash.forget()         # the compile's notes are the compile's; this child's come back
@@ -134,6 +140,8 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     side_saver = pool.deferred(_save_side, ctx.links) if cache_dir is not None else None
     writer = conn.recv()
     assert domain.build is not None
+    if idle[0]:   # the compile only waits for this build now: its core is free for a split
+        pool.set_serial(False)
     segments, records, counts, built_report = _forked_build(f"build {label}", domain.build, ctx, writer)
     late.merge(built_report)
     parse_keys, side = conn.recv()
