@@ -101,3 +101,20 @@ def test_the_bundle_of_a_compile_in_one_process_needs_no_child(tmp_path, monkeyp
     _clean_dump(root)
     result = compile_bundle([root], tmp_path / "out", quiet=True, cache=False)
     assert "wait for code link" not in result.report.timings and "link code" in result.report.timings
+
+
+def test_a_linked_model_in_small_parts_keeps_each_modules_body_frames_once(tmp_path, monkeypatch):
+    """The linked model's code index is written in parts of ``PART_ROWS`` procedures; a
+    module's procedures (sharing its body frames) across two parts still give one copy of its
+    frames in the body store: built from the linked model, the bundle is the cold compile's."""
+    from v8atlas.compiler.code import index as code_index
+    monkeypatch.setattr(code_index, "PART_ROWS", 2)
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    plain = Bundle.open(compile_bundle([root], tmp_path / "plain", quiet=True, cache=False).bundle_path)
+    out = tmp_path / "out"
+    compile_bundle([root], out, quiet=True)
+    shutil.rmtree(out / ".cache" / "builds")
+    again = compile_bundle([root], out, quiet=True)
+    assert "load linked model" in again.report.timings
+    assert Bundle.open(again.bundle_path).content_hash == plain.content_hash

@@ -63,11 +63,24 @@ class CodeIndex:
         ``tools/bench_linked_cache.py``). ``from_cache_parts`` reads the same parts back."""
         vocabularies: dict[int, int] = {}        # id(list) → its place (one per code model)
         shared = []
+        # The bodies' frames by identity (a module's procedures share its frames, views share
+        # procedures: the body store copies each once, ``chunked_records``): written once,
+        # each body naming its frames by their place — not in each part that has one of its
+        # procedures (a module across two parts gave two copies, and another bundle)
+        frames: dict[int, int] = {}
+        blobs: list[bytes] = []
         for pe in self.procs:
             if id(pe.vocabulary) not in vocabularies:
                 vocabularies[id(pe.vocabulary)] = len(shared)
                 shared.append(pe.vocabulary)
-        yield self.views, len(self.modules), len(self.module_cards), len(self.procs), shared, self.cards
+            body = pe.proc.body
+            if type(body) is tuple and id(body[0]) not in frames:
+                frames[id(body[0])] = len(blobs)
+                blobs.append(body[0])
+        yield (self.views, len(self.modules), len(self.module_cards), len(self.procs), shared, self.cards,
+               len(blobs))
+        for start in range(0, len(blobs), PART_ROWS):
+            yield cache.marshalled(blobs[start:start + PART_ROWS])
         for start in range(0, len(self.modules), PART_ROWS):
             chunk = self.modules[start:start + PART_ROWS]
             yield cache.marshalled([[tuple(m.ref) for m in chunk]]
@@ -78,14 +91,17 @@ class CodeIndex:
             chunk = self.procs[start:start + PART_ROWS]
             procs = [pe.proc for pe in chunk]
             yield cache.marshalled(
-                [_stored(n, [getattr(p, n) for p in procs]) for n in PROC_INIT_FIELDS]
+                [_stored(n, [getattr(p, n) for p in procs], frames) for n in PROC_INIT_FIELDS]
                 + [[vocabularies[id(pe.vocabulary)] if n == "vocabulary" else getattr(pe, n)
                     for pe in chunk] for n in _ENTRY_FIELDS])
 
     @classmethod
     def from_cache_parts(cls, parts: Iterator[Any]) -> "CodeIndex":
-        views, n_modules, n_cards, n_procs, shared, cards = next(parts)
+        views, n_modules, n_cards, n_procs, shared, cards, n_blobs = next(parts)
         index = cls(views=views, cards=cards)
+        blobs: list[bytes] = []
+        while len(blobs) < n_blobs:
+            blobs += cache.unmarshalled(next(parts))
         while len(index.modules) < n_modules:
             refs, *columns = cache.unmarshalled(next(parts))
             index.modules += [ModuleEntry(ModuleRef(*ref), *row)
@@ -97,7 +113,7 @@ class CodeIndex:
         while len(index.procs) < n_procs:
             columns = cache.unmarshalled(next(parts))
             columns[n_proc + vocabulary] = [shared[i] for i in columns[n_proc + vocabulary]]
-            procs = [Procedure(*row) for row in zip(*[_restored(n, column) for n, column
+            procs = [Procedure(*row) for row in zip(*[_restored(n, column, blobs) for n, column
                                                       in zip(PROC_INIT_FIELDS, columns[:n_proc])])]
             index.procs += [ProcEntry(p, *row) for p, row in zip(procs, zip(*columns[n_proc:]))]
         return index
@@ -114,18 +130,23 @@ _MODULE_FIELDS = tuple(f.name for f in fields(ModuleEntry))            # ``ref``
 _ENTRY_FIELDS = tuple(f.name for f in fields(ProcEntry) if f.name != "proc")   # after ``proc``
 
 
-def _stored(name: str, column: list[Any]) -> list[Any]:
-    """A column of a procedure field as marshal can write it (parameters, annotations: tuples)."""
+def _stored(name: str, column: list[Any], frames: dict[int, int]) -> list[Any]:
+    """A column of a procedure field as marshal can write it (parameters, annotations: tuples;
+    a body's frames: their place among the index's, ``frames``: id → place)."""
     if name == "params":
         return [[param_row(q) for q in params] for params in column]
     if name == "annotation":
         return [annotation_row(a) for a in column]
+    if name == "body":
+        return [(frames[id(b[0])], b[1], b[2]) if type(b) is tuple else b for b in column]
     return column
 
 
-def _restored(name: str, column: list[Any]) -> list[Any]:
+def _restored(name: str, column: list[Any], blobs: list[bytes]) -> list[Any]:
     if name == "params":
         return [[Param(*q) for q in params] for params in column]
     if name == "annotation":
         return [annotation_of(a) for a in column]
+    if name == "body":
+        return [(blobs[b[0]], b[1], b[2]) if type(b) is tuple else b for b in column]
     return column
