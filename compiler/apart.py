@@ -52,6 +52,7 @@ class ApartRun:
         # One byte the child reads: 1 once this process only waits for its build (its own
         # builds done), so that the child's build may share its work with a child of its own.
         self._idle = mmap.mmap(-1, 1)
+        self.parsed = 0          # the sources its child parsed (told with its link's answer)
         self._talk = pool.fork_talk(_apart_child, domain, sources, source_fps, cache_dir, fingerprint,
                                     project, self._idle)
         self._inputs_sent = False
@@ -67,17 +68,18 @@ class ApartRun:
 
     def link(self, ctx: "LinkContext") -> bool:
         """The domain's link: its inputs to the child (if not sent yet), its answer merged here.
-        False when the child ended without one (killed — out of memory, say — or failing
-        outside any source's parse): each of its sources is reported failed, as a parse that
-        failed is, and the domain adds nothing to this compile."""
+        False when the child ended without one (killed — out of memory, say): each of its
+        sources is reported failed, as a parse whose reader died is, and the domain adds
+        nothing to this compile. What the child raised is raised here, as in one process; a
+        child that dies after its answer fails the compile at its build (``result``)."""
         assert self.domain.apart is not None
         try:
             self.send_inputs(ctx, now=True)
-            report, answer, notes = self._talk.recv()
-        except Exception as e:    # noqa: BLE001 — what the child raised, or its death
+            report, answer, notes, self.parsed = self._talk.recv()
+        except pool.ChildGone as e:
             self.discard()
             for source in self.sources:
-                ctx.report.error(source.name, f"{type(e).__name__}: {e}", code="source-failed")
+                ctx.report.error(source.name, f"RuntimeError: {e}", code="source-failed")
             return False
         readhash.merge(notes)
         ctx.report.merge(report)
@@ -121,19 +123,21 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     label = _stage_label(domain.name)
     answered: list[tuple[float, float]] = []
     began = time.perf_counter(), cpu_seconds()
+    told: list[int] = []    # the report's warnings and errors when the answer took it
 
     def answer(value: Any) -> None:   # the compile's part, as soon as the link knows it
         assert not answered, "a domain's link apart answers once"
         answered.append((time.perf_counter(), cpu_seconds()))
         _note_time(report, f"link {label}", began, answered[0])
-        pool.answer(conn, (report, value, readhash.take()))
-        ctx.report = CompileReport()   # (what the link reports after its answer goes with the build's)
+        told.extend((len(report.warnings), len(report.errors)))
+        pool.answer(conn, (report, value, readhash.take(), len(parsed)))   # (pickled now)
 
     domain.apart.link(parsed, inputs, ctx, answer)
     if not answered:
         raise RuntimeError(f"the {domain.name} domain's link apart gave the compile no answer")
     parsed = []
-    late = ctx.report
+    late = CompileReport()   # what the link reported after its answer: with the build's
+    late.warnings, late.errors = report.warnings[told[0]:], report.errors[told[1]:]
     _note_time(late, f"link {label} after its answer", answered[0], (time.perf_counter(), cpu_seconds()))
     # The links as the link left them, for the linked-model cache: held by a forked child
     # until the compile names the file (before the build drops what it has stored).

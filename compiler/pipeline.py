@@ -387,7 +387,7 @@ def _compile(paths: list[str | os.PathLike], out: str | os.PathLike, *, name: st
             _parse_domain(domain, parse_now, source_fps, cache_dir, fingerprint, ctx, unsaved, progress)
         if model_stage and domain.stage == MODEL:
             _run_linker(domain, ctx, progress, runs)
-    if not any(ctx.parsed.values()) and not ctx.docs:
+    if not any(ctx.parsed.values()) and not ctx.docs and not any(r.parsed for r in runs.values()):
         raise CompileError("nothing was compiled: every source failed (see the errors above); "
                            "nothing was published and NEWEST is unchanged", report)
 
@@ -580,7 +580,8 @@ def _start_apart(domains: list[Domain], parse_now: list[Source], source_fps: dic
         return {}
     runs: dict[str, ApartRun] = {}
     for d in domains:
-        sources = [s for s in parse_now if s.kind in d.reads] if d.apart and d.parse and d.build else []
+        sources = ([s for s in parse_now if s.kind in d.reads]
+                   if d.apart and d.parse and d.link and d.build and d.stage == MODEL else [])
         if sources:
             runs[d.name] = ApartRun(d, sources, source_fps, cache_dir, fingerprint, project)
     if runs:
@@ -746,7 +747,7 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
         except (cache.CacheUnreadable, StopIteration, TypeError, ValueError):   # damaged: a miss
             entry = None
     if entry is None:
-        path.unlink(missing_ok=True)
+        _drop_linked_file(path)
         return None
     docs, edges, info, counts, links, sub_report, sides = entry
     for name in sides:   # the links of a domain that ran apart, in their side file
@@ -757,8 +758,7 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
         except (cache.CacheUnreadable, StopIteration, TypeError, ValueError):
             side_links = None
         if side_links is None:       # absent or damaged: the whole linked model is a miss
-            path.unlink(missing_ok=True)
-            side.unlink(missing_ok=True)
+            _drop_linked_file(path)
             return None
         for value in side_links.__getstate__().values():
             links.put(value)
@@ -819,9 +819,18 @@ def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], count
     # Only the newest few linked models are worth keeping (each is the size of the cards).
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
-        old.unlink(missing_ok=True)
-        for side in old.parent.glob(f"{old.stem}.*.side"):   # its domains' run apart
+        _drop_linked_file(old)
+    for side in path.parent.glob("*.side"):   # of no linked model (its saver failed), older than this one
+        if not side.with_name(side.name.split(".", 1)[0] + ".pickle").exists() and \
+                side.stat().st_mtime < path.stat().st_mtime:
             side.unlink(missing_ok=True)
+
+
+def _drop_linked_file(path: Path) -> None:
+    """A linked-model cache file and the side files of its domains run apart."""
+    path.unlink(missing_ok=True)
+    for side in path.parent.glob(f"{path.stem}.*.side"):
+        side.unlink(missing_ok=True)
 
 
 def _linked_stream(docs: list[Doc], edges: list[Edge], info: dict[str, Any],

@@ -265,6 +265,10 @@ def split_call(fn: Callable[..., Any], *args: Any) -> Forked:
     return fork_call(fn, *args) if splits() else Forked(fn(*args))
 
 
+class ChildGone(RuntimeError):
+    """A ``fork_talk`` child ended without the answer asked for (killed — out of memory, say)."""
+
+
 class Talk:
     """A child forked by ``fork_talk``, and the parent's end of the two-way pipe to it: the
     parent ``send``s, the child answers what ``recv`` returns (an exception the child raised
@@ -280,11 +284,14 @@ class Talk:
         self._sending = _send_soon(self._conn, message, self._sending)
 
     def recv(self) -> Any:
+        """The child's next answer; what it raised is raised here, and ``ChildGone`` when it
+        ended without one (its end closed, or reset: it died with a message of ours unread)."""
         try:
             ok, value = self._conn.recv()
-        except EOFError:
-            ok, value = False, RuntimeError("a forked compile step ended without an answer "
-                                            f"(exit code {self._process.exitcode})")
+        except (EOFError, OSError):
+            self._process.join(1)
+            ok, value = False, ChildGone("a forked compile step ended without an answer "
+                                         f"(exit code {self._process.exitcode})")
         if not ok:
             self.discard()
             raise value
@@ -346,7 +353,7 @@ def _send_soon(conn: Any, message: Any, before: threading.Thread | None) -> thre
 def _write(conn: Any, payload: Any) -> None:
     try:
         conn.send_bytes(payload)
-    except (OSError, ValueError):   # the other end is gone, or this one closed: nobody reads it
+    except Exception:   # the other end is gone, or this one closed under the write: nobody reads it
         pass
 
 

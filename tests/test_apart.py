@@ -118,3 +118,20 @@ def test_a_linked_model_in_small_parts_keeps_each_modules_body_frames_once(tmp_p
     again = compile_bundle([root], out, quiet=True)
     assert "load linked model" in again.report.timings
     assert Bundle.open(again.bundle_path).content_hash == plain.content_hash
+
+
+def test_a_dump_whose_configuration_fails_still_publishes_its_code_as_one_process_does(tmp_path, monkeypatch):
+    """The configuration's descriptor broken, the code parsed (in the child): something was
+    compiled — the compile publishes what one process publishes, with the same error."""
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    (root / "Configuration.xml").write_text("<broken", encoding="utf-8")
+    hashes, errors = set(), []
+    for jobs in ("2", "1"):
+        monkeypatch.setenv("V8ATLAS_JOBS", jobs)
+        result = compile_bundle([root], tmp_path / f"j{jobs}", quiet=True, cache=False,
+                                skip=("forms", "form_handlers"))
+        hashes.add(Bundle.open(result.bundle_path).content_hash)
+        errors.append(sorted((w.code, w.message) for w in result.report.errors))
+    assert len(hashes) == 1 and errors[0] == errors[1]
+    assert [code for code, _ in errors[0]] == ["source-failed"]

@@ -787,13 +787,16 @@ def test_a_shared_read_streams_the_childs_answers_and_sends_what_does_not_fit_at
 
 
 def _talking_child(conn, seen: list[str], ready: str) -> None:
-    """A ``fork_talk`` child: waits (30 s at most) for ``ready`` to exist before it reads
-    anything, then answers each message's length with what it saw of the parent's data, and
-    raises on ``"fail"``."""
-    for _ in range(3000):
+    """A ``fork_talk`` child: waits (10 s at most) for ``ready`` to exist before it reads
+    anything — if it never does, it reads and answers that it was not ready — then answers
+    each message's length with what it saw of the parent's data, and raises on ``"fail"``."""
+    for _ in range(1000):
         if os.path.exists(ready):
             break
         time.sleep(0.01)
+    else:
+        conn.recv()
+        pool.answer(conn, ("never ready", seen[0], os.getpid()))
     while True:
         message = conn.recv()
         if message == "fail":
@@ -842,3 +845,26 @@ def test_serial_streams_share_no_step_but_still_fork_background_jobs(monkeypatch
         assert {pid for _i, (_item, pid) in shared} == {os.getpid()}
     with pool.session():
         assert pool.splits()
+
+
+def _dying_child(conn, ready: str) -> None:
+    """A ``fork_talk`` child killed (out of memory, say) once the parent's message is sent."""
+    for _ in range(1000):
+        if os.path.exists(ready):
+            break
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_talking_child_killed_with_a_message_unread_is_said_gone(tmp_path, monkeypatch):
+    """A child that dies with the parent's message unread resets the pipe: the parent's next
+    ``recv`` raises ``ChildGone`` with the child's exit code, as for a child that ended."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    ready = tmp_path / "ready"
+    with pool.session():
+        talk = pool.fork_talk(_dying_child, str(ready))
+        talk.send({"inputs": "Справочник.Номенклатура " * 100})
+        time.sleep(0.05)               # (its bytes in the child's socket before it dies)
+        ready.touch()
+        with pytest.raises(pool.ChildGone, match=r"ended without an answer \(exit code -9\)"):
+            talk.recv()
