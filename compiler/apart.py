@@ -52,9 +52,13 @@ class ApartRun:
         # One byte the child reads: 1 once this process only waits for its build (its own
         # builds done), so that the child's build may share its work with a child of its own.
         self._idle = mmap.mmap(-1, 1)
+        # One byte the child writes: 1 while it works, 0 while it waits for this process (a
+        # dump with little code: done early), so that this process's steps may split then.
+        self._busy = mmap.mmap(-1, 1)
+        self._busy[0] = 1
         self.parsed = 0          # the sources its child parsed (told with its link's answer)
         self._talk = pool.fork_talk(_apart_child, domain, sources, source_fps, cache_dir, fingerprint,
-                                    project, self._idle)
+                                    project, self._idle, self._busy)
         self._inputs_sent = False
 
     def send_inputs(self, ctx: "LinkContext", now: bool = False) -> None:
@@ -77,7 +81,7 @@ class ApartRun:
             self.send_inputs(ctx, now=True)
             report, answer, notes, self.parsed = self._talk.recv()
         except pool.ChildGone as e:
-            self.discard()
+            self.discard()     # (and not busy: this process's steps may split again)
             for source in self.sources:
                 ctx.report.error(source.name, f"RuntimeError: {e}", code="source-failed")
             return False
@@ -99,15 +103,28 @@ class ApartRun:
         self._talk.close()
         return answer
 
+    def busy(self) -> bool:
+        """Whether the child works now (not waiting for this process, not ended)."""
+        return self._busy[0] == 1
+
     def discard(self) -> None:
+        self._busy[0] = 0
         self._talk.discard()
 
 
 def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: dict[Source, str],
-                 cache_dir: Path | None, fingerprint: str, project: Any, idle: mmap.mmap) -> None:
+                 cache_dir: Path | None, fingerprint: str, project: Any, idle: mmap.mmap,
+                 busy: mmap.mmap) -> None:
     from .pipeline import LinkContext, SourceFailed, _forked_build, _parse_source, _stage_label
     pool.set_serial(True)
     readhash.forget()         # the compile's notes are the compile's; this child's come back
+
+    def wait() -> Any:        # the compile's next message, this child not busy meanwhile
+        busy[0] = 0
+        try:
+            return conn.recv()
+        finally:
+            busy[0] = 1
     report = CompileReport()
     unsaved: list[tuple[Source, Domain, pool.Deferred]] = []
     parsed: list[tuple[Source, Any]] = []
@@ -117,7 +134,7 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
                                                  fingerprint, report, unsaved)))
         except SourceFailed as e:   # one broken source never takes down the others
             report.error(source.name, str(e), code="source-failed")
-    inputs = conn.recv()
+    inputs = wait()
     ctx = LinkContext(project=project, report=report)
     assert domain.apart is not None
     label = _stage_label(domain.name)
@@ -142,13 +159,13 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     # The links as the link left them, for the linked-model cache: held by a forked child
     # until the compile names the file (before the build drops what it has stored).
     side_saver = pool.deferred(_save_side, ctx.links) if cache_dir is not None else None
-    writer = conn.recv()
+    writer = wait()
     assert domain.build is not None
     if idle[0]:   # the compile only waits for this build now: its core is free for a split
         pool.set_serial(False)
     segments, records, counts, built_report = _forked_build(f"build {label}", domain.build, ctx, writer)
     late.merge(built_report)
-    parse_keys, side = conn.recv()
+    parse_keys, side = wait()
     for source, _domain, saver in unsaved:
         if source.name in parse_keys:
             saver.go(*parse_keys[source.name])
@@ -159,6 +176,7 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
             side_saver.go(side)
         else:
             side_saver.drop()
+    busy[0] = 0               # (its savers write on: background, not the compile's stream)
     pool.answer(conn, (segments, records, counts, late))
 
 

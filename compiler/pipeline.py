@@ -584,8 +584,8 @@ def _start_apart(domains: list[Domain], parse_now: list[Source], source_fps: dic
                    if d.apart and d.parse and d.link and d.build and d.stage == MODEL else [])
         if sources:
             runs[d.name] = ApartRun(d, sources, source_fps, cache_dir, fingerprint, project)
-    if runs:
-        pool.set_serial(True)
+    if runs:   # (serial while a child works: with little code it is done early)
+        pool.set_serial(True, busy=lambda: any(run.busy() for run in runs.values()))
     return runs
 
 

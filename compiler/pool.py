@@ -51,6 +51,7 @@ _meanwhile: list[Callable[[], None]] = []   # for the parent to run while its wo
 # Work is not shared with forked children (``set_serial``): a domain runs apart in a child of
 # its own (``compiler/apart.py``), and the compile is two serial streams, one a core.
 _serial = False
+_busy: Callable[[], bool] | None = None    # while serial: whether the other stream works now
 
 
 def worker_cpu() -> float:
@@ -69,18 +70,24 @@ def cores() -> int:
 
 def jobs() -> int:
     """Workers a step may share its work with: ``cores()``, or 1 while the compile runs serial
-    streams (``set_serial``)."""
-    return 1 if _serial else cores()
+    streams (``set_serial``) and the other works."""
+    return 1 if _serial_now() else cores()
 
 
-def set_serial(on: bool) -> None:
+def _serial_now() -> bool:
+    return _serial and (_busy is None or _busy())
+
+
+def set_serial(on: bool, busy: Callable[[], bool] | None = None) -> None:
     """Share no step's work with forked children from now on (``splits()`` is False, ``jobs()``
     1): the caller has handed a domain's whole parse, link and build to a child of its own
     (``compiler/apart.py``), and two serial streams, one a core, beat sharing each step —
     every split costs its fork, its copies and its transport (docs/perf/code.md, session 12).
-    Background jobs (``background``, ``deferred``) still fork. Until the session's end."""
-    global _serial
-    _serial = on
+    Background jobs (``background``, ``deferred``) still fork. Until the session's end.
+    ``busy()``: whether the other stream works now; while it waits (a dump with little code:
+    the code domain's child is done), a step asked then shares its work again."""
+    global _serial, _busy
+    _serial, _busy = on, (busy if on else None)
 
 
 @contextmanager
@@ -113,8 +120,8 @@ def forks() -> bool:
 
 def splits() -> bool:
     """Whether a step shares its work with a forked child (``split_call``, ``fork_share``):
-    ``forks()``, unless the compile runs serial streams (``set_serial``)."""
-    return forks() and not _serial
+    ``forks()``, unless the compile runs serial streams and the other works (``set_serial``)."""
+    return forks() and not _serial_now()
 
 
 def discard_forked() -> None:

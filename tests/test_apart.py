@@ -135,3 +135,18 @@ def test_a_dump_whose_configuration_fails_still_publishes_its_code_as_one_proces
         errors.append(sorted((w.code, w.message) for w in result.report.errors))
     assert len(hashes) == 1 and errors[0] == errors[1]
     assert [code for code, _ in errors[0]] == ["source-failed"]
+
+
+def test_a_dump_without_modules_run_apart_gives_the_bundle_without_the_code_domain(tmp_path, monkeypatch):
+    """The code domain's child of a dump without modules has nothing to read, link or build:
+    it waits (not busy, so the compile's steps may split again: tests/test_compile_pool.py),
+    and the bundle is the one ``--skip code`` gives."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    root = tmp_path / "cf"
+    _clean_dump(root)
+    for module in root.rglob("*.bsl"):
+        module.unlink()
+    with_code = compile_bundle([root], tmp_path / "with", quiet=True, cache=False)
+    assert "wait for code link" in with_code.report.timings      # run apart all the same
+    skipped = compile_bundle([root], tmp_path / "skip", quiet=True, cache=False, skip=("code",))
+    assert Bundle.open(with_code.bundle_path).content_hash == Bundle.open(skipped.bundle_path).content_hash

@@ -868,3 +868,18 @@ def test_a_talking_child_killed_with_a_message_unread_is_said_gone(tmp_path, mon
         ready.touch()
         with pytest.raises(pool.ChildGone, match=r"ended without an answer \(exit code -9\)"):
             talk.recv()
+
+
+def test_serial_streams_split_again_while_the_other_waits(monkeypatch):
+    """``set_serial``'s ``busy``: while the other stream waits (says ``busy()`` False), a step
+    asked then shares its work again (``splits()``, ``jobs()``); while it works, not."""
+    monkeypatch.setenv("V8ATLAS_JOBS", "2")
+    other_works = [True]
+    texts = ["Справочник Пользователи"]
+    with pool.session():
+        pool.set_serial(True, busy=lambda: other_works[0])
+        assert not pool.splits() and pool.jobs() == 1
+        assert pool.split_call(_first_words_and_pid, texts).result()[1] == os.getpid()
+        other_works[0] = False
+        assert pool.splits() and pool.jobs() == 2
+        assert pool.split_call(_first_words_and_pid, texts).result()[1] != os.getpid()
