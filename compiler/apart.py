@@ -115,7 +115,7 @@ class ApartRun:
 def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: dict[Source, str],
                  cache_dir: Path | None, fingerprint: str, project: Any, idle: mmap.mmap,
                  busy: mmap.mmap) -> None:
-    from .pipeline import LinkContext, SourceFailed, _forked_build, _parse_source, _stage_label
+    from .pipeline import LinkContext, SourceFailed, _forked_build, _parse_source, _stage_label, save_side
     pool.set_serial(True)
     readhash.forget()         # the compile's notes are the compile's; this child's come back
 
@@ -145,7 +145,7 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     def answer(value: Any) -> None:   # the compile's part, as soon as the link knows it
         assert not answered, "a domain's link apart answers once"
         answered.append((time.perf_counter(), cpu_seconds()))
-        _note_time(report, f"link {label}", began, answered[0])
+        report.add_time(f"link {label}", answered[0][0] - began[0], answered[0][1] - began[1])
         told.extend((len(report.warnings), len(report.errors)))
         pool.answer(conn, (report, value, readhash.take(), len(parsed)))   # (pickled now)
 
@@ -155,10 +155,11 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     parsed = []
     late = CompileReport()   # what the link reported after its answer: with the build's
     late.warnings, late.errors = report.warnings[told[0]:], report.errors[told[1]:]
-    _note_time(late, f"link {label} after its answer", answered[0], (time.perf_counter(), cpu_seconds()))
+    late.add_time(f"link {label} after its answer", time.perf_counter() - answered[0][0],
+                  cpu_seconds() - answered[0][1])
     # The links as the link left them, for the linked-model cache: held by a forked child
     # until the compile names the file (before the build drops what it has stored).
-    side_saver = pool.deferred(_save_side, ctx.links) if cache_dir is not None else None
+    side_saver = pool.deferred(save_side, ctx.links) if cache_dir is not None else None
     writer = wait()
     assert domain.build is not None
     if idle[0]:   # the compile only waits for this build now: its core is free for a split
@@ -180,11 +181,3 @@ def _apart_child(conn: Any, domain: Domain, sources: list[Source], source_fps: d
     pool.answer(conn, (segments, records, counts, late))
 
 
-def _note_time(report: CompileReport, label: str, began: tuple[float, float], ended: tuple[float, float]) -> None:
-    report.timings[label] = round(ended[0] - began[0], 4)
-    report.cpu[label] = round(ended[1] - began[1], 4)
-
-
-def _save_side(links: Any, path: Path) -> None:
-    from .pipeline import save_side
-    save_side(links, path)

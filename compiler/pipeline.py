@@ -595,9 +595,17 @@ def _name_sides(runs: dict[str, ApartRun], linked: Path) -> None:
         run.side = _side_file(linked, name)
 
 
+_SIDE = ".side"
+
+
 def _side_file(linked: Path, domain: str) -> Path:
     """Beside a linked-model cache file, the links a domain run apart wrote (``save_side``)."""
-    return linked.with_name(f"{linked.stem}.{domain}.side")
+    return linked.with_name(f"{linked.stem}.{domain}{_SIDE}")
+
+
+def _linked_of(side: Path) -> Path:
+    """The linked-model cache file a side file belongs to (``_side_file``'s inverse)."""
+    return side.with_name(side.name.split(".", 1)[0] + ".pickle")
 
 
 def save_side(links: Links, path: Path) -> None:
@@ -768,7 +776,7 @@ def _load_linked(path: Path, project: Project, report: CompileReport) -> LinkCon
                        counts=counts, links=links)
 
 
-def _links_after_model(links: Links, drop: set[type] = set()) -> Links:
+def _links_after_model(links: Links, drop: frozenset[type] | set[type] = frozenset()) -> Links:
     """The links a compile from the linked-model cache reads: it runs no model-stage linker,
     and only those read the parsed configurations (``ConfigModels.models``/``by_source``: the
     costliest part of the pickle at scale, and in the parse cache already); the platforms stay.
@@ -820,16 +828,15 @@ def _save_linked(docs: list[Doc], edges: list[Edge], info: dict[str, Any], count
     olds = sorted(path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-3]
     for old in olds:
         _drop_linked_file(old)
-    for side in path.parent.glob("*.side"):   # of no linked model (its saver failed), older than this one
-        if not side.with_name(side.name.split(".", 1)[0] + ".pickle").exists() and \
-                side.stat().st_mtime < path.stat().st_mtime:
+    for side in path.parent.glob(f"*{_SIDE}"):   # of no linked model (its saver failed), older than this one
+        if not _linked_of(side).exists() and side.stat().st_mtime < path.stat().st_mtime:
             side.unlink(missing_ok=True)
 
 
 def _drop_linked_file(path: Path) -> None:
     """A linked-model cache file and the side files of its domains run apart."""
     path.unlink(missing_ok=True)
-    for side in path.parent.glob(f"{path.stem}.*.side"):
+    for side in path.parent.glob(f"{path.stem}.*{_SIDE}"):
         side.unlink(missing_ok=True)
 
 

@@ -326,12 +326,7 @@ def fork_talk(fn: Callable[..., None], *args: Any) -> Talk:
     answers with ``answer(conn, value)`` and takes what the parent ``Talk.send``s with
     ``conn.recv()``; what it raises reaches the parent's next ``Talk.recv``. Only with
     ``forks()``: the caller runs the work in-process otherwise."""
-    _stop_pool()   # never fork while the pool's manager thread runs
-    ctx = get_context("fork")
-    parent_end, child_end = ctx.Pipe(duplex=True)
-    child = ctx.Process(target=_closing, args=(parent_end, _talked, child_end, fn, args))
-    child.start()
-    child_end.close()
+    parent_end, child = _fork_piped(_talked, fn, args, parent_sends=True, duplex=True)
     talk = Talk(parent_end, child)
     _forked.append(talk)     # type: ignore[arg-type]
     return talk
@@ -393,12 +388,13 @@ def _talked(conn: Any, fn: Callable[..., None], args: tuple) -> None:
 
 
 def _fork_piped(target: Callable[..., None], fn: Callable[..., Any], args: tuple,
-                parent_sends: bool) -> tuple[Any, Any]:
+                parent_sends: bool, duplex: bool = False) -> tuple[Any, Any]:
     """A child forked now running ``target(conn, fn, args)``, and the parent's end of the
-    one-way pipe between them (the parent's sending end when ``parent_sends``)."""
+    one-way pipe between them (the parent's sending end when ``parent_sends``; ``duplex``:
+    a two-way pipe instead)."""
     _stop_pool()   # never fork while the pool's manager thread runs
     ctx = get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
+    recv, send = ctx.Pipe(duplex=duplex)
     child_end, parent_end = (recv, send) if parent_sends else (send, recv)
     child = ctx.Process(target=_closing, args=(parent_end, target, child_end, fn, args))
     child.start()

@@ -47,8 +47,13 @@ class CompileReport:
         try:
             yield
         finally:
-            self.timings[label] = round(self.timings.get(label, 0.0) + time.perf_counter() - t0, 4)
-            self.cpu[label] = round(self.cpu.get(label, 0.0) + cpu_seconds() - c0, 4)
+            self.add_time(label, time.perf_counter() - t0, cpu_seconds() - c0)
+
+    def add_time(self, label: str, wall: float, cpu: float) -> None:
+        """A span's wall and CPU seconds under ``label`` (added to what it has: ``timed``; a
+        span that no ``with`` block encloses: the link apart's, cut by its answer)."""
+        self.timings[label] = round(self.timings.get(label, 0.0) + wall, 4)
+        self.cpu[label] = round(self.cpu.get(label, 0.0) + cpu, 4)
 
     def merge(self, other: "CompileReport") -> None:
         self.warnings += other.warnings

@@ -755,9 +755,7 @@ def _link(parsed: list[tuple[Any, CodeModel]], models: ConfigModels | None, info
         _link_early(index, views, edges, enrichments, counts, early)
         return index, edges, enrichments, {v: counts[v] for v in index.views}
     for info, parts in views:
-        vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
-        index.views.append(info["name"])
-        vl.add_modules()      # (the calls are resolved by ``cards``, beside its child)
+        vl = _add_view(index, info, parts)      # (the calls are resolved by ``cards``, beside its child)
 
         def meanwhile(vl: _ViewLinker = vl) -> None:
             enrichments.extend(_enrichments(index, vl, doc_key))
@@ -771,6 +769,14 @@ def _link(parsed: list[tuple[Any, CodeModel]], models: ConfigModels | None, info
     return index, edges, enrichments, {v: counts[v] for v in index.views}
 
 
+def _add_view(index: CodeIndex, info: dict[str, Any], parts: list) -> _ViewLinker:
+    """A view's linker, its name in the index, its modules and procedures added."""
+    vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
+    index.views.append(info["name"])
+    vl.add_modules()
+    return vl
+
+
 def _link_early(index: CodeIndex, views: list[tuple[dict[str, Any], list]], edges: list[Any],
                 enrichments: list[tuple[Any, str, Any]], counts: dict[str, dict[str, int]],
                 early: Callable[[CodeIndex, list[Any], list[tuple[Any, str, Any]], dict[str, Any]], None]
@@ -780,9 +786,7 @@ def _link_early(index: CodeIndex, views: list[tuple[dict[str, Any], list]], edge
     from ..config.link import doc_key
     linkers = []
     for info, parts in views:
-        vl = _ViewLinker(index, len(index.views), info["name"], info.get("language") or W.RU, parts)
-        index.views.append(info["name"])
-        vl.add_modules()
+        vl = _add_view(index, info, parts)
         vl.resolve_calls()
         vl.collect_uses()
         enrichments.extend(_enrichments(index, vl, doc_key))
